@@ -1,0 +1,59 @@
+import { ResponseFormatError } from '../errors.js';
+import type { HttpClient } from './http.js';
+import type { EmployeePage, OffboardingTrackerItem, OnboardingTrackerItem, ProfileSection } from './types.js';
+
+// One typed function per endpoint of the spec. Paths and query names live here only.
+
+export interface ListQuery {
+  page?: number;
+  pageSize?: number;
+  status?: string;
+  employeeId?: string;
+  employeeCode?: string;
+  sortBy?: string;
+  sortOrder?: string;
+}
+
+export async function listEmployees(http: HttpClient, query: ListQuery, signal?: AbortSignal): Promise<EmployeePage> {
+  const { body } = await http.send<EmployeePage>('GET', '/v1/employees', { query: { ...query }, signal });
+  if (!body || !Array.isArray(body.data) || typeof body.pagination !== 'object' || body.pagination === null) {
+    throw new ResponseFormatError('The employee list answer has no data array or pagination object', 200, JSON.stringify(body ?? null).slice(0, 160));
+  }
+  return body;
+}
+
+export interface TrackerQuery {
+  employeeId?: string;
+  employeeCode?: string;
+}
+
+export async function onboardingTracker(http: HttpClient, query: TrackerQuery): Promise<OnboardingTrackerItem[]> {
+  return expectArray(await http.get<OnboardingTrackerItem[]>('/v1/employees/onboarding-tracker', { ...query }), 'onboarding tracker');
+}
+
+export async function offboardingTracker(http: HttpClient, query: TrackerQuery): Promise<OffboardingTrackerItem[]> {
+  return expectArray(await http.get<OffboardingTrackerItem[]>('/v1/employees/offboarding-tracker', { ...query }), 'offboarding tracker');
+}
+
+export async function getProfileSection(http: HttpClient, employeeId: string, section: ProfileSection, signal?: AbortSignal): Promise<unknown> {
+  return (await http.send('GET', `/v1/employees/${encodeURIComponent(employeeId)}/${section}`, { signal })).body;
+}
+
+export async function getFormSchema(http: HttpClient, query: { employmentType: string; entity?: string }): Promise<unknown> {
+  return http.get('/v1/employees/dynamic-details/schema', { ...query });
+}
+
+/** POST is never retried automatically (the retry policy only retries GET). */
+export async function createGpEmployment(http: HttpClient, body: unknown): Promise<Record<string, unknown>> {
+  const res = await http.send<Record<string, unknown>>('POST', '/v1/employees/gp-employments', { body });
+  return res.body ?? {};
+}
+
+export async function submitDynamicDetails(http: HttpClient, employeeId: string, body: unknown): Promise<void> {
+  await http.send('PATCH', `/v1/employees/${encodeURIComponent(employeeId)}/dynamic-details`, { body });
+}
+
+function expectArray<T>(value: unknown, what: string): T[] {
+  if (!Array.isArray(value)) throw new ResponseFormatError(`The ${what} answer is not a JSON array`, 200, JSON.stringify(value ?? null).slice(0, 160));
+  return value as T[];
+}

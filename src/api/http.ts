@@ -1,0 +1,198 @@
+import { EnvHttpProxyAgent, RetryAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { setTimeout as delay } from 'node:timers/promises';
+import { InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { apiErrorFrom, badJsonError } from './errors.js';
+
+export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+export const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
+const IDEMPOTENT = new Set(['GET', 'HEAD']);
+/** Longest wait we accept from a Retry-After header. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+export interface RetryEvent {
+  method: string;
+  path: string;
+  attempt: number;
+  status?: number;
+  errorCode?: string;
+  waitMs: number;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  token?: string;
+  userAgent: string;
+  timeoutMs: number;
+  maxRetries?: number;
+  /** Base of the exponential backoff, before jitter. */
+  backoffBaseMs?: number;
+  /** Keep-alive connections per origin; sized to the page walker's concurrency. */
+  connections?: number;
+  signal?: AbortSignal;
+  debug?: (line: string) => void;
+  /** Told about every retry (the page walker lowers its concurrency on 429/503). */
+  onRetry?: (e: RetryEvent) => void;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** Milliseconds to wait per a Retry-After header (delta-seconds or HTTP date). */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined || v.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(v.trim())) return Math.min(Number(v) * 1000, MAX_RETRY_AFTER_MS);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.min(Math.max(at - now, 0), MAX_RETRY_AFTER_MS);
+}
+
+/** Exponential backoff with full jitter: uniform in [0, base * 2^(attempt-1)], at least a tenth of it. */
+export function backoffMs(attempt: number, baseMs: number, random = Math.random): number {
+  const cap = Math.min(baseMs * 2 ** (attempt - 1), 20_000);
+  return Math.round(cap * (0.1 + 0.9 * random()));
+}
+
+/** https anywhere; plain http only on loopback (the sandbox, local tests). */
+export function checkBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`Base URL "${raw}" is not a valid URL`, 'Use the full address, for example https://api.example.com');
+  }
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) return url;
+  throw new UsageError(
+    `Refusing base URL ${url.origin}: only https:// is allowed (plain http only on loopback)`,
+    'Use the https:// address your account manager gave you.',
+    'INSECURE_BASE_URL',
+  );
+}
+
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * The only HTTP client. One keep-alive dispatcher (proxy-aware through
+ * HTTP(S)_PROXY / NO_PROXY) wrapped in undici's RetryAgent; our policy
+ * function decides what is retried: GET only, connection errors and
+ * 429/5xx, Retry-After honoured, full-jitter backoff, at most maxRetries.
+ */
+export class HttpClient {
+  readonly baseUrl: URL;
+  private readonly opts: HttpClientOptions;
+  private readonly agent: EnvHttpProxyAgent;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(opts: HttpClientOptions) {
+    this.opts = opts;
+    this.baseUrl = checkBaseUrl(opts.baseUrl);
+    this.agent = new EnvHttpProxyAgent({
+      connections: opts.connections ?? 8,
+      keepAliveTimeout: 10_000,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      connect: { timeout: Math.min(opts.timeoutMs, 10_000) },
+    });
+    const maxRetries = opts.maxRetries ?? 4;
+    const base = opts.backoffBaseMs ?? 250;
+    this.dispatcher = new RetryAgent(this.agent, {
+      throwOnError: false,
+      maxRetries,
+      retry: (err, { state, opts: reqOpts }, cb) => {
+        const e = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[]> };
+        const method = String(reqOpts.method ?? 'GET').toUpperCase();
+        const status = e.code === 'UND_ERR_REQ_RETRY' ? e.statusCode : undefined;
+        const retryable = status !== undefined ? RETRY_STATUSES.has(status) : RETRY_ERROR_CODES.has(e.code ?? '');
+        const signal = (reqOpts as { signal?: AbortSignal }).signal;
+        if (!IDEMPOTENT.has(method) || !retryable || state.counter > maxRetries || signal?.aborted) {
+          cb(err);
+          return;
+        }
+        const waitMs = (status !== undefined ? parseRetryAfter(e.headers?.['retry-after']) : undefined) ?? backoffMs(state.counter, base);
+        const path = String(reqOpts.path ?? '');
+        this.opts.debug?.(`retry ${state.counter}/${maxRetries} ${method} ${path} after ${status ?? e.code}, waiting ${waitMs} ms`);
+        this.opts.onRetry?.({ method, path, attempt: state.counter, status, errorCode: status === undefined ? e.code : undefined, waitMs });
+        delay(waitMs, undefined, { signal }).then(
+          () => cb(null),
+          () => cb(err),
+        );
+      },
+    });
+  }
+
+  async get<T>(path: string, query?: Query): Promise<T> {
+    return (await this.send<T>('GET', path, { query })).body;
+  }
+
+  async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<ApiResponse<T>> {
+    const url = new URL(this.baseUrl.pathname.replace(/\/$/, '') + path, this.baseUrl);
+    for (const [k, v] of Object.entries(init.query ?? {})) {
+      if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+    }
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent,
+    };
+    if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
+    let payload: string | undefined;
+    if (init.body !== undefined) {
+      payload = JSON.stringify(init.body);
+      headers['content-type'] = 'application/json';
+    }
+    const signal = anySignal(init.signal, this.opts.signal);
+    const started = performance.now();
+    const target = `${url.pathname}${url.search}`;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal });
+    } catch (err) {
+      if (signal?.aborted) throw new InterruptedError();
+      this.opts.debug?.(`${method} ${url.origin}${target} failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
+      throw networkError(err, url, method, this.opts.timeoutMs);
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      if (signal?.aborted) throw new InterruptedError();
+      throw networkError(err, url, method, this.opts.timeoutMs);
+    }
+    this.opts.debug?.(`${method} ${url.origin}${target} -> ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
+    const resHeaders = res.headers as Record<string, string | string[] | undefined>;
+    if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, text, resHeaders, url.pathname);
+    if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
+    try {
+      return { status: res.statusCode, headers: resHeaders, body: JSON.parse(text) as T };
+    } catch {
+      throw badJsonError(res.statusCode, text);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+function anySignal(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
+  if (a && b) return AbortSignal.any([a, b]);
+  return a ?? b;
+}
+
+function networkError(err: unknown, url: URL, method: string, timeoutMs: number): NetworkError {
+  const e = err as Error & { code?: string };
+  const where = `${method} ${url.origin}${url.pathname}`;
+  if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+    const hint = method === 'GET' ? 'Raise the limit with --timeout SECONDS, or check the server and your network.' : 'The request was sent: check whether it took effect before trying again.';
+    return new NetworkError(`No answer from ${where} within ${timeoutMs / 1000} s`, hint, 'TIMEOUT', err);
+  }
+  return new NetworkError(`Could not reach ${where}: ${e.code ?? e.message}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
+}

@@ -1,0 +1,115 @@
+import { Command, CommanderError, Option } from 'commander';
+import { type Runtime } from './command.js';
+import { packageVersion } from './context.js';
+import { CliError, ExitCode, exitCodeFor, InterruptedError } from './errors.js';
+import { colorAllowed, systemIO, type IO } from './io.js';
+import { colors } from './output/colors.js';
+import { renderError } from './output/render-error.js';
+import { parseSeconds } from './options.js';
+import { registerAuth } from './commands/auth/index.js';
+import { registerEmployees } from './commands/employees/index.js';
+import { registerSandbox } from './commands/sandbox/index.js';
+
+/** Builds the whole command tree. Declarations only: command code is imported inside actions. */
+export function buildProgram(runtime: Runtime): Command {
+  const program = new Command('partner')
+    .description('Work with the Partner Employee Management API: look up and export employees, onboard GP employees, verify webhooks.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--profile <name>', 'use this saved profile (env PARTNER_PROFILE)')
+    .option('--base-url <url>', 'API base URL (env PARTNER_BASE_URL); https only, except loopback')
+    .option('--sandbox', 'run against the embedded sandbox (no account needed)')
+    .addOption(new Option('--debug', 'log requests and responses to stderr (token redacted)').env('PARTNER_DEBUG'))
+    .addOption(new Option('--timeout <seconds>', 'time limit per request').default(30).argParser((v) => parseSeconds('--timeout', v)))
+    .option('--no-color', 'no colour in output (also NO_COLOR)')
+    .option('--no-input', 'never prompt; fail instead, naming the flag to use')
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ partner --sandbox employees list           try it with no account
+  $ partner auth login --base-url https://api.example.com
+  $ partner employees list --all -o csv > employees.csv
+  $ partner help employees list
+
+Exit codes: 0 ok, 1 failure, 2 usage, 3 not authenticated, 4 forbidden,
+5 not found, 6 conflict, 7 rejected by the server, 8 webhook verification failed, 130 interrupted.`,
+    );
+  program.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  registerEmployees(program, runtime);
+  registerAuth(program, runtime);
+  registerSandbox(program, runtime);
+  applyToAll(program, (cmd) => {
+    cmd.exitOverride();
+    cmd.showSuggestionAfterError(true);
+    cmd.configureOutput({
+      writeOut: (s) => runtime.io.stdout.write(s),
+      writeErr: (s) => runtime.io.stderr.write(s),
+      outputError: (s, write) => {
+        const c = colors(runtime.io.color);
+        write(`${c.red('Error:')} ${s.replace(/^error: /, '')}${c.dim(`Run \`${commandPath(cmd)} --help\` for usage.`)}\n`);
+      },
+    });
+  });
+  return program;
+}
+
+function applyToAll(cmd: Command, fn: (c: Command) => void): void {
+  fn(cmd);
+  for (const sub of cmd.commands) applyToAll(sub, fn);
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * The entry point: the only place that turns failures into messages and exit
+ * codes, and that handles Ctrl-C (first: abort and clean up, exit 130;
+ * second, or cleanup taking over a second: exit at once).
+ */
+export async function main(argv: string[], io: IO = systemIO(process.env, { color: !argv.includes('--no-color'), input: !argv.includes('--no-input') })): Promise<number> {
+  const env = process.env;
+  const controller = new AbortController();
+  const runtime: Runtime = { io, env, signal: controller.signal, exitCode: 0 };
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(ExitCode.INTERRUPTED);
+    interrupted = true;
+    controller.abort(new InterruptedError());
+    setTimeout(() => process.exit(ExitCode.INTERRUPTED), 1000).unref();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  let code: number;
+  try {
+    await buildProgram(runtime).parseAsync(argv, { from: 'user' });
+    code = interrupted ? ExitCode.INTERRUPTED : runtime.exitCode;
+  } catch (err) {
+    code = report(err, runtime, interrupted);
+  } finally {
+    await runtime.context?.cleanup();
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+  process.exitCode = code;
+  return code;
+}
+
+function report(err: unknown, runtime: Runtime, interrupted: boolean): number {
+  if (err instanceof CommanderError) {
+    // Help and version are not failures; commander already printed its message.
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return ExitCode.OK;
+    return ExitCode.USAGE;
+  }
+  if (interrupted || err instanceof InterruptedError) {
+    runtime.io.stderr.write('Interrupted.\n');
+    return ExitCode.INTERRUPTED;
+  }
+  const debug = runtime.context?.globals.debug ?? (runtime.env.PARTNER_DEBUG !== undefined && runtime.env.PARTNER_DEBUG !== '' && runtime.env.PARTNER_DEBUG !== '0');
+  const c = colors(runtime.io.stderrIsTTY && colorAllowed(runtime.env, { color: runtime.context?.globals.color }));
+  runtime.io.stderr.write(renderError(err, c, debug));
+  return err instanceof CliError ? err.exitCode : exitCodeFor(err);
+}

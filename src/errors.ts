@@ -1,0 +1,149 @@
+// One error model: every failure a command can meet is one of these types,
+// and exitCodeFor() is the only map from failure to exit code.
+
+export const ExitCode = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  NOT_AUTHENTICATED: 3,
+  FORBIDDEN: 4,
+  NOT_FOUND: 5,
+  CONFLICT: 6,
+  REJECTED: 7,
+  VERIFICATION_FAILED: 8,
+  INTERRUPTED: 130,
+} as const;
+
+export class CliError extends Error {
+  /** Stable machine-readable code; tests assert on it. */
+  readonly code: string;
+  readonly exitCode: number;
+  /** What the user can do next, shown under the message. */
+  readonly hint?: string;
+
+  constructor(message: string, opts: { code: string; exitCode: number; hint?: string; cause?: unknown }) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.code = opts.code;
+    this.exitCode = opts.exitCode;
+    this.hint = opts.hint;
+  }
+}
+
+/** Bad flag, argument or input file: nothing was sent. */
+export class UsageError extends CliError {
+  constructor(message: string, hint?: string, code = 'USAGE') {
+    super(message, { code, exitCode: ExitCode.USAGE, hint });
+  }
+}
+
+/** No token, or the server answered 401. */
+export class AuthError extends CliError {
+  constructor(message: string, hint?: string, code = 'NOT_AUTHENTICATED') {
+    super(message, { code, exitCode: ExitCode.NOT_AUTHENTICATED, hint });
+  }
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** Any non-2xx answer from the API, parsed from the declared error body. */
+export class ApiError extends CliError {
+  readonly status: number;
+  readonly apiCode?: string;
+  readonly correlationId?: string;
+  readonly path?: string;
+  readonly details: FieldError[];
+  /** Start of a non-JSON body (an HTML page from a proxy), for the message. */
+  readonly excerpt?: string;
+
+  constructor(init: {
+    status: number;
+    message: string;
+    apiCode?: string;
+    correlationId?: string;
+    path?: string;
+    details?: FieldError[];
+    excerpt?: string;
+    hint?: string;
+  }) {
+    super(init.message, { code: `HTTP_${init.status}`, exitCode: exitCodeForStatus(init.status), hint: init.hint ?? hintForStatus(init.status) });
+    this.status = init.status;
+    this.apiCode = init.apiCode;
+    this.correlationId = init.correlationId;
+    this.path = init.path;
+    this.details = init.details ?? [];
+    this.excerpt = init.excerpt;
+  }
+}
+
+/** The server answered 2xx with a body that is not the JSON we expect. */
+export class ResponseFormatError extends CliError {
+  constructor(message: string, readonly status: number, readonly excerpt: string) {
+    super(message, { code: 'BAD_RESPONSE', exitCode: ExitCode.FAILURE });
+  }
+}
+
+/** Could not reach the server (refused, reset, DNS, timeout). */
+export class NetworkError extends CliError {
+  constructor(message: string, hint?: string, code = 'NETWORK', cause?: unknown) {
+    super(message, { code, exitCode: ExitCode.FAILURE, hint, cause });
+  }
+}
+
+/** A webhook signature or payload did not verify. `code` names the reason. */
+export class VerificationError extends CliError {
+  constructor(code: string, message: string) {
+    super(message, { code, exitCode: ExitCode.VERIFICATION_FAILED });
+  }
+}
+
+export class InterruptedError extends CliError {
+  constructor() {
+    super('Interrupted', { code: 'INTERRUPTED', exitCode: ExitCode.INTERRUPTED });
+  }
+}
+
+export function exitCodeForStatus(status: number): number {
+  switch (status) {
+    case 401:
+      return ExitCode.NOT_AUTHENTICATED;
+    case 403:
+      return ExitCode.FORBIDDEN;
+    case 404:
+      return ExitCode.NOT_FOUND;
+    case 409:
+      return ExitCode.CONFLICT;
+    case 400:
+    case 422:
+      return ExitCode.REJECTED;
+    default:
+      return ExitCode.FAILURE;
+  }
+}
+
+function hintForStatus(status: number): string | undefined {
+  switch (status) {
+    case 401:
+      return 'Your token was refused. Log in again with `partner auth login`, or check PARTNER_TOKEN.';
+    case 403:
+      return 'The token is valid but lacks permission for this operation; ask your account manager for access.';
+    case 429:
+      return 'The server is rate limiting requests; wait a moment or lower --concurrency.';
+    default:
+      return status >= 500 ? 'The service had a problem; try again later and quote the correlation id if it persists.' : undefined;
+  }
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof CliError) return err.exitCode;
+  return ExitCode.FAILURE;
+}
+
+/** Keeps the worst (highest non-interrupt) exit code of several failures. */
+export function worstExitCode(codes: number[]): number {
+  if (codes.includes(ExitCode.INTERRUPTED)) return ExitCode.INTERRUPTED;
+  return codes.reduce((a, b) => Math.max(a, b), 0);
+}

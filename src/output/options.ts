@@ -1,0 +1,37 @@
+import { Option, type Command } from 'commander';
+import { UsageError } from '../errors.js';
+import type { IO } from '../io.js';
+import { parseFields } from './fields.js';
+import { FORMATS, resolveFormat, type Format } from './format.js';
+import type { OutputOptions } from './writer.js';
+
+/** The flags every command that prints data shares. */
+export interface OutputFlags {
+  output?: Format;
+  fields?: string[];
+  quiet: boolean;
+  csvRaw: boolean;
+}
+
+export function addOutputOptions(cmd: Command, opts: { quiet?: boolean } = {}): Command {
+  cmd.addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json when piped)').choices([...FORMATS]));
+  cmd.option('--fields <list>', 'comma-separated fields or dot paths to show, in order');
+  if (opts.quiet !== false) cmd.option('-q, --quiet', 'print only ids, one per line');
+  cmd.option('--csv-raw', 'do not neutralise CSV cells that start with = + - @ (spreadsheet formulas)');
+  return cmd;
+}
+
+export function parseOutputFlags(raw: Record<string, unknown>): OutputFlags {
+  const flags: OutputFlags = {
+    output: raw.output as Format | undefined,
+    fields: parseFields(raw.fields as string | undefined),
+    quiet: Boolean(raw.quiet),
+    csvRaw: Boolean(raw.csvRaw),
+  };
+  if (flags.quiet && flags.fields) throw new UsageError('--quiet and --fields cannot be used together', '--quiet prints only ids; drop one of them.');
+  return flags;
+}
+
+export function outputOptions(flags: OutputFlags, io: IO): OutputOptions {
+  return { format: resolveFormat(flags.output, io), fields: flags.fields, quiet: flags.quiet, csvRaw: flags.csvRaw };
+}

@@ -1,0 +1,24 @@
+// Untrusted text (API data, webhook payloads) is neutralised here before it
+// reaches a terminal or a spreadsheet.
+
+// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings and two-byte escapes.
+const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[@-Z\\-_]?)|\u009b[0-?]*[ -/]*[@-~]?/g;
+// C0 controls except tab/newline, DEL, C1 controls, and bidi overrides that can reorder what is shown.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Safe for a terminal: escape sequences removed, other controls shown as U+FFFD. Newlines and tabs kept. */
+export function sanitizeTerminal(text: string): string {
+  return text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '\ufffd');
+}
+
+/** Safe for one table cell: as sanitizeTerminal, and on one line. */
+export function sanitizeCell(text: string): string {
+  return sanitizeTerminal(text).replace(/\r\n|\r|\n/g, ' ↵ ').replace(/\t/g, ' ');
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Spreadsheet formula injection: a leading ' makes the cell plain text. */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}

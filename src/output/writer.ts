@@ -1,0 +1,118 @@
+import type { Writable } from 'node:stream';
+import type { IO } from '../io.js';
+import { csvRecord } from './csv.js';
+import { getPath, pickFields } from './fields.js';
+import type { Format } from './format.js';
+import { writeChunk } from './stream.js';
+import { displayText, renderTable, type Column } from './table.js';
+import { sanitizeTerminal } from './sanitize.js';
+
+export interface OutputOptions {
+  format: Format;
+  fields?: string[];
+  /** Only ids, one per line. */
+  quiet?: boolean;
+  /** Keep formula-like CSV cells as they are. */
+  csvRaw?: boolean;
+}
+
+export interface ListSpec {
+  /** Default table columns (most useful first). */
+  columns: Column[];
+  /** Default CSV columns: every field of the resource, in spec order. */
+  csvColumns: Column[];
+  /** For JSON of one page: wraps the items as a document ({data, pagination}); absent, JSON is an array. */
+  jsonDocument?: (items: unknown[]) => unknown;
+  /** Text after the table (page x of y, total), printed once at the end. */
+  footer?: () => string | undefined;
+  /** Field printed by --quiet. */
+  idField?: string;
+}
+
+/** Rows per table block when a long stream is shown as a table. */
+const TABLE_BLOCK = 500;
+
+/**
+ * The one entry point for lists. Items are consumed as they arrive and written
+ * with backpressure, so memory stays flat for NDJSON, CSV and JSON arrays.
+ */
+export async function writeList(io: IO, out: Writable, items: AsyncIterable<unknown> | Iterable<unknown>, spec: ListSpec, opts: OutputOptions): Promise<number> {
+  const fieldColumns = opts.fields?.map((f): Column => ({ key: f }));
+  let count = 0;
+  if (opts.quiet) {
+    const idField = spec.idField ?? 'id';
+    for await (const item of items) {
+      count++;
+      await writeChunk(out, `${sanitizeTerminal(displayText(getPath(item, idField)))}\n`);
+    }
+    return count;
+  }
+  switch (opts.format) {
+    case 'ndjson': {
+      for await (const item of items) {
+        count++;
+        await writeChunk(out, `${JSON.stringify(project(item, opts.fields))}\n`);
+      }
+      break;
+    }
+    case 'json': {
+      if (spec.jsonDocument) {
+        const all: unknown[] = [];
+        for await (const item of items) all.push(project(item, opts.fields));
+        count = all.length;
+        await writeChunk(out, `${JSON.stringify(spec.jsonDocument(all), null, 2)}\n`);
+        break;
+      }
+      await writeChunk(out, '[');
+      for await (const item of items) {
+        await writeChunk(out, `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(project(item, opts.fields))}`);
+        count++;
+      }
+      await writeChunk(out, count === 0 ? ']\n' : '\n]\n');
+      break;
+    }
+    case 'csv': {
+      const cols = fieldColumns ?? spec.csvColumns;
+      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), true));
+      for await (const item of items) {
+        count++;
+        await writeChunk(out, csvRecord(cols.map((c) => cellValue(item, c)), opts.csvRaw));
+      }
+      break;
+    }
+    case 'table': {
+      const cols = fieldColumns ?? spec.columns;
+      const headers = cols.map((c) => c.header ?? c.key);
+      let block: string[][] = [];
+      const flush = async () => {
+        if (block.length === 0) return;
+        await writeChunk(out, renderTable(headers, block, { columns: io.stdoutIsTTY ? io.columns : undefined, color: io.color }));
+        block = [];
+      };
+      for await (const item of items) {
+        count++;
+        block.push(cols.map((c) => displayText(cellValue(item, c))));
+        if (block.length >= TABLE_BLOCK) await flush();
+      }
+      await flush();
+      if (count === 0) await writeChunk(out, 'No results.\n');
+      const footer = spec.footer?.();
+      if (footer) await writeChunk(out, `${footer}\n`);
+      break;
+    }
+  }
+  return count;
+}
+
+/** One JSON document (a profile, a verdict), pretty-printed. */
+export async function writeJson(out: Writable, value: unknown): Promise<void> {
+  await writeChunk(out, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+function cellValue(item: unknown, c: Column): unknown {
+  return c.value ? c.value(item) : getPath(item, c.key);
+}
+
+function project(item: unknown, fields?: string[]): unknown {
+  return fields ? pickFields(item, fields) : item;
+}
