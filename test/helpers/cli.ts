@@ -14,7 +14,7 @@ export interface CliResult {
 }
 
 export interface RunOptions {
-  env?: Record<string, string | undefined>;
+  env: NodeJS.ProcessEnv;
   input?: string | Buffer;
   timeoutMs?: number;
   cwd?: string;
@@ -28,12 +28,12 @@ export function tempDir(prefix = 'partner-test-'): { path: string; cleanup: () =
 
 /**
  * Environment for a spawned CLI: isolated config and cache dirs, none of the
- * developer's PARTNER_* variables, no colour, not CI unless asked.
+ * developer's PARTNER_* or proxy variables, no colour, not CI unless asked.
  */
 export function isolatedEnv(dir: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('PARTNER_') && k !== 'CI' && !k.endsWith('_PROXY') && !k.endsWith('_proxy')) env[k] = v;
+    if (!k.startsWith('PARTNER_') && k !== 'CI' && !/_proxy$/i.test(k)) env[k] = v;
   }
   Object.assign(env, { PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1' });
   for (const [k, v] of Object.entries(extra)) {
@@ -43,8 +43,8 @@ export function isolatedEnv(dir: string, extra: Record<string, string | undefine
   return env;
 }
 
-/** Spawns bin/partner.js and collects its output and exit code. */
-export function runCli(args: string[], opts: RunOptions & { env: NodeJS.ProcessEnv }): Promise<CliResult> {
+/** Spawns bin/partner.js (the built CLI) and collects its output and exit code. */
+export function runCli(args: string[], opts: RunOptions): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
