@@ -13,7 +13,7 @@ export function sanitizeTerminal(text: string): string {
 
 /** Safe for one table cell: as sanitizeTerminal, and on one line. */
 export function sanitizeCell(text: string): string {
-  return sanitizeTerminal(text).replace(/\r\n|\r|\n/g, ' ↵ ').replace(/\t/g, ' ');
+  return sanitizeTerminal(text.replace(/\r\n|\r|\n/g, ' ↵ ').replace(/\t/g, ' '));
 }
 
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { testIO } from '../../../src/io.js';
+import { writeList, type ListSpec } from '../../../src/output/writer.js';
+
+const items = [
+  { id: '1', name: 'Ann', tags: ['a', 'b'], boss: { name: 'Zed' } },
+  { id: '2', name: 'Bo, "B"\nJr', tags: [], boss: null },
+];
+const spec: ListSpec = { columns: [{ key: 'name', header: 'NAME' }], csvColumns: [{ key: 'id' }, { key: 'name' }, { key: 'tags' }] };
+
+async function render(format: 'table' | 'json' | 'ndjson' | 'csv', extra: Partial<Parameters<typeof writeList>[4]> = {}, s: ListSpec = spec, tty = false) {
+  const io = testIO({ tty });
+  const n = await writeList(io, io.stdout, (async function* () { yield* items; })(), s, { format, ...extra });
+  return { out: io.out(), n };
+}
+
+describe('writeList', () => {
+  it('writes NDJSON one object per line', async () => {
+    const { out, n } = await render('ndjson');
+    expect(n).toBe(2);
+    expect(out.trim().split('\n').map((l) => JSON.parse(l))).toEqual(items);
+  });
+  it('streams a JSON array, or a document when asked', async () => {
+    expect(JSON.parse((await render('json')).out)).toEqual(items);
+    const doc = await render('json', {}, { ...spec, jsonDocument: (data) => ({ data, pagination: { currentPage: 1 } }) });
+    expect(JSON.parse(doc.out)).toEqual({ data: items, pagination: { currentPage: 1 } });
+  });
+  it('writes CSV with a header and RFC 4180 quoting', async () => {
+    expect((await render('csv')).out).toBe('id,name,tags\r\n1,Ann,a; b\r\n2,"Bo, ""B""\nJr",\r\n');
+  });
+  it('honours --fields in every format', async () => {
+    expect((await render('csv', { fields: ['boss.name', 'id'] })).out).toBe('boss.name,id\r\nZed,1\r\n,2\r\n');
+    expect(JSON.parse((await render('json', { fields: ['boss.name'] })).out)).toEqual([{ boss: { name: 'Zed' } }, { boss: { name: null } }]);
+  });
+  it('prints a table with one line per row and dashes for empty values', async () => {
+    const { out } = await render('table', { fields: ['name', 'boss.name'] }, spec, true);
+    expect(out).toMatch(/│ name +│ boss.name │/);
+    expect(out).toContain('Bo, "B" ↵ Jr');
+    expect(out).toMatch(/Bo.*-/);
+  });
+  it('prints only ids with quiet', async () => {
+    expect((await render('json', { quiet: true })).out).toBe('1\n2\n');
+  });
+});
