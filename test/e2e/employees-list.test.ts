@@ -1,0 +1,249 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+let dir: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ employees: 45 });
+  dir = tempDir();
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+});
+afterAll(async () => {
+  await sandbox.close();
+  dir.cleanup();
+});
+beforeEach(() => {
+  sandbox.setFaults({ latencyMs: 0, failRate: 0, resetRate: 0, html502Rate: 0, retryAfterSeconds: 1 });
+});
+
+const listRequests = () => sandbox.requests.filter((r) => r.path === '/v1/employees').length;
+
+describe('employees list output formats', () => {
+  it('prints JSON {data, pagination} for one page when piped', async () => {
+    const r = await runCli(['employees', 'list'], { env });
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.data).toHaveLength(20);
+    expect(body.pagination).toMatchObject({ currentPage: 1, pageSize: 20, totalItems: 45, totalPages: 3, hasNextPage: true });
+    expect(r.stderr).toBe('');
+  });
+
+  it('prints a table with a footer on request', async () => {
+    const r = await runCli(['employees', 'list', '-o', 'table', '--page', '3'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/CODE +│ NAME/);
+    expect(r.stdout).toContain('Page 3 of 3 · 45 employees');
+    // Escape sequences from the data never reach the terminal.
+    expect(r.stdout).not.toMatch(/\u001b/);
+  });
+
+  it('prints NDJSON, one employee per line', async () => {
+    const r = await runCli(['employees', 'list', '-o', 'ndjson', '--page-size', '7'], { env });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(7);
+    for (const l of lines) expect(JSON.parse(l)).toHaveProperty('employeeCode');
+  });
+
+  it('prints CSV with every field of the spec as columns', async () => {
+    const r = await runCli(['employees', 'list', '-o', 'csv', '--page-size', '5'], { env });
+    expect(r.code).toBe(0);
+    const rows = parseCsv(r.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(5);
+    expect(Object.keys(rows[0])).toEqual(['id', 'employeeCode', 'employeeId', 'firstName', 'middleName', 'lastName', 'fullName', 'displayName', 'workEmail', 'designation', 'department', 'status', 'type', 'startDate', 'endDate', 'country', 'customerId', 'customerName', 'entity']);
+  });
+
+  it('picks and orders columns with --fields', async () => {
+    const r = await runCli(['employees', 'list', '-o', 'csv', '--fields', 'workEmail,employeeCode', '--page-size', '2'], { env });
+    expect(r.stdout.split('\r\n')[0]).toBe('workEmail,employeeCode');
+  });
+
+  it('runs on the embedded sandbox with --sandbox and no account', async () => {
+    const r = await runCli(['--sandbox', 'employees', 'list', '-o', 'json'], { env: isolatedEnv(dir.path) });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).data.length).toBeGreaterThan(0);
+  });
+});
+
+describe('employees list --all', () => {
+  it('walks every page and prints every employee exactly once (CSV)', async () => {
+    const r = await runCli(['employees', 'list', '--all', '-o', 'csv', '--page-size', '10'], { env });
+    expect(r.code).toBe(0);
+    const rows = parseCsv(r.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(45);
+    expect(new Set(rows.map((x) => x.id)).size).toBe(45);
+    // Same order as the pages themselves.
+    const firstPage = JSON.parse((await runCli(['employees', 'list', '--page-size', '10'], { env })).stdout).data.map((e: { id: string }) => e.id);
+    expect(rows.slice(0, 10).map((x) => x.id)).toEqual(firstPage);
+  });
+
+  it('prints a JSON array and honours --limit', async () => {
+    const r = await runCli(['employees', 'list', '--all', '--limit', '13', '--page-size', '5'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(13);
+  });
+
+  it('filters by status across pages', async () => {
+    const r = await runCli(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson'], { env });
+    expect(r.code).toBe(0);
+    const statuses = new Set(r.stdout.trim().split('\n').map((l) => JSON.parse(l).status));
+    expect([...statuses]).toEqual(['ACTIVE']);
+  });
+
+  it('rides out a burst of 503s, honouring Retry-After', async () => {
+    sandbox.injectFault({ kind: '503', times: 2, path: '/v1/employees' });
+    const r = await runCli(['--debug', 'employees', 'list', '--all', '-o', 'ndjson'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(45);
+    expect(r.stderr).toMatch(/retry 1\/4 GET \/v1\/employees\S* after 503, waiting 1000 ms/);
+    expect(r.stderr).toMatch(/retry 2\/4/);
+  });
+});
+
+describe('company scoping', () => {
+  it("never shows the first company's employees to the second company's token", async () => {
+    const a = JSON.parse((await runCli(['employees', 'list', '--all'], { env })).stdout) as { id: string; customerId: string }[];
+    const rb = await runCli(['employees', 'list', '--all'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
+    expect(rb.code).toBe(0);
+    const b = JSON.parse(rb.stdout) as { id: string; customerId: string }[];
+    expect(b.length).toBeGreaterThan(0);
+    const idsA = new Set(a.map((e) => e.id));
+    expect(b.filter((e) => idsA.has(e.id))).toEqual([]);
+    expect(new Set(b.map((e) => e.customerId)).has(a[0].customerId)).toBe(false);
+  });
+});
+
+describe('invalid input is refused before sending', () => {
+  it.each([
+    [['--page-size', '500'], /--page-size must be a whole number from 1 to 100/],
+    [['--page', '0'], /--page/],
+    [['--status', 'RETIRED'], /Allowed choices are ONBOARDING, ACTIVE, OFFBOARDING, ENDED, DELETED/],
+    [['--employee-id', 'abc'], /UUID/],
+    [['--sort-by', 'name'], /Allowed choices are startOn/],
+    [['--sort-order', 'UP'], /ASC, DESC/],
+    [['-o', 'xml'], /Allowed choices are table, json, ndjson, csv/],
+    [['--pagesize', '5'], /unknown option '--pagesize'[\s\S]*Did you mean --page-size/],
+  ])('%j exits 2 with a clear message and sends nothing', async (args, message) => {
+    const before = listRequests();
+    const r = await runCli(['employees', 'list', ...args], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+    expect(listRequests()).toBe(before);
+  });
+
+  it('suggests the closest command for a typo', async () => {
+    const r = await runCli(['employes', 'list'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Did you mean employees/);
+  });
+
+  it('warns that --employee-id wins over --employee-code', async () => {
+    const first = JSON.parse((await runCli(['employees', 'list', '--page-size', '1'], { env })).stdout).data[0];
+    const r = await runCli(['employees', 'list', '--employee-id', first.id, '--employee-code', 'NOPE-1'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/employeeId|--employee-id/);
+    expect(JSON.parse(r.stdout).data.map((e: { id: string }) => e.id)).toEqual([first.id]);
+  });
+});
+
+describe('errors from the server', () => {
+  it('no token: exit 3 and how to log in', async () => {
+    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_TOKEN: undefined } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/Not logged in/);
+    expect(r.stderr).toMatch(/partner auth login/);
+  });
+
+  it('401 for a refused token: exit 3 with code and correlation id', async () => {
+    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_TOKEN: 'wrong-token-000000' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/HTTP 401/);
+    expect(r.stderr).toMatch(/Correlation id: \S+/);
+    expect(r.stderr).not.toContain('wrong-token-000000');
+  });
+
+  it('403 for a token without permission: exit 4', async () => {
+    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.noPermission } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/Insufficient permissions/);
+    expect(r.stderr).toMatch(/HTTP 403/);
+  });
+
+  it('404 (unknown path under the base URL): exit 5', async () => {
+    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_BASE_URL: `${sandbox.url}/nowhere` } });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/HTTP 404/);
+  });
+
+  it('refuses a plain-http base URL that is not loopback, sending nothing', async () => {
+    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_BASE_URL: 'http://api.example.com' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/only https:\/\/ is allowed/);
+  });
+
+  it('an HTML 502 that persists: exit 1 with status and excerpt', async () => {
+    sandbox.injectFault({ kind: 'html502', times: Infinity, path: '/v1/employees' });
+    try {
+      const r = await runCli(['employees', 'list'], { env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/HTTP 502 with a non-JSON body/);
+      expect(r.stderr).toMatch(/Bad Gateway/);
+    } finally {
+      sandbox.injectFault({ kind: 'html502', times: 0, path: '/v1/employees' });
+    }
+  });
+
+  it('invalid JSON on a 200: exit 1 with an excerpt', async () => {
+    sandbox.injectFault({ kind: 'badjson', times: 1, path: '/v1/employees' });
+    const r = await runCli(['employees', 'list'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/invalid JSON/);
+  });
+
+  it('never prints the token, even with --debug', async () => {
+    const r = await runCli(['--debug', 'employees', 'list'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/v1\/employees -> 200/);
+    expect(r.stdout + r.stderr).not.toContain(sandbox.tokens.companyA);
+  });
+});
+
+describe('a server other than the sandbox', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          timestamp: '2026-11-22T10:00:00.000Z',
+          code: 'VALIDATION_ERROR',
+          message: 'Request validation failed',
+          path: req.url,
+          correlationId: 'abc-422',
+          errors: [{ message: 'must be one of ACTIVE, ONBOARDING, OFFBOARDING', property: 'status' }],
+          error: { code: 'VALIDATION_ERROR', message: 'Request validation failed', details: [{ field: 'status', message: 'must be one of ACTIVE, ONBOARDING, OFFBOARDING' }] },
+        }),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('renders a 422 as one block with each failing field: exit 7', async () => {
+    const r = await runCli(['employees', 'list', '--status', 'DELETED'], { env: { ...env, PARTNER_BASE_URL: url } });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/Error: Request validation failed \(VALIDATION_ERROR, HTTP 422\)/);
+    expect(r.stderr).toMatch(/- status: must be one of ACTIVE, ONBOARDING, OFFBOARDING/);
+    expect(r.stderr).toMatch(/Correlation id: abc-422/);
+  });
+});
