@@ -9,6 +9,7 @@ import { parseSeconds } from './options.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerEmployees } from './commands/employees/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
+import { registerWebhook } from './commands/webhook/index.js';
 
 /** Builds the whole command tree. Declarations only: command code is imported inside actions. */
 export function buildProgram(runtime: Runtime): Command {
@@ -39,6 +40,7 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 not authenticated, 4 forbidden,
   registerEmployees(program, runtime);
   registerAuth(program, runtime);
   registerSandbox(program, runtime);
+  registerWebhook(program, runtime);
   applyToAll(program, (cmd) => {
     cmd.exitOverride();
     cmd.showSuggestionAfterError(true);

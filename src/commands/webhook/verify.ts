@@ -1,0 +1,142 @@
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { Context } from '../../context.js';
+import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { resolveFormat } from '../../output/format.js';
+import { writeChunk } from '../../output/stream.js';
+import { writeJson } from '../../output/writer.js';
+import { renderVerdict, verdictJson, verdictLine } from '../../webhooks/render.js';
+import { keyStoreFor, parseKeyFlags, type KeyFlags } from '../../webhooks/source.js';
+import { MAX_WEBHOOK_BYTES, verifyWebhook, type Verdict } from '../../webhooks/verify.js';
+
+export const VERIFY_FORMATS = ['table', 'json', 'ndjson'] as const;
+export type VerifyFormat = (typeof VERIFY_FORMATS)[number];
+
+export interface VerifyOptions {
+  keys: KeyFlags;
+  /** The JWS given as the argument. */
+  jws?: string;
+  file?: string;
+  output?: VerifyFormat;
+}
+
+export function parse(args: string[], raw: Record<string, unknown>): VerifyOptions {
+  const keys = parseKeyFlags(raw);
+  const file = raw.file === undefined ? undefined : String(raw.file);
+  if (file !== undefined && file.trim() === '') throw new UsageError('--file must not be empty');
+  const jws = args[0];
+  if (jws !== undefined && file !== undefined) throw new UsageError('Give the JWS as an argument or with --file, not both');
+  const output = raw.output as string | undefined;
+  if (output !== undefined && !(VERIFY_FORMATS as readonly string[]).includes(output)) {
+    throw new UsageError(`-o/--output must be one of ${VERIFY_FORMATS.join(', ')} for webhook verify, not "${output.slice(0, 20)}"`);
+  }
+  return { keys, jws, file, output: output as VerifyFormat | undefined };
+}
+
+/** Reads stdin up to the size limit; more than that is reported as TOO_LARGE, not read into memory. */
+async function readCapped(stream: Readable, signal: AbortSignal): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    if (signal.aborted) throw new InterruptedError();
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > MAX_WEBHOOK_BYTES) {
+      stream.destroy();
+      // A body one byte over the limit is enough for verifyWebhook to say TOO_LARGE.
+      return new Uint8Array(MAX_WEBHOOK_BYTES + 1);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function promptLine(ctx: Context): Promise<string> {
+  ctx.io.stderr.write('Paste the webhook JWS: ');
+  const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const onAbort = () => reject(new InterruptedError());
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      rl.once('line', (line) => resolve(line));
+      rl.once('close', () => resolve(''));
+    });
+  } finally {
+    rl.close();
+  }
+}
+
+async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Uint8Array> {
+  if (opts.jws !== undefined && opts.jws !== '-') return opts.jws;
+  if (ctx.io.stdinIsTTY) {
+    if (!ctx.io.canPrompt) throw new UsageError('No JWS given', 'Pass it as an argument, use --file PATH (one per line), or pipe it on stdin.', 'MISSING_INPUT');
+    const line = await promptLine(ctx);
+    if (line.trim() === '') throw new UsageError('No JWS given', 'Paste the whole JWS on one line, or pass it as an argument.', 'MISSING_INPUT');
+    return line;
+  }
+  const body = await readCapped(ctx.io.stdin, ctx.signal);
+  if (body.byteLength <= MAX_WEBHOOK_BYTES && Buffer.from(body).toString('utf8').trim() === '') {
+    throw new UsageError('No JWS given (stdin is empty)', 'Pass it as an argument, use --file PATH (one per line), or pipe it on stdin.', 'MISSING_INPUT');
+  }
+  return body;
+}
+
+export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
+  const format = resolveFormat(opts.output, ctx.io) as VerifyFormat;
+  if (opts.file !== undefined) return runFile(opts, opts.file, format, ctx);
+  const input = await readInput(opts, ctx);
+  const store = await keyStoreFor(ctx, opts.keys);
+  const verdict = await verifyWebhook(input, store);
+  if (format === 'table') await writeChunk(ctx.io.stdout, renderVerdict(verdict, ctx.colors));
+  else if (format === 'ndjson') await writeChunk(ctx.io.stdout, `${JSON.stringify(verdictJson(verdict))}\n`);
+  else await writeJson(ctx.io.stdout, verdictJson(verdict));
+  return verdict.valid ? ExitCode.OK : ExitCode.VERIFICATION_FAILED;
+}
+
+async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, ctx: Context): Promise<number> {
+  try {
+    if (!statSync(path).isFile()) throw new UsageError(`--file ${path} is not a file`);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`Cannot read --file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'INPUT_FILE');
+  }
+  const store = await keyStoreFor(ctx, opts.keys);
+  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  const out = ctx.io.stdout;
+  let lineNo = 0;
+  let valid = 0;
+  let invalid = 0;
+  const reasons = new Map<string, number>();
+  if (format === 'json') await writeChunk(out, '[');
+  try {
+    for await (const line of rl) {
+      lineNo++;
+      if (ctx.signal.aborted) throw new InterruptedError();
+      if (line.trim() === '') continue;
+      const verdict: Verdict = await verifyWebhook(line, store);
+      if (verdict.valid) valid++;
+      else {
+        invalid++;
+        reasons.set(verdict.reason!, (reasons.get(verdict.reason!) ?? 0) + 1);
+      }
+      if (format === 'table') await writeChunk(out, verdictLine(verdict, ctx.colors, `line ${String(lineNo).padEnd(5)} `));
+      else {
+        const doc = JSON.stringify({ line: lineNo, ...verdictJson(verdict) });
+        if (format === 'ndjson') await writeChunk(out, `${doc}\n`);
+        else await writeChunk(out, `${valid + invalid === 1 ? '\n' : ',\n'}  ${doc}`);
+      }
+    }
+  } finally {
+    rl.close();
+  }
+  const total = valid + invalid;
+  if (format === 'json') await writeChunk(out, total === 0 ? ']\n' : '\n]\n');
+  if (total === 0) throw new UsageError(`--file ${path} holds no JWS (one per line expected)`, undefined, 'MISSING_INPUT');
+  const byReason = [...reasons].map(([r, n]) => `${r} ${n}`).join(', ');
+  const summary = `${total} webhook${total === 1 ? '' : 's'}: ${valid} valid, ${invalid} invalid${byReason ? ` (${byReason})` : ''}\n`;
+  // The summary is part of the result for people; for scripts it goes to stderr, leaving stdout pure JSON.
+  if (format === 'table') await writeChunk(out, summary);
+  else ctx.io.stderr.write(summary);
+  return invalid > 0 ? ExitCode.VERIFICATION_FAILED : ExitCode.OK;
+}
