@@ -28,7 +28,7 @@ Examples:
   $ partner employees list --status ACTIVE
   $ partner employees list --employee-code ACME-0007 -o json
   $ partner employees list --all -o csv > employees.csv
-  $ partner employees list --all --fields employeeCode,fullName,reportsTo -o ndjson`,
+  $ partner employees list --all --fields employeeCode,fullName,status -o ndjson`,
     )
     .action(lazyAction(runtime, () => import('./list.js')));
 }
