@@ -107,10 +107,7 @@ export function parseJws(input: string | Uint8Array): ParsedJws {
   if (parts.length !== 3) throw new VerificationError(REASONS.MALFORMED, `a compact JWS has 3 dot-separated parts; this has ${parts.length}`);
   const [h, p, s] = parts as [string, string, string];
   if (h === '') throw new VerificationError(REASONS.MALFORMED, 'the protected header is empty');
-  if (s === '') throw new VerificationError(REASONS.MALFORMED, 'the signature is empty (an unsigned token)');
   const headerBytes = b64urlPart(h, 'protected header');
-  b64urlPart(p, 'payload');
-  b64urlPart(s, 'signature');
   let header: unknown;
   try {
     header = JSON.parse(utf8.decode(headerBytes));
@@ -124,6 +121,9 @@ export function parseJws(input: string | Uint8Array): ParsedJws {
   }
   if (hdr.alg !== 'ES512') throw new VerificationError(REASONS.UNSUPPORTED_ALG, describeAlg(hdr.alg));
   if (hdr.kid !== undefined && typeof hdr.kid !== 'string') throw new VerificationError(REASONS.MALFORMED, '"kid" in the header is not a string');
+  b64urlPart(p, 'payload');
+  if (s === '') throw new VerificationError(REASONS.MALFORMED, 'the signature is empty (an unsigned token)');
+  b64urlPart(s, 'signature');
   return { jws: text, header: hdr, kid: hdr.kid as string | undefined };
 }
 
