@@ -8,6 +8,8 @@ import { renderError } from './output/render-error.js';
 import { parseSeconds } from './options.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerEmployees } from './commands/employees/index.js';
+import { registerGp } from './commands/gp/index.js';
+import { registerDynamicDetails } from './commands/dynamic-details/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerWebhook } from './commands/webhook/index.js';
 
@@ -38,6 +40,8 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 not authenticated, 4 forbidden,
     );
   program.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
   registerEmployees(program, runtime);
+  registerGp(program, runtime);
+  registerDynamicDetails(program, runtime);
   registerAuth(program, runtime);
   registerSandbox(program, runtime);
   registerWebhook(program, runtime);

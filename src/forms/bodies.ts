@@ -1,0 +1,40 @@
+// Answers -> request bodies. POST /v1/employees/gp-employments takes
+// `{entity, <non-dynamic section>: {…}}`; PATCH …/dynamic-details takes
+// `{<dynamic section>: {…}}`.
+import { compact } from './questions.js';
+import type { FormSchema } from './schema.js';
+
+export interface Bodies {
+  create: Record<string, unknown>;
+  /** Undefined when the form has no dynamic sections, or none has a value. */
+  dynamic?: Record<string, unknown>;
+}
+
+export function dynamicKeys(form: FormSchema): string[] {
+  return form.sections.filter((s) => s.dynamic).map((s) => s.key);
+}
+
+export function createKeys(form: FormSchema): string[] {
+  return form.sections.filter((s) => !s.dynamic).map((s) => s.key);
+}
+
+export function buildBodies(form: FormSchema, entity: string, doc: Record<string, unknown>): Bodies {
+  const clean = (compact(doc) ?? {}) as Record<string, unknown>;
+  const create: Record<string, unknown> = { entity };
+  for (const key of createKeys(form)) if (clean[key] !== undefined) create[key] = clean[key];
+  return { create, dynamic: dynamicBody(form, clean) };
+}
+
+export function dynamicBody(form: FormSchema, doc: Record<string, unknown>): Record<string, unknown> | undefined {
+  const clean = (compact(doc) ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of dynamicKeys(form)) if (clean[key] !== undefined) out[key] = clean[key];
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Only the dynamic sections of an answers document (what a dynamic-details draft keeps). */
+export function dynamicPart(form: FormSchema, doc: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of dynamicKeys(form)) if (doc[key] !== undefined) out[key] = structuredClone(doc[key]);
+  return out;
+}

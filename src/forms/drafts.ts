@@ -1,0 +1,93 @@
+// Drafts of half-filled forms: personal data, so 0600 files in a 0700
+// directory under the config dir. One draft per legal entity for `gp create`,
+// one per employee for `dynamic-details submit`.
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDir } from '../config/paths.js';
+import { tightenIfWide, writePrivateFile } from '../config/secure-files.js';
+import { isObj } from './schema.js';
+
+export interface GpDraft {
+  kind: 'gp-create';
+  version: 1;
+  entity: string;
+  answers: Record<string, unknown>;
+  /** Questions already answered (or skipped), by dot path, so --resume continues where it stopped. */
+  asked: string[];
+  savedAt: string;
+}
+
+export interface DynamicDraft {
+  kind: 'dynamic-details';
+  version: 1;
+  employeeId: string;
+  employeeCode?: string;
+  entity: string;
+  answers: Record<string, unknown>;
+  asked: string[];
+  savedAt: string;
+}
+
+function slug(text: string): string {
+  const base = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'entity';
+  return `${base}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`;
+}
+
+export class DraftStore {
+  readonly dir: string;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.dir = join(configDir(env), 'drafts');
+  }
+
+  gpPath(entity: string): string {
+    return join(this.dir, `gp-${slug(entity)}.json`);
+  }
+
+  dynamicPath(employeeId: string): string {
+    return join(this.dir, `dynamic-${slug(employeeId)}.json`);
+  }
+
+  loadGp(entity: string): GpDraft | undefined {
+    const d = this.read(this.gpPath(entity));
+    return d && d.kind === 'gp-create' && d.entity === entity && isObj(d.answers) ? (d as unknown as GpDraft) : undefined;
+  }
+
+  saveGp(draft: Omit<GpDraft, 'kind' | 'version' | 'savedAt'>): void {
+    writePrivateFile(this.gpPath(draft.entity), `${JSON.stringify({ kind: 'gp-create', version: 1, ...draft, savedAt: new Date().toISOString() }, null, 2)}\n`);
+  }
+
+  deleteGp(entity: string): void {
+    rmSync(this.gpPath(entity), { force: true });
+  }
+
+  loadDynamic(employeeId: string): DynamicDraft | undefined {
+    const d = this.read(this.dynamicPath(employeeId));
+    return d && d.kind === 'dynamic-details' && d.employeeId === employeeId && isObj(d.answers) ? (d as unknown as DynamicDraft) : undefined;
+  }
+
+  saveDynamic(draft: Omit<DynamicDraft, 'kind' | 'version' | 'savedAt'>): void {
+    writePrivateFile(this.dynamicPath(draft.employeeId), `${JSON.stringify({ kind: 'dynamic-details', version: 1, ...draft, savedAt: new Date().toISOString() }, null, 2)}\n`);
+  }
+
+  deleteDynamic(employeeId: string): void {
+    rmSync(this.dynamicPath(employeeId), { force: true });
+  }
+
+  private read(path: string): Record<string, unknown> | undefined {
+    let text: string;
+    try {
+      tightenIfWide(path);
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+    try {
+      const v = JSON.parse(text) as unknown;
+      return isObj(v) ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+// What gp create and dynamic-details submit share: reading --from-file and
+// --set into the answers, filling fixed values, listing every issue, and
+// turning a server 422 into issues the wizard can ask again.
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../context.js';
+import { ApiError, UsageError } from '../errors.js';
+import { readAll } from '../input.js';
+import { sanitizeTerminal } from '../output/sanitize.js';
+import { allFields, compact, getAt, setAt } from './questions.js';
+import type { FormSchema } from './schema.js';
+import { issue, validateDoc, type FieldIssue } from './validate.js';
+import { applySets, mergeValues, parseValuesText, type SetPair } from './values.js';
+
+export const MAX_VALUES_BYTES = 4 * 1024 * 1024;
+
+export interface ValueFlags {
+  fromFile?: string;
+  sets: SetPair[];
+}
+
+export async function readValuesFile(path: string, ctx: Context): Promise<Record<string, unknown>> {
+  if (path === '-') return parseValuesText(await readAll(ctx.io.stdin, MAX_VALUES_BYTES), 'stdin');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'INVALID_VALUES_FILE');
+  }
+  return parseValuesText(text, path);
+}
+
+/** Draft (or nothing) + file + --set, in that order of precedence (later wins). */
+export async function collectValues(form: FormSchema, base: Record<string, unknown>, flags: ValueFlags, ctx: Context, entity?: string): Promise<{ doc: Record<string, unknown>; issues: FieldIssue[] }> {
+  let doc = structuredClone(base);
+  if (flags.fromFile !== undefined) {
+    const file = await readValuesFile(flags.fromFile, ctx);
+    if ('entity' in file && !form.sections.some((s) => s.key === 'entity')) {
+      if (entity !== undefined && file.entity !== entity) throw new UsageError(`${flags.fromFile} names entity "${String(file.entity).slice(0, 80)}" but --entity is "${entity}"`, undefined, 'INVALID_VALUES_FILE');
+      delete file.entity;
+    }
+    doc = mergeValues(doc, file);
+  }
+  const issues = applySets(form, doc, flags.sets);
+  return { doc, issues };
+}
+
+/**
+ * Fills what needs no person: constant/hidden fields, and defaults of
+ * required fields left empty. Repeats while conditions bring in more.
+ */
+export function fillFixed(form: FormSchema, doc: Record<string, unknown>, sections: string[]): void {
+  for (let round = 0; round < 5; round++) {
+    let changed = false;
+    for (const f of allFields(form, doc, sections)) {
+      if (getAt(doc, f.path) !== undefined) continue;
+      const value = f.fixed ? f.fixed.value : f.required && f.default !== undefined ? f.default : undefined;
+      if (value === undefined) continue;
+      setAt(doc, f.path, structuredClone(value));
+      changed = true;
+    }
+    if (!changed) return;
+  }
+}
+
+export function validateSections(form: FormSchema, doc: Record<string, unknown>, sections: string[]): FieldIssue[] {
+  return validateDoc(form, (compact(doc) ?? {}) as Record<string, unknown>, sections);
+}
+
+/** Lists every issue on stderr and fails with exit 2: nothing was sent. */
+export function failWithIssues(ctx: Context, issues: FieldIssue[], flagsGiven: boolean): never {
+  const c = ctx.colors;
+  ctx.io.stderr.write(`${c.red('Invalid values')} (${issues.length}):\n`);
+  for (const i of issues) ctx.io.stderr.write(`  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`);
+  const missing = issues.some((i) => / is required$/.test(i.message));
+  const hint = flagsGiven
+    ? 'Fix the values in --from-file / --set (`partner gp schema --entity NAME` lists every field); nothing was sent.'
+    : missing
+      ? 'Cannot prompt here (not a terminal, CI, or --no-input): supply the values with --from-file values.json or --set section.field=value.'
+      : 'Fix the values and run again; nothing was sent.';
+  throw new UsageError(`${issues.length} value${issues.length === 1 ? ' is' : 's are'} missing or invalid; nothing was sent`, hint, 'FORM_INVALID');
+}
+
+/** The field errors of a 400/422 as issues, with the fields' titles. */
+export function issuesFromApi(form: FormSchema, err: ApiError, prefix = ''): FieldIssue[] {
+  return err.details.map((d) => {
+    const path = `${prefix}${d.field.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '')}`;
+    return issue(form, path, d.message);
+  });
+}
+
+export function isFieldRejection(err: unknown): err is ApiError {
+  return err instanceof ApiError && (err.status === 422 || err.status === 400) && err.details.length > 0;
+}

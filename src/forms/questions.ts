@@ -1,0 +1,315 @@
+// Schema -> the ordered questions of a section, for the answers given so far.
+// Nested objects are flattened into their fields; arrays of objects are one
+// group question whose items are small forms of their own.
+import { isVisible, shapeOf, visibleKeys, type NodeShape } from './conditions.js';
+import { isObj, presentation, resolveRef, str, type FormSchema, type JsonSchema } from './schema.js';
+
+export type Kind = 'text' | 'textarea' | 'email' | 'date' | 'number' | 'integer' | 'select' | 'multiselect' | 'list' | 'boolean' | 'secret' | 'group' | 'json';
+
+export interface Choice {
+  value: unknown;
+  title: string;
+  description?: string;
+}
+
+export interface Field {
+  /** Dot path in the answers: `employment.endDate`, `legal.children.0.firstName`. */
+  id: string;
+  path: string[];
+  key: string;
+  section: string;
+  title: string;
+  description?: string;
+  kind: Kind;
+  required: boolean;
+  /** The merged schema of the field now (base and active branches). */
+  schema: JsonSchema;
+  /** All schemas that apply (for arrays of objects: their items are read from these). */
+  schemas: JsonSchema[];
+  choices?: Choice[];
+  default?: unknown;
+  /** The field's value is not asked: a constant or hidden input with a value. */
+  fixed?: { value: unknown };
+  /** Why the field is shown, when a condition brought it in. */
+  when?: string;
+  /** Group arrays: the item schemas, bounds and the "add" wording. */
+  items?: JsonSchema[];
+  minItems?: number;
+  maxItems?: number;
+  addText?: string;
+}
+
+export function getAt(doc: unknown, path: string[]): unknown {
+  let cur = doc;
+  for (const p of path) {
+    if (Array.isArray(cur) && /^\d+$/.test(p)) cur = cur[Number(p)];
+    else if (isObj(cur)) cur = cur[p];
+    else return undefined;
+  }
+  return cur;
+}
+
+export function setAt(doc: Record<string, unknown>, path: string[], value: unknown): void {
+  let cur: Record<string, unknown> | unknown[] = doc;
+  for (let i = 0; i < path.length - 1; i++) {
+    const p = path[i];
+    const nextIsIndex = /^\d+$/.test(path[i + 1]);
+    const container = cur as Record<string, unknown>;
+    let next = container[p];
+    if (!isObj(next) && !Array.isArray(next)) {
+      next = nextIsIndex ? [] : {};
+      container[p] = next;
+    }
+    cur = next as Record<string, unknown>;
+  }
+  const last = path[path.length - 1];
+  if (value === undefined) {
+    if (Array.isArray(cur)) cur.splice(Number(last), 1);
+    else delete (cur as Record<string, unknown>)[last];
+  } else (cur as Record<string, unknown>)[last] = value;
+}
+
+/** Merges the schemas that apply to one field, shallowly, later ones winning. */
+export function merge(form: FormSchema, schemas: unknown[]): JsonSchema {
+  const out: JsonSchema = {};
+  for (const s of schemas) {
+    const r = resolveRef(form.root, s);
+    if (!isObj(r)) continue;
+    for (const [k, v] of Object.entries(r)) {
+      if (k === 'x-jsf-presentation' && isObj(out[k]) && isObj(v)) out[k] = { ...(out[k] as object), ...v };
+      else out[k] = v;
+    }
+  }
+  return out;
+}
+
+function primaryType(s: JsonSchema): string | undefined {
+  const t = s.type;
+  if (typeof t === 'string') return t;
+  if (Array.isArray(t)) return t.find((x) => x !== 'null') as string | undefined;
+  return undefined;
+}
+
+/** Options of a select: `enum`, or `oneOf`/`anyOf` whose members are `{const, title}`. */
+export function choicesOf(form: FormSchema, s: JsonSchema): Choice[] | undefined {
+  if (Array.isArray(s.enum)) {
+    const names = presentation(s).options;
+    const labels = Array.isArray(names) ? names : undefined;
+    return s.enum.filter((v) => v !== null).map((v, i) => {
+      const label = labels?.[i];
+      const title = isObj(label) ? str(label.label) : undefined;
+      return { value: v, title: title ?? String(v) };
+    });
+  }
+  for (const k of ['oneOf', 'anyOf']) {
+    const list = s[k];
+    if (!Array.isArray(list) || list.length === 0) continue;
+    const resolved = list.map((o) => resolveRef(form.root, o));
+    if (!resolved.every((o) => isObj(o) && ('const' in o || (Array.isArray(o.enum) && o.enum.length === 1)))) continue;
+    return (resolved as JsonSchema[])
+      .filter((o) => o.const !== null)
+      .map((o) => {
+        const value = 'const' in o ? o.const : (o.enum as unknown[])[0];
+        return { value, title: str(o.title) ?? String(value), description: str(o.description) };
+      });
+  }
+  return undefined;
+}
+
+function isSecret(s: JsonSchema): boolean {
+  const p = presentation(s);
+  return p.maskSecret === true || s.maskSecret === true || s.writeOnly === true || s.format === 'password' || p.inputType === 'password';
+}
+
+export function kindOf(form: FormSchema, s: JsonSchema): Kind {
+  const p = presentation(s);
+  const inputType = typeof p.inputType === 'string' ? p.inputType : undefined;
+  const type = primaryType(s);
+  if (type === 'array' || (!type && s.items !== undefined)) {
+    const items = resolveRef(form.root, s.items);
+    if (isObj(items)) {
+      if (choicesOf(form, items)) return 'multiselect';
+      const it = primaryType(items);
+      if (it === 'object' || isObj(items.properties) || inputType === 'group-array') return 'group';
+    }
+    if (inputType === 'group-array') return 'group';
+    return items !== undefined || type === 'array' ? 'list' : 'json';
+  }
+  if (choicesOf(form, s)) return 'select';
+  if (type === 'boolean' || (!type && inputType === 'checkbox')) return 'boolean';
+  if (type === 'number') return 'number';
+  if (type === 'integer') return 'integer';
+  if (type === 'object' || isObj(s.properties)) return 'json';
+  if (isSecret(s)) return 'secret';
+  if (s.format === 'date' || inputType === 'date') return 'date';
+  if (s.format === 'email' || inputType === 'email') return 'email';
+  if (inputType === 'textarea') return 'textarea';
+  if (type === undefined && (inputType === 'number' || inputType === 'money')) return 'number';
+  return 'text';
+}
+
+function isNestedObject(form: FormSchema, s: JsonSchema): boolean {
+  if (choicesOf(form, s)) return false;
+  return primaryType(s) === 'object' && (isObj(s.properties) || Array.isArray(s.allOf) || s.if !== undefined) || (!s.type && isObj(s.properties));
+}
+
+function hiddenInput(s: JsonSchema): boolean {
+  return presentation(s).inputType === 'hidden' || s.readOnly === true;
+}
+
+/**
+ * The questions of an object node right now, in order, nested objects
+ * flattened. `parentRequired` false makes every field optional at the prompt
+ * (an optional nested object left empty is simply not sent).
+ */
+export function fieldsOf(form: FormSchema, section: string, basePath: string[], schemas: unknown[], value: unknown, parentRequired = true): Field[] {
+  const shape = shapeOf(form, schemas, value);
+  const out: Field[] = [];
+  for (const key of visibleKeys(shape)) {
+    const list = shape.props.get(key) ?? [];
+    const s = merge(form, list);
+    const path = [...basePath, key];
+    const required = parentRequired && shape.required.has(key);
+    if (isNestedObject(form, s)) {
+      out.push(...fieldsOf(form, section, path, list, isObj(value) ? value[key] : undefined, required));
+      continue;
+    }
+    const field = makeField(form, section, path, s, list, required, shape);
+    if (field) out.push(field);
+  }
+  return out;
+}
+
+function makeField(form: FormSchema, section: string, path: string[], s: JsonSchema, list: JsonSchema[], required: boolean, shape: NodeShape): Field | undefined {
+  const key = path[path.length - 1];
+  const kind = kindOf(form, s);
+  const field: Field = {
+    id: path.join('.'),
+    path,
+    key,
+    section,
+    title: str(s.title) ?? key,
+    description: str(s.description),
+    kind,
+    required,
+    schema: s,
+    schemas: list,
+    when: shape.when.get(key),
+  };
+  if (s.default !== undefined) field.default = s.default;
+  if (kind === 'select') field.choices = choicesOf(form, s);
+  if (kind === 'multiselect') field.choices = choicesOf(form, resolveRef(form.root, s.items) as JsonSchema);
+  if ('const' in s) field.fixed = { value: s.const };
+  else if (hiddenInput(s)) {
+    if (s.readOnly === true) return undefined;
+    if (s.default !== undefined) field.fixed = { value: s.default };
+    else return undefined;
+  }
+  if (kind === 'group') {
+    const items = resolveRef(form.root, s.items);
+    field.items = isObj(items) ? [items] : [{}];
+    if (typeof s.minItems === 'number') field.minItems = s.minItems;
+    if (typeof s.maxItems === 'number') field.maxItems = s.maxItems;
+    const p = presentation(s);
+    field.addText = str(p.addFieldText);
+  }
+  return field;
+}
+
+/** The questions of one section now. */
+export function sectionFields(form: FormSchema, sectionKey: string, doc: Record<string, unknown>): Field[] {
+  const section = form.sections.find((s) => s.key === sectionKey);
+  if (!section) return [];
+  const s = section.schema;
+  if (!isNestedObject(form, s) && !(isObj(s.properties) || Array.isArray(s.allOf))) {
+    // A top-level property that is not an object: a one-question section.
+    const shape = shapeOf(form, [form.root], doc);
+    const f = makeField(form, sectionKey, [sectionKey], merge(form, shape.props.get(sectionKey) ?? [s]), shape.props.get(sectionKey) ?? [s], section.required, shape);
+    return f ? [f] : [];
+  }
+  const rootShape = shapeOf(form, [form.root], doc);
+  const list = rootShape.props.get(sectionKey) ?? [s];
+  return fieldsOf(form, sectionKey, [sectionKey], list, doc[sectionKey], true);
+}
+
+/** The questions of one item of a group array. */
+export function itemFields(form: FormSchema, group: Field, index: number, doc: Record<string, unknown>): Field[] {
+  const path = [...group.path, String(index)];
+  return fieldsOf(form, group.section, path, group.items ?? [{}], getAt(doc, path), true);
+}
+
+/** Every question of the form now (group items included), for review and error mapping. */
+export function allFields(form: FormSchema, doc: Record<string, unknown>, sections?: string[]): Field[] {
+  const out: Field[] = [];
+  for (const s of form.sections) {
+    if (sections && !sections.includes(s.key)) continue;
+    for (const f of sectionFields(form, s.key, doc)) {
+      out.push(f);
+      if (f.kind === 'group') {
+        const arr = getAt(doc, f.path);
+        if (Array.isArray(arr)) arr.forEach((_, i) => out.push(...itemFields(form, f, i, doc)));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Drops the values of fields that are no longer visible (a condition stopped
+ * holding), repeating until nothing changes. Returns the dropped paths.
+ */
+export function pruneHidden(form: FormSchema, doc: Record<string, unknown>, sections?: string[]): string[] {
+  const dropped: string[] = [];
+  for (let round = 0; round < 8; round++) {
+    const before = dropped.length;
+    const rootShape = shapeOf(form, [form.root], doc);
+    for (const s of form.sections) {
+      if (sections && !sections.includes(s.key)) continue;
+      if (!isVisible(rootShape, s.key) && doc[s.key] !== undefined) {
+        dropped.push(s.key);
+        delete doc[s.key];
+        continue;
+      }
+      pruneNode(form, rootShape.props.get(s.key) ?? [s.schema], doc[s.key], [s.key], dropped);
+    }
+    if (dropped.length === before) break;
+  }
+  return dropped;
+}
+
+function pruneNode(form: FormSchema, schemas: unknown[], value: unknown, path: string[], dropped: string[]): void {
+  if (!isObj(value)) return;
+  const shape = shapeOf(form, schemas, value);
+  for (const key of Object.keys(value)) {
+    const declared = shape.order.includes(key) || shape.forbidden.has(key);
+    if (!declared) continue; // unknown keys are left for validation to report
+    if (!isVisible(shape, key)) {
+      dropped.push([...path, key].join('.'));
+      delete value[key];
+      continue;
+    }
+    const list = shape.props.get(key) ?? [];
+    const s = merge(form, list);
+    if (isNestedObject(form, s)) pruneNode(form, list, value[key], [...path, key], dropped);
+    else if (kindOf(form, s) === 'group' && Array.isArray(value[key])) {
+      const items = resolveRef(form.root, s.items);
+      (value[key] as unknown[]).forEach((item, i) => pruneNode(form, [items], item, [...path, key, String(i)], dropped));
+    }
+  }
+}
+
+/** Keeps what a request should carry: no undefined, no empty strings, no empty objects below a section. */
+export function compact(value: unknown, depth = 0): unknown {
+  if (Array.isArray(value)) return value.map((v) => compact(v, depth + 1)).filter((v) => v !== undefined);
+  if (isObj(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const c = compact(v, depth + 1);
+      if (c !== undefined) out[k] = c;
+    }
+    if (depth > 0 && Object.keys(out).length === 0) return undefined;
+    return out;
+  }
+  if (value === '' && depth > 0) return undefined;
+  return value;
+}

@@ -1,0 +1,108 @@
+// Loading a server form schema (json-schema-form dialect, draft 2020-12 or
+// 07) into sections. Only what the engine needs is read; unknown keywords
+// are carried along untouched and never rejected.
+import { ResponseFormatError } from '../errors.js';
+
+export type JsonSchema = Record<string, unknown>;
+export type Draft = '2020-12' | '07';
+
+export interface Section {
+  key: string;
+  title: string;
+  description?: string;
+  /** Submitted later with PATCH …/dynamic-details. */
+  dynamic: boolean;
+  /** Listed in the root's `required`. */
+  required: boolean;
+  schema: JsonSchema;
+}
+
+export interface FormSchema {
+  root: JsonSchema;
+  draft: Draft;
+  title?: string;
+  sections: Section[];
+}
+
+export function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+/** Draft 07 (and older) when `$schema` says so; 2020-12 otherwise (the convention's default). */
+export function draftOf(root: JsonSchema): Draft {
+  const s = typeof root.$schema === 'string' ? root.$schema : '';
+  return /draft-0[4-7]/.test(s) ? '07' : '2020-12';
+}
+
+/** Follows local `$ref`s (`#/$defs/x`, `#/definitions/x`, any JSON pointer); sibling keywords win over the target's. */
+export function resolveRef(root: JsonSchema, schema: unknown, depth = 0): unknown {
+  if (!isObj(schema) || typeof schema.$ref !== 'string' || depth > 20) return schema;
+  const target = pointer(root, schema.$ref);
+  if (target === undefined) return schema;
+  const { $ref: _ref, ...rest } = schema;
+  const resolved = resolveRef(root, target, depth + 1);
+  if (!isObj(resolved)) return Object.keys(rest).length ? rest : resolved;
+  return { ...resolved, ...rest };
+}
+
+function pointer(root: JsonSchema, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  const parts = ref.slice(1).split('/').slice(1).map((p) => decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~'));
+  let cur: unknown = root;
+  for (const p of parts) {
+    if (isObj(cur)) cur = cur[p];
+    else if (Array.isArray(cur) && /^\d+$/.test(p)) cur = cur[Number(p)];
+    else return undefined;
+  }
+  return cur;
+}
+
+/** Keys in `x-jsf-order` first (those that exist), then the rest in property order. */
+export function ordered(keys: string[], order: unknown): string[] {
+  const first = Array.isArray(order) ? order.filter((k): k is string => typeof k === 'string' && keys.includes(k)) : [];
+  const seen = new Set(first);
+  return [...new Set(first), ...keys.filter((k) => !seen.has(k))];
+}
+
+export function presentation(schema: JsonSchema): Record<string, unknown> {
+  return isObj(schema['x-jsf-presentation']) ? schema['x-jsf-presentation'] : {};
+}
+
+/**
+ * Reads a schema the server sent. Sections are the top-level properties;
+ * dynamic ones come from `x-dynamic-sections` and/or a section's
+ * `x-submit: "dynamic-details"`.
+ */
+export function loadSchema(raw: unknown): FormSchema {
+  if (!isObj(raw) || !isObj(raw.properties)) {
+    throw new ResponseFormatError('The form schema from the server has no top-level properties (sections)', 200, JSON.stringify(raw ?? null).slice(0, 160));
+  }
+  const root = raw;
+  const props = root.properties as Record<string, unknown>;
+  const listed = Array.isArray(root['x-dynamic-sections']) ? (root['x-dynamic-sections'] as unknown[]).filter((s): s is string => typeof s === 'string') : [];
+  const required = Array.isArray(root.required) ? (root.required as unknown[]).filter((s): s is string => typeof s === 'string') : [];
+  const sections: Section[] = [];
+  for (const key of ordered(Object.keys(props), root['x-jsf-order'])) {
+    const s = resolveRef(root, props[key]);
+    if (s === false) continue;
+    const schema = isObj(s) ? s : {};
+    if (schema.readOnly === true) continue;
+    sections.push({
+      key,
+      title: str(schema.title) ?? key,
+      description: str(schema.description),
+      dynamic: listed.includes(key) || schema['x-submit'] === 'dynamic-details',
+      required: required.includes(key),
+      schema,
+    });
+  }
+  return { root, draft: draftOf(root), title: str(root.title), sections };
+}
+
+export function sectionOf(form: FormSchema, key: string): Section | undefined {
+  return form.sections.find((s) => s.key === key);
+}
