@@ -1,0 +1,226 @@
+// One company's employees: the generated population (on demand, by index)
+// plus employees created through the API (stored as objects). Lookups by id,
+// code and e-mail are O(1); a page costs O(pageSize) (+ O(created) for sorts).
+import { buildCreated, type CreatedEmployee } from './created.js';
+import { EmployeeGenerator, isoToDay, type CompanySpec } from './data.js';
+import type {
+  EmployeeListItem,
+  EmployeeStatus,
+  OffboardingTrackerItem,
+  OnboardingTrackerItem,
+  ProfileSections,
+} from './types.js';
+
+export type { CreatedEmployee } from './created.js';
+
+export type EmployeeRef = { kind: 'generated'; index: number } | { kind: 'created'; employee: CreatedEmployee };
+
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  status?: EmployeeStatus;
+  employeeId?: string;
+  employeeCode?: string;
+  sortOrder?: 'ASC' | 'DESC';
+  /** only `startOn` exists; when absent the order is the store's natural order */
+  sortBy?: 'startOn';
+}
+
+export interface TrackerFilter {
+  employeeId?: string;
+  employeeCode?: string;
+}
+
+interface IndexView {
+  length: number;
+  at(k: number): number;
+}
+
+export class CompanyStore {
+  readonly spec: CompanySpec;
+  readonly gen: EmployeeGenerator;
+  private readonly created: CreatedEmployee[] = [];
+  private readonly createdByEmail = new Map<string, CreatedEmployee>();
+  private readonly dynamic = new Map<string, Record<string, unknown>>();
+
+  constructor(spec: CompanySpec, seed: number, count: number) {
+    this.spec = spec;
+    this.gen = new EmployeeGenerator(spec, seed, count);
+  }
+
+  /** generated + created */
+  get size(): number {
+    return this.gen.count + this.created.length;
+  }
+
+  findById(id: string): EmployeeRef | undefined {
+    const i = this.gen.indexOfId(id);
+    if (i === undefined) return undefined;
+    return this.refAt(i);
+  }
+
+  findByCode(code: string): EmployeeRef | undefined {
+    const i = this.gen.indexOfCode(code);
+    if (i === undefined) return undefined;
+    return this.refAt(i);
+  }
+
+  private refAt(i: number): EmployeeRef | undefined {
+    if (i < this.gen.count) return { kind: 'generated', index: i };
+    const c = this.created[i - this.gen.count];
+    return c ? { kind: 'created', employee: c } : undefined;
+  }
+
+  emailInUse(email: string): boolean {
+    return this.createdByEmail.has(email.toLowerCase()) || this.gen.indexOfEmail(email) !== undefined;
+  }
+
+  item(ref: EmployeeRef): EmployeeListItem {
+    return ref.kind === 'generated' ? this.gen.core(ref.index).item : structuredClone(ref.employee.item);
+  }
+
+  status(ref: EmployeeRef): EmployeeStatus {
+    return ref.kind === 'generated' ? this.gen.statusOf(ref.index) : ref.employee.item.status;
+  }
+
+  idOf(ref: EmployeeRef): string {
+    return ref.kind === 'generated' ? this.gen.idOf(ref.index) : ref.employee.item.id;
+  }
+
+  profile(ref: EmployeeRef): ProfileSections {
+    return ref.kind === 'generated' ? this.gen.profile(ref.index) : structuredClone(ref.employee.profile);
+  }
+
+  // ---- list ----
+
+  list(q: ListQuery): { items: EmployeeListItem[]; total: number } {
+    const start = (q.page - 1) * q.pageSize;
+    if (q.employeeId !== undefined || q.employeeCode !== undefined) {
+      // employeeId takes precedence over employeeCode
+      const ref = q.employeeId !== undefined ? this.findById(q.employeeId) : this.findByCode(q.employeeCode!);
+      const hits = ref && (!q.status || this.status(ref) === q.status) ? [ref] : [];
+      return { items: hits.slice(start, start + q.pageSize).map((r) => this.item(r)), total: hits.length };
+    }
+    const g: IndexView = q.status
+      ? viewOf(this.gen.byStatus.get(q.status)!)
+      : { length: this.gen.count, at: (k) => k };
+    const c = q.status ? this.created.filter((e) => e.item.status === q.status) : this.created;
+    const total = g.length + c.length;
+    const end = Math.min(total, start + q.pageSize);
+    const refs: EmployeeRef[] = [];
+    if (start < end) {
+      const at = q.sortBy !== undefined || q.sortOrder !== undefined ? this.sortedAccessor(g, c) : (p: number) => naturalAt(g, c, p);
+      for (let p = start; p < end; p++) refs.push(at(q.sortOrder === 'DESC' ? total - 1 - p : p));
+    }
+    return { items: refs.map((r) => this.item(r)), total };
+  }
+
+  /** Accessor for the merge (by start date, generated first on ties) of g and c. */
+  private sortedAccessor(g: IndexView, c: CreatedEmployee[]): (p: number) => EmployeeRef {
+    if (c.length === 0) return (p) => ({ kind: 'generated', index: g.at(p) });
+    const day = (e: CreatedEmployee) => isoToDay(e.item.startDate) || 0;
+    const sorted = [...c].sort((a, b) => day(a) - day(b) || a.seq - b.seq);
+    // merged position of each created employee
+    const positions = sorted.map((e, j) => this.upperBound(g, day(e)) + j);
+    return (p) => {
+      const j = lowerBound(positions, p);
+      if (j < positions.length && positions[j] === p) return { kind: 'created', employee: sorted[j]! };
+      return { kind: 'generated', index: g.at(p - j) };
+    };
+  }
+
+  /** first k with startDay(g[k]) > day */
+  private upperBound(g: IndexView, day: number): number {
+    let lo = 0;
+    let hi = g.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.gen.startDayOf(g.at(mid)) <= day) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  // ---- trackers ----
+
+  onboarding(f: TrackerFilter): OnboardingTrackerItem[] {
+    return this.tracker(f, 'ONBOARDING', (r) =>
+      r.kind === 'generated' ? this.gen.onboardingItem(r.index) : { id: r.employee.item.id, employeeCode: r.employee.item.employeeCode, stage: r.employee.stage },
+    );
+  }
+
+  offboarding(f: TrackerFilter): OffboardingTrackerItem[] {
+    return this.tracker(f, 'OFFBOARDING', (r) =>
+      r.kind === 'generated'
+        ? this.gen.offboardingItem(r.index)
+        : { id: r.employee.item.id, employeeCode: r.employee.item.employeeCode, stage: 'NOTICE_SERVED', pendingDocuments: [] },
+    );
+  }
+
+  private tracker<T>(f: TrackerFilter, status: EmployeeStatus, make: (r: EmployeeRef) => T): T[] {
+    if (f.employeeId !== undefined || f.employeeCode !== undefined) {
+      const ref = f.employeeId !== undefined ? this.findById(f.employeeId) : this.findByCode(f.employeeCode!);
+      if (!ref || this.status(ref) !== status) return [];
+      if (f.employeeId !== undefined && f.employeeCode !== undefined && this.item(ref).employeeCode !== f.employeeCode) return [];
+      return [make(ref)];
+    }
+    const out: T[] = [];
+    for (const i of this.gen.byStatus.get(status)!) out.push(make({ kind: 'generated', index: i }));
+    for (const e of this.created) if (e.item.status === status) out.push(make({ kind: 'created', employee: e }));
+    return out;
+  }
+
+  // ---- writes ----
+
+  create(entity: { name: string; country: string; currency: string }, body: unknown, now = new Date()): CreatedEmployee {
+    const seq = this.created.length;
+    const index = this.gen.count + seq;
+    const employee = buildCreated({
+      company: this.spec,
+      entity,
+      index,
+      seq,
+      id: this.gen.idOf(index),
+      employeeCode: this.gen.codeOf(index),
+      body,
+      manager: this.gen.count > 0 ? this.gen.core(0) : undefined,
+      now,
+    });
+    this.created.push(employee);
+    this.createdByEmail.set(employee.item.workEmail.toLowerCase(), employee);
+    return employee;
+  }
+
+  /** Stores PATCHed dynamic sections (merged per section). */
+  setDynamic(ref: EmployeeRef, values: Record<string, unknown>): void {
+    const id = this.idOf(ref);
+    const current = this.dynamic.get(id) ?? {};
+    this.dynamic.set(id, { ...current, ...structuredClone(values) });
+    if (ref.kind === 'created' && ref.employee.stage === 'AWAITING_DYNAMIC_DETAILS') ref.employee.stage = 'DOCUMENTS_PENDING';
+  }
+
+  dynamicOf(ref: EmployeeRef): Record<string, unknown> | undefined {
+    const v = this.dynamic.get(this.idOf(ref));
+    return v ? structuredClone(v) : undefined;
+  }
+}
+
+function viewOf(a: Int32Array): IndexView {
+  return { length: a.length, at: (k) => a[k]! };
+}
+
+function naturalAt(g: IndexView, c: CreatedEmployee[], p: number): EmployeeRef {
+  return p < g.length ? { kind: 'generated', index: g.at(p) } : { kind: 'created', employee: c[p - g.length]! };
+}
+
+/** first j with a[j] >= x */
+function lowerBound(a: number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

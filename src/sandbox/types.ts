@@ -1,0 +1,155 @@
+// The resources of the spec as the sandbox serves them.
+
+export const EMPLOYEE_STATUSES = ['ONBOARDING', 'ACTIVE', 'OFFBOARDING', 'ENDED', 'DELETED'] as const;
+export type EmployeeStatus = (typeof EMPLOYEE_STATUSES)[number];
+
+export const EMPLOYEE_TYPES = ['EMPLOYEE', 'HR_MEMBER', 'FREELANCER', 'CONTRACTOR'] as const;
+export type EmployeeType = (typeof EMPLOYEE_TYPES)[number];
+
+export const PROFILE_SECTIONS = [
+  'personal',
+  'contact',
+  'address',
+  'bank',
+  'education',
+  'employment',
+  'compensation',
+] as const;
+export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
+
+export interface EmployeeListItem {
+  id: string;
+  employeeCode: string;
+  employeeId: string;
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  fullName: string;
+  displayName: string;
+  workEmail: string;
+  designation: string;
+  department: string;
+  status: EmployeeStatus;
+  type: EmployeeType;
+  startDate: string;
+  endDate: string | null;
+  country: string;
+  customerId: string;
+  customerName: string;
+  entity: string;
+}
+
+export interface Pagination {
+  currentPage: number;
+  pageSize: number;
+  totalPages: number;
+  totalItems: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+}
+
+export interface OnboardingTrackerItem {
+  id: string;
+  employeeCode: string;
+  stage: string;
+}
+
+export interface OffboardingTrackerItem extends OnboardingTrackerItem {
+  pendingDocuments: string[];
+}
+
+export interface PersonalDetails {
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  fullLegalName: string;
+  dateOfBirth: string;
+  gender: string;
+  maritalStatus: string;
+  age: number;
+  religion: string;
+  nationalities: { country: string; type: string }[];
+}
+
+export interface ContactDetails {
+  personalEmail: string;
+  personalPhoneNumber: string;
+  emergencyContact: { name: string; phoneNumber: string; relationship: string };
+}
+
+export interface Address {
+  addressLine1: string;
+  addressLine2: string | null;
+  streetName: string;
+  landmark: string | null;
+  city: string;
+  subdivision: string;
+  country: string;
+  postalCode: string;
+}
+
+export interface AddressDetails {
+  currentAddress: Address;
+  permanentAddress: Address;
+}
+
+export interface BankDetails {
+  accountNumber: string;
+  accountHolderName: string;
+  bankName: string;
+  branchName: string;
+  swiftCode: string;
+  localBankCode: string;
+  accountType: string;
+  currency: string;
+  country: string;
+}
+
+export interface EducationEntry {
+  lastSchoolAttended: string;
+  degree: string;
+  yearOfPassing: number;
+  grade: string;
+  gpa: number | null;
+}
+
+export interface EducationDetails {
+  education: EducationEntry[];
+}
+
+export interface EmploymentDetails {
+  employeeCode: string;
+  workEmail: string;
+  entity: string;
+  country: string;
+  startDate: string;
+  status: EmployeeStatus;
+  endDate: string | null;
+  designation: string;
+  department: string;
+  type: EmployeeType;
+  term: string;
+  noticePeriod: { value: string; unit: string };
+  reportsTo: { id: string; firstName: string; lastName: string; designation: string };
+}
+
+/** Not specified by the API; the sandbox's plausible shape. */
+export interface CompensationDetails {
+  currency: string;
+  baseSalary: { amount: number; currency: string; period: 'ANNUAL' };
+  payFrequency: string;
+  effectiveFrom: string;
+  allowances: { name: string; amount: number; currency: string; frequency: string }[];
+  bonus: { type: string; targetPercent: number } | null;
+  signingBonus?: { amount: number; currency: string };
+}
+
+export interface ProfileSections {
+  personal: PersonalDetails;
+  contact: ContactDetails;
+  address: AddressDetails;
+  bank: BankDetails;
+  education: EducationDetails;
+  employment: EmploymentDetails;
+  compensation: CompensationDetails;
+}

@@ -1,0 +1,93 @@
+import { compactVerify, createLocalJWKSet, decodeProtectedHeader, generateKeyPair, CompactSign } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSigner, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { call } from './helpers.js';
+
+let s: Sandbox;
+beforeAll(async () => {
+  s = await startSandbox();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const JWKS = '/v1/partner/.well-known/jwks.json';
+
+describe('JWKS and signing', () => {
+  it('serves public P-521 keys only', async () => {
+    const r = await call(s, JWKS, { token: null });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect(r.body).toEqual(s.signer.jwks());
+    expect(r.body.keys).toHaveLength(1);
+    for (const k of r.body.keys) {
+      expect(Object.keys(k).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'x', 'y']);
+      expect(k).toMatchObject({ kty: 'EC', crv: 'P-521', alg: 'ES512', kid: s.signer.kid });
+      expect(k.x).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(k.y).toMatch(/^[A-Za-z0-9_-]+$/);
+    }
+  });
+
+  it('a signed JWS verifies against the served key set', async () => {
+    const payload = { eventType: 'EMPLOYEE_ACTIVATED', timestamp: new Date().toISOString(), data: { status: 'ACTIVE' } };
+    const jws = await s.signer.sign(payload);
+    expect(decodeProtectedHeader(jws)).toEqual({ alg: 'ES512', kid: s.signer.kid });
+    const jwks = (await call(s, JWKS, { token: null })).body;
+    const { payload: bytes } = await compactVerify(jws, createLocalJWKSet(jwks), { algorithms: ['ES512'] });
+    expect(JSON.parse(new TextDecoder().decode(bytes))).toEqual(payload);
+    // strings are signed as is
+    const raw = await s.signer.sign('{"a":1}');
+    expect(new TextDecoder().decode((await compactVerify(raw, createLocalJWKSet(jwks))).payload)).toBe('{"a":1}');
+  });
+
+  it('a JWS from a foreign key does not verify', async () => {
+    const { privateKey } = await generateKeyPair('ES512');
+    const forged = await new CompactSign(new TextEncoder().encode('{}')).setProtectedHeader({ alg: 'ES512', kid: s.signer.kid }).sign(privateKey);
+    await expect(compactVerify(forged, createLocalJWKSet(s.signer.jwks()))).rejects.toThrow();
+  });
+});
+
+describe('rotation', () => {
+  it('rotate() switches the signing key and keeps the old one published', async () => {
+    const signer = await createSigner();
+    const oldKid = signer.kid;
+    const oldJws = await signer.sign({ n: 1 });
+    const newKid = await signer.rotate();
+    expect(newKid).not.toBe(oldKid);
+    expect(signer.kid).toBe(newKid);
+    expect(signer.jwks().keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
+    const jws = await signer.sign({ n: 2 });
+    expect(decodeProtectedHeader(jws).kid).toBe(newKid);
+    const set = createLocalJWKSet(signer.jwks());
+    await compactVerify(jws, set);
+    await compactVerify(oldJws, set);
+    // signing with a named older key
+    expect(decodeProtectedHeader(await signer.sign({ n: 3 }, { kid: oldKid })).kid).toBe(oldKid);
+  });
+
+  it('rotate({dropOld}) and dropKey() unpublish old keys', async () => {
+    const signer = await createSigner();
+    const first = signer.kid;
+    const oldJws = await signer.sign({ n: 1 });
+    await signer.rotate();
+    expect(signer.dropKey(signer.kid)).toBe(false); // never the current key
+    expect(signer.dropKey(first)).toBe(true);
+    expect(signer.jwks().keys).toHaveLength(1);
+    await expect(compactVerify(oldJws, createLocalJWKSet(signer.jwks()))).rejects.toThrow();
+    await signer.rotate();
+    const latest = await signer.rotate({ dropOld: true });
+    expect(signer.jwks().keys.map((k) => k.kid)).toEqual([latest]);
+  });
+
+  it('the sandbox serves rotated keys', async () => {
+    const t = await startSandbox();
+    try {
+      const before = t.signer.kid;
+      await t.signer.rotate();
+      const kids = (await call(t, JWKS, { token: null })).body.keys.map((k: { kid: string }) => k.kid);
+      expect(kids).toEqual([t.signer.kid, before]);
+    } finally {
+      await t.close();
+    }
+  });
+});
