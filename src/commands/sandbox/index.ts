@@ -24,4 +24,28 @@ Examples:
   $ PARTNER_BASE_URL=http://127.0.0.1:8080 PARTNER_TOKEN=<printed token> partner employees list`,
     )
     .action(lazyAction(runtime, () => import('./start.js')));
+  sandbox
+    .command('emit')
+    .description('send a signed webhook event of any type of the spec to a URL, signed by a running sandbox')
+    .argument('<event-type>', 'EMPLOYEE_CREATED, EMPLOYEE_ACTIVATED, EMPLOYEE_UPDATED, EMPLOYEE_DEACTIVATED, EMPLOYEE_DELETED, CONTRACT_CREATED, CONTRACT_ACTIVATED (deprecated), APPROVAL_REQUEST_CREATED, APPROVAL_REQUEST_APPROVED, APPROVAL_REQUEST_REJECTED')
+    .option('--to <url>', 'POST the signed JWS here (for example `partner webhook listen`)')
+    .option('--print', 'print the signed JWS on stdout')
+    .option('--legacy', 'use the earlier published shape (employeeId for employeeCode; id for contractId)')
+    .option('--data <json>', 'JSON object merged over the generated data, e.g. \'{"updateType":"BANK_DETAILS"}\'')
+    .option('--rotate-key', 'make the sandbox rotate to a new signing key first (the old one stays published)')
+    .addHelpText(
+      'after',
+      `
+The sandbox of the active profile signs the event with its own P-521 key
+(ES512, kid in the header) and keeps publishing the key set at
+/v1/partner/.well-known/jwks.json, so a receiver pointed at the same base
+URL can verify it. Start one with \`partner sandbox start\`.
+
+Examples:
+  $ export PARTNER_BASE_URL=http://127.0.0.1:8080 PARTNER_TOKEN=<sandbox token>
+  $ partner sandbox emit EMPLOYEE_CREATED --to http://127.0.0.1:4242/
+  $ partner sandbox emit CONTRACT_ACTIVATED --legacy --to http://127.0.0.1:4242/
+  $ partner sandbox emit APPROVAL_REQUEST_APPROVED --print | partner webhook verify`,
+    )
+    .action(lazyAction(runtime, () => import('./emit.js')));
 }
