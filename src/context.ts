@@ -121,11 +121,11 @@ export function createContext(init: { io: IO; env: NodeJS.ProcessEnv; globals: G
     api(opts = {}) {
       client ??= (async () => {
         const p = await ctx.profile();
-        if (!p.baseUrl) {
-          throw new UsageError('No API base URL is configured', 'Run `partner auth login --base-url URL`, set PARTNER_BASE_URL, pass --base-url, or try --sandbox.', 'NO_BASE_URL');
-        }
         if (!p.token && !opts.tokenOptional) {
           throw new AuthError(`Not logged in (profile "${p.name}")`, 'Run `partner auth login --base-url URL`, or set PARTNER_TOKEN. To try without an account, add --sandbox.');
+        }
+        if (!p.baseUrl) {
+          throw new UsageError('No API base URL is configured', 'Run `partner auth login --base-url URL`, set PARTNER_BASE_URL, pass --base-url, or try --sandbox.', 'NO_BASE_URL');
         }
         const { HttpClient } = await import('./api/http.js');
         const http = new HttpClient({

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { ApiError, CliError } from '../../errors.js';
 import { maskSecret } from '../../config/resolve.js';
-import { outputOptions, parseOutputFlags, type OutputFlags } from '../../output/options.js';
+import { parseOutputFlags, type OutputFlags } from '../../output/options.js';
 import { writeJson } from '../../output/writer.js';
 import { renderKeyValue } from '../../output/table.js';
 
@@ -35,8 +35,8 @@ export async function run(opts: OutputFlags, ctx: Context): Promise<number> {
     report.check = p.baseUrl ? 'no token: run `partner auth login` or set PARTNER_TOKEN' : 'no base URL: run `partner auth login --base-url URL`';
     code = 3;
   }
-  const output = outputOptions(opts, ctx.io);
-  if (output.format === 'json' || output.format === 'ndjson') await writeJson(ctx.io.stdout, report);
+  // A status report reads as text unless JSON is asked for explicitly.
+  if (opts.output === 'json' || opts.output === 'ndjson') await writeJson(ctx.io.stdout, report);
   else ctx.io.stdout.write(renderKeyValue(report));
   return code;
 }
