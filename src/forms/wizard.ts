@@ -34,7 +34,7 @@ export async function askAll(w: Wizard): Promise<void> {
     let announced = false;
     for (let guard = 0; guard < 1000; guard++) {
       prune(w);
-      const next = sectionFields(w.form, key, w.doc).find((f) => !w.asked.has(f.id));
+      const next = pending(w, key);
       if (!next) break;
       if (!announced && !next.fixed) {
         announced = true;
@@ -45,6 +45,21 @@ export async function askAll(w: Wizard): Promise<void> {
   }
   prune(w);
   w.save();
+}
+
+/** The first question of a section not asked yet, including new questions inside items of a group already asked. */
+function pending(w: Wizard, key: string): Field | undefined {
+  for (const f of sectionFields(w.form, key, w.doc)) {
+    if (!w.asked.has(f.id)) return f;
+    if (f.kind !== 'group') continue;
+    const arr = getAt(w.doc, f.path);
+    if (!Array.isArray(arr)) continue;
+    for (let i = 0; i < arr.length; i++) {
+      const inner = itemFields(w.form, f, i, w.doc).find((x) => !w.asked.has(x.id));
+      if (inner) return inner;
+    }
+  }
+  return undefined;
 }
 
 function prune(w: Wizard): void {
