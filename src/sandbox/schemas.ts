@@ -198,11 +198,20 @@ function customFieldsSection(): JsonSchema {
     title: 'Company custom fields',
     'x-submit': 'dynamic-details',
     additionalProperties: false,
-    'x-jsf-order': ['costCenter', 'laptop', 'tShirtSize'],
+    'x-jsf-order': ['costCenter', 'laptop', 'languages', 'tShirtSize'],
     required: ['costCenter'],
     properties: {
       costCenter: text('Cost center', { pattern: '^CC-[0-9]{4}$', description: 'Format CC-1234.' }),
       laptop: options('Laptop', [['MACOS', 'MacBook Pro'], ['WINDOWS', 'Windows laptop'], ['LINUX', 'Linux laptop']], 'radio'),
+      languages: {
+        type: 'array',
+        title: 'Working languages',
+        description: 'Pick every language the employee works in.',
+        uniqueItems: true,
+        maxItems: 6,
+        items: { type: 'string', enum: ['EN', 'DE', 'FR', 'ES', 'HI', 'TA'] },
+        'x-jsf-presentation': { inputType: 'checkbox' },
+      },
       tShirtSize: { type: 'string', title: 'T-shirt size', enum: ['XS', 'S', 'M', 'L', 'XL', 'XXL'], 'x-jsf-presentation': { inputType: 'select' } },
     },
   };
