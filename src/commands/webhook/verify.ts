@@ -85,8 +85,10 @@ async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Ui
 export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
   const format = resolveFormat(opts.output, ctx.io) as VerifyFormat;
   if (opts.file !== undefined) return runFile(opts, opts.file, format, ctx);
-  const input = await readInput(opts, ctx);
   const store = await keyStoreFor(ctx, opts.keys);
+  // A missing or broken --jwks-file is a usage error (exit 2) whatever the input.
+  if (opts.keys.jwksFile !== undefined) await store.current();
+  const input = await readInput(opts, ctx);
   const verdict = await verifyWebhook(input, store);
   if (format === 'table') await writeChunk(ctx.io.stdout, renderVerdict(verdict, ctx.colors));
   else if (format === 'ndjson') await writeChunk(ctx.io.stdout, `${JSON.stringify(verdictJson(verdict))}\n`);
@@ -102,6 +104,7 @@ async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, 
     throw new UsageError(`Cannot read --file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'INPUT_FILE');
   }
   const store = await keyStoreFor(ctx, opts.keys);
+  if (opts.keys.jwksFile !== undefined) await store.current();
   const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   const out = ctx.io.stdout;
   let lineNo = 0;
