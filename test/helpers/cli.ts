@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,6 +18,8 @@ export interface RunOptions {
   input?: string | Buffer;
   timeoutMs?: number;
   cwd?: string;
+  /** Leave stdin open (for commands that read it interactively). */
+  keepStdinOpen?: boolean;
 }
 
 /** A private temp dir, removed by the returned cleanup. */
@@ -45,19 +47,42 @@ export function isolatedEnv(dir: string, extra: Record<string, string | undefine
 
 /** Spawns bin/partner.js (the built CLI) and collects its output and exit code. */
 export function runCli(args: string[], opts: RunOptions): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
+  return spawnCli(args, opts).done;
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  /** Output so far (for waiting until the CLI reached some point). */
+  stdout(): string;
+  stderr(): string;
+  done: Promise<CliResult>;
+}
+
+/** Like runCli, but hands back the child so a test can signal it mid-run. Killed after timeoutMs. */
+export function spawnCli(args: string[], opts: RunOptions): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout!.on('data', (c: Buffer) => out.push(c));
+  child.stderr!.on('data', (c: Buffer) => err.push(c));
+  const done = new Promise<CliResult>((resolvePromise, reject) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(opts.input ?? '');
   });
+  child.stdin!.on('error', () => undefined);
+  if (opts.input !== undefined || !opts.keepStdinOpen) child.stdin!.end(opts.input ?? '');
+  return { child, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8'), done };
+}
+
+/** Resolves when check() is true, polling; rejects after timeoutMs. */
+export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -1,0 +1,117 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { isolatedEnv, runCli, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+let dir: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ employees: 300, seed: 7 });
+  dir = tempDir();
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+});
+afterAll(async () => {
+  await sandbox.close();
+  dir.cleanup();
+});
+beforeEach(() => sandbox.setFaults({ latencyMs: 0, failRate: 0, resetRate: 0, html502Rate: 0, retryAfterSeconds: 0 }));
+
+describe('server faults', () => {
+  it('returns every employee exactly once through latency, 20% 503s, 5% dropped connections and HTML 502s', async () => {
+    sandbox.setFaults({ latencyMs: 5, failRate: 0.2, resetRate: 0.05, html502Rate: 0.03, retryAfterSeconds: 0 });
+    const before = sandbox.requests.length;
+    // One page at a time keeps the seeded fault schedule reproducible run to run.
+    const r = await runCli(['employees', 'list', '--all', '--page-size', '20', '--concurrency', '1', '-o', 'ndjson'], { env, timeoutMs: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const ids = r.stdout.trim().split('\n').map((l) => JSON.parse(l).id as string);
+    expect(ids).toHaveLength(300);
+    expect(new Set(ids).size).toBe(300);
+    // The faults really happened: more requests than pages.
+    expect(sandbox.requests.length - before).toBeGreaterThan(15);
+  });
+
+  it('exits 1 with a clear message, in bounded time, when the server stays down', async () => {
+    sandbox.setFaults({ failRate: 1, retryAfterSeconds: 0 });
+    const started = Date.now();
+    const r = await runCli(['employees', 'list', '--all'], { env, timeoutMs: 30_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/upstream dependency error|Service|unavailable/i);
+    expect(r.stderr).toMatch(/HTTP 503/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(Date.now() - started).toBeLessThan(25_000);
+  });
+
+  it('a refused connection is a network error (exit 1) naming what to check', async () => {
+    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_BASE_URL: 'http://127.0.0.1:9' }, timeoutMs: 30_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Could not reach GET http:\/\/127\.0\.0\.1:9\/v1\/employees: ECONNREFUSED/);
+    expect(r.stderr).toMatch(/proxy/);
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('stops a long export within a second and exits 130', async () => {
+    sandbox.setFaults({ latencyMs: 3000 });
+    const run = spawnCli(['--debug', 'employees', 'list', '--all', '--page-size', '10'], { env });
+    await waitFor(() => sandbox.requests.some((r) => r.status === 0));
+    const t0 = Date.now();
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/Interrupted/);
+  });
+});
+
+describe('proxies', () => {
+  let proxy: Server;
+  let proxyUrl: string;
+  const proxied: string[] = [];
+  beforeAll(async () => {
+    // A minimal forward proxy for plain-http absolute-form requests.
+    proxy = createServer((req, res) => {
+      proxied.push(`${req.method} ${req.url}`);
+      const target = new URL(req.url!);
+      const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode!, up.headers);
+        up.pipe(res);
+      });
+      upstream.on('error', () => res.writeHead(502).end());
+      req.pipe(upstream);
+    });
+    // CONNECT tunnels (what undici's proxy agent uses by default).
+    proxy.on('connect', (req, socket, head) => {
+      proxied.push(`CONNECT ${req.url}`);
+      const [host, port] = req.url!.split(':');
+      const upstream = connect(Number(port), host, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    proxy.closeAllConnections();
+    return new Promise<void>((r) => proxy.close(() => r()));
+  });
+
+  it('goes through HTTP_PROXY, and around it for NO_PROXY hosts', async () => {
+    const r = await runCli(['employees', 'list', '--page-size', '2'], { env: { ...env, HTTP_PROXY: proxyUrl, NO_PROXY: '' } });
+    expect(r.code).toBe(0);
+    const host = new URL(sandbox.url).host;
+    expect(proxied.some((p) => p === `CONNECT ${host}` || p.startsWith(`GET ${sandbox.url}/v1/employees`))).toBe(true);
+    const count = proxied.length;
+    const direct = await runCli(['employees', 'list', '--page-size', '2'], { env: { ...env, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    expect(direct.code).toBe(0);
+    expect(proxied.length).toBe(count);
+  });
+});
