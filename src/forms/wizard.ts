@@ -32,6 +32,16 @@ export async function askAll(w: Wizard): Promise<void> {
     const section = w.form.sections.find((s) => s.key === key);
     if (!section) continue;
     let announced = false;
+    if (!section.required && !w.asked.has(`section:${key}`) && w.doc[key] === undefined && pending(w, key)) {
+      // An optional section: ask whether to fill it at all.
+      w.prompter.note(`\n${w.colors.bold(sanitizeTerminal(section.title))}${section.description ? `\n${w.colors.dim(sanitizeTerminal(section.description))}` : ''}`);
+      announced = true;
+      const fill = await w.prompter.confirm({ message: `Fill in ${sanitizeTerminal(section.title)}? (optional)`, default: true });
+      w.asked.add(`section:${key}`);
+      if (!fill) w.asked.add(`skip:${key}`);
+      w.save();
+    }
+    if (w.asked.has(`skip:${key}`)) continue;
     for (let guard = 0; guard < 1000; guard++) {
       prune(w);
       const next = pending(w, key);
@@ -67,7 +77,7 @@ function prune(w: Wizard): void {
   for (const p of dropped) for (const a of [...w.asked]) if (a === p || a.startsWith(`${p}.`)) w.asked.delete(a);
   // A question that became hidden must be asked again if it comes back.
   const visible = new Set(allFields(w.form, w.doc, w.sections).map((f) => f.id));
-  for (const a of [...w.asked]) if (!visible.has(a) && !isGroupItemPath(a)) w.asked.delete(a);
+  for (const a of [...w.asked]) if (!visible.has(a) && !isGroupItemPath(a) && !/^(section|skip):/.test(a)) w.asked.delete(a);
 }
 
 function isGroupItemPath(id: string): boolean {
@@ -151,6 +161,7 @@ export async function askField(w: Wizard, f: Field, error?: string): Promise<voi
     w.save();
     return;
   }
+  w.asked.delete(`skip:${f.section}`);
   const current = getAt(w.doc, f.path);
   const initial = current ?? f.default;
   const p = w.prompter;

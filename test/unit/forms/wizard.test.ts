@@ -24,6 +24,7 @@ describe('wizard (scripted prompter)', () => {
   it('asks section by section, follows conditionals as they change, refuses bad values, fills a group array', async () => {
     const form = fixture('conditional-2020.json');
     const { w, p, saves } = wizard(form, [
+      [/^Fill in Section B\?/, true],
       [/^Note/, 'hello'],
       [/^Mode$/, 'Mode Y'],
       [/^Has a pet/, true],
@@ -41,7 +42,7 @@ describe('wizard (scripted prompter)', () => {
     ]);
     await askAll(w);
     expect(p.left()).toEqual([]);
-    expect(p.asked).toEqual(['Note (optional)', 'Mode', 'Has a pet (optional)', 'Pet name', 'Detail for Y', 'Weekly (optional)', 'Add a pet?', 'Kind', 'Indoor', 'Add another entry to Pets? (1 so far)', 'Kind']);
+    expect(p.asked).toEqual(['Fill in Section B? (optional)', 'Note (optional)', 'Mode', 'Has a pet (optional)', 'Pet name', 'Detail for Y', 'Weekly (optional)', 'Add a pet?', 'Kind', 'Indoor', 'Add another entry to Pets? (1 so far)', 'Kind']);
     expect(p.refused.map((r) => r.error)).toEqual(['Detail for Y must have at least 3 characters', 'Weekly must be at most 40', 'Weekly must be a number']);
     expect(w.doc).toEqual({ b: { note: 'hello' }, a: { mode: 'y', hasPet: true, petName: 'Rex', detail: 'abcd', weekly: 30, pets: [{ kind: 'cat', indoor: true }, { kind: 'dog' }] } });
     expect(saves()).toBeGreaterThanOrEqual(11);
@@ -67,6 +68,15 @@ describe('wizard (scripted prompter)', () => {
     expect(await review(w)).toBe('submit');
     expect(p.left()).toEqual([]);
     expect(w.doc).toEqual({ a: { mode: 'x', hasPet: false } });
+  });
+
+  it('an optional section can be skipped as a whole', async () => {
+    const form = fixture('conditional-2020.json');
+    const { w, p } = wizard(form, [[/^Fill in Section B\?/, false], [/^Mode$/, 'Mode X'], [/^Has a pet/, false], [/^Weekly/, ''], [/^Add a pet\?/, false]]);
+    await askAll(w);
+    expect(p.left()).toEqual([]);
+    expect(w.doc).toEqual({ a: { mode: 'x', hasPet: false } });
+    expect(buildBodies(form, 'E', w.doc)).toEqual({ create: { entity: 'E', a: { mode: 'x', hasPet: false } }, dynamic: undefined });
   });
 
   it('review masks secrets and shows choice titles', () => {
@@ -106,12 +116,12 @@ describe('wizard (scripted prompter)', () => {
   it('resume asks only what was not asked yet', async () => {
     const form = fixture('draft07-nested.json');
     const doc = { person: { name: 'Ada', born: '1990-01-01' } };
-    const { w, p } = wizard(form, [[/^ZIP/, '10115'], [/^Country/, 'France'], [/^Hours/, '20'], [/^Skills/, ['ts']], [/^Tags/, 'a, b'], [/^Secret/, 's3cret'], [/^Remote/, true]], {
+    const { w, p } = wizard(form, [[/^ZIP/, '10115'], [/^Country/, 'France'], [/^Hours/, '20'], [/^Skills/, ['ts']], [/^Tags/, 'a, b'], [/^Fill in Extra\?/, true], [/^Secret/, 's3cret'], [/^Remote/, true]], {
       doc,
       asked: new Set(['person.name', 'person.born', 'person.pin']),
     });
     await askAll(w);
-    expect(p.asked).toEqual(['ZIP', 'Country', 'Hours', 'Skills', 'Tags (optional) [comma-separated]', 'Secret (optional)', 'Remote (optional)']);
+    expect(p.asked).toEqual(['ZIP', 'Country', 'Hours', 'Skills', 'Tags (optional) [comma-separated]', 'Fill in Extra? (optional)', 'Secret (optional)', 'Remote (optional)']);
     expect(w.doc).toEqual({ person: { name: 'Ada', born: '1990-01-01', home: { zip: '10115', country: 'FRA' } }, job: { hours: 20, skills: ['ts'], kind: 'GP', tags: ['a', 'b'] }, extra: { secret: 's3cret', remote: true } });
   });
 
