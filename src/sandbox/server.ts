@@ -131,6 +131,30 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     };
   }
 
+  // Sandbox-only endpoints for `partner sandbox emit`: sign any payload with the
+  // current key (POST /_sandbox/webhooks/sign {payload} -> {jws, kid}) and
+  // rotate the signing key (POST /_sandbox/webhooks/rotate-key {dropOld?} -> {kid, jwks}).
+  async function webhookAdmin(req: IncomingMessage, info: RequestInfo): Promise<SbxResponse> {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(String(req.headers.authorization ?? ''));
+    if (!m || !tokenToCompany.has(m[1]!)) return error(401, info);
+    const route = info.path.slice('/_sandbox/webhooks/'.length);
+    if (route !== 'sign' && route !== 'rotate-key') return error(404, info, { message: `no route for ${info.method} ${info.path}` });
+    if (info.method !== 'POST') return { ...error(405, info), headers: { 'content-type': 'application/json', allow: 'POST' } };
+    let body: { payload?: unknown; dropOld?: unknown };
+    try {
+      const raw = await readBody(req);
+      body = raw.trim() === '' ? {} : (JSON.parse(raw) as typeof body);
+    } catch {
+      return error(400, info, { message: 'request body is not valid JSON' });
+    }
+    if (route === 'rotate-key') {
+      const kid = await signer.rotate({ dropOld: body?.dropOld === true });
+      return json(200, { kid, jwks: signer.jwks() });
+    }
+    if (body?.payload === undefined) return error(400, info, { message: 'payload is required', details: [{ field: 'payload', message: 'is required' }] });
+    return json(200, { jws: await signer.sign(body.payload), kid: signer.kid });
+  }
+
   async function dispatch(req: IncomingMessage, info: RequestInfo): Promise<SbxResponse> {
     const { method, path } = info;
     const isV1 = path === '/v1' || path.startsWith('/v1/');
@@ -143,6 +167,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (method !== 'GET') return { ...error(405, info), headers: { 'content-type': 'application/json', allow: 'GET' } };
       return { ...json(200, signer.jwks()), headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600' } };
     }
+    if (path.startsWith('/_sandbox/webhooks/')) return webhookAdmin(req, info);
     if (!isV1) return error(404, info, { message: `no route for ${method} ${path}` });
 
     // Authentication and permission, before routing (like a gateway).

@@ -49,6 +49,8 @@ export interface KeySetSnapshot {
   /** Where it came from, for messages: the URL or the file. */
   origin: string;
   fromCache: boolean;
+  /** From the disk cache: the last kid-triggered refetch. */
+  refetchedAt?: number;
 }
 
 export interface FetchedJwks {
@@ -78,6 +80,8 @@ interface CacheFile {
   /** Last successful fetch, ms since epoch (jose's ExportedJWKSCache name). */
   uat: number;
   maxAgeMs: number;
+  /** Last refetch caused by an unknown kid. */
+  refetchedAt?: number;
   jwks: unknown;
 }
 
@@ -135,8 +139,8 @@ export class KeyStore {
   private readonly now: () => number;
   private readonly debug: (m: string) => void;
   private snapshot?: KeySetSnapshot;
-  /** Last successful fetch, also when it came from the disk cache. */
-  private lastFetch?: number;
+  /** Last refetch caused by an unknown kid (persisted in the disk cache, so separate runs share the limit). */
+  private lastRefetch?: number;
   private readonly imported = new Map<string, Promise<CryptoKey>>();
 
   constructor(opts: KeyStoreOptions) {
@@ -177,16 +181,22 @@ export class KeyStore {
     const cached = this.readCache(now);
     if (cached) {
       this.snapshot = cached;
-      this.lastFetch = cached.fetchedAt;
+      this.lastRefetch = cached.refetchedAt;
       return cached;
     }
     return this.fetch();
   }
 
-  /** Whether an unknown kid may trigger a refetch now (remote source, 30 s since the last fetch). */
+  /**
+   * Whether an unknown kid may trigger a refetch now: remote source, and no
+   * kid-triggered refetch in the last 30 s. The first unknown kid after a
+   * regular fetch always refetches, so a key rotated a second ago is found;
+   * a flood of made-up kids costs at most one fetch per 30 s.
+   */
   canRefetch(): boolean {
     if (this.source.kind !== 'url') return false;
-    return this.lastFetch === undefined || this.now() - this.lastFetch >= REFETCH_COOLDOWN_MS || this.now() < this.lastFetch;
+    const now = this.now();
+    return this.lastRefetch === undefined || now - this.lastRefetch >= REFETCH_COOLDOWN_MS || now < this.lastRefetch;
   }
 
   /** Refetches for an unknown kid if the cool-down allows; undefined when it does not. */
@@ -197,6 +207,7 @@ export class KeyStore {
       return undefined;
     }
     this.debug('unknown kid: refetching the key set (keys may have rotated)');
+    this.lastRefetch = this.now();
     return this.fetch();
   }
 
@@ -231,11 +242,10 @@ export class KeyStore {
     const now = this.now();
     const maxAge = cacheControlMaxAge(res.cacheControl);
     const maxAgeMs = Math.min(MAX_CACHE_MS, maxAge ?? MAX_CACHE_MS);
-    this.lastFetch = now;
     this.snapshot = { keys, fetchedAt: now, maxAgeMs, origin: s.url, fromCache: false };
     this.debug(`fetched key set from ${s.url}: ${keys.length} key(s), usable for ${Math.round(maxAgeMs / 1000)} s`);
     if (this.cachePath && maxAgeMs > 0) {
-      const file: CacheFile = { version: 1, url: s.url, uat: now, maxAgeMs, jwks: res.body };
+      const file: CacheFile = { version: 1, url: s.url, uat: now, maxAgeMs, refetchedAt: this.lastRefetch, jwks: res.body };
       try {
         writePrivateFile(this.cachePath, `${JSON.stringify(file)}\n`);
       } catch (err) {
@@ -255,6 +265,7 @@ export class KeyStore {
     }
     if (file?.version !== 1 || file.url !== this.source.url || typeof file.uat !== 'number' || typeof file.maxAgeMs !== 'number') return undefined;
     const snap: KeySetSnapshot = { keys: [], fetchedAt: file.uat, maxAgeMs: Math.min(MAX_CACHE_MS, file.maxAgeMs), origin: this.source.url, fromCache: true };
+    if (typeof file.refetchedAt === 'number') snap.refetchedAt = file.refetchedAt;
     if (!isFresh(snap, now)) {
       this.debug(`cached key set is ${Math.round((now - file.uat) / 1000)} s old: fetching again`);
       return undefined;
