@@ -1,21 +1,11 @@
 // The resources of the spec as the sandbox serves them.
 
-export const EMPLOYEE_STATUSES = ['ONBOARDING', 'ACTIVE', 'OFFBOARDING', 'ENDED', 'DELETED'] as const;
-export type EmployeeStatus = (typeof EMPLOYEE_STATUSES)[number];
-
-export const EMPLOYEE_TYPES = ['EMPLOYEE', 'HR_MEMBER', 'FREELANCER', 'CONTRACTOR'] as const;
-export type EmployeeType = (typeof EMPLOYEE_TYPES)[number];
-
-export const PROFILE_SECTIONS = [
-  'personal',
-  'contact',
-  'address',
-  'bank',
-  'education',
-  'employment',
-  'compensation',
-] as const;
-export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
+// Enumerations and shapes shared with the client come from one place; the
+// records below are stricter than the client's (the sandbox always sends every field).
+import type { EmployeeStatus } from '../api/types.js';
+export { EMPLOYEE_STATUSES, EMPLOYEE_TYPES, PROFILE_SECTIONS } from '../api/types.js';
+export type { EmployeeStatus, ProfileSection, Pagination, OnboardingTrackerItem, OffboardingTrackerItem } from '../api/types.js';
+export type EmployeeType = (typeof import('../api/types.js').EMPLOYEE_TYPES)[number];
 
 export interface EmployeeListItem {
   id: string;
@@ -37,25 +27,6 @@ export interface EmployeeListItem {
   customerId: string;
   customerName: string;
   entity: string;
-}
-
-export interface Pagination {
-  currentPage: number;
-  pageSize: number;
-  totalPages: number;
-  totalItems: number;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-}
-
-export interface OnboardingTrackerItem {
-  id: string;
-  employeeCode: string;
-  stage: string;
-}
-
-export interface OffboardingTrackerItem extends OnboardingTrackerItem {
-  pendingDocuments: string[];
 }
 
 export interface PersonalDetails {
