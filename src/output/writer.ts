@@ -14,6 +14,8 @@ export interface OutputOptions {
   quiet?: boolean;
   /** Keep formula-like CSV cells as they are. */
   csvRaw?: boolean;
+  /** jq filter applied to the whole JSON document (what `json` would print). */
+  jq?: string;
 }
 
 export interface ListSpec {
@@ -46,6 +48,13 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       await writeChunk(out, `${sanitizeTerminal(displayText(getPath(item, idField)))}\n`);
     }
     return count;
+  }
+  if (opts.jq !== undefined) {
+    // One document, as -o json prints it: every page of --all, not page by page.
+    const all: unknown[] = [];
+    for await (const item of items) all.push(project(item, opts.fields));
+    await writeJq(io, out, spec.jsonDocument ? spec.jsonDocument(all) : all, opts.jq);
+    return all.length;
   }
   switch (opts.format) {
     case 'ndjson': {
@@ -102,6 +111,19 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
     }
   }
   return count;
+}
+
+/** One document: through the jq filter when given, otherwise pretty-printed JSON. */
+export async function writeDocument(io: IO, out: Writable, value: unknown, opts: { jq?: string }): Promise<void> {
+  if (opts.jq !== undefined) await writeJq(io, out, value, opts.jq);
+  else await writeJson(out, value);
+}
+
+/** Runs jq (loaded only now) on the document; raw strings are sanitised on a terminal. */
+async function writeJq(io: IO, out: Writable, doc: unknown, filter: string): Promise<void> {
+  const { applyJq } = await import('./jq.js');
+  const text = await applyJq(doc, filter);
+  if (text) await writeChunk(out, io.stdoutIsTTY ? sanitizeTerminal(text) : text);
 }
 
 /** One JSON document (a profile, a verdict), pretty-printed. */
