@@ -1,10 +1,12 @@
 import type { Context } from '../../context.js';
 import { listEmployees, type ListQuery } from '../../api/employees.js';
-import { walkPages } from '../../api/pages.js';
+import { AdaptiveConcurrency, walkPages } from '../../api/pages.js';
 import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { parseInteger, parseText, parseUuid } from '../../options.js';
 import { outputOptions, parseOutputFlags, type OutputFlags } from '../../output/options.js';
+import { openOutputFile } from '../../output/output-file.js';
+import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
 
@@ -14,6 +16,8 @@ export interface ListOptions extends OutputFlags {
   limit?: number;
   concurrency: number;
   progress: boolean;
+  /** Written atomically (temp file + rename) instead of stdout. */
+  outputFile?: string;
 }
 
 export const MAX_CONCURRENCY = 32;
@@ -36,7 +40,9 @@ export function parse(_args: string[], raw: Record<string, unknown>): ListOption
   const limit = parseInteger('--limit', raw.limit, { min: 1 });
   const concurrency = parseInteger('--concurrency', raw.concurrency, { min: 1, max: MAX_CONCURRENCY }) ?? DEFAULT_CONCURRENCY;
   if (raw.concurrency !== undefined && !all) throw new UsageError('--concurrency only applies with --all');
-  return { ...parseOutputFlags(raw), query, all, limit, concurrency, progress: raw.progress !== false };
+  const outputFile = raw.outputFile === undefined ? undefined : String(raw.outputFile);
+  if (outputFile !== undefined && outputFile.trim() === '') throw new UsageError('--output-file must not be empty');
+  return { ...parseOutputFlags(raw), query, all, limit, concurrency, progress: raw.progress !== false, outputFile };
 }
 
 export const EMPLOYEE_COLUMNS: Column[] = [
@@ -52,9 +58,23 @@ export const EMPLOYEE_COLUMNS: Column[] = [
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const { query } = opts;
+  // A filter that does not compile is a usage error: found before anything is sent.
+  if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
   if (query.employeeId && query.employeeCode) ctx.log.warn('Both --employee-id and --employee-code were given; the server uses --employee-id.');
-  const output = outputOptions(opts, ctx.io);
-  const http = await ctx.api({ connections: opts.all ? opts.concurrency : 1 });
+  // The server's rate limits are unknown: start at --concurrency (polite by default), halve on 429/503.
+  const adaptive = opts.all ? new AdaptiveConcurrency({ max: opts.concurrency, onChange: (n, why) => ctx.log.debug(`pages in flight: ${n} (${why})`) }) : undefined;
+  const http = await ctx.api({
+    connections: opts.all ? opts.concurrency : 1,
+    onRetry: (e) => {
+      if (e.status === 429 || e.status === 503) adaptive?.congestion(e.waitMs);
+    },
+  });
+  // Opened after the token check, before the first request: a bad path fails with nothing sent.
+  const sink = opts.outputFile !== undefined ? await openOutputFile(opts.outputFile) : undefined;
+  if (sink) ctx.onCleanup(() => sink.abort());
+  // A file is never a terminal: the default format is JSON, as when piped.
+  const io = sink ? { ...ctx.io, stdoutIsTTY: false, columns: undefined } : ctx.io;
+  const output = outputOptions(opts, io);
   const spec: ListSpec = {
     columns: EMPLOYEE_COLUMNS,
     csvColumns: EMPLOYEE_FIELDS.map((key) => ({ key })),
@@ -70,21 +90,41 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
       return `Page ${p.currentPage} of ${Math.max(p.totalPages, 1)} · ${total}${next}`;
     };
-    await writeList(ctx.io, ctx.io.stdout, items, spec, output);
+    await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output);
+    await sink?.commit();
     return;
   }
 
   let total: number | undefined;
+  let pagesDone = 0;
+  const progress = createProgress(ctx.io, opts.progress);
+  const startPage = query.page ?? 1;
   const employees = walkPages<Employee>((page, signal) => listEmployees(http, { ...query, page }, signal), {
     startPage: query.page,
     concurrency: opts.concurrency,
+    adaptive,
     limit: opts.limit,
     signal: ctx.signal,
-    onPage: (_page, pagination) => {
+    onPage: (_page, pagination, itemsSoFar) => {
       total = pagination.totalItems;
+      pagesDone++;
+      if (progress) {
+        const size = pagination.pageSize || query.pageSize || PAGE_SIZE_MAX;
+        let items = Math.max(itemsSoFar, pagination.totalItems - (startPage - 1) * size);
+        if (opts.limit !== undefined) items = Math.min(items, opts.limit);
+        progress.update({ pages: pagesDone, totalPages: Math.max(pagesDone, Math.ceil(items / size)), items: itemsSoFar, totalItems: items });
+      }
     },
   });
   spec.footer = () => (total === undefined ? undefined : `${total} employee${total === 1 ? '' : 's'}`);
-  const count = await writeList(ctx.io, ctx.io.stdout, employees, spec, output);
-  ctx.log.debug(`wrote ${count} employees`);
+  // Rows bound for the same terminal as the bar erase it first.
+  const out = sink?.stream ?? (progress && ctx.io.stdoutIsTTY ? progress.interleave(ctx.io.stdout) : ctx.io.stdout);
+  try {
+    const count = await writeList(io, out, employees, spec, output);
+    progress?.done();
+    await sink?.commit();
+    ctx.log.debug(`wrote ${count} employees${sink ? ` to ${sink.path}` : ''}`);
+  } finally {
+    progress?.done();
+  }
 }
