@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent, request } from 'undici';
 import type { KeyStore } from './jwks.js';
-import { MAX_WEBHOOK_BYTES, REASONS, verifyWebhook, type Verdict } from './verify.js';
+import { MAX_WEBHOOK_BYTES, REASONS, tooLargeVerdict, verifyWebhook, type Verdict } from './verify.js';
 
 export interface ReceiverOptions {
   host: string;
@@ -142,7 +142,7 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
     let verdict: Verdict;
     if (body === undefined) {
       // Too large: answer at once without reading the rest, and close the connection.
-      verdict = await verifyWebhook(new Uint8Array(MAX_WEBHOOK_BYTES + 1), store);
+      verdict = tooLargeVerdict();
       const event: ReceivedEvent = { time, httpStatus: 413, verdict, filtered: false };
       res.once('finish', () => req.socket.destroy());
       reply(res, 413, { error: verdict.reason, message: verdict.message }, { connection: 'close' });

@@ -271,6 +271,11 @@ export async function verifyWebhook(input: string | Uint8Array, store: KeyStore)
   return v;
 }
 
+/** The verdict for a body that was not read to its end because it passed the 1 MiB limit. */
+export function tooLargeVerdict(): Verdict {
+  return fail(emptyVerdict(), new VerificationError(REASONS.TOO_LARGE, `the body is larger than 1 MiB (${MAX_WEBHOOK_BYTES} bytes); it was not read further`));
+}
+
 function fail(v: Verdict, err: VerificationError): Verdict {
   v.valid = false;
   v.reason = err.code as Reason;

@@ -8,7 +8,7 @@ import { writeChunk } from '../../output/stream.js';
 import { writeJson } from '../../output/writer.js';
 import { renderVerdict, verdictJson, verdictLine } from '../../webhooks/render.js';
 import { keyStoreFor, parseKeyFlags, type KeyFlags } from '../../webhooks/source.js';
-import { MAX_WEBHOOK_BYTES, verifyWebhook, type Verdict } from '../../webhooks/verify.js';
+import { MAX_WEBHOOK_BYTES, tooLargeVerdict, verifyWebhook, type Verdict } from '../../webhooks/verify.js';
 
 export const VERIFY_FORMATS = ['table', 'json', 'ndjson'] as const;
 export type VerifyFormat = (typeof VERIFY_FORMATS)[number];
@@ -34,8 +34,10 @@ export function parse(args: string[], raw: Record<string, unknown>): VerifyOptio
   return { keys, jws, file, output: output as VerifyFormat | undefined };
 }
 
+const TOO_LARGE = Symbol('too large');
+
 /** Reads stdin up to the size limit; more than that is reported as TOO_LARGE, not read into memory. */
-async function readCapped(stream: Readable, signal: AbortSignal): Promise<Uint8Array> {
+async function readCapped(stream: Readable, signal: AbortSignal): Promise<Uint8Array | typeof TOO_LARGE> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -44,8 +46,7 @@ async function readCapped(stream: Readable, signal: AbortSignal): Promise<Uint8A
     size += buf.length;
     if (size > MAX_WEBHOOK_BYTES) {
       stream.destroy();
-      // A body one byte over the limit is enough for verifyWebhook to say TOO_LARGE.
-      return new Uint8Array(MAX_WEBHOOK_BYTES + 1);
+      return TOO_LARGE;
     }
     chunks.push(buf);
   }
@@ -67,7 +68,7 @@ async function promptLine(ctx: Context): Promise<string> {
   }
 }
 
-async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Uint8Array> {
+async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Uint8Array | typeof TOO_LARGE> {
   if (opts.jws !== undefined && opts.jws !== '-') return opts.jws;
   if (ctx.io.stdinIsTTY) {
     if (!ctx.io.canPrompt) throw new UsageError('No JWS given', 'Pass it as an argument, use --file PATH (one per line), or pipe it on stdin.', 'MISSING_INPUT');
@@ -76,7 +77,7 @@ async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Ui
     return line;
   }
   const body = await readCapped(ctx.io.stdin, ctx.signal);
-  if (body.byteLength <= MAX_WEBHOOK_BYTES && Buffer.from(body).toString('utf8').trim() === '') {
+  if (body !== TOO_LARGE && Buffer.from(body).toString('utf8').trim() === '') {
     throw new UsageError('No JWS given (stdin is empty)', 'Pass it as an argument, use --file PATH (one per line), or pipe it on stdin.', 'MISSING_INPUT');
   }
   return body;
@@ -89,7 +90,7 @@ export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
   // A missing or broken --jwks-file is a usage error (exit 2) whatever the input.
   if (opts.keys.jwksFile !== undefined) await store.current();
   const input = await readInput(opts, ctx);
-  const verdict = await verifyWebhook(input, store);
+  const verdict = input === TOO_LARGE ? tooLargeVerdict() : await verifyWebhook(input, store);
   if (format === 'table') await writeChunk(ctx.io.stdout, renderVerdict(verdict, ctx.colors));
   else if (format === 'ndjson') await writeChunk(ctx.io.stdout, `${JSON.stringify(verdictJson(verdict))}\n`);
   else await writeJson(ctx.io.stdout, verdictJson(verdict));
