@@ -18,7 +18,8 @@ export function registerEmployees(program: Command, runtime: Runtime): void {
     .option('--all', 'walk every page and print all employees')
     .option('--limit <n>', 'stop after this many employees')
     .option('--concurrency <n>', 'pages fetched at once with --all, 1 to 32 (default 8)')
-    .option('--no-progress', 'no progress bar on stderr with --all');
+    .option('--no-progress', 'no progress bar on stderr with --all')
+    .option('--output-file <path>', 'write to this file instead of stdout, atomically: replaced only when complete (new files are 0600)');
   addOutputOptions(list);
   list
     .addHelpText(
@@ -28,7 +29,8 @@ Examples:
   $ partner employees list --status ACTIVE
   $ partner employees list --employee-code ACME-0007 -o json
   $ partner employees list --all -o csv > employees.csv
-  $ partner employees list --all --fields employeeCode,fullName,status -o ndjson`,
+  $ partner employees list --all --fields employeeCode,fullName,status -o ndjson
+  $ partner employees list --all -o csv --output-file employees.csv`,
     )
     .action(lazyAction(runtime, () => import('./list.js')));
 }

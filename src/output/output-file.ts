@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { once } from 'node:events';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+
+/** New export files: owner only, as they hold personal data (names, emails, dates of birth). */
+export const NEW_FILE_MODE = 0o600;
+
+export interface OutputFile {
+  /** Where the result goes: a temp file beside the target. Pass it to writeList as `out`. */
+  stream: Writable;
+  readonly path: string;
+  readonly tempPath: string;
+  /** Flushes to disk and renames the temp file over the target. */
+  commit(): Promise<void>;
+  /** Removes the temp file; the target is left as it was. Safe to call more than once, and after commit (a no-op). */
+  abort(): Promise<void>;
+}
+
+/**
+ * `--output-file PATH`, written atomically: the result goes to a temp file in
+ * the same directory (so the final rename never crosses file systems), which
+ * replaces PATH only when everything was written. On a failure or Ctrl-C the
+ * caller aborts: the temp file is removed and a previous PATH is untouched.
+ * A new file is created 0600; replacing an existing file keeps its mode.
+ */
+export async function openOutputFile(path: string): Promise<OutputFile> {
+  const target = resolve(path);
+  const dir = dirname(target);
+  let existing: Stats | undefined;
+  try {
+    existing = await stat(target);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw cannotWrite(path, err);
+  }
+  if (existing && !existing.isFile()) throw new UsageError(`--output-file ${path} is not a regular file`, 'Give the path of a file to create or replace.', 'OUTPUT_FILE');
+  const tempPath = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  let handle: FileHandle;
+  try {
+    handle = await open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, NEW_FILE_MODE);
+  } catch (err) {
+    throw cannotWrite(path, err);
+  }
+  if (existing) await handle.chmod(existing.mode & 0o777).catch(() => undefined);
+  const stream = handle.createWriteStream({ autoClose: false });
+  let state: 'open' | 'committed' | 'aborted' = 'open';
+  let failure: Error | undefined;
+  stream.on('error', (err) => {
+    failure ??= err;
+  });
+
+  const closeHandle = async () => {
+    await handle.close().catch(() => undefined);
+  };
+
+  const file: OutputFile = {
+    stream,
+    path: target,
+    tempPath,
+    async commit() {
+      if (state !== 'open') return;
+      try {
+        if (!stream.writableFinished && !failure) {
+          stream.end();
+          await Promise.race([once(stream, 'finish'), once(stream, 'error')]);
+        }
+        if (failure) throw failure;
+        await handle.sync();
+        await handle.close();
+        await rename(tempPath, target);
+        state = 'committed';
+      } catch (err) {
+        await file.abort();
+        const code = (err as NodeJS.ErrnoException).code;
+        throw new CliError(`Could not finish --output-file ${path}: ${code ?? (err as Error).message}; the previous file (if any) is unchanged`, {
+          code: 'OUTPUT_FILE_WRITE',
+          exitCode: ExitCode.FAILURE,
+          hint: code === 'ENOSPC' ? 'The disk is full: free some space and run the export again.' : undefined,
+          cause: err,
+        });
+      }
+    },
+    async abort() {
+      if (state !== 'open') return;
+      state = 'aborted';
+      stream.destroy();
+      await closeHandle();
+      await unlink(tempPath).catch(() => undefined);
+    },
+  };
+  return file;
+}
+
+function cannotWrite(path: string, err: unknown): UsageError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'the directory does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? (err as Error).message);
+  return new UsageError(`Cannot write --output-file ${path}: ${why}`, 'Choose a path in an existing directory you can write to.', 'OUTPUT_FILE');
+}

@@ -1,0 +1,132 @@
+import { Writable } from 'node:stream';
+
+/** What the page walker knows after each page. */
+export interface ProgressState {
+  pages: number;
+  totalPages?: number;
+  items: number;
+  totalItems?: number;
+}
+
+export interface ProgressOptions {
+  /** Where the bar goes: stderr, and only when it is a terminal. */
+  stream: Writable;
+  /** Terminal width; the line is cut to fit. */
+  columns?: number;
+  /** Shortest time between two redraws (default 100 ms: at most ~10 per second). */
+  minIntervalMs?: number;
+  now?: () => number;
+  label?: string;
+}
+
+const CLEAR_LINE = '\r\x1b[2K';
+const BAR_WIDTH = 20;
+
+/**
+ * A one-line progress bar on stderr for long exports: pages, items, rate and
+ * time left. Redrawn in place at most ~10 times a second, and erased by
+ * `done()`, so nothing of it is left in the terminal's scrollback. Create it
+ * with `createProgress`, which returns nothing unless stderr is a terminal.
+ */
+export class Progress {
+  private readonly stream: Writable;
+  private readonly columns: number;
+  private readonly minIntervalMs: number;
+  private readonly now: () => number;
+  private readonly label: string;
+  private readonly started: number;
+  private lastDraw = -Infinity;
+  private drawn = false;
+  private finished = false;
+  private state: ProgressState = { pages: 0, items: 0 };
+
+  constructor(opts: ProgressOptions) {
+    this.stream = opts.stream;
+    this.columns = opts.columns && opts.columns > 10 ? opts.columns : 80;
+    this.minIntervalMs = opts.minIntervalMs ?? 100;
+    this.now = opts.now ?? Date.now;
+    this.label = opts.label ?? 'Exporting';
+    this.started = this.now();
+  }
+
+  /** New figures; redrawn only if the last redraw is old enough (or it is the last page). */
+  update(state: ProgressState): void {
+    if (this.finished) return;
+    this.state = state;
+    const t = this.now();
+    const last = state.totalPages !== undefined && state.pages >= state.totalPages;
+    if (t - this.lastDraw < this.minIntervalMs && !last) return;
+    this.lastDraw = t;
+    this.stream.write(`${CLEAR_LINE}${this.render(t)}`);
+    this.drawn = true;
+  }
+
+  /** Erases the bar (before other output on the same terminal); the next update draws it again. */
+  clear(): void {
+    if (!this.drawn) return;
+    this.stream.write(CLEAR_LINE);
+    this.drawn = false;
+    this.lastDraw = -Infinity;
+  }
+
+  /** The export ended (or failed): erase the bar for good. */
+  done(): void {
+    this.clear();
+    this.finished = true;
+  }
+
+  /** The line as drawn at time t (exported for tests). */
+  render(t = this.now()): string {
+    const s = this.state;
+    const elapsed = Math.max(0, t - this.started) / 1000;
+    const fraction = s.totalItems ? Math.min(1, s.items / s.totalItems) : s.totalPages ? Math.min(1, s.pages / s.totalPages) : undefined;
+    const parts: string[] = [];
+    if (fraction !== undefined) {
+      const full = Math.round(fraction * BAR_WIDTH);
+      parts.push(`[${'#'.repeat(full)}${'-'.repeat(BAR_WIDTH - full)}] ${String(Math.floor(fraction * 100)).padStart(3)}%`);
+    }
+    parts.push(`${count(s.pages)}${s.totalPages !== undefined ? `/${count(s.totalPages)}` : ''} pages`);
+    parts.push(`${count(s.items)}${s.totalItems !== undefined ? `/${count(s.totalItems)}` : ''} employees`);
+    const rate = elapsed > 0 ? s.items / elapsed : 0;
+    parts.push(`${count(Math.round(rate))}/s`);
+    if (s.totalItems !== undefined && rate > 0 && s.items < s.totalItems) parts.push(`${duration((s.totalItems - s.items) / rate)} left`);
+    const line = `${this.label} ${parts.join(' · ')}`;
+    // One column short of the width, so the terminal never wraps the line.
+    return line.length >= this.columns ? line.slice(0, this.columns - 1) : line;
+  }
+
+  /**
+   * A stream for results that go to the same terminal as the bar: the bar is
+   * erased before each write (and drawn again on the next update), so rows
+   * never land on top of it. Backpressure passes through.
+   */
+  interleave(out: Writable): Writable {
+    return new Writable({
+      write: (chunk: Buffer | string, _enc, cb) => {
+        this.clear();
+        if (out.write(chunk)) cb();
+        else out.once('drain', () => cb());
+      },
+    });
+  }
+}
+
+/** A bar only when asked for and stderr is a terminal; otherwise nothing at all. */
+export function createProgress(io: { stderr: Writable; stderrIsTTY: boolean; columns?: number }, enabled: boolean, opts: Omit<ProgressOptions, 'stream'> = {}): Progress | undefined {
+  if (!enabled || !io.stderrIsTTY) return undefined;
+  const columns = opts.columns ?? (io.stderr as Writable & { columns?: number }).columns ?? io.columns;
+  return new Progress({ ...opts, stream: io.stderr, columns });
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** 75 → "1:15", 3725 → "1:02:05". */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
