@@ -36,7 +36,7 @@ Examples:
   $ partner webhook verify eyJhbGciOiJFUzUxMiIsImtpZCI6...
   $ pbpaste | partner webhook verify -o json
   $ partner webhook verify --file captured.jws --jwks-file jwks.json
-  $ partner --sandbox webhook verify "$(partner --sandbox sandbox emit EMPLOYEE_CREATED --print)"`,
+  $ partner sandbox emit EMPLOYEE_CREATED --print | partner webhook verify   # against a running sandbox`,
     )
     .action(lazyAction(runtime, () => import('./verify.js')));
 
