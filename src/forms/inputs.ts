@@ -7,7 +7,7 @@ import { ApiError, UsageError } from '../errors.js';
 import { readAll } from '../input.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { allFields, compact, getAt, setAt } from './questions.js';
-import type { FormSchema } from './schema.js';
+import { isObj, type FormSchema } from './schema.js';
 import { issue, validateDoc, type FieldIssue } from './validate.js';
 import { applySets, mergeValues, parseValuesText, type SetPair } from './values.js';
 
@@ -63,7 +63,10 @@ export function fillFixed(form: FormSchema, doc: Record<string, unknown>, sectio
 }
 
 export function validateSections(form: FormSchema, doc: Record<string, unknown>, sections: string[]): FieldIssue[] {
-  return validateDoc(form, (compact(doc) ?? {}) as Record<string, unknown>, sections);
+  const clean = (compact(doc) ?? {}) as Record<string, unknown>;
+  // A required section left out entirely: report its required fields, not just the section.
+  for (const s of form.sections) if (s.required && sections.includes(s.key) && clean[s.key] === undefined && isObj(s.schema.properties)) clean[s.key] = {};
+  return validateDoc(form, clean, sections);
 }
 
 /** Lists every issue on stderr and fails with exit 2: nothing was sent. */
@@ -71,12 +74,9 @@ export function failWithIssues(ctx: Context, issues: FieldIssue[], flagsGiven: b
   const c = ctx.colors;
   ctx.io.stderr.write(`${c.red('Invalid values')} (${issues.length}):\n`);
   for (const i of issues) ctx.io.stderr.write(`  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`);
-  const missing = issues.some((i) => / is required$/.test(i.message));
   const hint = flagsGiven
     ? 'Fix the values in --from-file / --set (`partner gp schema --entity NAME` lists every field); nothing was sent.'
-    : missing
-      ? 'Cannot prompt here (not a terminal, CI, or --no-input): supply the values with --from-file values.json or --set section.field=value.'
-      : 'Fix the values and run again; nothing was sent.';
+    : 'Cannot prompt here (not a terminal, CI, or --no-input): supply the values with --from-file values.json or --set section.field=value.';
   throw new UsageError(`${issues.length} value${issues.length === 1 ? ' is' : 's are'} missing or invalid; nothing was sent`, hint, 'FORM_INVALID');
 }
 

@@ -1,0 +1,225 @@
+// gp create / gp schema / dynamic-details submit, non-interactive, against the sandbox over real HTTP.
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { isolatedEnv, ROOT, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+
+const DEU = 'Acme Deutschland GmbH';
+const IND = 'Acme India Pvt Ltd';
+const valuesPath = join(ROOT, 'test/fixtures/forms/deu-values.json');
+const invalidPath = join(ROOT, 'test/fixtures/forms/deu-invalid.json');
+const values = () => JSON.parse(readFileSync(valuesPath, 'utf8')) as Record<string, Record<string, unknown>>;
+
+/** Exit code check that shows the CLI's stderr when it is not the one expected. */
+function expectCode(r: CliResult, code: number): void {
+  expect(`exit ${r.code}: ${r.stderr}`).toBe(`exit ${code}: ${r.stderr}`);
+}
+
+let sandbox: Sandbox;
+let dir: { path: string; cleanup: () => void };
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  dir = tempDir();
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+  dir.cleanup();
+});
+
+const posts = () => sandbox.requests.filter((r) => r.method === 'POST' && r.path === '/v1/employees/gp-employments').length;
+const patches = () => sandbox.requests.filter((r) => r.method === 'PATCH').length;
+const draftsDir = () => join(dir.path, 'config', 'drafts');
+const drafts = () => {
+  try {
+    return readdirSync(draftsDir());
+  } catch {
+    return [];
+  }
+};
+
+function writeValues(name: string, v: unknown): string {
+  const p = join(dir.path, name);
+  writeFileSync(p, JSON.stringify(v));
+  return p;
+}
+
+describe('gp schema', () => {
+  it('prints the schema as JSON and an outline as a table', async () => {
+    const json = await runCli(['gp', 'schema', '--entity', IND, '-o', 'json'], { env });
+    expectCode(json, 0);
+    const schema = JSON.parse(json.stdout);
+    expect(schema['x-dynamic-sections']).toEqual(['legal', 'customFields']);
+    const table = await runCli(['gp', 'schema', '--entity', DEU, '-o', 'table'], { env });
+    expectCode(table, 0);
+    expect(table.stdout).toMatch(/employment\.endDate .*date .*yes, when term = "FIXED_TERM"/);
+    expect(table.stdout).toMatch(/legal .*section \(dynamic-details\)/);
+    expect(table.stdout).toMatch(/customFields\.languages .*multiselect/);
+  });
+
+  it('an unknown entity is the server\'s 422 (exit 7)', async () => {
+    const r = await runCli(['gp', 'schema', '--entity', 'Nope GmbH'], { env });
+    expectCode(r, 7);
+    expect(r.stderr).toContain('unknown legal entity');
+  });
+});
+
+describe('gp create --from-file / --set', () => {
+  it('--dry-run validates and prints both bodies without sending', async () => {
+    const before = posts();
+    const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', valuesPath, '--dry-run'], { env });
+    expectCode(r, 0);
+    const out = JSON.parse(r.stdout);
+    const v = values();
+    expect(out.create).toEqual({ entity: DEU, personal: v.personal, contact: v.contact, address: v.address, employment: v.employment, compensation: v.compensation, bank: v.bank });
+    expect(out.dynamicDetails).toEqual({ legal: v.legal, customFields: v.customFields });
+    expect(r.stderr).toContain('nothing was sent');
+    expect(posts()).toBe(before);
+  });
+
+  it('an invalid file lists every error with its path and exits 2; nothing is sent', async () => {
+    const before = posts();
+    const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', invalidPath], { env });
+    expectCode(r, 2);
+    for (const line of [
+      'personal.lastName: Last name is required',
+      'personal.dateOfBirth: Date of birth must be a date (YYYY-MM-DD)',
+      'contact.personalEmail: Personal e-mail must be an e-mail address',
+      'employment.endDate: Contract end date is required',
+      'employment.weeklyHours: Weekly working hours must be at most 48',
+      'compensation.signingBonusAmount: Signing bonus amount is not allowed here',
+      'legal.denomination: Denomination is required',
+      'customFields.shoeSize: shoeSize is not a field of this form',
+    ]) {
+      expect(r.stderr).toContain(line);
+    }
+    expect(r.stderr).toMatch(/15 values are missing or invalid; nothing was sent/);
+    expect(r.stdout).toBe('');
+    expect(posts()).toBe(before);
+  });
+
+  it('bad JSON and a missing file are usage errors', async () => {
+    const bad = writeValues('bad.json', '{');
+    writeFileSync(bad, '{ not json');
+    expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', bad], { env }), 2);
+    const missing = await runCli(['gp', 'create', '--entity', DEU, '--from-file', join(dir.path, 'none.json')], { env });
+    expectCode(missing, 2);
+    expect(missing.stderr).toContain('Cannot read');
+    expectCode(await runCli(['gp', 'create', '--entity', DEU, '--set', 'oops'], { env }), 2);
+  });
+
+  it('without a terminal and without values it fails naming --from-file and --set', async () => {
+    const r = await runCli(['gp', 'create', '--entity', IND], { env });
+    expectCode(r, 2);
+    expect(r.stderr).toContain('personal.firstName: First name is required');
+    expect(r.stderr).toMatch(/--from-file values\.json or --set section\.field=value/);
+    const noEntity = await runCli(['gp', 'create'], { env });
+    expectCode(noEntity, 2);
+    expect(noEntity.stderr).toContain('--entity');
+  });
+
+  it('creates the employee (POST then PATCH), prints id, code and status; it shows in the list and the tracker', async () => {
+    const v = values();
+    v.employment.workEmail = 'grace.hopper@acme.example';
+    const file = writeValues('grace.json', v);
+    const p0 = posts();
+    const q0 = patches();
+    const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', file, '--set', 'personal.firstName=Grace', '--set', 'employment.weeklyHours=38.5', '--set', 'customFields.languages=EN,DE'], { env });
+    expect(r.stderr).toContain('Next:');
+    expectCode(r, 0);
+    const created = JSON.parse(r.stdout);
+    expect(created).toMatchObject({ status: 'ONBOARDING', firstName: 'Grace', workEmail: 'grace.hopper@acme.example', entity: DEU });
+    expect(posts()).toBe(p0 + 1);
+    expect(patches()).toBe(q0 + 1);
+    const list = await runCli(['employees', 'list', '--employee-code', created.employeeCode, '-o', 'json'], { env });
+    expect(JSON.parse(list.stdout).data.map((e: { id: string }) => e.id)).toEqual([created.id]);
+    const employment = await fetch(`${sandbox.url}/v1/employees/${created.id}/employment`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } });
+    expect(await employment.json()).toMatchObject({ workEmail: 'grace.hopper@acme.example', entity: DEU, term: 'FIXED_TERM' });
+    expect(drafts()).toEqual([]);
+  });
+
+  it('reads values from stdin with --from-file -; a duplicate work e-mail is a 409 explained (exit 6)', async () => {
+    const v = values();
+    v.employment.workEmail = 'grace.hopper@acme.example';
+    const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', '-'], { env, input: JSON.stringify(v) });
+    expectCode(r, 6);
+    expect(r.stderr).toContain('An employee with these details already exists (work e-mail grace.hopper@acme.example)');
+    expect(r.stderr).toContain('Nothing was created');
+  });
+
+  it('when the PATCH fails after the POST: says so, keeps the dynamic part, and dynamic-details submit --resume finishes it', async () => {
+    const v = values();
+    v.employment.workEmail = 'katherine.johnson@acme.example';
+    const file = writeValues('kj.json', v);
+    sandbox.injectFault({ kind: '500', times: 1, method: 'PATCH', path: /\/dynamic-details$/ });
+    const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', file], { env });
+    expect(r.stderr).toContain('was created');
+    expectCode(r, 1);
+    const created = JSON.parse(r.stdout);
+    expect(created.status).toBe('ONBOARDING');
+    expect(r.stderr).toContain(`was created, but its dynamic details (legal, customFields) were not saved`);
+    expect(r.stderr).toContain(`partner dynamic-details submit ${created.id} --resume`);
+    const files = drafts();
+    expect(files.length).toBe(1);
+    const draftFile = join(draftsDir(), files[0]);
+    expect(statSync(draftFile).mode & 0o777).toBe(0o600);
+    expect(statSync(draftsDir()).mode & 0o777).toBe(0o700);
+    const draft = JSON.parse(readFileSync(draftFile, 'utf8'));
+    expect(draft).toMatchObject({ kind: 'dynamic-details', employeeId: created.id, answers: { legal: v.legal, customFields: v.customFields } });
+    expect(draft.answers.personal).toBeUndefined();
+
+    const before = patches();
+    const done = await runCli(['dynamic-details', 'submit', created.employeeCode, '--resume'], { env });
+    expect(done.stderr).toContain(`Dynamic details saved for ${created.employeeCode}`);
+    expectCode(done, 0);
+    expect(patches()).toBe(before + 1);
+    expect(drafts()).toEqual([]);
+  });
+});
+
+describe('dynamic-details submit', () => {
+  let code: string;
+  let id: string;
+  beforeAll(async () => {
+    const page = await fetch(`${sandbox.url}/v1/employees?pageSize=100`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } });
+    const hit = ((await page.json()) as { data: { id: string; employeeCode: string; entity: string }[] }).data.find((e) => e.entity === IND)!;
+    code = hit.employeeCode;
+    id = hit.id;
+  });
+
+  it('finds the entity from the employment section and validates only the dynamic sections', async () => {
+    const bad = await runCli(['dynamic-details', 'submit', code, '--set', 'legal.pan=abc', '--set', 'legal.pfOptIn=yes', '--set', 'legal.taxRegime=NEW'], { env });
+    expectCode(bad, 2);
+    expect(bad.stderr).toContain('legal.pan: PAN does not have the expected format');
+    expect(bad.stderr).toContain('legal.uan: Universal Account Number (UAN) is required');
+    expect(bad.stderr).toContain('customFields.costCenter: Cost center is required');
+    expect(bad.stderr).not.toContain('personal');
+  });
+
+  it('--dry-run prints the PATCH body; a real submit answers 204', async () => {
+    const sets = ['legal.pan=ABCDE1234F', 'legal.taxRegime=Old regime', 'legal.pfOptIn=false', 'customFields.costCenter=CC-0001', 'legal.nominees=[{"name":"Ravi","relationship":"PARENT","sharePercent":100}]'].flatMap((s) => ['--set', s]);
+    const dry = await runCli(['dynamic-details', 'submit', id, ...sets, '--dry-run'], { env });
+    expect(dry.stderr).toContain('nothing was sent');
+    expectCode(dry, 0);
+    expect(JSON.parse(dry.stdout)).toEqual({
+      dynamicDetails: { legal: { pan: 'ABCDE1234F', taxRegime: 'OLD', pfOptIn: false, nominees: [{ name: 'Ravi', relationship: 'PARENT', sharePercent: 100 }] }, customFields: { costCenter: 'CC-0001' } },
+    });
+    const before = patches();
+    const r = await runCli(['dynamic-details', 'submit', code, ...sets], { env });
+    expectCode(r, 0);
+    expect(patches()).toBe(before + 1);
+  });
+
+  it('an unknown code is not found (exit 5); sections that belong to the POST are refused', async () => {
+    const r = await runCli(['dynamic-details', 'submit', 'NOPE-999', '--set', 'customFields.costCenter=CC-0001'], { env });
+    expectCode(r, 5);
+    const wrong = await runCli(['dynamic-details', 'submit', code, '--set', 'personal.firstName=X', '--set', 'legal.pan=ABCDE1234F', '--set', 'legal.taxRegime=NEW', '--set', 'legal.pfOptIn=no', '--set', 'customFields.costCenter=CC-0001'], { env });
+    expectCode(wrong, 2);
+    expect(wrong.stderr).toContain('personal: personal is not a dynamic section');
+    expectCode(await runCli(['dynamic-details', 'submit', code, '--resume'], { env }), 2);
+  });
+});
