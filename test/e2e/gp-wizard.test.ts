@@ -1,0 +1,195 @@
+// The gp create wizard driven through a real pseudo-terminal (util-linux
+// `script`) with keystrokes, against the sandbox: typing, arrow keys, Enter,
+// space in a multi-select, a refused date, SIGINT mid-wizard and --resume.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+
+const IND = 'Acme India Pvt Ltd';
+const ENTER = '\r';
+const DOWN = '\x1b[B';
+const SPACE = ' ';
+const BACKSPACE = '\x7f';
+const hasScript = existsSync('/usr/bin/script');
+
+// eslint-disable-next-line no-control-regex
+const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b[()][0-9A-Za-z]/g, '').replace(/\r/g, '');
+
+class Pty {
+  readonly child: ChildProcess;
+  out = '';
+  private pos = 0;
+  readonly done: Promise<number | null>;
+
+  constructor(args: string[], env: NodeJS.ProcessEnv) {
+    const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    this.child = spawn('/usr/bin/script', ['-qfec', `stty cols 200 rows 50; exec ${quoted}`, '/dev/null'], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (c: Buffer) => (this.out += strip(c.toString('utf8'))));
+    this.child.stderr!.on('data', (c: Buffer) => (this.out += strip(c.toString('utf8'))));
+    this.done = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
+  }
+
+  /** Waits for `re` in the output after the last match. */
+  async expect(re: RegExp, timeoutMs = 10_000): Promise<void> {
+    const start = Date.now();
+    for (;;) {
+      const rest = this.out.slice(this.pos);
+      const m = re.exec(rest);
+      if (m) {
+        this.pos += m.index + m[0].length;
+        return;
+      }
+      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${re} in:\n${rest.slice(-1500)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  send(keys: string): void {
+    this.child.stdin!.write(keys);
+  }
+
+  /** Waits for a question, then answers it. */
+  async answer(question: RegExp, keys: string): Promise<void> {
+    await this.expect(question);
+    await new Promise((r) => setTimeout(r, 30));
+    this.send(keys);
+  }
+
+  /** The CLI process under `script` (script execs it through sh -c ... exec). */
+  cliPid(): number {
+    const out = execFileSync('ps', ['-o', 'pid=', '--ppid', String(this.child.pid)], { encoding: 'utf8' }).trim();
+    return Number(out.split(/\s+/)[0]);
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+let sandbox: Sandbox;
+let dir: { path: string; cleanup: () => void };
+let env: NodeJS.ProcessEnv;
+const ptys: Pty[] = [];
+const pty = (args: string[]) => {
+  const p = new Pty(args, env);
+  ptys.push(p);
+  return p;
+};
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  dir = tempDir();
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, TERM: 'xterm' });
+});
+
+afterAll(async () => {
+  for (const p of ptys) p.kill();
+  await sandbox.close();
+  dir.cleanup();
+});
+
+const draftsDir = () => join(dir.path, 'config', 'drafts');
+
+describe.skipIf(!hasScript)('gp create wizard through a pseudo-terminal', () => {
+  it('walks every section with keystrokes, refuses a bad date, honours conditionals, masks secrets, and creates the employee', async () => {
+    const p = pty(['gp', 'create', '--entity', IND]);
+    await p.answer(/\? First name/, `Priya${ENTER}`);
+    await p.answer(/\? Middle name \(optional\)/, ENTER);
+    await p.answer(/\? Last name/, `Sharma${ENTER}`);
+    await p.answer(/\? Date of birth \[YYYY-MM-DD\]/, `1992-02-30${ENTER}`);
+    await p.expect(/Date of birth must be a date \(YYYY-MM-DD\)/);
+    p.send(`${BACKSPACE.repeat(2)}15${ENTER}`);
+    await p.answer(/\? Gender/, `${DOWN}${DOWN}${ENTER}`); // Non-binary
+    await p.answer(/\? Marital status \(optional\)/, ENTER);
+    await p.answer(/\? Nationality/, `IND${ENTER}`);
+    await p.answer(/\? Personal e-mail/, `priya@example.org${ENTER}`);
+    await p.answer(/\? Personal phone number/, `+91 98765 43210${ENTER}`);
+    await p.answer(/\? Emergency contact name \(optional\)/, ENTER);
+    await p.answer(/\? Emergency contact phone \(optional\)/, ENTER);
+    await p.answer(/\? Relationship to the emergency contact \(optional\)/, ENTER);
+    await p.answer(/\? Fill in Home address\? \(optional\)/, `n${ENTER}`);
+    await p.answer(/\? Work e-mail/, `priya.sharma@acme.example${ENTER}`);
+    await p.answer(/\? Start date/, `2025-10-01${ENTER}`);
+    await p.answer(/\? Job title/, `Data Scientist${ENTER}`);
+    await p.answer(/\? Department/, `${DOWN}${DOWN}${ENTER}`); // Data
+    await p.answer(/\? Employee type/, ENTER);
+    await p.answer(/\? Contract term/, `${DOWN}${ENTER}`); // Fixed term -> end date appears
+    await p.answer(/\? Contract end date \[YYYY-MM-DD\]/, `2026-09-30${ENTER}`);
+    await p.answer(/\? Weekly working hours \(optional\)/, ENTER); // default 40
+    await p.answer(/\? Probation period \(months\) \(optional\)/, `9${ENTER}`);
+    await p.expect(/must be at most 6/);
+    p.send(`${BACKSPACE}3${ENTER}`);
+    await p.answer(/\? Works remotely \(optional\)/, `y${ENTER}`);
+    await p.answer(/\? Annual gross base salary/, `1800000${ENTER}`);
+    await p.answer(/\? Currency/, ENTER);
+    await p.answer(/\? Pay frequency/, ENTER);
+    await p.answer(/\? Signing bonus \(optional\)/, ENTER); // no -> amount never asked
+    await p.answer(/\? Fill in Salary bank account\? \(optional\)/, ENTER);
+    await p.answer(/\? Account holder/, `Priya Sharma${ENTER}`);
+    await p.answer(/\? Account number/, `123456789012${ENTER}`);
+    await p.answer(/\? IFSC/, `HDFC0001234${ENTER}`);
+    await p.answer(/\? Bank name \(optional\)/, ENTER);
+    await p.answer(/\? Account type \(optional\)/, `${DOWN}${ENTER}`); // Current
+    await p.answer(/\? PAN/, `PQRST6789K${ENTER}`);
+    await p.answer(/\? Aadhaar number \(optional\)/, ENTER);
+    await p.answer(/\? Income tax regime/, `${DOWN}${ENTER}`); // Old
+    await p.answer(/\? Enrol in Provident Fund \(EPF\)/, `y${ENTER}`); // -> UAN required
+    await p.answer(/\? Universal Account Number \(UAN\)/, `100200300400${ENTER}`);
+    await p.answer(/\? Add nominee\?/, `y${ENTER}`);
+    await p.answer(/\? Nominee name/, `Ravi Sharma${ENTER}`);
+    await p.answer(/\? Relationship/, `${DOWN}${ENTER}`); // PARENT
+    await p.answer(/\? Share \(%\)/, `100${ENTER}`);
+    await p.answer(/\? Add another entry to EPF nominees\?/, ENTER);
+    await p.answer(/\? Cost center/, `CC-7777${ENTER}`);
+    await p.answer(/\? Laptop \(optional\)/, `${DOWN}${DOWN}${ENTER}`); // Linux
+    await p.answer(/\? Working languages \(optional\)/, `${SPACE}${DOWN}${DOWN}${DOWN}${DOWN}${SPACE}${ENTER}`); // EN, HI
+    await p.answer(/\? T-shirt size \(optional\)/, `${DOWN}${DOWN}${ENTER}`); // M
+    await p.expect(/Review your answers/);
+    await p.expect(/Account number: \*{8}/);
+    await p.answer(/\? What next\?/, ENTER); // Submit
+    await p.expect(/Created (ACME-\d+) \(ONBOARDING\)/);
+    const code = await p.done;
+    expect(code).toBe(0);
+    expect(p.out).not.toContain('PQRST6789K');
+    expect(p.out).not.toContain('123456789012');
+    const employeeCode = /Created (ACME-\d+)/.exec(p.out)![1];
+
+    const list = await runCli(['employees', 'list', '--employee-code', employeeCode, '-o', 'json'], { env });
+    expect(list.code).toBe(0);
+    const [e] = JSON.parse(list.stdout).data;
+    expect(e).toMatchObject({ firstName: 'Priya', lastName: 'Sharma', workEmail: 'priya.sharma@acme.example', status: 'ONBOARDING', entity: IND, designation: 'Data Scientist' });
+    const employment = (await (await fetch(`${sandbox.url}/v1/employees/${e.id}/employment`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } })).json()) as Record<string, unknown>;
+    expect(employment).toMatchObject({ term: 'FIXED_TERM', endDate: '2026-09-30', department: 'Data' });
+    expect(sandbox.requests.filter((r) => r.method === 'PATCH' && r.path === `/v1/employees/${e.id}/dynamic-details`).map((r) => r.status)).toEqual([204]);
+    expect(existsSync(draftsDir()) ? readdirSync(draftsDir()) : []).toEqual([]);
+  }, 60_000);
+
+  it('SIGINT mid-wizard keeps the draft (exit 130); --resume continues at the next question; Ctrl-C there keeps it too', async () => {
+    const p = pty(['gp', 'create', '--entity', IND]);
+    await p.answer(/\? First name/, `Meera${ENTER}`);
+    await p.answer(/\? Middle name \(optional\)/, ENTER);
+    await p.answer(/\? Last name/, `Iyer${ENTER}`);
+    await p.expect(/\? Date of birth/);
+    process.kill(p.cliPid(), 'SIGINT');
+    await p.expect(/Your answers are saved\. Continue with: partner gp create --entity "Acme India Pvt Ltd" --resume/);
+    expect(await p.done).toBe(130);
+    const files = readdirSync(draftsDir());
+    expect(files).toHaveLength(1);
+    const draft = JSON.parse(readFileSync(join(draftsDir(), files[0]), 'utf8'));
+    expect(draft.answers).toEqual({ personal: { firstName: 'Meera', lastName: 'Iyer' } });
+
+    const r = pty(['gp', 'create', '--entity', IND, '--resume']);
+    await r.expect(/Resuming the draft/);
+    await r.answer(/\? Date of birth/, `1988-08-08${ENTER}`);
+    expect(r.out).not.toMatch(/\? First name/);
+    await r.answer(/\? Gender/, ENTER);
+    await r.expect(/\? Marital status/);
+    r.send('\x03'); // Ctrl-C as a keystroke
+    expect(await r.done).toBe(130);
+    const after = JSON.parse(readFileSync(join(draftsDir(), files[0]), 'utf8'));
+    expect(after.answers).toEqual({ personal: { firstName: 'Meera', lastName: 'Iyer', dateOfBirth: '1988-08-08', gender: 'FEMALE' } });
+  }, 60_000);
+});
