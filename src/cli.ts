@@ -1,13 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
 import { type Runtime } from './command.js';
 import { packageVersion } from './context.js';
-import { CliError, ExitCode, exitCodeFor, InterruptedError } from './errors.js';
+import { CliError, ExitCode, exitCodeFor, InterruptedError, OutputClosedError } from './errors.js';
 import { colorAllowed, systemIO, type IO } from './io.js';
 import { colors } from './output/colors.js';
 import { renderError } from './output/render-error.js';
 import { parseSeconds } from './options.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerEmployees } from './commands/employees/index.js';
+import { registerTrackers } from './commands/trackers/index.js';
+import { registerProfile } from './commands/profile/index.js';
 import { registerGp } from './commands/gp/index.js';
 import { registerDynamicDetails } from './commands/dynamic-details/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
@@ -40,6 +42,8 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 not authenticated, 4 forbidden,
     );
   program.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
   registerEmployees(program, runtime);
+  registerTrackers(program, runtime);
+  registerProfile(program, runtime);
   registerGp(program, runtime);
   registerDynamicDetails(program, runtime);
   registerAuth(program, runtime);
@@ -89,12 +93,20 @@ export async function main(argv: string[], io: IO = systemIO(process.env, { colo
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
+  // The reader of stdout went away (`| head`): stop the work and exit quietly.
+  let outputClosed = false;
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    outputClosed = true;
+    controller.abort(new OutputClosedError());
+  };
+  io.stdout.on('error', onStdoutError);
   let code: number;
   try {
     await buildProgram(runtime).parseAsync(argv, { from: 'user' });
     code = interrupted ? ExitCode.INTERRUPTED : runtime.exitCode;
   } catch (err) {
-    code = report(err, runtime, interrupted);
+    code = outputClosed || err instanceof OutputClosedError ? ExitCode.OK : report(err, runtime, interrupted);
   } finally {
     await runtime.context?.cleanup();
     process.off('SIGINT', onSigint);
