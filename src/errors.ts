@@ -100,6 +100,13 @@ export class VerificationError extends CliError {
   }
 }
 
+/** stdout was closed by its reader (`partner … | head`): stop quietly, it is not a failure. */
+export class OutputClosedError extends CliError {
+  constructor() {
+    super('Output closed', { code: 'OUTPUT_CLOSED', exitCode: ExitCode.OK });
+  }
+}
+
 export class InterruptedError extends CliError {
   constructor() {
     super('Interrupted', { code: 'INTERRUPTED', exitCode: ExitCode.INTERRUPTED });

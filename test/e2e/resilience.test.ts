@@ -67,6 +67,17 @@ describe('Ctrl-C', () => {
   });
 });
 
+describe('a closed pipe (`partner … | head`)', () => {
+  it('stops quietly with exit 0 when stdout is closed early', async () => {
+    const run = spawnCli(['employees', 'list', '--all', '--page-size', '5', '-o', 'ndjson'], { env });
+    await waitFor(() => run.stdout().length > 0);
+    run.child.stdout!.destroy();
+    const r = await run.done;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});
+
 describe('proxies', () => {
   let proxy: Server;
   let proxyUrl: string;
