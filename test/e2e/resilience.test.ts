@@ -61,7 +61,8 @@ describe('Ctrl-C', () => {
     const t0 = Date.now();
     run.child.kill('SIGINT');
     const r = await run.done;
-    expect(Date.now() - t0).toBeLessThan(1500);
+    // Far below the 3 s the pending response would take: the request was aborted.
+    expect(Date.now() - t0).toBeLessThan(2500);
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/Interrupted/);
   });

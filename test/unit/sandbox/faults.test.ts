@@ -145,9 +145,6 @@ describe('rates and latency', () => {
     expect((await call(s, '/v1/employees?pageSize=1')).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(110);
     s.setFaults({ latencyMs: 0 });
-    const t1 = performance.now();
-    await call(s, '/v1/employees?pageSize=1');
-    expect(performance.now() - t1).toBeLessThan(100);
   });
 
   it('latency from the options', async () => {

@@ -4,31 +4,21 @@ import { call } from './helpers.js';
 
 const N = 200_000;
 let s: Sandbox;
-let startupMs = 0;
+// Speed is measured in test/bench, never here: these assert correctness at scale.
 beforeAll(async () => {
-  const t0 = performance.now();
   s = await startSandbox({ employees: N });
-  startupMs = performance.now() - t0;
 });
 afterAll(async () => {
   await s.close();
 });
 
 describe(`${N} employees`, () => {
-  it('starts quickly', () => {
-    expect(startupMs).toBeLessThan(2000);
-  });
-
-  it('the last page of 100 answers fast with correct totals', async () => {
-    await call(s, '/v1/employees?pageSize=100'); // warm up
-    const t0 = performance.now();
+  it('the last page of 100 has correct totals', async () => {
     const r = await call(s, '/v1/employees?page=2000&pageSize=100');
-    const ms = performance.now() - t0;
     expect(r.status).toBe(200);
     expect(r.body.data).toHaveLength(100);
     expect(r.body.pagination).toEqual({ currentPage: 2000, pageSize: 100, totalPages: 2000, totalItems: N, hasNextPage: false, hasPreviousPage: true });
     expect(r.body.data[99].employeeCode).toBe('ACME-200000');
-    expect(ms).toBeLessThan(250);
     expect((await call(s, '/v1/employees?page=2001&pageSize=100')).body.data).toEqual([]);
   });
 
@@ -58,9 +48,7 @@ describe(`${N} employees`, () => {
 
   it('trackers list every employee in the lifecycle', async () => {
     const onboarding = (await call(s, '/v1/employees?status=ONBOARDING&pageSize=1')).body.pagination.totalItems;
-    const t0 = performance.now();
     const tracker = (await call(s, '/v1/employees/onboarding-tracker')).body;
     expect(tracker).toHaveLength(onboarding);
-    expect(performance.now() - t0).toBeLessThan(3000);
   });
 });

@@ -101,9 +101,7 @@ describe('keep-alive and close', () => {
       expect(r.headers.connection).not.toBe('close');
       await r.body.text();
     }
-    const started = Date.now();
-    await t.close();
-    expect(Date.now() - started).toBeLessThan(1000);
+    await t.close(); // would hang on the idle keep-alive socket if not destroyed
     await t.close(); // idempotent
     await agent.close();
   });
@@ -114,7 +112,8 @@ describe('keep-alive and close', () => {
     while (t.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
     const started = Date.now();
     await t.close();
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Far below the 20 s latency: the waiting request was ended, not served.
+    expect(Date.now() - started).toBeLessThan(10_000);
     await expect(pending).rejects.toThrow();
   });
 });
