@@ -14,6 +14,9 @@ import { registerGp } from './commands/gp/index.js';
 import { registerDynamicDetails } from './commands/dynamic-details/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerWebhook } from './commands/webhook/index.js';
+import { registerDoctor } from './commands/doctor/index.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerHelp } from './commands/help.js';
 
 /** Builds the whole command tree. Declarations only: command code is imported inside actions. */
 export function buildProgram(runtime: Runtime): Command {
@@ -49,6 +52,9 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 not authenticated, 4 forbidden,
   registerAuth(program, runtime);
   registerSandbox(program, runtime);
   registerWebhook(program, runtime);
+  registerDoctor(program, runtime);
+  registerCompletion(program, runtime);
+  registerHelp(program);
   applyToAll(program, (cmd) => {
     cmd.exitOverride();
     cmd.showSuggestionAfterError(true);

@@ -1,0 +1,177 @@
+# Shell completion for partner (bash).
+# Generated from the command tree by scripts/gen-completions.mjs (npm run completions); do not edit.
+#
+# Load it in the current shell:   source <(partner completion bash)
+# or install it for bash-completion:
+#   partner completion bash > ~/.local/share/bash-completion/completions/partner
+
+# Subcommands of a command path.
+_partner_subcommands() {
+  case $1 in
+    '') _partner_r='employees trackers profile gp dynamic-details auth sandbox webhook doctor completion help' ;;
+    'employees') _partner_r='list' ;;
+    'trackers') _partner_r='onboarding offboarding' ;;
+    'profile') _partner_r='get' ;;
+    'gp') _partner_r='create schema' ;;
+    'dynamic-details') _partner_r='submit' ;;
+    'auth') _partner_r='login status logout' ;;
+    'sandbox') _partner_r='start emit' ;;
+    'webhook') _partner_r='verify listen' ;;
+    *) _partner_r='' ;;
+  esac
+}
+
+# Flags of a command path (global flags appended).
+_partner_flags() {
+  case $1 in
+    '') _partner_r='-V --version' ;;
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --limit --concurrency --no-progress --output-file -o --output --fields -q --quiet --csv-raw --jq' ;;
+    'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
+    'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
+    'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --csv-raw --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume -o --output' ;;
+    'gp schema') _partner_r='--entity -o --output' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run' ;;
+    'auth login') _partner_r='--with-token --no-verify' ;;
+    'auth status') _partner_r='-o --output --fields --csv-raw --jq' ;;
+    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
+    'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key' ;;
+    'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file --no-cache -o --output' ;;
+    'doctor') _partner_r='-o --output' ;;
+    *) _partner_r='' ;;
+  esac
+  _partner_r+=' --profile --base-url --sandbox --debug --timeout --no-color --no-input -h --help'
+}
+
+# Flags of a command path that take a value (global ones appended).
+_partner_value_flags() {
+  case $1 in
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --limit --concurrency --output-file -o --output --fields --jq' ;;
+    'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
+    'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
+    'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set -o --output' ;;
+    'gp schema') _partner_r='--entity -o --output' ;;
+    'dynamic-details submit') _partner_r='--from-file --set' ;;
+    'auth status') _partner_r='-o --output --fields --jq' ;;
+    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
+    'sandbox emit') _partner_r='--to --data' ;;
+    'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file -o --output' ;;
+    'doctor') _partner_r='-o --output' ;;
+    *) _partner_r='' ;;
+  esac
+  _partner_r+=' --profile --base-url --timeout'
+}
+
+# Where the values of "path|flag" or "path|#argument-index" come from:
+# w:words, l:comma-separated list of words, p: profile names, f: files.
+_partner_values() {
+  case "$1|$2" in
+    'employees list|--status') _partner_r='w:ONBOARDING ACTIVE OFFBOARDING ENDED DELETED' ;;
+    'employees list|--sort-by') _partner_r='w:startOn' ;;
+    'employees list|--sort-order') _partner_r='w:ASC DESC' ;;
+    'employees list|--output-file') _partner_r='f' ;;
+    'employees list|-o'|'employees list|--output') _partner_r='w:table json ndjson csv' ;;
+    'employees list|--fields') _partner_r='l:id employeeCode employeeId firstName middleName lastName fullName displayName workEmail designation department status type startDate endDate country customerId customerName entity' ;;
+    'trackers onboarding|-o'|'trackers onboarding|--output') _partner_r='w:table json ndjson csv' ;;
+    'trackers offboarding|-o'|'trackers offboarding|--output') _partner_r='w:table json ndjson csv' ;;
+    'profile get|--from-file') _partner_r='f' ;;
+    'profile get|-o'|'profile get|--output') _partner_r='w:table json ndjson csv' ;;
+    'profile get|#0') _partner_r='' ;;
+    'profile get|#'*) _partner_r='w:personal contact address bank education employment compensation' ;;
+    'gp create|--from-file') _partner_r='f' ;;
+    'gp create|-o'|'gp create|--output') _partner_r='w:table json' ;;
+    'gp schema|-o'|'gp schema|--output') _partner_r='w:table json' ;;
+    'dynamic-details submit|--from-file') _partner_r='f' ;;
+    'auth status|-o'|'auth status|--output') _partner_r='w:table json ndjson csv' ;;
+    'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
+    'webhook verify|--file') _partner_r='f' ;;
+    'webhook verify|--jwks-file') _partner_r='f' ;;
+    'webhook verify|-o'|'webhook verify|--output') _partner_r='w:table json ndjson' ;;
+    'webhook listen|--events') _partner_r='l:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
+    'webhook listen|--jwks-file') _partner_r='f' ;;
+    'webhook listen|-o'|'webhook listen|--output') _partner_r='w:table ndjson' ;;
+    'doctor|-o'|'doctor|--output') _partner_r='w:table json' ;;
+    'completion|#0') _partner_r='w:bash zsh fish' ;;
+    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details auth sandbox webhook doctor completion help' ;;
+    *'|--profile') _partner_r='p' ;;
+    *) _partner_r='' ;;
+  esac
+}
+
+_partner_complete_values() {
+  local code=$1 prefix=$2 head='' name
+  case $code in
+    w:*) COMPREPLY=($(compgen -P "$prefix" -W "${code#w:}" -- "$cur")) ;;
+    l:*)
+      [[ $cur == *,* ]] && head=${cur%,*},
+      COMPREPLY=($(compgen -P "$prefix$head" -W "${code#l:}" -- "${cur##*,}"))
+      compopt -o nospace 2>/dev/null ;;
+    p)
+      # Profile names only (never tokens), from the config of this user.
+      while IFS= read -r name; do
+        [[ -n $name && $name == "$cur"* ]] && COMPREPLY+=("$prefix$name")
+      done < <("${COMP_WORDS[0]}" __complete profiles 2>/dev/null) ;;
+    f)
+      compopt -o filenames 2>/dev/null
+      COMPREPLY=($(compgen -f -- "$cur")) ;;
+  esac
+}
+
+_partner() {
+  local cur=${COMP_WORDS[COMP_CWORD]} word cmdpath='' expect='' nargs=0 i _partner_r
+  COMPREPLY=()
+  # Walk the words before the cursor: descend into subcommands, skip flag values.
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word=${COMP_WORDS[i]}
+    if [[ -n $expect ]]; then
+      # "--flag=value" arrives as "--flag" "=" "value" when = breaks words.
+      [[ $word == '=' ]] || expect=''
+      continue
+    fi
+    case $word in
+      --*=*) ;;
+      -*)
+        _partner_value_flags "$cmdpath"
+        [[ " $_partner_r " == *" $word "* ]] && expect=$word ;;
+      *)
+        if ((nargs == 0)); then
+          _partner_subcommands "$cmdpath"
+          if [[ -n $word && " $_partner_r " == *" $word "* ]]; then
+            cmdpath=${cmdpath:+$cmdpath }$word
+            continue
+          fi
+        fi
+        nargs=$((nargs + 1)) ;;
+    esac
+  done
+
+  local flag='' prefix=''
+  if [[ -n $expect && $cur == '=' ]]; then
+    flag=$expect prefix='=' cur=''
+  elif [[ -n $expect ]]; then
+    flag=$expect
+  elif [[ $cur == --*=* ]]; then
+    flag=${cur%%=*} prefix=${cur%%=*}= cur=${cur#*=}
+  elif [[ $cur == -* ]]; then
+    _partner_flags "$cmdpath"
+    COMPREPLY=($(compgen -W "$_partner_r" -- "$cur"))
+    return 0
+  else
+    if ((nargs == 0)); then
+      _partner_subcommands "$cmdpath"
+      if [[ -n $_partner_r ]]; then
+        COMPREPLY=($(compgen -W "$_partner_r" -- "$cur"))
+        return 0
+      fi
+    fi
+    flag="#$nargs"
+  fi
+  _partner_values "$cmdpath" "$flag"
+  _partner_complete_values "$_partner_r" "$prefix"
+  return 0
+}
+
+complete -F _partner partner
