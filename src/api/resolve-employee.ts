@@ -22,7 +22,10 @@ export class EmployeeNotFoundError extends CliError {
     super(`No employee with ${kind} "${ref}" in your company`, {
       code: 'EMPLOYEE_NOT_FOUND',
       exitCode: ExitCode.NOT_FOUND,
-      hint: 'Check the code with `partner employees list --employee-code CODE`, or pass the employee id (a UUID).',
+      hint:
+        kind === 'code'
+          ? 'Check the code with `partner employees list --employee-code CODE`, or pass the employee id (a UUID).'
+          : 'Check the id with `partner employees list --employee-id ID`; a token only sees the employees of its own company.',
     });
   }
 }

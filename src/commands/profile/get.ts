@@ -281,6 +281,8 @@ export async function run(opts: GetOptions, ctx: Context): Promise<number> {
   const out = ctx.io.stdout;
 
   const codes: number[] = [];
+  // An id and a code of the same person are one employee.
+  const emitted = new Set<string>();
   const docs: Record<string, unknown>[] = [];
   const results = ordered(unique, opts.concurrency, (ref) =>
     fetchProfile(http, ref, sections, ctx.signal).catch((fatal: unknown) => ({ ref, values: new Map(), failures: [], fatal }) as ProfileResult),
@@ -293,7 +295,8 @@ export async function run(opts: GetOptions, ctx: Context): Promise<number> {
       reportFailure(ctx, r, f, collapse);
       codes.push(exitCodeFor(f.error));
     }
-    if (r.id === undefined || (r.values.size === 0 && r.failures.length > 0)) continue;
+    if (r.id === undefined || (r.values.size === 0 && r.failures.length > 0) || emitted.has(r.id)) continue;
+    emitted.add(r.id);
     const doc = profileDocument(r, sections);
     if (output.quiet) {
       await writeChunk(out, `${sanitizeCell(r.id)}\n`);
