@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
-import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { createWriteStream, type Stats } from 'node:fs';
+import { chmod, rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -38,23 +38,19 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
   }
   if (existing && !existing.isFile()) throw new UsageError(`--output-file ${path} is not a regular file`, 'Give the path of a file to create or replace.', 'OUTPUT_FILE');
   const tempPath = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  let handle: FileHandle;
+  // 'wx': never follow or reuse something already there; flush: fsync before close.
+  const stream = createWriteStream(tempPath, { flags: 'wx', mode: NEW_FILE_MODE, flush: true });
   try {
-    handle = await open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, NEW_FILE_MODE);
+    await Promise.race([once(stream, 'ready'), once(stream, 'error').then(([err]) => Promise.reject(err))]);
   } catch (err) {
     throw cannotWrite(path, err);
   }
-  if (existing) await handle.chmod(existing.mode & 0o777).catch(() => undefined);
-  const stream = handle.createWriteStream({ autoClose: false });
+  if (existing) await chmod(tempPath, existing.mode & 0o777).catch(() => undefined);
   let state: 'open' | 'committed' | 'aborted' = 'open';
   let failure: Error | undefined;
   stream.on('error', (err) => {
     failure ??= err;
   });
-
-  const closeHandle = async () => {
-    await handle.close().catch(() => undefined);
-  };
 
   const file: OutputFile = {
     stream,
@@ -63,13 +59,12 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
     async commit() {
       if (state !== 'open') return;
       try {
-        if (!stream.writableFinished && !failure) {
+        if (!stream.closed && !failure) {
+          const closed = closeOf(stream);
           stream.end();
-          await Promise.race([once(stream, 'finish'), once(stream, 'error')]);
+          await closed; // after the data was flushed to disk and the file closed (or an error)
         }
         if (failure) throw failure;
-        await handle.sync();
-        await handle.close();
         await rename(tempPath, target);
         state = 'committed';
       } catch (err) {
@@ -86,12 +81,20 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
     async abort() {
       if (state !== 'open') return;
       state = 'aborted';
-      stream.destroy();
-      await closeHandle();
+      if (!stream.closed) {
+        const closed = closeOf(stream);
+        stream.destroy();
+        await closed;
+      }
       await unlink(tempPath).catch(() => undefined);
     },
   };
   return file;
+}
+
+/** Resolves on 'close' (errors are recorded by the stream's error listener). */
+function closeOf(stream: Writable): Promise<void> {
+  return new Promise((resolve) => stream.once('close', () => resolve()));
 }
 
 function cannotWrite(path: string, err: unknown): UsageError {
