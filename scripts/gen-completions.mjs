@@ -14,7 +14,8 @@ const { completionScript, COMPLETION_FILES, SHELLS } = await import(join(root, '
 
 // buildProgram only declares commands; this runtime is never used to run one.
 const runtime = { io: { stdout: process.stdout, stderr: process.stderr }, env: {}, signal: new AbortController().signal, exitCode: 0 };
-const program = buildProgram(runtime);
+// buildProgram may be async (it imports the command declarations lazily).
+const program = await buildProgram(runtime);
 const check = process.argv.includes('--check');
 let stale = 0;
 for (const shell of SHELLS) {

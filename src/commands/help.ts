@@ -46,7 +46,7 @@ export function registerHelp(program: Command): void {
         if (!next) {
           const guess = closest(w, visible.map((c) => c.name()));
           const where = target === program ? '' : ` of '${target.name()}'`;
-          self.error(`error: unknown command '${w}'${where}${guess ? `\n(Did you mean ${guess}?)` : ''}`, { exitCode: 2, code: 'commander.unknownCommand' });
+          target.error(`error: unknown command '${w}'${where}${guess ? `\n(Did you mean ${guess}?)` : ''}`, { exitCode: 2, code: 'commander.unknownCommand' });
         }
         target = next;
       }
