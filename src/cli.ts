@@ -1,10 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { type Runtime } from './command.js';
-import { packageVersion } from './context.js';
+import { createRequire } from 'node:module';
 import { CliError, ExitCode, exitCodeFor, InterruptedError, OutputClosedError } from './errors.js';
 import { colorAllowed, systemIO, type IO } from './io.js';
-import { colors } from './output/colors.js';
-import { renderError } from './output/render-error.js';
 import { parseSeconds } from './options.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerEmployees } from './commands/employees/index.js';
@@ -17,6 +15,12 @@ import { registerWebhook } from './commands/webhook/index.js';
 import { registerDoctor } from './commands/doctor/index.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerHelp } from './commands/help.js';
+
+// Start-up speed: nothing here loads chalk (context.js, output/colors.js) or
+// the error renderer; they are imported when a command runs or fails.
+function packageVersion(): string {
+  return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+}
 
 /** Builds the whole command tree. Declarations only: command code is imported inside actions. */
 export function buildProgram(runtime: Runtime): Command {
@@ -62,8 +66,9 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 not authenticated, 4 forbidden,
       writeOut: (s) => runtime.io.stdout.write(s),
       writeErr: (s) => runtime.io.stderr.write(s),
       outputError: (s, write) => {
-        const c = colors(runtime.io.color);
-        write(`${c.red('Error:')} ${s.replace(/^error: /, '')}${c.dim(`Run \`${commandPath(cmd)} --help\` for usage.`)}\n`);
+        // Plain SGR codes, as chalk writes them at level 1, so usage errors need not load chalk.
+        const [red, dim] = runtime.io.color ? [(t: string) => `\x1b[31m${t}\x1b[39m`, (t: string) => `\x1b[2m${t}\x1b[22m`] : [(t: string) => t, (t: string) => t];
+        write(`${red('Error:')} ${s.replace(/^error: /, '')}${dim(`Run \`${commandPath(cmd)} --help\` for usage.`)}\n`);
       },
     });
   });
@@ -112,7 +117,7 @@ export async function main(argv: string[], io: IO = systemIO(process.env, { colo
     await buildProgram(runtime).parseAsync(argv, { from: 'user' });
     code = interrupted ? ExitCode.INTERRUPTED : runtime.exitCode;
   } catch (err) {
-    code = outputClosed || err instanceof OutputClosedError ? ExitCode.OK : report(err, runtime, interrupted);
+    code = outputClosed || err instanceof OutputClosedError ? ExitCode.OK : await report(err, runtime, interrupted);
   } finally {
     await runtime.context?.cleanup();
     process.off('SIGINT', onSigint);
@@ -122,7 +127,7 @@ export async function main(argv: string[], io: IO = systemIO(process.env, { colo
   return code;
 }
 
-function report(err: unknown, runtime: Runtime, interrupted: boolean): number {
+async function report(err: unknown, runtime: Runtime, interrupted: boolean): Promise<number> {
   if (err instanceof CommanderError) {
     // Help and version are not failures; commander already printed its message.
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return ExitCode.OK;
@@ -133,6 +138,7 @@ function report(err: unknown, runtime: Runtime, interrupted: boolean): number {
     return ExitCode.INTERRUPTED;
   }
   const debug = runtime.context?.globals.debug ?? (runtime.env.PARTNER_DEBUG !== undefined && runtime.env.PARTNER_DEBUG !== '' && runtime.env.PARTNER_DEBUG !== '0');
+  const [{ colors }, { renderError }] = await Promise.all([import('./output/colors.js'), import('./output/render-error.js')]);
   const c = colors(runtime.io.stderrIsTTY && colorAllowed(runtime.env, { color: runtime.context?.globals.color }));
   runtime.io.stderr.write(renderError(err, c, debug));
   return err instanceof CliError ? err.exitCode : exitCodeFor(err);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createContext, type Context, type GlobalOptions } from './context.js';
+import type { Context, GlobalOptions } from './context.js';
 import type { IO } from './io.js';
 
 /**
@@ -45,7 +45,8 @@ export function lazyAction<O>(runtime: Runtime, load: () => Promise<CommandModul
     const cmd = actionArgs[actionArgs.length - 1] as Command;
     const globals = globalOptions(cmd);
     const args = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a.map(String) : [String(a)]));
-    const mod = await load();
+    // The context (and chalk, through it) is loaded only when a command runs, never for --help.
+    const [mod, { createContext }] = await Promise.all([load(), import('./context.js')]);
     const opts = mod.parse(args, cmd.opts(), runtime.env);
     const ctx = createContext({ io: { ...runtime.io, color: runtime.io.color && globals.color, canPrompt: runtime.io.canPrompt && globals.input }, env: runtime.env, globals, signal: runtime.signal });
     runtime.context = ctx;
