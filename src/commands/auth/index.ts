@@ -4,6 +4,10 @@ import { addOutputOptions } from '../../output/options.js';
 
 export function registerAuth(program: Command, runtime: Runtime): void {
   const auth = program.command('auth').description('log in, check and log out: saved profiles with their token');
+  auth.addHelpText('after', `
+Examples:
+  $ partner auth login --base-url https://api.example.com
+  $ partner auth status`);
   auth
     .command('login')
     .description('save a base URL and token as a profile (token from a hidden prompt, or stdin)')

@@ -5,6 +5,10 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export function registerDynamicDetails(program: Command, runtime: Runtime): void {
   const dd = program.command('dynamic-details').description('submit the dynamic sections of a GP employee\'s form (legal details, custom fields)');
+  dd.addHelpText('after', `
+Examples:
+  $ partner dynamic-details submit ACME-0042
+  $ partner dynamic-details submit ACME-0042 --from-file legal.json --dry-run`);
   dd.command('submit')
     .description('ask (or take from a file / --set) the dynamic sections of the employee\'s form and PATCH them')
     .argument('<employee>', 'employee id (uuid) or employee code')

@@ -5,6 +5,10 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export function registerGp(program: Command, runtime: Runtime): void {
   const gp = program.command('gp').description('onboard Global Payroll (GP) employees from the server\'s form schema');
+  gp.addHelpText('after', `
+Examples:
+  $ partner gp schema --entity "Acme Deutschland GmbH"
+  $ partner gp create --entity "Acme Deutschland GmbH"`);
 
   gp.command('create')
     .description('create a GP employee: an interactive wizard built from the entity\'s form, or values from a file / --set')

@@ -5,6 +5,10 @@ import { addOutputOptions } from '../../output/options.js';
 
 export function registerProfile(program: Command, runtime: Runtime): void {
   const profile = program.command('profile').description("read employees' profile sections (personal, bank, employment …)");
+  profile.addHelpText('after', `
+Examples:
+  $ partner profile get ACME-00007
+  $ partner profile get ACME-00007 personal employment -o json`);
   const get = profile
     .command('get')
     .description('show the profile of one or more employees, every section or the ones named')

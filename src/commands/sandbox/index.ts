@@ -3,6 +3,10 @@ import { lazyAction, type Runtime } from '../../command.js';
 
 export function registerSandbox(program: Command, runtime: Runtime): void {
   const sandbox = program.command('sandbox').description('the embedded mock of the whole API, for demos, tests and integration work');
+  sandbox.addHelpText('after', `
+Examples:
+  $ partner sandbox start --port 8080
+  $ partner --sandbox employees list`);
   sandbox
     .command('start')
     .description('serve the sandbox API on loopback in the foreground until Ctrl-C')
@@ -10,11 +14,11 @@ export function registerSandbox(program: Command, runtime: Runtime): void {
     .option('--host <host>', 'loopback address to bind', '127.0.0.1')
     .option('--employees <n>', 'employees of the first company (default 45)')
     .option('--seed <n>', 'seed of the generated data (default 1)')
-    .option('--latency-ms <ms>', 'delay added to every response')
-    .option('--fail-rate <r>', 'share of requests answered 503 with Retry-After, 0 to 1')
-    .option('--reset-rate <r>', 'share of requests whose connection is dropped, 0 to 1')
-    .option('--html502-rate <r>', 'share of requests answered with a proxy-style HTML 502, 0 to 1')
-    .option('--webhook-url <url>', 'POST signed events here when employees are created or updated')
+    .option('--latency-ms <ms>', 'delay added to every response (default 0)')
+    .option('--fail-rate <r>', 'share of requests answered 503 with Retry-After, 0 to 1 (default 0)')
+    .option('--reset-rate <r>', 'share of requests whose connection is dropped, 0 to 1 (default 0)')
+    .option('--html502-rate <r>', 'share of requests answered with a proxy-style HTML 502, 0 to 1 (default 0)')
+    .option('--webhook-url <url>', 'POST signed events here when employees are created or updated (default: none)')
     .addHelpText(
       'after',
       `

@@ -4,6 +4,10 @@ import { addOutputOptions } from '../../output/options.js';
 
 export function registerTrackers(program: Command, runtime: Runtime): void {
   const trackers = program.command('trackers').description('onboarding and offboarding stages of your employees');
+  trackers.addHelpText('after', `
+Examples:
+  $ partner trackers onboarding
+  $ partner trackers offboarding -o json`);
 
   const onboarding = trackers
     .command('onboarding')

@@ -10,6 +10,10 @@ function addKeyOptions(cmd: Command): Command {
 
 export function registerWebhook(program: Command, runtime: Runtime): void {
   const webhook = program.command('webhook').description('verify signed webhook events (ES512 JWS) and receive them locally');
+  webhook.addHelpText('after', `
+Examples:
+  $ partner webhook verify --file captured.jws
+  $ partner webhook listen --port 4242 --forward-to http://localhost:3000/webhooks`);
 
   const verify = webhook
     .command('verify')
@@ -47,7 +51,7 @@ Examples:
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--path <path>', 'URL path webhooks are POSTed to', '/')
     .option('--forward-to <url>', 'POST each valid event, decoded, as JSON to this URL and print its status')
-    .option('--events <types>', 'comma-separated event types to report and forward (others are acknowledged and ignored)');
+    .option('--events <types>', 'comma-separated event types to report and forward, from those of `partner sandbox emit --help` (default: all; others are acknowledged and ignored)');
   addKeyOptions(listen);
   listen
     .addOption(new Option('-o, --output <format>', 'a line per event, or one JSON object per line').choices(['table', 'ndjson']).default('table'))
