@@ -18,6 +18,8 @@ export interface OutputFile {
   commit(): Promise<void>;
   /** Removes the temp file; the target is left as it was. Safe to call more than once, and after commit (a no-op). */
   abort(): Promise<void>;
+  /** The write error (disk full…) as a CliError, if one happened; undefined otherwise. */
+  writeError(): CliError | undefined;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
   let state: 'open' | 'committed' | 'aborted' = 'open';
   let failure: Error | undefined;
   stream.on('error', (err) => {
-    failure ??= err;
+    if (state === 'open') failure ??= err; // not the errors of our own destroy() in abort
   });
 
   const file: OutputFile = {
@@ -69,27 +71,32 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
         state = 'committed';
       } catch (err) {
         await file.abort();
-        const code = (err as NodeJS.ErrnoException).code;
-        throw new CliError(`Could not finish --output-file ${path}: ${code ?? (err as Error).message}; the previous file (if any) is unchanged`, {
-          code: 'OUTPUT_FILE_WRITE',
-          exitCode: ExitCode.FAILURE,
-          hint: code === 'ENOSPC' ? 'The disk is full: free some space and run the export again.' : undefined,
-          cause: err,
-        });
+        throw writeFailure(path, err);
       }
+    },
+    writeError() {
+      return failure ? writeFailure(path, failure) : undefined;
     },
     async abort() {
       if (state !== 'open') return;
       state = 'aborted';
-      if (!stream.closed) {
-        const closed = closeOf(stream);
-        stream.destroy();
-        await closed;
-      }
+      // Removed at once, without waiting for the descriptor to close: this also
+      // runs on Ctrl-C, where the entry point exits within a second.
+      stream.destroy();
       await unlink(tempPath).catch(() => undefined);
     },
   };
   return file;
+}
+
+function writeFailure(path: string, err: unknown): CliError {
+  const code = (err as NodeJS.ErrnoException).code;
+  return new CliError(`Could not finish --output-file ${path}: ${code ?? (err as Error).message}; the previous file (if any) is unchanged`, {
+    code: 'OUTPUT_FILE_WRITE',
+    exitCode: ExitCode.FAILURE,
+    hint: code === 'ENOSPC' ? 'The disk is full: free some space and run the export again.' : undefined,
+    cause: err,
+  });
 }
 
 /** Resolves on 'close' (errors are recorded by the stream's error listener). */

@@ -81,17 +81,22 @@ export class Progress {
     const elapsed = Math.max(0, t - this.started) / 1000;
     const fraction = s.totalItems ? Math.min(1, s.items / s.totalItems) : s.totalPages ? Math.min(1, s.pages / s.totalPages) : undefined;
     const parts: string[] = [];
-    if (fraction !== undefined) {
-      const full = Math.round(fraction * BAR_WIDTH);
-      parts.push(`[${'#'.repeat(full)}${'-'.repeat(BAR_WIDTH - full)}] ${String(Math.floor(fraction * 100)).padStart(3)}%`);
-    }
+    if (fraction !== undefined) parts.push(`${Math.floor(fraction * 100)}%`);
     parts.push(`${count(s.pages)}${s.totalPages !== undefined ? `/${count(s.totalPages)}` : ''} pages`);
     parts.push(`${count(s.items)}${s.totalItems !== undefined ? `/${count(s.totalItems)}` : ''} employees`);
     const rate = elapsed > 0 ? s.items / elapsed : 0;
     parts.push(`${count(Math.round(rate))}/s`);
     if (s.totalItems !== undefined && rate > 0 && s.items < s.totalItems) parts.push(`${duration((s.totalItems - s.items) / rate)} left`);
-    const line = `${this.label} ${parts.join(' · ')}`;
-    // One column short of the width, so the terminal never wraps the line.
+    const text = parts.join(' · ');
+    // The bar only where it fits: the figures matter more. One column short of
+    // the width, so the terminal never wraps the line.
+    const room = this.columns - 1 - text.length - this.label.length - 2;
+    if (fraction !== undefined && room >= 12) {
+      const width = Math.min(BAR_WIDTH, room - 3);
+      const full = Math.round(fraction * width);
+      return `${this.label} [${'#'.repeat(full)}${'-'.repeat(width - full)}] ${text}`;
+    }
+    const line = `${this.label} ${text}`;
     return line.length >= this.columns ? line.slice(0, this.columns - 1) : line;
   }
 

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { OutputClosedError } from '../errors.js';
 
@@ -10,7 +9,16 @@ export async function writeChunk(stream: Writable, chunk: string): Promise<void>
   if (chunk === '') return;
   if (stream.destroyed) throw new OutputClosedError();
   if (!stream.write(chunk)) {
-    await Promise.race([once(stream, 'drain'), once(stream, 'close'), once(stream, 'error').catch(() => undefined)]);
+    // One listener each, all removed when the first fires: a long export waits here
+    // thousands of times, and listeners left behind would pile up (MaxListenersExceededWarning).
+    await new Promise<void>((resolve, reject) => {
+      const settle = (err?: unknown) => {
+        stream.off('drain', settle).off('close', settle).off('error', settle);
+        if (err instanceof Error) reject(err);
+        else resolve();
+      };
+      stream.on('drain', settle).on('close', settle).on('error', settle);
+    });
     if (stream.destroyed) throw new OutputClosedError();
   }
 }

@@ -90,7 +90,9 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
       return `Page ${p.currentPage} of ${Math.max(p.totalPages, 1)} · ${total}${next}`;
     };
-    await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output);
+    await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output).catch((err: unknown) => {
+      throw sink?.writeError() ?? err;
+    });
     await sink?.commit();
     return;
   }
@@ -124,6 +126,9 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
     progress?.done();
     await sink?.commit();
     ctx.log.debug(`wrote ${count} employees${sink ? ` to ${sink.path}` : ''}`);
+  } catch (err) {
+    // A failed write to the file (disk full) is the cause, not the closed stream it left.
+    throw sink?.writeError() ?? err;
   } finally {
     progress?.done();
   }

@@ -1,0 +1,276 @@
+#!/usr/bin/env node
+// Benchmarks for issue 6, each target measured side by side with its baseline
+// in one run: `npm run bench` (builds first), or `node test/bench/run.js
+// [walk] [memory] [startup] [verify]` for some of them. Never part of
+// `npm test`. Everything runs against sandboxes started as separate
+// processes (`partner sandbox start`) on loopback port 0, and the CLI is
+// spawned as a user would run it (bin/partner.js), so every figure includes
+// process start-up, as does every baseline.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin', 'partner.js');
+const HERE = import.meta.dirname;
+const NODE = process.execPath;
+const TMP = mkdtempSync(join(tmpdir(), 'partner-bench-'));
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify'];
+const rows = [];
+const notes = [];
+const sandboxes = new Set();
+
+function log(msg) {
+  process.stderr.write(`${msg}\n`);
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** One row of the final table. `higherIsBetter`: ratio is ours/baseline; else baseline/ours or ours/baseline as the goal says. */
+function record(row) {
+  rows.push(row);
+  log(`  ${row.target}: ours ${row.ours}, baseline ${row.baseline}, ratio ${row.ratio.toFixed(2)}× (goal ${row.goal}) ${row.pass ? 'MET' : 'MISSED'}`);
+}
+
+function cliEnv(extra = {}) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PARTNER_') && !/_proxy$/i.test(k) && k !== 'CI') env[k] = v;
+  return { ...env, PARTNER_CONFIG_DIR: join(TMP, 'config'), PARTNER_CACHE_DIR: join(TMP, 'cache'), NO_COLOR: '1', ...extra };
+}
+
+/** `partner sandbox start` in its own process; resolves with its URL and company A token once it listens. */
+function startSandbox(args) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(NODE, [BIN, 'sandbox', 'start', '--port', '0', ...args], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    sandboxes.add(child);
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 60_000);
+    child.stdout.on('data', (c) => {
+      out += c;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const token = /Acme Corporation token:\s+(\S+)/.exec(out)?.[1];
+      if (url && token) {
+        clearTimeout(timer);
+        resolvePromise({
+          url,
+          token,
+          close: () =>
+            new Promise((r) => {
+              if (child.exitCode !== null) return r();
+              child.once('exit', () => r());
+              child.kill('SIGINT');
+            }).then(() => sandboxes.delete(child)),
+        });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited (${code}): ${out}`)));
+  });
+}
+
+/** Runs a command to completion; stdout to a file (or ignored); returns wall milliseconds. */
+function timed(cmd, args, { env = cliEnv(), stdoutFile, okCodes = [0] } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const fd = stdoutFile ? openSync(stdoutFile, 'w') : 'ignore';
+    const started = process.hrtime.bigint();
+    const child = spawn(cmd, args, { env, stdio: ['ignore', fd, 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (typeof fd === 'number') closeSync(fd);
+      if (!okCodes.includes(code)) reject(new Error(`${[cmd, ...args].join(' ')} exited ${code}: ${err.slice(0, 500)}`));
+      else resolvePromise(ms);
+    });
+  });
+}
+
+const HAVE_GNU_TIME = spawnSync('/usr/bin/time', ['-f', '%M', 'true'], { stdio: 'ignore' }).status === 0;
+
+/** Peak RSS (KiB) of one CLI run: GNU time's %M, else VmHWM polled from /proc. */
+async function peakRss(args, env) {
+  if (HAVE_GNU_TIME) {
+    const file = join(TMP, `rss-${randomUUID()}`);
+    await timed('/usr/bin/time', ['-f', '%M', '-o', file, NODE, BIN, ...args], { env, stdoutFile: '/dev/null' });
+    return Number(readFileSync(file, 'utf8').trim().split('\n').pop());
+  }
+  const child = spawn(NODE, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+  let peak = 0;
+  const poll = setInterval(() => {
+    try {
+      const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (m) peak = Math.max(peak, Number(m[1]));
+    } catch {
+      // exited
+    }
+  }, 20);
+  await new Promise((r) => child.on('exit', r));
+  clearInterval(poll);
+  return peak;
+}
+
+function sha256(file) {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+// 1. Concurrent ordered walk vs. a sequential walk with plain fetch.
+async function walk() {
+  const EMPLOYEES = 20_000;
+  const LATENCY = 50;
+  log(`walk: ${EMPLOYEES} employees, page size 100, sandbox latency ${LATENCY} ms`);
+  const sbx = await startSandbox(['--employees', String(EMPLOYEES), '--latency-ms', String(LATENCY)]);
+  try {
+    const env = cliEnv({ PARTNER_BASE_URL: sbx.url, PARTNER_TOKEN: sbx.token });
+    const ours = [];
+    const base = [];
+    const baseFile = join(TMP, 'sequential.ndjson');
+    const oursFile = join(TMP, 'ours.ndjson');
+    for (let i = 0; i < 3; i++) {
+      base.push(await timed(NODE, [join(HERE, 'sequential-walk.mjs'), sbx.url, sbx.token, '100'], { env, stdoutFile: baseFile }));
+      ours.push(await timed(NODE, [BIN, 'employees', 'list', '--all', '-o', 'ndjson', '--page-size', '100'], { env, stdoutFile: oursFile }));
+    }
+    const identical = sha256(baseFile) === sha256(oursFile);
+    const lines = readFileSync(oursFile, 'utf8').split('\n').length - 1;
+    const ratio = median(base) / median(ours);
+    record({
+      target: `export --all -o ndjson, ${EMPLOYEES.toLocaleString('en-US')} employees, ${LATENCY} ms latency, default --concurrency 8`,
+      ours: `${(median(ours) / 1000).toFixed(2)} s`,
+      baseline: `${(median(base) / 1000).toFixed(2)} s (sequential fetch walk)`,
+      ratio,
+      goal: '≥ 6× faster, identical bytes',
+      pass: ratio >= 6 && identical && lines === EMPLOYEES,
+    });
+    notes.push(`walk: output ${identical ? 'byte-identical to' : 'DIFFERENT from'} the sequential walk (${lines} lines, sha256 ${sha256(oursFile).slice(0, 16)}…); runs (s): ours ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}; sequential ${base.map((x) => (x / 1000).toFixed(2)).join(', ')}`);
+  } finally {
+    await sbx.close();
+  }
+}
+
+// 2. Constant memory: peak RSS for 200,000 vs 20,000 employees, CSV and NDJSON.
+async function memory() {
+  log('memory: peak RSS exporting 20,000 and 200,000 employees');
+  const small = await startSandbox(['--employees', '20000']);
+  const large = await startSandbox(['--employees', '200000']);
+  try {
+    for (const format of ['ndjson', 'csv']) {
+      const args = ['employees', 'list', '--all', '-o', format];
+      const peaks = { small: [], large: [] };
+      for (let i = 0; i < 2; i++) {
+        peaks.small.push(await peakRss(args, cliEnv({ PARTNER_BASE_URL: small.url, PARTNER_TOKEN: small.token })));
+        peaks.large.push(await peakRss(args, cliEnv({ PARTNER_BASE_URL: large.url, PARTNER_TOKEN: large.token })));
+      }
+      const s = median(peaks.small);
+      const l = median(peaks.large);
+      record({
+        target: `peak RSS, --all -o ${format}, 200,000 vs 20,000 employees`,
+        ours: `${(l / 1024).toFixed(1)} MiB (200,000)`,
+        baseline: `${(s / 1024).toFixed(1)} MiB (20,000)`,
+        ratio: l / s,
+        goal: '≤ 1.2×',
+        pass: l / s <= 1.2,
+      });
+    }
+    notes.push(`memory: peak RSS by ${HAVE_GNU_TIME ? 'GNU time %M' : 'polling VmHWM in /proc'}, median of 2 runs each, output to /dev/null`);
+  } finally {
+    await Promise.all([small.close(), large.close()]);
+  }
+}
+
+// 3. Start-up: --version and --help against `node -e 0`, interleaved, median.
+async function startup() {
+  const RUNS = 21;
+  log(`startup: ${RUNS} interleaved runs each`);
+  const cmds = { node: ['-e', '0'], version: [BIN, '--version'], help: [BIN, '--help'] };
+  const t = { node: [], version: [], help: [] };
+  const env = cliEnv();
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, args] of Object.entries(cmds)) t[k].push(await timed(NODE, args, { env }));
+  }
+  const n = median(t.node);
+  for (const [k, goal] of [
+    ['version', 1.3],
+    ['help', 1.5],
+  ]) {
+    const ratio = median(t[k]) / n;
+    record({ target: `partner --${k} wall time`, ours: `${median(t[k]).toFixed(1)} ms`, baseline: `${n.toFixed(1)} ms (node -e 0)`, ratio, goal: `≤ ${goal}×`, pass: ratio <= goal });
+  }
+}
+
+// 4. webhook verify --file over 10,000 JWS lines vs. a minimal node:crypto verifier.
+async function verify() {
+  const LINES = 10_000;
+  const DISTINCT = 500;
+  log(`verify: ${LINES} JWS lines (${DISTINCT} distinct signatures, repeated)`);
+  const { samplePayload } = await import(join(ROOT, 'dist', 'webhooks', 'samples.js'));
+  const { EVENT_TYPES, checkEvent } = await import(join(ROOT, 'dist', 'webhooks', 'events.js'));
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-521' });
+  const kid = 'bench-key-1';
+  const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES512', use: 'sig' }] };
+  const jwksFile = join(TMP, 'jwks.json');
+  writeFileSync(jwksFile, JSON.stringify(jwks));
+  const distinct = [];
+  for (let i = 0; distinct.length < DISTINCT; i++) {
+    const eventType = EVENT_TYPES[i % EVENT_TYPES.length];
+    const payload = { eventType, timestamp: new Date().toISOString(), data: samplePayload(eventType) };
+    if (checkEvent(payload).errors.length > 0) continue; // only events the CLI calls valid
+    const h = Buffer.from(JSON.stringify({ alg: 'ES512', kid })).toString('base64url');
+    const p = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    const s = sign('sha512', Buffer.from(`${h}.${p}`), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+    distinct.push(`${h}.${p}.${s}`);
+  }
+  const linesFile = join(TMP, 'webhooks.jws');
+  writeFileSync(linesFile, `${Array.from({ length: LINES }, (_, i) => distinct[i % DISTINCT]).join('\n')}\n`);
+  const env = cliEnv();
+  const ours = [];
+  const base = [];
+  for (let i = 0; i < 3; i++) {
+    base.push(await timed(NODE, [join(HERE, 'minimal-verify.mjs'), jwksFile, linesFile], { env }));
+    ours.push(await timed(NODE, [BIN, 'webhook', 'verify', '--file', linesFile, '--jwks-file', jwksFile, '-o', 'ndjson'], { env }));
+  }
+  const oursRate = LINES / (median(ours) / 1000);
+  const baseRate = LINES / (median(base) / 1000);
+  record({
+    target: `webhook verify --file, ${LINES.toLocaleString('en-US')} ES512 JWS lines`,
+    ours: `${Math.round(oursRate).toLocaleString('en-US')} /s`,
+    baseline: `${Math.round(baseRate).toLocaleString('en-US')} /s (node:crypto, one core)`,
+    ratio: oursRate / baseRate,
+    goal: '≥ 0.9×',
+    pass: oursRate / baseRate >= 0.9,
+  });
+  notes.push(`verify: runs (s): ours ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}; minimal ${base.map((x) => (x / 1000).toFixed(2)).join(', ')}; every line valid in both (exit 0)`);
+}
+
+const all = { walk, memory, startup, verify };
+const started = Date.now();
+try {
+  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
+  for (const s of sections) {
+    if (!all[s]) throw new Error(`unknown section "${s}" (walk, memory, startup, verify)`);
+    await all[s]();
+  }
+} finally {
+  for (const child of sandboxes) child.kill('SIGKILL');
+  rmSync(TMP, { recursive: true, force: true });
+}
+
+const cpu = (() => {
+  try {
+    return /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model;
+  } catch {
+    return cpus()[0]?.model;
+  }
+})();
+const header = ['target', 'ours', 'baseline', 'ratio', 'goal', 'result'];
+const table = rows.map((r) => [r.target, r.ours, r.baseline, `${r.ratio.toFixed(2)}×`, r.goal, r.pass ? 'met' : 'MISSED']);
+const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...table.map((r) => `| ${r.join(' | ')} |`)];
+process.stdout.write(`\n${lines.join('\n')}\n\n`);
+for (const n of notes) process.stdout.write(`- ${n}\n`);
+process.stdout.write(`\nMachine: ${cpus().length} CPUs (nproc), ${cpu}, Node ${process.version}, ${process.platform}; load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}; bench took ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
+
