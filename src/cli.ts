@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { CliError, ExitCode, exitCodeFor, InterruptedError, OutputClosedError } from './errors.js';
 import { colorAllowed, systemIO, type IO } from './io.js';
 import { parseSeconds } from './options.js';
+import { sanitizeTerminal } from './output/sanitize.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerEmployees } from './commands/employees/index.js';
 import { registerTrackers } from './commands/trackers/index.js';
@@ -68,11 +69,20 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 not authenticated, 4 forbidden,
       outputError: (s, write) => {
         // Plain SGR codes, as chalk writes them at level 1, so usage errors need not load chalk.
         const [red, dim] = runtime.io.color ? [(t: string) => `\x1b[31m${t}\x1b[39m`, (t: string) => `\x1b[2m${t}\x1b[22m`] : [(t: string) => t, (t: string) => t];
-        write(`${red('Error:')} ${s.replace(/^error: /, '')}${dim(`Run \`${commandPath(cmd)} --help\` for usage.`)}\n`);
+        write(`${red('Error:')} ${commanderMessage(s)}${dim(`Run \`${commandPath(cmd)} --help\` for usage.`)}\n`);
       },
     });
   });
   return program;
+}
+
+/**
+ * Commander's message quotes what was typed: shorten each quoted word (a
+ * 100 kB argument must not come back whole) and neutralise control characters.
+ */
+function commanderMessage(s: string): string {
+  const text = s.replace(/^error: /, '').replace(/'([^'\n]{60})[^'\n]{2,}'/g, "'$1…'");
+  return sanitizeTerminal(text.length > 1000 ? `${text.slice(0, 1000)}…\n` : text);
 }
 
 function applyToAll(cmd: Command, fn: (c: Command) => void): void {
