@@ -2,6 +2,7 @@ import { EnvHttpProxyAgent, RetryAgent, errors as undiciErrors, request, type Di
 import { setTimeout as delay } from 'node:timers/promises';
 import { InterruptedError, NetworkError, UsageError } from '../errors.js';
 import { apiErrorFrom, badJsonError } from './errors.js';
+import { sanitizeTerminal } from '../output/sanitize.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -61,10 +62,15 @@ export function backoffMs(attempt: number, baseMs: number, random = Math.random)
 /** https anywhere; plain http only on loopback (the sandbox, local tests). */
 export function checkBaseUrl(raw: string): URL {
   let url: URL;
+  const shown = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`Base URL "${raw}" is not a valid URL`, 'Use the full address, for example https://api.example.com');
+    throw new UsageError(`Base URL "${sanitizeTerminal(shown)}" is not a valid URL`, 'Use the full address, for example https://api.example.com');
+  }
+  // A DNS name has at most 253 characters, 63 per label: refuse before any lookup.
+  if (raw.length > 2048 || url.hostname.length > 253 || url.hostname.split('.').some((label) => label.length > 63)) {
+    throw new UsageError(`Base URL "${sanitizeTerminal(shown)}" is not a valid URL: the host name is too long`, 'Use the full address, for example https://api.example.com', 'INVALID_BASE_URL');
   }
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return url;
