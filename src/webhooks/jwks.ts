@@ -175,6 +175,7 @@ export class KeyStore {
         if (err instanceof KeySetError) throw new UsageError(err.message, 'Save the body of GET /v1/partner/.well-known/jwks.json.', 'BAD_JWKS');
         throw err;
       }
+      if (keys.length === 0) throw new UsageError(`--jwks-file ${s.path} holds no keys (its "keys" array is empty)`, 'Save the body of GET /v1/partner/.well-known/jwks.json.', 'BAD_JWKS');
       this.snapshot = { keys, fetchedAt: now, maxAgeMs: Infinity, origin: s.path, fromCache: false };
       return this.snapshot;
     }

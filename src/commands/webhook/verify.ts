@@ -112,7 +112,6 @@ async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, 
   let valid = 0;
   let invalid = 0;
   const reasons = new Map<string, number>();
-  if (format === 'json') await writeChunk(out, '[');
   try {
     for await (const line of rl) {
       lineNo++;
@@ -128,15 +127,16 @@ async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, 
       else {
         const doc = JSON.stringify({ line: lineNo, ...verdictJson(verdict) });
         if (format === 'ndjson') await writeChunk(out, `${doc}\n`);
-        else await writeChunk(out, `${valid + invalid === 1 ? '\n' : ',\n'}  ${doc}`);
+        // The opening bracket waits for the first verdict: a file with no JWS leaves stdout empty.
+        else await writeChunk(out, `${valid + invalid === 1 ? '[\n' : ',\n'}  ${doc}`);
       }
     }
   } finally {
     rl.close();
   }
   const total = valid + invalid;
-  if (format === 'json') await writeChunk(out, total === 0 ? ']\n' : '\n]\n');
-  if (total === 0) throw new UsageError(`--file ${path} holds no JWS (one per line expected)`, undefined, 'MISSING_INPUT');
+  if (total === 0) throw new UsageError(`--file ${path} holds no JWS (one per line expected)`, 'Save one webhook body (the compact JWS) per line.', 'MISSING_INPUT');
+  if (format === 'json') await writeChunk(out, '\n]\n');
   const byReason = [...reasons].map(([r, n]) => `${r} ${n}`).join(', ');
   const summary = `${total} webhook${total === 1 ? '' : 's'}: ${valid} valid, ${invalid} invalid${byReason ? ` (${byReason})` : ''}\n`;
   // The summary is part of the result for people; for scripts it goes to stderr, leaving stdout pure JSON.
