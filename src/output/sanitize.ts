@@ -22,3 +22,17 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 export function neutraliseFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
+
+// C1 controls, DEL, bidi controls and the JS line separators survive JSON.stringify raw.
+const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON.stringify, with the characters it leaves raw that a terminal may act
+ * on (C1 controls such as the 8-bit CSI, bidi overrides) written as \u
+ * escapes: the same JSON value, safe to print. (C0 controls are escaped by
+ * JSON.stringify itself.)
+ */
+export function jsonText(value: unknown, space?: number): string {
+  const text = JSON.stringify(value, null, space);
+  return text === undefined ? text : text.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -5,7 +5,7 @@ import { getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
 import { displayText, renderTable, type Column } from './table.js';
-import { sanitizeTerminal } from './sanitize.js';
+import { jsonText, sanitizeTerminal } from './sanitize.js';
 
 export interface OutputOptions {
   format: Format;
@@ -60,7 +60,7 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
     case 'ndjson': {
       for await (const item of items) {
         count++;
-        await writeChunk(out, `${JSON.stringify(project(item, opts.fields))}\n`);
+        await writeChunk(out, `${jsonText(project(item, opts.fields))}\n`);
       }
       break;
     }
@@ -69,12 +69,12 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
         const all: unknown[] = [];
         for await (const item of items) all.push(project(item, opts.fields));
         count = all.length;
-        await writeChunk(out, `${JSON.stringify(spec.jsonDocument(all), null, 2)}\n`);
+        await writeChunk(out, `${jsonText(spec.jsonDocument(all), 2)}\n`);
         break;
       }
       await writeChunk(out, '[');
       for await (const item of items) {
-        await writeChunk(out, `${count === 0 ? '\n' : ',\n'}  ${JSON.stringify(project(item, opts.fields))}`);
+        await writeChunk(out, `${count === 0 ? '\n' : ',\n'}  ${jsonText(project(item, opts.fields))}`);
         count++;
       }
       await writeChunk(out, count === 0 ? ']\n' : '\n]\n');
@@ -128,7 +128,7 @@ async function writeJq(io: IO, out: Writable, doc: unknown, filter: string): Pro
 
 /** One JSON document (a profile, a verdict), pretty-printed. */
 export async function writeJson(out: Writable, value: unknown): Promise<void> {
-  await writeChunk(out, `${JSON.stringify(value, null, 2)}\n`);
+  await writeChunk(out, `${jsonText(value, 2)}\n`);
 }
 
 function cellValue(item: unknown, c: Column): unknown {

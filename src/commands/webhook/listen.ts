@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isLoopback } from '../../api/http.js';
 import { parseInteger } from '../../options.js';
-import { sanitizeCell } from '../../output/sanitize.js';
+import { jsonText, sanitizeCell } from '../../output/sanitize.js';
 import { writeChunk } from '../../output/stream.js';
 import { isEventType, EVENT_TYPES } from '../../webhooks/events.js';
 import { startReceiver, type ReceivedEvent } from '../../webhooks/listen.js';
@@ -98,7 +98,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
       }
       // Print in arrival order, with backpressure.
       queue = queue.then(() =>
-        writeChunk(ctx.io.stdout, opts.output === 'ndjson' ? `${JSON.stringify({ time: e.time, httpStatus: e.httpStatus, ...verdictJson(e.verdict), forward: e.forward ?? null })}\n` : line(e, ctx)),
+        writeChunk(ctx.io.stdout, opts.output === 'ndjson' ? `${jsonText({ time: e.time, httpStatus: e.httpStatus, ...verdictJson(e.verdict), forward: e.forward ?? null })}\n` : line(e, ctx)),
       );
       return queue;
     },

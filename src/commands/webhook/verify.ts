@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { resolveFormat } from '../../output/format.js';
+import { jsonText } from '../../output/sanitize.js';
 import { writeChunk } from '../../output/stream.js';
 import { writeJson } from '../../output/writer.js';
 import { renderVerdict, verdictJson, verdictLine } from '../../webhooks/render.js';
@@ -92,7 +93,7 @@ export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
   const input = await readInput(opts, ctx);
   const verdict = input === TOO_LARGE ? tooLargeVerdict() : await verifyWebhook(input, store);
   if (format === 'table') await writeChunk(ctx.io.stdout, renderVerdict(verdict, ctx.colors));
-  else if (format === 'ndjson') await writeChunk(ctx.io.stdout, `${JSON.stringify(verdictJson(verdict))}\n`);
+  else if (format === 'ndjson') await writeChunk(ctx.io.stdout, `${jsonText(verdictJson(verdict))}\n`);
   else await writeJson(ctx.io.stdout, verdictJson(verdict));
   return verdict.valid ? ExitCode.OK : ExitCode.VERIFICATION_FAILED;
 }
@@ -125,7 +126,7 @@ async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, 
       }
       if (format === 'table') await writeChunk(out, verdictLine(verdict, ctx.colors, `line ${String(lineNo).padEnd(5)} `));
       else {
-        const doc = JSON.stringify({ line: lineNo, ...verdictJson(verdict) });
+        const doc = jsonText({ line: lineNo, ...verdictJson(verdict) });
         if (format === 'ndjson') await writeChunk(out, `${doc}\n`);
         // The opening bracket waits for the first verdict: a file with no JWS leaves stdout empty.
         else await writeChunk(out, `${valid + invalid === 1 ? '[\n' : ',\n'}  ${doc}`);
