@@ -147,7 +147,7 @@ export function checkProxy(env: NodeJS.ProcessEnv, baseUrl?: string): Check {
   return { name: 'proxy', status: 'ok', message: `${shown.join(', ')}${route}` };
 }
 
-/** Shows a proxy URL with any user name and password replaced; undefined when it is not a URL. */
+/** Shows a proxy URL with any user name and password replaced; undefined when it is not an http(s) URL. */
 export function maskProxyUrl(value: string): string | undefined {
   let u: URL;
   try {
@@ -155,6 +155,8 @@ export function maskProxyUrl(value: string): string | undefined {
   } catch {
     return undefined;
   }
+  // "proxy.corp:3128" parses as a URL with the scheme "proxy.corp:"; a proxy needs http(s)://.
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
   if (u.username || u.password) {
     u.username = '***';
     if (u.password) u.password = '***';
