@@ -1,0 +1,166 @@
+// Secrets: a sweep of commands with --debug and recognisable tokens. The
+// token never appears in stdout, stderr, error messages, the process's
+// arguments, or any file under HOME (config, cache, drafts, temp) except the
+// config file itself; config, draft and cache files are 0600 in 0700 dirs.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { isolatedEnv, ROOT, runCli, spawnCli, tempDir, waitFor, type CliResult } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+let home: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+let secrets: string[];
+const BOGUS = 'sbx_bogus_S3CR3T_9d8c7b6a5f4e';
+const ENTITY = 'Acme Deutschland GmbH';
+const values = join(ROOT, 'test/fixtures/forms/deu-values.json');
+
+const configDir = () => join(home.path, '.config', 'partner');
+const cacheDir = () => join(home.path, '.cache', 'partner');
+const configFile = () => join(configDir(), 'config.json');
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ employees: 45 });
+  home = tempDir('partner-secrets-');
+  // The real default locations under a private HOME (no PARTNER_CONFIG_DIR/PARTNER_CACHE_DIR), temp files there too.
+  env = isolatedEnv(home.path, { PARTNER_CONFIG_DIR: undefined, PARTNER_CACHE_DIR: undefined, XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, HOME: home.path, TMPDIR: home.path });
+  // Every token the sandbox knows, a bogus one, and their distinctive tails.
+  secrets = [sandbox.tokens.companyA, sandbox.tokens.companyB, sandbox.tokens.noPermission, BOGUS];
+});
+afterAll(async () => {
+  await sandbox.close();
+  home.cleanup();
+});
+
+const transcript: { args: string; out: string }[] = [];
+
+function expectNoSecret(text: string, where: string): void {
+  for (const s of secrets) {
+    expect(text.includes(s), `${where} contains a token`).toBe(false);
+    expect(text.includes(s.slice(-12)), `${where} contains the end of a token`).toBe(false);
+  }
+}
+
+async function run(args: string[], opts: { input?: string; extraEnv?: Record<string, string | undefined> } = {}): Promise<CliResult> {
+  const r = await runCli(['--debug', ...args], { env: { ...env, ...opts.extraEnv }, input: opts.input });
+  transcript.push({ args: args.join(' '), out: r.stdout + r.stderr });
+  expectNoSecret(r.stdout, `stdout of ${args.join(' ')}`);
+  expectNoSecret(r.stderr, `stderr of ${args.join(' ')}`);
+  return r;
+}
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]));
+}
+
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+describe('a sweep of commands with --debug never shows the token', () => {
+  it('auth login --with-token saves it (0600 file, 0700 dir) without echoing it', async () => {
+    const r = await run(['auth', 'login', '--base-url', sandbox.url, '--with-token'], { input: `${sandbox.tokens.companyA}\n` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(configFile(), 'utf8')).toContain(sandbox.tokens.companyA);
+    expect(mode(configFile())).toBe(0o600);
+    expect(mode(configDir())).toBe(0o700);
+  });
+
+  it('the token cannot be given as a flag (it would land in shell history and ps)', async () => {
+    const r = await run(['auth', 'login', '--token', sandbox.tokens.companyA]);
+    expect(r.code).toBe(2);
+  });
+
+  it('employees list (one page, and --all as CSV): the debug log shows requests, not the token', async () => {
+    const r = await run(['employees', 'list']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/GET .*\/v1\/employees/);
+    const all = await run(['employees', 'list', '--all', '-o', 'csv']);
+    expect(all.code, all.stderr).toBe(0);
+  });
+
+  it('auth status (text and JSON)', async () => {
+    const r = await run(['auth', 'status']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = await run(['auth', 'status', '-o', 'json']);
+    expect(j.code, j.stderr).toBe(0);
+    expect(JSON.parse(j.stdout)).toBeTypeOf('object');
+  });
+
+  it('webhook verify with the profile\'s key set (writes the key-set cache: 0600 in 0700)', async () => {
+    const jws = await sandbox.signer.sign({ eventType: 'EMPLOYEE_CREATED', timestamp: '2025-03-01T09:30:00.000Z', data: { id: '3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a', customerId: sandbox.companies.A.id, employeeCode: 'ACME-00001', status: 'ONBOARDING', type: 'EMPLOYEE', country: 'DEU' } });
+    const r = await run(['webhook', 'verify', jws, '-o', 'json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const files = walk(cacheDir());
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(mode(f), f).toBe(0o600);
+    expect(mode(cacheDir())).toBe(0o700);
+  });
+
+  it('doctor (text and JSON)', async () => {
+    const r = await run(['doctor']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const j = await run(['doctor', '-o', 'json']);
+    expect(j.code, j.stdout + j.stderr).toBe(0);
+  });
+
+  it('gp create --dry-run', async () => {
+    const r = await run(['gp', 'create', '--entity', ENTITY, '--from-file', values, '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('gp create whose dynamic-details PATCH fails: the draft left behind is 0600 in a 0700 dir', async () => {
+    sandbox.injectFault({ kind: '500', times: 1, method: 'PATCH', path: /dynamic-details$/ });
+    const r = await run(['gp', 'create', '--entity', ENTITY, '--from-file', values, '--set', 'employment.workEmail=ada.secret.sweep@acme.example', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(1);
+    const drafts = join(configDir(), 'drafts');
+    const files = walk(drafts);
+    expect(files.length, r.stderr).toBeGreaterThan(0);
+    for (const f of files) expect(mode(f), f).toBe(0o600);
+    expect(mode(drafts)).toBe(0o700);
+  });
+
+  it('errors: 401 (a bogus token), 403, 422, 500 — messages never carry the token', async () => {
+    const e401 = await run(['employees', 'list'], { extraEnv: { PARTNER_TOKEN: BOGUS } });
+    expect(e401.code).toBe(3);
+    expect(e401.stderr).toMatch(/HTTP 401/);
+    const e403 = await run(['employees', 'list'], { extraEnv: { PARTNER_TOKEN: sandbox.tokens.noPermission } });
+    expect(e403.code).toBe(4);
+    const e422 = await run(['gp', 'schema', '--entity', 'No Such Entity GmbH']);
+    expect(e422.code).toBe(7);
+    expect(e422.stderr).toMatch(/HTTP 422/);
+    sandbox.injectFault({ kind: '500', times: 50, path: '/v1/employees' });
+    const e500 = await run(['employees', 'list']);
+    expect(e500.code).toBe(1);
+    expect(e500.stderr).toMatch(/HTTP 500/);
+  });
+
+  it('the token is not in the process arguments of a running command', async () => {
+    sandbox.setFaults({ latencyMs: 2000 });
+    const running = spawnCli(['--debug', 'employees', 'list', '--all'], { env });
+    try {
+      await waitFor(() => sandbox.requests.some((q) => q.status === 0));
+      const cmdline = readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8');
+      expect(cmdline).toContain('employees');
+      expectNoSecret(cmdline, 'the process arguments');
+    } finally {
+      running.child.kill('SIGINT');
+      await running.done;
+      sandbox.setFaults({ latencyMs: 0 });
+    }
+  });
+
+  it('auth logout forgets it', async () => {
+    const r = await run(['auth', 'logout']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(configFile(), 'utf8')).not.toContain(sandbox.tokens.companyA);
+  });
+
+  it('no file under HOME holds a token, except the config file', () => {
+    const files = walk(home.path).filter((f) => f !== configFile());
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expectNoSecret(readFileSync(f, 'latin1'), f);
+    // And the sweep really ran with the debug log on.
+    expect(transcript.filter((t) => /GET /.test(t.out)).length).toBeGreaterThan(5);
+  });
+});
