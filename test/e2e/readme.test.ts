@@ -80,7 +80,7 @@ afterAll(async () => {
 
 /** Runs one README line in bash (asynchronously: the sandbox answers from this process). */
 function shell(line: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  // `node bin/partner.js` is the clone's launcher; the working directory is a scratch dir.
+  // `node bin/partner.js` is the clone's launcher (made absolute); files the commands write land in the scratch dir.
   const script = line.replace(/(^|&& |\| )node bin\/partner\.js /g, `$1node ${JSON.stringify(BIN)} `);
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -114,7 +114,7 @@ describe('README', () => {
       if (SPECIAL.some((s) => s.match.test(c.line))) continue;
       // Quick start: `npm ci` is the install step (.ci/run does it on a fresh clone); the partner part runs here.
       const line = c.line.replace(/^npm ci && /, '');
-      const r = await shell(line, line.startsWith('node bin/partner.js') ? ROOT : work);
+      const r = await shell(line, work);
       ran++;
       if (r.code !== c.exit) failures.push(`README.md:${c.at}: \`${c.line}\` exited ${r.code}, documented ${c.exit}\n${r.stderr.slice(0, 400)}`);
       // The token never appears in any output.
