@@ -122,12 +122,12 @@ describe('a sweep of commands with --debug never shows the token', () => {
 
   it('errors: 401 (a bogus token), 403, 422, 500 — messages never carry the token', async () => {
     const e401 = await run(['employees', 'list'], { extraEnv: { PARTNER_TOKEN: BOGUS } });
-    expect(e401.code).toBe(3);
+    expect(e401.code, e401.stderr).toBe(3);
     expect(e401.stderr).toMatch(/HTTP 401/);
     const e403 = await run(['employees', 'list'], { extraEnv: { PARTNER_TOKEN: sandbox.tokens.noPermission } });
-    expect(e403.code).toBe(4);
+    expect(e403.code, e403.stderr).toBe(4);
     const e422 = await run(['gp', 'schema', '--entity', 'No Such Entity GmbH']);
-    expect(e422.code).toBe(7);
+    expect(e422.code, e422.stderr).toBe(7);
     expect(e422.stderr).toMatch(/HTTP 422/);
     sandbox.injectFault({ kind: '500', times: 50, path: '/v1/employees' });
     const e500 = await run(['employees', 'list']);
