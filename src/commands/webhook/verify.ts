@@ -41,15 +41,22 @@ const TOO_LARGE = Symbol('too large');
 async function readCapped(stream: Readable, signal: AbortSignal): Promise<Uint8Array | typeof TOO_LARGE> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    if (signal.aborted) throw new InterruptedError();
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buf.length;
-    if (size > MAX_WEBHOOK_BYTES) {
-      stream.destroy();
-      return TOO_LARGE;
+  // Ctrl-C while waiting for input ends the read at once, not at the next chunk.
+  const onAbort = () => stream.destroy(new InterruptedError());
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of stream) {
+      if (signal.aborted) throw new InterruptedError();
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buf.length;
+      if (size > MAX_WEBHOOK_BYTES) {
+        stream.destroy();
+        return TOO_LARGE;
+      }
+      chunks.push(buf);
     }
-    chunks.push(buf);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
   return Buffer.concat(chunks);
 }
