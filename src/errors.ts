@@ -154,3 +154,26 @@ export function worstExitCode(codes: number[]): number {
   if (codes.includes(ExitCode.INTERRUPTED)) return ExitCode.INTERRUPTED;
   return codes.reduce((a, b) => Math.max(a, b), 0);
 }
+
+/**
+ * A local server (webhook listen, sandbox start) could not listen: the port
+ * is taken, the address is not this machine's. The user's set-up, not a bug:
+ * a clear message (exit 1). Other errors are returned unchanged.
+ */
+export function listenError(err: unknown, address: string): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const fail = (why: string, hint: string) => new CliError(`Cannot listen on ${address}: ${why}`, { code: 'LISTEN_FAILED', exitCode: ExitCode.FAILURE, hint, cause: err });
+  switch (code) {
+    case 'EADDRINUSE':
+      return fail('the port is already in use', 'Pick another --port, or leave --port out for a free one.');
+    case 'EACCES':
+      return fail('permission denied (ports below 1024 need privileges)', 'Use a port of 1024 or more, or leave --port out for a free one.');
+    case 'EADDRNOTAVAIL':
+      return fail('this machine has no such address', 'Use --host 127.0.0.1 (or another address of this machine).');
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return fail('the host name does not resolve', 'Use --host 127.0.0.1 (or another address of this machine).');
+    default:
+      return err;
+  }
+}

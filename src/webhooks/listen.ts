@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent, request } from 'undici';
+import { listenError } from '../errors.js';
 import type { KeyStore } from './jwks.js';
 import { MAX_WEBHOOK_BYTES, REASONS, tooLargeVerdict, verifyWebhook, type Verdict } from './verify.js';
 
@@ -176,9 +177,10 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const onError = (err: unknown) => reject(listenError(err, `${opts.host}:${opts.port}`));
+    server.once('error', onError);
     server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
+      server.off('error', onError);
       resolve();
     });
   });

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { listenError, UsageError } from '../../errors.js';
 import { isLoopback } from '../../api/http.js';
 import { parseInteger } from '../../options.js';
 import type { SandboxOptions } from '../../sandbox/server.js';
@@ -40,7 +40,12 @@ function webhookUrl(raw: unknown): string | undefined {
 
 export async function run(opts: SandboxOptions, ctx: Context): Promise<void> {
   const { startSandbox } = await import('../../sandbox/server.js');
-  const sandbox = await startSandbox(opts);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox(opts);
+  } catch (err) {
+    throw listenError(err, `${opts.host ?? '127.0.0.1'}:${opts.port ?? 0}`);
+  }
   ctx.onCleanup(() => sandbox.close());
   const { io } = ctx;
   io.stdout.write(`Sandbox API listening on ${sandbox.url}\n\n`);
