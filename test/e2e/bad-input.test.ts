@@ -185,6 +185,16 @@ const values: Record<string, Case> = {
   'auth login remote plain http': { args: ['auth', 'login', '--base-url', 'http://api.example.com', '--with-token'], stdin: 'tok\n', message: /only https:\/\// },
   'auth login empty token on stdin': { args: ['auth', 'login', '--with-token'], stdin: '\n', message: /token/i },
   'completion for an unknown shell': { args: ['completion', 'tcsh'], message: /Allowed choices are bash, zsh, fish/ },
+  'doctor -o xml': { args: ['doctor', '-o', 'xml'], message: /Allowed choices are table, json/ },
+  'auth status -o xml': { args: ['auth', 'status', '-o', 'xml'], message: /Allowed choices are/ },
+  'sandbox emit --to ftp': { args: ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', 'ftp://x'], message: /--to must be an http\(s\) URL/ },
+  'sandbox start --webhook-url ftp': { args: ['sandbox', 'start', '--webhook-url', 'ftp://x'], message: /--webhook-url must be an http\(s\) URL/ },
+  'sandbox start --seed negative': { args: ['sandbox', 'start', '--seed', '-1'], message: /--seed must be a whole number/ },
+  'sandbox start --reset-rate negative': { args: ['sandbox', 'start', '--reset-rate', '-0.1'], message: /--reset-rate must be a number from 0 to 1/ },
+  'sandbox start --html502-rate empty': { args: ['sandbox', 'start', '--html502-rate', ''], message: /--html502-rate/ },
+  'webhook listen --events empty': { args: ['webhook', 'listen', '--events', ' , '], message: /--events needs at least one event type/ },
+  'webhook listen --events junk': { args: ['webhook', 'listen', '--events', 'EMPLOYEE CREATED'], message: /--events: .* is not an event type name/ },
+  'webhook listen --path with a query': { args: ['webhook', 'listen', '--path', '/hook?x=1'], message: /--path must be a URL path/ },
 };
 
 // Files: missing, unreadable, a directory, empty, binary, too big, not JSON, wrong JSON.
@@ -335,6 +345,24 @@ describe.concurrent('junk where a JWS belongs: exit 8, MALFORMED / TOO_LARGE, no
     expect(reasons.length).toBeGreaterThan(3);
     expect(new Set(reasons)).toEqual(new Set(['MALFORMED']));
   });
+});
+
+// Not usage errors, but the user's set-up: a clear message and exit 1, never "a bug in partner".
+describe.concurrent('a local server that cannot listen: one clear message, exit 1', () => {
+  const cases: Record<string, (port: string) => string[]> = {
+    'webhook listen on a port in use': (port) => ['webhook', 'listen', '--port', port],
+    'sandbox start on a port in use': (port) => ['sandbox', 'start', '--port', port],
+    'webhook listen on a host name that does not resolve': () => ['webhook', 'listen', '--host', 'no-such-host.invalid'],
+  };
+  for (const [name, args] of Object.entries(cases)) {
+    it(name, async () => {
+      const { sandbox, env } = await sandboxFor();
+      const r = await runCli(args(new URL(sandbox.url).port), { env });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/^(warning: .*\n)?Error: Cannot listen on .*: (the port is already in use|the host name does not resolve)\n[^\n]+\n$/);
+      expect(r.stderr).not.toMatch(/bug in partner|\n\s+at /);
+    });
+  }
 });
 
 describe('stack traces only with --debug', () => {

@@ -38,6 +38,20 @@ async function interrupt(run: RunningCli, signal: NodeJS.Signals = 'SIGINT') {
   return { ...r, ms: Date.now() - t0 };
 }
 
+/**
+ * Spawns a command that sits waiting on an open stdin (nothing to wait for
+ * on its output), SIGINTs it, and retries when the signal beat the CLI's own
+ * handler (killed by the signal: still starting up, before main() ran).
+ */
+async function interruptWhileWaitingOnStdin(args: string[]) {
+  for (let attempt = 1; ; attempt++) {
+    const run = spawnCli(args, { env, keepStdinOpen: true });
+    await new Promise((r) => setTimeout(r, 400 * attempt));
+    const r = await interrupt(run);
+    if (!(r.code === null && r.signal === 'SIGINT') || attempt === 4) return r;
+  }
+}
+
 /** A request of this run is in flight (earlier runs' slow requests may still be, too). */
 function inFlightSince(): () => boolean {
   const before = sandbox.requests.length;
@@ -116,18 +130,33 @@ describe('Ctrl-C stops within a second with exit 130', () => {
     expect(readFileSync(target, 'utf8')).toBe('previous export\n');
   });
 
+  it('(not an interrupt) an export failing on a server that stays down also leaves the previous file untouched, no temp file', async () => {
+    const out = join(dir.path, 'export-down');
+    mkdirSync(out, { recursive: true });
+    const target = join(out, 'employees.ndjson');
+    writeFileSync(target, 'previous export\n');
+    const before = sandbox.requests.length;
+    sandbox.setFaults({ failRate: 1, retryAfterSeconds: 0 });
+    try {
+      const r = await spawnCli(['employees', 'list', '--all', '--page-size', '5', '-o', 'ndjson', '--output-file', target], { env, timeoutMs: 30_000 }).done;
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/HTTP 503/);
+    } finally {
+      sandbox.setFaults({ failRate: 0, retryAfterSeconds: 1 });
+    }
+    expect(sandbox.requests.length).toBeGreaterThan(before);
+    expect(readdirSync(out)).toEqual(['employees.ndjson']);
+    expect(readFileSync(target, 'utf8')).toBe('previous export\n');
+  });
+
   it('webhook verify waiting for a JWS on stdin', async () => {
-    const run = spawnCli(['webhook', 'verify', '--jwks-url', `${sandbox.url}/v1/partner/.well-known/jwks.json`], { env, keepStdinOpen: true });
-    await new Promise((r) => setTimeout(r, 300));
-    const r = await interrupt(run);
+    const r = await interruptWhileWaitingOnStdin(['webhook', 'verify', '--jwks-url', `${sandbox.url}/v1/partner/.well-known/jwks.json`]);
     expect(r.code, r.stderr).toBe(130);
     expect(r.ms).toBeLessThan(STOP_WITHIN_MS);
   });
 
   it('profile get --from-file - waiting on stdin', async () => {
-    const run = spawnCli(['profile', 'get', '--from-file', '-'], { env, keepStdinOpen: true });
-    await new Promise((r) => setTimeout(r, 300));
-    const r = await interrupt(run);
+    const r = await interruptWhileWaitingOnStdin(['profile', 'get', '--from-file', '-']);
     expect(r.code, r.stderr).toBe(130);
     expect(r.ms).toBeLessThan(STOP_WITHIN_MS);
   });
