@@ -107,6 +107,7 @@ const values: Record<string, Case> = {
   'page not a number': { args: ['employees', 'list', '--page', 'two'], message: /--page must be a whole number/ },
   'page a fraction': { args: ['employees', 'list', '--page', '1.5'], message: /--page must be a whole number/ },
   'page huge': { args: ['employees', 'list', '--page', HUGE_DIGITS], message: /--page must be a whole number/ },
+  'page with an escape sequence (echoed back neutralised)': { args: ['employees', 'list', '--page', '\u001b]0;pwned\u0007\u001b[2J'], message: /--page must be a whole number/ },
   'page empty': { args: ['employees', 'list', '--page', ''], message: /--page must be a whole number/ },
   'page-size 0': { args: ['employees', 'list', '--page-size', '0'], message: /--page-size must be a whole number from 1 to 100/ },
   'page-size 101': { args: ['employees', 'list', '--page-size', '101'], message: /--page-size must be a whole number from 1 to 100/ },

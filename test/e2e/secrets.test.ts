@@ -135,6 +135,16 @@ describe('a sweep of commands with --debug never shows the token', () => {
     expect(e500.stderr).toMatch(/HTTP 500/);
   });
 
+  it('proxy credentials are masked too (doctor, and a request that fails through the proxy)', async () => {
+    const proxy = 'http://proxyuser:Pr0xyPa55w0rd@127.0.0.1:9';
+    const extraEnv = { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, NO_PROXY: '' };
+    for (const args of [['doctor'], ['employees', 'list']]) {
+      const r = await run(args, { extraEnv });
+      expect(r.code, r.stderr).not.toBe(0);
+      expect(r.stdout + r.stderr).not.toContain('Pr0xyPa55w0rd');
+    }
+  });
+
   it('the token is not in the process arguments of a running command', async () => {
     sandbox.setFaults({ latencyMs: 2000 });
     const running = spawnCli(['--debug', 'employees', 'list', '--all'], { env });
