@@ -1,5 +1,13 @@
 #!/usr/bin/env node
 // Launcher only: the CLI lives in the built output (npm ci builds it).
-import { main } from '../dist/cli.js';
+// A bare `--version` is answered here, before the CLI loads, so scripts that
+// probe the version pay for little more than Node's own start-up.
+import { readFileSync } from 'node:fs';
 
-main(process.argv.slice(2));
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else {
+  const { main } = await import('../dist/cli.js');
+  await main(args);
+}

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { type Runtime } from './command.js';
-import { createRequire } from 'node:module';
+import { packageVersion } from './version.js';
 import { CliError, ExitCode, exitCodeFor, InterruptedError, OutputClosedError } from './errors.js';
 import { colorAllowed, systemIO, type IO } from './io.js';
 import { parseSeconds } from './options.js';
@@ -19,9 +19,6 @@ import { registerHelp } from './commands/help.js';
 
 // Start-up speed: nothing here loads chalk (context.js, output/colors.js) or
 // the error renderer; they are imported when a command runs or fails.
-function packageVersion(): string {
-  return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
-}
 
 /** Builds the whole command tree. Declarations only: command code is imported inside actions. */
 export function buildProgram(runtime: Runtime): Command {

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { packageVersion } from './version.js';
 import { AuthError, UsageError } from './errors.js';
 import type { IO } from './io.js';
 import type { HttpClient, RetryEvent } from './api/http.js';
@@ -57,10 +57,6 @@ export interface Context {
   cleanup(): Promise<void>;
 }
 
-export function packageVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require('../package.json') as { version: string }).version;
-}
 
 export function createContext(init: { io: IO; env: NodeJS.ProcessEnv; globals: GlobalOptions; signal: AbortSignal; now?: () => number }): Context {
   const { io, env, globals } = init;

@@ -105,6 +105,9 @@ export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
   return verdict.valid ? ExitCode.OK : ExitCode.VERIFICATION_FAILED;
 }
 
+/** JWS lines verified at once by --file. */
+const VERIFY_IN_FLIGHT = 8;
+
 async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, ctx: Context): Promise<number> {
   try {
     if (!statSync(path).isFile()) throw new UsageError(`--file ${path} is not a file`);
@@ -120,25 +123,35 @@ async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, 
   let valid = 0;
   let invalid = 0;
   const reasons = new Map<string, number>();
+  // Verification runs on libuv's thread pool, so a few lines in flight use
+  // more than one core; results are still printed in file order.
+  const pending: { line: number; verdict: Promise<Verdict> }[] = [];
+  const emit = async (next: { line: number; verdict: Promise<Verdict> }) => {
+    const verdict = await next.verdict;
+    if (verdict.valid) valid++;
+    else {
+      invalid++;
+      reasons.set(verdict.reason!, (reasons.get(verdict.reason!) ?? 0) + 1);
+    }
+    if (format === 'table') await writeChunk(out, verdictLine(verdict, ctx.colors, `line ${String(next.line).padEnd(5)} `));
+    else {
+      const doc = jsonText({ line: next.line, ...verdictJson(verdict) });
+      if (format === 'ndjson') await writeChunk(out, `${doc}\n`);
+      // The opening bracket waits for the first verdict: a file with no JWS leaves stdout empty.
+      else await writeChunk(out, `${valid + invalid === 1 ? '[\n' : ',\n'}  ${doc}`);
+    }
+  };
   try {
     for await (const line of rl) {
       lineNo++;
       if (ctx.signal.aborted) throw new InterruptedError();
       if (line.trim() === '') continue;
-      const verdict: Verdict = await verifyWebhook(line, store);
-      if (verdict.valid) valid++;
-      else {
-        invalid++;
-        reasons.set(verdict.reason!, (reasons.get(verdict.reason!) ?? 0) + 1);
-      }
-      if (format === 'table') await writeChunk(out, verdictLine(verdict, ctx.colors, `line ${String(lineNo).padEnd(5)} `));
-      else {
-        const doc = jsonText({ line: lineNo, ...verdictJson(verdict) });
-        if (format === 'ndjson') await writeChunk(out, `${doc}\n`);
-        // The opening bracket waits for the first verdict: a file with no JWS leaves stdout empty.
-        else await writeChunk(out, `${valid + invalid === 1 ? '[\n' : ',\n'}  ${doc}`);
-      }
+      const verdict = verifyWebhook(line, store);
+      verdict.catch(() => undefined); // awaited in order by emit(); avoid an unhandled rejection meanwhile
+      pending.push({ line: lineNo, verdict });
+      if (pending.length >= VERIFY_IN_FLIGHT) await emit(pending.shift()!);
     }
+    while (pending.length > 0) await emit(pending.shift()!);
   } finally {
     rl.close();
   }
