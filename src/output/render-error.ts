@@ -11,7 +11,7 @@ export function renderError(err: unknown, c: Colors, debug: boolean): string {
   const lines: string[] = [];
   if (err instanceof ApiError) {
     const code = [err.apiCode, `HTTP ${err.status}`].filter(Boolean).join(', ');
-    lines.push(`${c.red('Error:')} ${clean(err.message)} (${code})`);
+    lines.push(`${c.red('Error:')} ${clean(err.message)} (${clean(code)})`);
     for (const d of err.details) lines.push(`  - ${d.field ? `${c.bold(clean(d.field))}: ` : ''}${clean(d.message)}`);
     if (err.excerpt) lines.push(`  Body: ${clean(err.excerpt)}`);
     if (err.path) lines.push(`  Path: ${clean(err.path)}`);
