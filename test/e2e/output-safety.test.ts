@@ -221,6 +221,39 @@ describe('webhook payloads with escape sequences', () => {
   });
 });
 
+describe('hostile error bodies from a server', () => {
+  const ESC = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\u202e';
+  const bodies: Record<string, { status: number; type: string; body: string; code: number }> = {
+    '422 with escapes in message, details, path and correlation id': {
+      status: 422,
+      type: 'application/json',
+      body: JSON.stringify({ code: `VALIDATION${ESC}`, message: `bad${ESC}`, path: `/v1/employees${ESC}`, correlationId: `cid${ESC}`, error: { code: 'VALIDATION_ERROR', message: `m${ESC}`, details: [{ field: `status${ESC}`, message: `nope${ESC}` }] } }),
+      code: 7,
+    },
+    '502 HTML page with escapes': { status: 502, type: 'text/html', body: `<html><body>${ESC}Bad gateway${ESC}</body></html>`, code: 1 },
+    '200 that is not JSON, with escapes': { status: 200, type: 'application/json', body: `{"data": ${ESC}`, code: 1 },
+  };
+  for (const [name, b] of Object.entries(bodies)) {
+    it(`${name}: the error on stderr has no control bytes`, async () => {
+      const { createServer } = await import('node:http');
+      const server = createServer((_req, res) => res.writeHead(b.status, { 'content-type': b.type }).end(b.body));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const port = (server.address() as { port: number }).port;
+      try {
+        const r = await runCli(['employees', 'list', '--timeout', '5'], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${port}` }, timeoutMs: 30_000 });
+        expect(r.code, r.stderr).toBe(b.code);
+        expect(r.stderr).toMatch(/^Error: /);
+        expect(r.stderr).not.toMatch(CONTROL);
+        expect(r.stderr).not.toContain('\u202e');
+        expect(r.stderr).not.toMatch(/\n\s+at /);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    });
+  }
+});
+
 /** Runs a shell command under a pseudo-terminal (util-linux script) and returns what it wrote. */
 function underPty(command: string): Promise<string> {
   return new Promise((resolve, reject) => {
