@@ -174,12 +174,14 @@ export class HttpClient {
     }
     this.opts.debug?.(`${method} ${url.origin}${target} -> ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
-    if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, text, resHeaders, url.pathname);
+    // An error body that echoes our Authorization header (some proxies do) must not put the token on stderr.
+    const redacted = (t: string) => (this.opts.token ? t.split(this.opts.token).join('***') : t);
+    if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {
       return { status: res.statusCode, headers: resHeaders, body: JSON.parse(text) as T };
     } catch {
-      throw badJsonError(res.statusCode, text);
+      throw badJsonError(res.statusCode, redacted(text));
     }
   }
 
