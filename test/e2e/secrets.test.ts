@@ -145,6 +145,29 @@ describe('a sweep of commands with --debug never shows the token', () => {
     }
   });
 
+  it('a server whose error bodies echo the Authorization header: the token is redacted from the message', async () => {
+    const { createServer } = await import('node:http');
+    let mode = 0;
+    const server = createServer((req, res) => {
+      const auth = String(req.headers.authorization);
+      if (mode === 0) res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'UNAUTHORIZED', message: `token ${auth} is not valid`, correlationId: auth, error: { details: [{ field: 'Authorization', message: auth }] } }));
+      else if (mode === 1) res.writeHead(502, { 'content-type': 'text/html' }).end(`<html><body>Bad gateway for ${auth}</body></html>`);
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(`{"broken": "${auth}`);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      for (mode = 0; mode < 3; mode++) {
+        const r = await run(['employees', 'list'], { extraEnv: { PARTNER_BASE_URL: url, PARTNER_TOKEN: BOGUS } });
+        expect(r.code, r.stderr).not.toBe(0);
+        expect(r.stderr).toMatch(/^Error: /m);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('the token is not in the process arguments of a running command', async () => {
     sandbox.setFaults({ latencyMs: 2000 });
     const running = spawnCli(['--debug', 'employees', 'list', '--all'], { env });
