@@ -158,6 +158,8 @@ const values: Record<string, Case> = {
   'gp schema --entity huge': { args: ['gp', 'schema', '--entity', HUGE], message: /--entity is too long/ },
   'gp schema -o csv': { args: ['gp', 'schema', '--entity', ENTITY, '-o', 'csv'], message: /Allowed choices are table, json/ },
   'gp create --set without =': { args: ['gp', 'create', '--entity', ENTITY, '--set', 'personal.firstName'], message: /--set must look like section\.field=value/ },
+  'gp create without --entity and no terminal to ask on': { args: ['gp', 'create', '--from-file', '-'], stdin: '{}', message: /--entity is required/ },
+  'dynamic-details submit employee with control characters': { args: ['dynamic-details', 'submit', 'A\u001b[2J'], message: /control characters|employee/ },
   'gp create --entity empty': { args: ['gp', 'create', '--entity', '', '--no-input'], message: /--entity/ },
   'gp create --resume with --from-file': { args: () => ['gp', 'create', '--entity', ENTITY, '--resume', '--from-file', f['array.json']!], message: /--resume|draft/, bug: 'gp create fetches the form schema before reading --from-file' },
   'dynamic-details submit without employee': { args: ['dynamic-details', 'submit'], message: /missing required argument 'employee'/ },
