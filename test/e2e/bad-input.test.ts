@@ -161,7 +161,7 @@ const values: Record<string, Case> = {
   'gp create without --entity and no terminal to ask on': { args: ['gp', 'create', '--from-file', '-'], stdin: '{}', message: /--entity is required/ },
   'dynamic-details submit employee with control characters': { args: ['dynamic-details', 'submit', 'A\u001b[2J'], message: /control characters|employee/ },
   'gp create --entity empty': { args: ['gp', 'create', '--entity', '', '--no-input'], message: /--entity/ },
-  'gp create --resume with --from-file': { args: () => ['gp', 'create', '--entity', ENTITY, '--resume', '--from-file', f['array.json']!], message: /--resume|draft/, bug: 'gp create fetches the form schema before reading --from-file' },
+  'gp create --resume with --from-file': { args: () => ['gp', 'create', '--entity', ENTITY, '--resume', '--from-file', f['values-wrong-type.json']!], message: /--resume|draft/, bug: 'gp create fetches the form schema before reading --from-file' },
   'dynamic-details submit without employee': { args: ['dynamic-details', 'submit'], message: /missing required argument 'employee'/ },
   'dynamic-details submit --set without =': { args: ['dynamic-details', 'submit', 'ACME-00001', '--set', 'legal'], message: /--set must look like section\.field=value/ },
   'webhook listen port 70000': { args: ['webhook', 'listen', '--port', '70000'], message: /--port must be a whole number from 0 to 65535/ },
