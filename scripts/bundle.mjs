@@ -1,14 +1,17 @@
 // Builds dist/ from src/ with esbuild: our modules and commander in one
 // start-up file (dist/cli.js), every lazily imported command in its own chunk.
-// Measured: `partner --help` loads ~15% faster than the per-file tsc output,
-// mostly by not resolving commander's CommonJS files one by one at start-up.
-// The other dependencies stay external: they load only inside commands.
+// Pure-JS dependencies on hot paths are bundled too, so Node does not resolve
+// and read their CommonJS files one by one. Measured (median of 10-20 runs):
+// `partner --help` 1.62x -> 1.45x of `node -e 0`; importing undici 87 ms ->
+// one chunk, a one-page `employees list` 340 -> 283 ms. Dependencies that read
+// their own files (jq-wasm), or load only in a few commands, stay external.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const BUNDLED = new Set(['commander', 'undici', 'chalk', 'cli-table3']);
 const external = Object.keys(pkg.dependencies)
-  .filter((name) => name !== 'commander')
+  .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
