@@ -123,7 +123,6 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const out = sink?.stream ?? (progress && ctx.io.stdoutIsTTY ? progress.interleave(ctx.io.stdout) : ctx.io.stdout);
   try {
     const count = await writeList(io, out, employees, spec, output);
-    progress?.done();
     await sink?.commit();
     ctx.log.debug(`wrote ${count} employees${sink ? ` to ${sink.path}` : ''}`);
   } catch (err) {
