@@ -1,7 +1,7 @@
 // What gp create and dynamic-details submit share: reading --from-file and
 // --set into the answers, filling fixed values, listing every issue, and
 // turning a server 422 into issues the wizard can ask again.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { readAll } from '../input.js';
@@ -16,15 +16,20 @@ export const MAX_VALUES_BYTES = 4 * 1024 * 1024;
 export interface ValueFlags {
   fromFile?: string;
   sets: SetPair[];
+  /** The --from-file values when the command read them already (before sending anything). */
+  fileValues?: Record<string, unknown>;
 }
 
 export async function readValuesFile(path: string, ctx: Context): Promise<Record<string, unknown>> {
-  if (path === '-') return parseValuesText(await readAll(ctx.io.stdin, MAX_VALUES_BYTES), 'stdin');
+  if (path === '-') return parseValuesText(await readAll(ctx.io.stdin, MAX_VALUES_BYTES, ctx.signal), 'stdin');
   let text: string;
   try {
+    const { size } = await stat(path);
+    if (size > MAX_VALUES_BYTES) throw new UsageError(`--from-file ${path} is too large (${size} bytes; at most ${MAX_VALUES_BYTES})`, 'A values file holds one JSON object with a key per section.', 'INVALID_VALUES_FILE');
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'INVALID_VALUES_FILE');
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`Cannot read --from-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'Check the path, or pass --from-file - to read the values from stdin.', 'INVALID_VALUES_FILE');
   }
   return parseValuesText(text, path);
 }
@@ -33,7 +38,7 @@ export async function readValuesFile(path: string, ctx: Context): Promise<Record
 export async function collectValues(form: FormSchema, base: Record<string, unknown>, flags: ValueFlags, ctx: Context, entity?: string): Promise<{ doc: Record<string, unknown>; issues: FieldIssue[] }> {
   let doc = structuredClone(base);
   if (flags.fromFile !== undefined) {
-    const file = await readValuesFile(flags.fromFile, ctx);
+    const file = flags.fileValues ?? (await readValuesFile(flags.fromFile, ctx));
     if ('entity' in file && !form.sections.some((s) => s.key === 'entity')) {
       if (entity !== undefined && file.entity !== entity) throw new UsageError(`${flags.fromFile} names entity "${String(file.entity).slice(0, 80)}" but --entity is "${entity}"`, undefined, 'INVALID_VALUES_FILE');
       delete file.entity;

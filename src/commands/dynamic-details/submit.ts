@@ -6,7 +6,7 @@ import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeJson } from '../../output/writer.js';
 import { dynamicBody, dynamicKeys, dynamicPart } from '../../forms/bodies.js';
 import { DraftStore } from '../../forms/drafts.js';
-import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, validateSections } from '../../forms/inputs.js';
+import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
 import { inquirerPrompter, type Prompter } from '../../forms/prompter.js';
 import { isObj, loadSchema } from '../../forms/schema.js';
 import { parseSetFlag, type SetPair } from '../../forms/values.js';
@@ -36,6 +36,8 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
   const interactive = ctx.io.canPrompt && !fileMode;
   const http = await ctx.api();
+  // A bad values file is reported before anything is sent.
+  const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
 
   // The employee: an id as given, a code looked up.
   let id: string;
@@ -72,7 +74,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   const resumeCmd = `partner dynamic-details submit ${id} --resume`;
 
   if (!interactive) {
-    const values = await collectValues(form, doc, opts, ctx);
+    const values = await collectValues(form, doc, { ...opts, fileValues }, ctx);
     doc = values.doc;
     fillFixed(form, doc, sections);
     const issues = [...values.issues, ...validateSections(form, doc, sections)];

@@ -7,7 +7,7 @@ import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeJson } from '../../output/writer.js';
 import { buildBodies, dynamicBody, dynamicKeys, dynamicPart, type Bodies } from '../../forms/bodies.js';
 import { DraftStore } from '../../forms/drafts.js';
-import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, validateSections } from '../../forms/inputs.js';
+import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
 import { inquirerPrompter, type Prompter } from '../../forms/prompter.js';
 import { allFields, getAt } from '../../forms/questions.js';
 import { loadSchema, type FormSchema } from '../../forms/schema.js';
@@ -53,9 +53,12 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     if (!interactive) throw new UsageError('--entity is required here', 'Pass --entity NAME, the legal entity that hires the employee (no prompts: not a terminal, CI, --no-input, or values given).', 'MISSING_ENTITY');
     entity = await askEntity(ctx, prompter);
   }
+  // A bad values file or a missing draft is reported before anything is sent.
+  const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
+  const drafts = new DraftStore(ctx.env);
+  if (opts.resume && !drafts.loadGp(entity)) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: partner gp create --entity ${q(entity)}`, 'NO_DRAFT');
   const form = loadSchema(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
   const sections = form.sections.map((s) => s.key);
-  const drafts = new DraftStore(ctx.env);
   const resumeCmd = `partner gp create --entity ${q(entity)} --resume`;
 
   let doc: Record<string, unknown> = {};
@@ -75,7 +78,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   }
 
   if (!interactive) {
-    const values = await collectValues(form, doc, opts, ctx, entity);
+    const values = await collectValues(form, doc, { ...opts, fileValues }, ctx, entity);
     fillFixed(form, values.doc, sections);
     const issues = [...values.issues, ...validateSections(form, values.doc, sections)];
     if (issues.length) failWithIssues(ctx, issues, fileMode);

@@ -101,7 +101,7 @@ function employeeRef(raw: string, what: string): string {
 async function readRefs(path: string, ctx: Context): Promise<string[]> {
   let text: string;
   if (path === '-') {
-    text = await readAll(ctx.io.stdin, MAX_FILE_BYTES);
+    text = await readAll(ctx.io.stdin, MAX_FILE_BYTES, ctx.signal);
   } else {
     try {
       text = await readFile(path, 'utf8');
