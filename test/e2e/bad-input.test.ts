@@ -71,8 +71,6 @@ interface Case {
   reads?: RegExp;
   /** most lines on stderr (default 3: the message, a hint, a pointer to --help); validation lists every field */
   lines?: number;
-  /** a known bug in code another engineer is finishing: the case is expected to fail until it is fixed */
-  bug?: string;
 }
 
 const did = (s: string) => new RegExp(`Did you mean ${s.replace(/[-]/g, '\\-')}\\?`);
@@ -161,7 +159,7 @@ const values: Record<string, Case> = {
   'gp create without --entity and no terminal to ask on': { args: ['gp', 'create', '--from-file', '-'], stdin: '{}', message: /--entity is required/ },
   'dynamic-details submit employee with control characters': { args: ['dynamic-details', 'submit', 'A\u001b[2J'], message: /control characters|employee/ },
   'gp create --entity empty': { args: ['gp', 'create', '--entity', '', '--no-input'], message: /--entity/ },
-  'gp create --resume with --from-file': { args: () => ['gp', 'create', '--entity', ENTITY, '--resume', '--from-file', f['values-wrong-type.json']!], message: /--resume|draft/, bug: 'gp create fetches the form schema before reading --from-file' },
+  'gp create --resume with --from-file': { args: () => ['gp', 'create', '--entity', ENTITY, '--resume', '--from-file', f['values-wrong-type.json']!], message: /--resume|draft/ },
   'dynamic-details submit without employee': { args: ['dynamic-details', 'submit'], message: /missing required argument 'employee'/ },
   'dynamic-details submit --set without =': { args: ['dynamic-details', 'submit', 'ACME-00001', '--set', 'legal'], message: /--set must look like section\.field=value/ },
   'webhook listen port 70000': { args: ['webhook', 'listen', '--port', '70000'], message: /--port must be a whole number from 0 to 65535/ },
@@ -211,18 +209,18 @@ const files: Record<string, Case> = {
   'profile --from-file 10 MB': { args: () => ['profile', 'get', '--from-file', f.big!], message: /--from-file|too large/i },
   'profile --from-file - with binary stdin': { args: ['profile', 'get', '--from-file', '-'], stdin: () => Buffer.from([0, 1, 2, 0x1b, 0x5b, 0x41, 0xff]), message: /control characters|--from-file/ },
   'profile --from-file - with empty stdin': { args: ['profile', 'get', '--from-file', '-'], stdin: '', message: /No employees/ },
-  'gp create --from-file missing': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.missing!], message: /Cannot read .*does-not-exist\.json/, bug: 'gp create fetches the form schema before reading --from-file' },
+  'gp create --from-file missing': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.missing!], message: /Cannot read .*does-not-exist\.json/ },
   'gp create --from-file unreadable': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.unreadable!], message: /Cannot read/, skip: isRoot ? 'running as root: chmod 000 does not stop root from reading (the directory case covers an unreadable path)' : undefined },
-  'gp create --from-file a directory': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.dir!], message: /Cannot read|directory/, bug: 'gp create fetches the form schema before reading --from-file' },
-  'gp create --from-file empty': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.empty!], message: /is not valid JSON|empty/, bug: 'gp create fetches the form schema before reading --from-file' },
-  'gp create --from-file invalid JSON': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f['invalid.json']!], message: /is not valid JSON/, bug: 'gp create fetches the form schema before reading --from-file' },
-  'gp create --from-file binary': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.binary!], message: /is not valid JSON/, bug: 'gp create fetches the form schema before reading --from-file' },
-  'gp create --from-file a JSON array': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f['array.json']!], message: /object/, bug: 'gp create fetches the form schema before reading --from-file' },
-  'gp create --from-file 10 MB': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.big!], message: /too large|bytes/i, bug: 'readValuesFile reads a file of any size (the 4 MiB cap is only for stdin) and calls it invalid JSON' },
-  'gp create --from-file - with invalid JSON on stdin': { args: ['gp', 'create', '--entity', ENTITY, '--from-file', '-'], stdin: '{"personal": ', message: /not valid JSON/, bug: 'gp create fetches the form schema before reading --from-file' },
+  'gp create --from-file a directory': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.dir!], message: /Cannot read|directory/ },
+  'gp create --from-file empty': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.empty!], message: /is not valid JSON|empty/ },
+  'gp create --from-file invalid JSON': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f['invalid.json']!], message: /is not valid JSON/ },
+  'gp create --from-file binary': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.binary!], message: /is not valid JSON/ },
+  'gp create --from-file a JSON array': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f['array.json']!], message: /object/ },
+  'gp create --from-file 10 MB': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f.big!], message: /too large|bytes/i },
+  'gp create --from-file - with invalid JSON on stdin': { args: ['gp', 'create', '--entity', ENTITY, '--from-file', '-'], stdin: '{"personal": ', message: /not valid JSON/ },
   'gp create --from-file wrong types, --dry-run': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-file', f['values-wrong-type.json']!, '--dry-run'], message: /personal.firstName[\s\S]*employment.weeklyHours[\s\S]*compensation.baseSalary/, lines: 30, reads: /^\/v1\/employees\/dynamic-details\/schema$/ },
-  'dynamic-details --from-file missing': { args: () => ['dynamic-details', 'submit', 'ACME-00001', '--from-file', f.missing!], message: /Cannot read/, bug: 'dynamic-details submit looks the employee up before reading --from-file' },
-  'dynamic-details --from-file invalid JSON': { args: () => ['dynamic-details', 'submit', 'ACME-00001', '--from-file', f['invalid.json']!], message: /is not valid JSON/, bug: 'dynamic-details submit looks the employee up before reading --from-file' },
+  'dynamic-details --from-file missing': { args: () => ['dynamic-details', 'submit', 'ACME-00001', '--from-file', f.missing!], message: /Cannot read/ },
+  'dynamic-details --from-file invalid JSON': { args: () => ['dynamic-details', 'submit', 'ACME-00001', '--from-file', f['invalid.json']!], message: /is not valid JSON/ },
   'verify --jwks-file missing': { args: () => ['webhook', 'verify', 'x.y.z', '--jwks-file', f.missing!], message: /Cannot read --jwks-file/ },
   'verify --jwks-file unreadable': { args: () => ['webhook', 'verify', 'x.y.z', '--jwks-file', f.unreadable!], message: /Cannot read --jwks-file/, skip: isRoot ? 'running as root: chmod 000 does not stop root from reading (the directory case covers an unreadable path)' : undefined },
   'verify --jwks-file a directory': { args: () => ['webhook', 'verify', 'x.y.z', '--jwks-file', f.dir!], message: /--jwks-file/ },
@@ -274,7 +272,6 @@ async function expectRefused(c: Case): Promise<void> {
 
 function caseTest(name: string, c: Case): void {
   if (c.skip) it.skip(`${name} (skipped: ${c.skip})`, () => undefined);
-  else if (c.bug) it.fails(`${name} — KNOWN BUG: ${c.bug}`, () => expectRefused(c));
   else it(name, () => expectRefused(c));
 }
 
