@@ -105,7 +105,8 @@ describe('walkPages with AIMD', () => {
   it('sends fewer requests at once after congestion', async () => {
     const adaptive = new AdaptiveConcurrency({ max: 8 });
     const seen: number[] = [];
-    const { fetchPage } = server(300, 10, adaptive, new Set([2]));
+    // 100 pages: climbing from 4 back to 8 takes 22 calm pages, whatever the timing of the pause.
+    const { fetchPage } = server(1000, 10, adaptive, new Set([2]));
     for await (const _ of walkPages(fetchPage, { adaptive, onPage: () => seen.push(adaptive.limit) })) void _;
     // Halved to 4 by the 429, then raised again as pages kept arriving.
     expect(Math.min(...seen)).toBe(4);
