@@ -14,8 +14,13 @@ let dir: ReturnType<typeof tempDir>;
 let env: NodeJS.ProcessEnv;
 let tmp: string;
 const hasScript = existsSync('/usr/bin/script');
-/** From SIGINT to the process gone, measured from the test (process start-up noise included). */
-const STOP_WITHIN_MS = 1500;
+/**
+ * From SIGINT to the process gone, measured from the test. The CLI itself
+ * exits at most 1 s after SIGINT (main's forced exit); the rest is headroom
+ * for a loaded 2-core CI machine. Anything stuck (3 s latency, a server that
+ * never closes) is still far beyond it.
+ */
+const STOP_WITHIN_MS = 2000;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ employees: 200 });
