@@ -1,5 +1,5 @@
 // gp create / gp schema / dynamic-details submit, non-interactive, against the sandbox over real HTTP.
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -149,6 +149,14 @@ describe('gp create --from-file / --set', () => {
     expectCode(r, 6);
     expect(r.stderr).toContain('An employee with these details already exists (work e-mail grace.hopper@acme.example)');
     expect(r.stderr).toContain('Nothing was created');
+    // The rejected values are kept as a private draft that --resume continues.
+    expect(r.stderr).toContain(`partner gp create --entity "${DEU}" --resume`);
+    const files = drafts();
+    expect(files).toHaveLength(1);
+    const draftFile = join(draftsDir(), files[0]);
+    expect(statSync(draftFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(draftFile, 'utf8')).answers.employment.workEmail).toBe('grace.hopper@acme.example');
+    rmSync(draftFile);
   });
 
   it('when the PATCH fails after the POST: says so, keeps the dynamic part, and dynamic-details submit --resume finishes it', async () => {

@@ -186,6 +186,12 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
     ctx.log.info(`Creating the employee…`);
     created = await createGpEmployment(http, s.bodies.create);
   } catch (err) {
+    // Nothing typed is lost: values from --from-file/--set become a draft that
+    // `--resume` walks through (each question pre-filled), whatever went wrong.
+    if (!w) {
+      drafts.saveGp({ entity, answers: s.doc, asked: [] });
+      ctx.io.stderr.write(`Your values are kept as a draft: ${resumeCmd} (or fix the file and run again).\n`);
+    }
     if (isFieldRejection(err)) {
       const issues = issuesFromApi(form, err);
       if (w) {
