@@ -62,6 +62,14 @@ describe('employees list output formats', () => {
   it('picks and orders columns with --fields', async () => {
     const r = await runCli(['employees', 'list', '-o', 'csv', '--fields', 'workEmail,employeeCode', '--page-size', '2'], { env });
     expect(r.stdout.split('\r\n')[0]).toBe('workEmail,employeeCode');
+    expect(r.stderr).toBe('');
+  });
+
+  it('warns about a --fields name the employee record does not have, and still shows it', async () => {
+    const r = await runCli(['employees', 'list', '-o', 'csv', '--fields', 'employeeCode,salary', '--page-size', '1'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: --fields salary: not a field of the employee record/);
+    expect(r.stdout.split('\r\n')[0]).toBe('employeeCode,salary');
   });
 
   it('runs on the embedded sandbox with --sandbox and no account', async () => {

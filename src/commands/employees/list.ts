@@ -61,6 +61,9 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   // A filter that does not compile is a usage error: found before anything is sent.
   if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
   if (query.employeeId && query.employeeCode) ctx.log.warn('Both --employee-id and --employee-code were given; the server uses --employee-id.');
+  // Servers may send more than the spec names, so an unknown field is shown (empty if absent), with a warning.
+  const unknown = (opts.fields ?? []).filter((f) => !(EMPLOYEE_FIELDS as readonly string[]).includes(f.split('.')[0]));
+  if (unknown.length) ctx.log.warn(`--fields ${unknown.join(', ')}: not ${unknown.length === 1 ? 'a field' : 'fields'} of the employee record; shown empty unless the server sends ${unknown.length === 1 ? 'it' : 'them'}. Known: ${EMPLOYEE_FIELDS.join(', ')}.`);
   // The server's rate limits are unknown: start at --concurrency (polite by default), halve on 429/503.
   const adaptive = opts.all ? new AdaptiveConcurrency({ max: opts.concurrency, onChange: (n, why) => ctx.log.debug(`pages in flight: ${n} (${why})`) }) : undefined;
   const http = await ctx.api({
