@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { listEmployees, type ListQuery } from '../../api/employees.js';
 import { AdaptiveConcurrency, walkPages } from '../../api/pages.js';
+import { periodicCollector } from '../../api/memory.js';
 import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { parseInteger, parseText, parseUuid } from '../../options.js';
@@ -103,6 +104,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   let total: number | undefined;
   let pagesDone = 0;
   const progress = createProgress(ctx.io, opts.progress);
+  const collectGarbage = periodicCollector();
   const startPage = query.page ?? 1;
   const employees = walkPages<Employee>((page, signal) => listEmployees(http, { ...query, page }, signal), {
     startPage: query.page,
@@ -113,6 +115,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
     onPage: (_page, pagination, itemsSoFar) => {
       total = pagination.totalItems;
       pagesDone++;
+      collectGarbage();
       if (progress) {
         const size = pagination.pageSize || query.pageSize || PAGE_SIZE_MAX;
         let items = Math.max(itemsSoFar, pagination.totalItems - (startPage - 1) * size);
