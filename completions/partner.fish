@@ -241,7 +241,7 @@ complete -c partner -n '__partner_arg \'help\' 0' -x -a 'employees trackers prof
 complete -c partner -l profile -x -a '(__partner_profiles)' -d 'use this saved profile (env PARTNER_PROFILE)'
 complete -c partner -l base-url -x -d 'API base URL (env PARTNER_BASE_URL); https only, except loopback'
 complete -c partner -l sandbox -d 'run against the embedded sandbox (no account needed)'
-complete -c partner -l debug -d 'log requests and responses to stderr (token redacted)'
+complete -c partner -l debug -d 'log requests and responses to stderr, token redacted (also PARTNER_DEBUG=1)'
 complete -c partner -l timeout -x -d 'time limit per request'
 complete -c partner -l no-color -d 'no colour in output (also NO_COLOR)'
 complete -c partner -l no-input -d 'never prompt; fail instead, naming the flag to use'

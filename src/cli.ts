@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { type Runtime } from './command.js';
 import { packageVersion } from './version.js';
 import { CliError, ExitCode, exitCodeFor, InterruptedError, OutputClosedError } from './errors.js';
-import { colorAllowed, systemIO, type IO } from './io.js';
+import { colorAllowed, envFlag, systemIO, type IO } from './io.js';
 import { parseSeconds } from './options.js';
 import { sanitizeTerminal } from './output/sanitize.js';
 import { registerAuth } from './commands/auth/index.js';
@@ -28,7 +28,7 @@ export function buildProgram(runtime: Runtime): Command {
     .option('--profile <name>', 'use this saved profile (env PARTNER_PROFILE)')
     .option('--base-url <url>', 'API base URL (env PARTNER_BASE_URL); https only, except loopback')
     .option('--sandbox', 'run against the embedded sandbox (no account needed)')
-    .addOption(new Option('--debug', 'log requests and responses to stderr (token redacted)').env('PARTNER_DEBUG'))
+    .option('--debug', 'log requests and responses to stderr, token redacted (also PARTNER_DEBUG=1)')
     .addOption(new Option('--timeout <seconds>', 'time limit per request').default(30).argParser((v) => parseSeconds('--timeout', v)))
     .option('--no-color', 'no colour in output (also NO_COLOR)')
     .option('--no-input', 'never prompt; fail instead, naming the flag to use')
@@ -144,7 +144,7 @@ async function report(err: unknown, runtime: Runtime, interrupted: boolean): Pro
     runtime.io.stderr.write('Interrupted.\n');
     return ExitCode.INTERRUPTED;
   }
-  const debug = runtime.context?.globals.debug ?? (runtime.env.PARTNER_DEBUG !== undefined && runtime.env.PARTNER_DEBUG !== '' && runtime.env.PARTNER_DEBUG !== '0');
+  const debug = runtime.context?.globals.debug ?? envFlag(runtime.env.PARTNER_DEBUG);
   const [{ colors }, { renderError }] = await Promise.all([import('./output/colors.js'), import('./output/render-error.js')]);
   const c = colors(runtime.io.stderrIsTTY && colorAllowed(runtime.env, { color: runtime.context?.globals.color }));
   runtime.io.stderr.write(renderError(err, c, debug));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
-import type { IO } from './io.js';
+import { envFlag, type IO } from './io.js';
 
 /**
  * What a command module exports: `parse` turns commander's positional
@@ -22,13 +22,13 @@ export interface Runtime {
 }
 
 /** Global flags, typed once, read from the root command. */
-export function globalOptions(cmd: Command): GlobalOptions {
+export function globalOptions(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
   return {
     profile: o.profile as string | undefined,
     baseUrl: o.baseUrl as string | undefined,
     sandbox: Boolean(o.sandbox),
-    debug: Boolean(o.debug),
+    debug: Boolean(o.debug) || envFlag(env.PARTNER_DEBUG),
     timeout: o.timeout as number,
     color: o.color !== false,
     input: o.input !== false,
@@ -43,7 +43,7 @@ export function globalOptions(cmd: Command): GlobalOptions {
 export function lazyAction<O>(runtime: Runtime, load: () => Promise<CommandModule<O>>) {
   return async (...actionArgs: unknown[]) => {
     const cmd = actionArgs[actionArgs.length - 1] as Command;
-    const globals = globalOptions(cmd);
+    const globals = globalOptions(cmd, runtime.env);
     const args = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a.map(String) : [String(a)]));
     // The context (and chalk, through it) is loaded only when a command runs, never for --help.
     const [mod, { createContext }] = await Promise.all([load(), import('./context.js')]);

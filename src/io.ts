@@ -45,8 +45,13 @@ export function colorAllowed(env: NodeJS.ProcessEnv, prefs: IOPreferences): bool
   return prefs.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb';
 }
 
+/** An environment switch is on when set to anything but '', '0' or 'false'. */
+export function envFlag(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
 export function isCI(env: NodeJS.ProcessEnv): boolean {
-  return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+  return envFlag(env.CI);
 }
 
 export interface TestIO extends IO {

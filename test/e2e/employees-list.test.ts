@@ -216,6 +216,14 @@ describe('errors from the server', () => {
     expect(r.stderr).toMatch(/invalid JSON/);
   });
 
+  it('PARTNER_DEBUG=1 turns the debug log on, PARTNER_DEBUG=0 leaves it off', async () => {
+    const on = await runCli(['employees', 'list', '--page-size', '1'], { env: { ...env, PARTNER_DEBUG: '1' } });
+    expect(on.stderr).toMatch(/\[debug\] GET /);
+    const off = await runCli(['employees', 'list', '--page-size', '1'], { env: { ...env, PARTNER_DEBUG: '0' } });
+    expect(off.code).toBe(0);
+    expect(off.stderr).toBe('');
+  });
+
   it('never prints the token, even with --debug', async () => {
     const r = await runCli(['--debug', 'employees', 'list'], { env });
     expect(r.code).toBe(0);
