@@ -9,7 +9,7 @@
 // report them apart. The disk cache keeps jose's ExportedJWKSCache shape
 // ({jwks, uat}) so it can seed jose's [jwksCache] hook if ever wanted.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { importJWK, type JWK } from 'jose';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -290,11 +290,13 @@ export function isFresh(snap: Pick<KeySetSnapshot, 'fetchedAt' | 'maxAgeMs'>, no
 export function readJwksFile(path: string): unknown {
   let text: string;
   try {
+    // Size first: a huge file is refused without being read.
+    if (statSync(path).size > MAX_JWKS_BYTES) throw new UsageError(`--jwks-file ${path} is larger than 1 MiB`);
     text = readFileSync(path, 'utf8');
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`Cannot read --jwks-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  if (Buffer.byteLength(text) > MAX_JWKS_BYTES) throw new UsageError(`--jwks-file ${path} is larger than 1 MiB`);
   try {
     return JSON.parse(text);
   } catch {
