@@ -106,3 +106,23 @@ export function loadSchema(raw: unknown): FormSchema {
 export function sectionOf(form: FormSchema, key: string): Section | undefined {
   return form.sections.find((s) => s.key === key);
 }
+
+/**
+ * The schemas that may describe the child `part` (a property name or an array
+ * index) of any of `schemas`, through $ref, allOf/anyOf/oneOf and then/else.
+ * Conditions are not evaluated: every branch that could apply is included.
+ */
+export function childSchemas(form: FormSchema, schemas: unknown[], part: string): unknown[] {
+  const next: unknown[] = [];
+  const index = /^\d+$/.test(part);
+  const visit = (s: unknown, depth: number) => {
+    const r = resolveRef(form.root, s);
+    if (!isObj(r) || depth > 12) return;
+    if (index && r.items !== undefined) next.push(r.items);
+    if (isObj(r.properties) && part in r.properties) next.push(r.properties[part]);
+    for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(r[k])) for (const x of r[k] as unknown[]) visit(x, depth + 1);
+    for (const k of ['then', 'else']) if (r[k] !== undefined) visit(r[k], depth + 1);
+  };
+  for (const s of schemas) visit(s, 0);
+  return next;
+}

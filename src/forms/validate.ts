@@ -5,7 +5,7 @@ import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { isObj, resolveRef, str, type Draft, type FormSchema, type JsonSchema } from './schema.js';
+import { childSchemas, isObj, resolveRef, str, type Draft, type FormSchema, type JsonSchema } from './schema.js';
 
 // ajv and ajv-formats are CommonJS; under NodeNext their default export is the module object.
 type AjvLike = { compile(schema: unknown): ValidateFunction };
@@ -249,20 +249,10 @@ export function titleAt(form: FormSchema, path: string): string {
   let schemas: unknown[] = [form.root];
   let title: string | undefined;
   for (const part of parts) {
-    const next: unknown[] = [];
-    const visit = (s: unknown, depth: number) => {
-      const r = resolveRef(form.root, s);
-      if (!isObj(r) || depth > 8) return;
-      if (/^\d+$/.test(part) && r.items !== undefined) next.push(r.items);
-      if (isObj(r.properties) && part in r.properties) next.push(r.properties[part]);
-      for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(r[k])) for (const x of r[k] as unknown[]) visit(x, depth + 1);
-      for (const k of ['then', 'else']) if (r[k] !== undefined) visit(r[k], depth + 1);
-    };
-    for (const s of schemas) visit(s, 0);
-    schemas = next;
+    schemas = childSchemas(form, schemas, part);
     if (/^\d+$/.test(part)) continue;
     title = undefined;
-    for (const s of next) {
+    for (const s of schemas) {
       const r = resolveRef(form.root, s);
       if (isObj(r) && str(r.title)) {
         title = str(r.title);

@@ -2,7 +2,7 @@
 // and `--set section.field=value` pairs coerced by the field's type.
 import { UsageError } from '../errors.js';
 import { choicesOf, kindOf, merge, setAt } from './questions.js';
-import { isObj, resolveRef, type FormSchema, type JsonSchema } from './schema.js';
+import { childSchemas, isObj, resolveRef, type FormSchema, type JsonSchema } from './schema.js';
 import { issue, type FieldIssue } from './validate.js';
 
 export interface SetPair {
@@ -37,17 +37,7 @@ export function parseValuesText(text: string, source: string): Record<string, un
 export function schemasAt(form: FormSchema, path: string[]): JsonSchema[] {
   let current: unknown[] = [form.root];
   for (const part of path) {
-    const next: unknown[] = [];
-    const visit = (s: unknown, depth: number) => {
-      const r = resolveRef(form.root, s);
-      if (!isObj(r) || depth > 12) return;
-      if (/^\d+$/.test(part) && r.items !== undefined) next.push(r.items);
-      if (isObj(r.properties) && isObj(r.properties[part])) next.push(r.properties[part]);
-      for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(r[k])) for (const x of r[k] as unknown[]) visit(x, depth + 1);
-      for (const k of ['then', 'else']) if (r[k] !== undefined) visit(r[k], depth + 1);
-    };
-    for (const s of current) visit(s, 0);
-    current = next;
+    current = childSchemas(form, current, part);
     if (current.length === 0) return [];
   }
   return current.filter(isObj);

@@ -9,11 +9,7 @@ Examples:
   $ partner trackers onboarding
   $ partner trackers offboarding -o json`);
 
-  const onboarding = trackers
-    .command('onboarding')
-    .description('the onboarding stage of each employee currently onboarding')
-    .option('--employee-id <uuid>', 'only this employee id')
-    .option('--employee-code <code>', 'only this employee code (with --employee-id: both must match)');
+  const onboarding = trackerCommand(trackers, 'onboarding', 'the onboarding stage of each employee currently onboarding');
   addOutputOptions(onboarding);
   onboarding
     .addHelpText(
@@ -30,11 +26,7 @@ Examples:
     )
     .action(lazyAction(runtime, () => import('./onboarding.js')));
 
-  const offboarding = trackers
-    .command('offboarding')
-    .description('the offboarding stage and pending documents of each employee currently offboarding')
-    .option('--employee-id <uuid>', 'only this employee id')
-    .option('--employee-code <code>', 'only this employee code (with --employee-id: both must match)');
+  const offboarding = trackerCommand(trackers, 'offboarding', 'the offboarding stage and pending documents of each employee currently offboarding');
   addOutputOptions(offboarding);
   offboarding
     .addHelpText(
@@ -51,4 +43,13 @@ Examples:
   $ partner trackers offboarding --jq '[.[] | select(.pendingDocuments | length > 0)] | length'`,
     )
     .action(lazyAction(runtime, () => import('./offboarding.js')));
+}
+
+/** A tracker subcommand with the two filters the spec gives both trackers (combined with AND). */
+function trackerCommand(trackers: Command, name: string, description: string): Command {
+  return trackers
+    .command(name)
+    .description(description)
+    .option('--employee-id <uuid>', 'only this employee id')
+    .option('--employee-code <code>', 'only this employee code (with --employee-id: both must match)');
 }
