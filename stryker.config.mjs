@@ -1,0 +1,19 @@
+// Mutation testing (`npm run mutate`, outside `npm test`): a check that can be
+// deleted while every test still passes is untested. Runs the unit tests only
+// (the e2e tests run the bundled dist/, which mutants of src/ never reach).
+// One file at a time: `npm run mutate -- --mutate src/api/pages.ts`.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts' },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  mutate: ['src/webhooks/verify.ts', 'src/api/pages.ts', 'src/output/csv.ts', 'src/output/sanitize.ts'],
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  timeoutMS: 20000,
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  thresholds: { high: 90, low: 85, break: 85 },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
