@@ -8,15 +8,15 @@
 # Subcommands of a command path.
 _partner_subcommands() {
   case $1 in
-    '') _partner_r='employees trackers profile gp dynamic-details auth sandbox webhook doctor completion help' ;;
+    '') _partner_r='employees trackers profile gp dynamic-details webhook auth doctor sandbox completion version help' ;;
     'employees') _partner_r='list' ;;
     'trackers') _partner_r='onboarding offboarding' ;;
     'profile') _partner_r='get' ;;
     'gp') _partner_r='create schema' ;;
     'dynamic-details') _partner_r='submit' ;;
+    'webhook') _partner_r='verify listen' ;;
     'auth') _partner_r='login status logout' ;;
     'sandbox') _partner_r='start emit' ;;
-    'webhook') _partner_r='verify listen' ;;
     *) _partner_r='' ;;
   esac
 }
@@ -25,20 +25,21 @@ _partner_subcommands() {
 _partner_flags() {
   case $1 in
     '') _partner_r='-V --version' ;;
-    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --limit --concurrency --no-progress --output-file -o --output --fields -q --quiet --csv-raw --jq' ;;
-    'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
-    'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
-    'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --csv-raw --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set --dry-run --resume -o --output' ;;
-    'gp schema') _partner_r='--entity -o --output' ;;
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --limit --concurrency --no-progress --output-file -o --output --fields -q --quiet --jq --csv-raw' ;;
+    'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
+    'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
+    'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume -o --output --fields --jq' ;;
+    'gp schema') _partner_r='--entity -o --output --jq' ;;
     'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run' ;;
+    'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --jq' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file --no-cache -o --output' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
-    'auth status') _partner_r='-o --output --fields --csv-raw --jq' ;;
+    'auth status') _partner_r='-o --output --fields --jq' ;;
+    'doctor') _partner_r='-o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key' ;;
-    'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file --no-cache -o --output' ;;
-    'doctor') _partner_r='-o --output' ;;
+    'version') _partner_r='-o --output --jq' ;;
     *) _partner_r='' ;;
   esac
   _partner_r+=' --profile --base-url --sandbox --debug --timeout --no-color --no-input -h --help'
@@ -51,15 +52,16 @@ _partner_value_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set -o --output' ;;
-    'gp schema') _partner_r='--entity -o --output' ;;
+    'gp create') _partner_r='--entity --from-file --set -o --output --fields --jq' ;;
+    'gp schema') _partner_r='--entity -o --output --jq' ;;
     'dynamic-details submit') _partner_r='--from-file --set' ;;
+    'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output --jq' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file -o --output' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
+    'doctor') _partner_r='-o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --data' ;;
-    'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file -o --output' ;;
-    'doctor') _partner_r='-o --output' ;;
+    'version') _partner_r='-o --output --jq' ;;
     *) _partner_r='' ;;
   esac
   _partner_r+=' --profile --base-url --timeout'
@@ -85,17 +87,18 @@ _partner_values() {
     'gp create|-o'|'gp create|--output') _partner_r='w:table json' ;;
     'gp schema|-o'|'gp schema|--output') _partner_r='w:table json' ;;
     'dynamic-details submit|--from-file') _partner_r='f' ;;
-    'auth status|-o'|'auth status|--output') _partner_r='w:table json ndjson csv' ;;
-    'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'webhook verify|--file') _partner_r='f' ;;
     'webhook verify|--jwks-file') _partner_r='f' ;;
     'webhook verify|-o'|'webhook verify|--output') _partner_r='w:table json ndjson' ;;
     'webhook listen|--events') _partner_r='l:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'webhook listen|--jwks-file') _partner_r='f' ;;
     'webhook listen|-o'|'webhook listen|--output') _partner_r='w:table ndjson' ;;
+    'auth status|-o'|'auth status|--output') _partner_r='w:table json' ;;
     'doctor|-o'|'doctor|--output') _partner_r='w:table json' ;;
+    'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'completion|#0') _partner_r='w:bash zsh fish' ;;
-    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details auth sandbox webhook doctor completion help' ;;
+    'version|-o'|'version|--output') _partner_r='w:table json' ;;
+    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details webhook auth doctor sandbox completion version help' ;;
     *'|--profile') _partner_r='p' ;;
     *) _partner_r='' ;;
   esac

@@ -1,56 +1,148 @@
-import type { Command } from 'commander';
-import type { Context, GlobalOptions } from './context.js';
-import { envFlag, type IO } from './io.js';
+// A command is one typed definition (this module's `defineCommand`) plus a
+// plain `run(options, ctx)` in a module of its own. The definition is data:
+// name, summary, flags, arguments, output formats, examples, whether it needs
+// a token. From it, command-tree.ts generates the commander declaration, the
+// help and (through commander) the completion model, and `parseCommand` turns
+// what commander collected into a typed, validated options object. Validation
+// lives here and in the flag builders (flags.ts), nowhere else: `run` never
+// sees a raw string.
+import type { Context } from './context.js';
+import type { OutputFlags } from './output/options.js';
+import type { Format } from './output/format.js';
+import { UsageError } from './errors.js';
 
-/**
- * What a command module exports: `parse` turns commander's positional
- * arguments and raw flags into typed options (throwing UsageError, before
- * anything is sent), and `run` is a plain function of those and the context.
- */
-export interface CommandModule<O> {
-  parse(args: string[], raw: Record<string, unknown>, env: NodeJS.ProcessEnv): O;
+/** One flag or positional argument: how it is shown, and how its raw value becomes a typed one. */
+export interface Flag<T> {
+  /** value: `--x <v>`; switch: `--x`; negated: `--no-x` (true unless given); repeat: `--x <v>` any number of times. */
+  kind: 'value' | 'switch' | 'negated' | 'repeat';
+  description: string;
+  /** The value's name in help: `--page <n>`. */
+  placeholder?: string;
+  short?: string;
+  /** Allowed values, shown in help and completed by the shells (validated by `parse`). */
+  choices?: readonly string[];
+  /** Completion of the value: file paths. */
+  completeFiles?: boolean;
+  /** Positional only: may be omitted. Variadic: the last argument takes the rest. */
+  optional?: boolean;
+  variadic?: boolean;
+  /** Turns what was typed (undefined when absent) into the typed value, or throws a UsageError naming `name`. */
+  parse(raw: unknown, name: string): T;
+}
+
+export type Flags = Record<string, Flag<unknown>>;
+export type FlagValues<F> = { [K in keyof F]: F[K] extends Flag<infer V> ? V : never };
+
+/** What a command prints: the formats it offers, and whether --fields, -q, --jq apply. */
+export interface OutputSpec {
+  formats: readonly Format[];
+  /** -q prints this field of each record (absent: no -q). */
+  quiet?: boolean;
+  /** --fields picks fields (default true). */
+  fields?: boolean;
+  /** --jq filters the JSON document (default true). */
+  jq?: boolean;
+  /** The format without -o, for a report read by people even when piped (doctor); default: table on a terminal, json when piped. */
+  default?: Format;
+}
+
+export interface CommandModule<O = never> {
   run(opts: O, ctx: Context): Promise<number | void>;
 }
 
-export interface Runtime {
-  io: IO;
-  env: NodeJS.ProcessEnv;
-  signal: AbortSignal;
-  /** Set by the action: the exit code the command asked for, and its context. */
-  exitCode: number;
-  context?: Context;
+export interface CommandDef {
+  name: string;
+  summary: string;
+  /** Text after the flags in help: behaviour, formats, exit codes. */
+  details?: string;
+  aliases?: string[];
+  hidden?: boolean;
+  /** Positional arguments, in order. */
+  args?: Flags;
+  flags?: Flags;
+  output?: OutputSpec;
+  /** Shell lines that run against the sandbox, each optionally followed by `  # comment`. */
+  examples?: string[];
+  /** Calls the API with the profile's token (default true): what `ctx.http()` checks. */
+  needsToken?: boolean;
+  /** Cross-flag rules and derived values, after every flag parsed on its own. Throws UsageError. */
+  refine?: (parsed: never, env: NodeJS.ProcessEnv) => unknown;
+  /** The run module, imported only when the command runs (typed by OptionsOf in that module). */
+  load: () => Promise<unknown>;
+  /** Carries the options type of `run`; never set. */
+  readonly __options?: unknown;
 }
 
-/** Global flags, typed once, read from the root command. */
-export function globalOptions(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
-  const o = cmd.optsWithGlobals() as Record<string, unknown>;
-  return {
-    profile: o.profile as string | undefined,
-    baseUrl: o.baseUrl as string | undefined,
-    sandbox: Boolean(o.sandbox),
-    debug: Boolean(o.debug) || envFlag(env.PARTNER_DEBUG),
-    timeout: o.timeout as number,
-    color: o.color !== false,
-    input: o.input !== false,
-  };
+/** The options `run` receives: flags and arguments typed, plus output flags when offered, then `refine`d. */
+export type Parsed<F, A, O> = FlagValues<F> & FlagValues<A> & (O extends OutputSpec ? OutputFlags : unknown);
+export type OptionsOf<D> = D extends { readonly __options?: infer R } ? R : never;
+
+/**
+ * Declares a command. The type parameters are inferred from the literal, so
+ * `OptionsOf<typeof def>` is exactly what its run module receives.
+ */
+export function defineCommand<F extends Flags = Record<never, never>, A extends Flags = Record<never, never>, O extends OutputSpec | undefined = undefined, R = Parsed<F, A, O>>(def: {
+  name: string;
+  summary: string;
+  details?: string;
+  aliases?: string[];
+  hidden?: boolean;
+  args?: A;
+  flags?: F;
+  output?: O;
+  examples?: string[];
+  needsToken?: boolean;
+  refine?: (parsed: Parsed<F, A, O>, env: NodeJS.ProcessEnv) => R;
+  load: () => Promise<unknown>;
+}): CommandDef & { readonly __options?: R } {
+  return def as CommandDef & { readonly __options?: R };
+}
+
+/** A noun that groups commands (`employees`, `webhook`); `section` places it in the top-level help. */
+export interface GroupDef {
+  name: string;
+  summary: string;
+  section: HelpSection;
+  examples?: string[];
+  commands: CommandDef[];
+}
+
+export const HELP_SECTIONS = ['Lookups', 'Exports', 'Onboarding', 'Webhooks', 'Setup'] as const;
+export type HelpSection = (typeof HELP_SECTIONS)[number];
+
+/** A top-level entry: a group of commands, or a command of its own (`doctor`) with its help section. */
+export type TopLevel = GroupDef | (CommandDef & { section: HelpSection });
+
+export function defineGroup(group: GroupDef): GroupDef {
+  return group;
+}
+
+export function isGroup(t: TopLevel): t is GroupDef {
+  return 'commands' in t;
+}
+
+/** `pageSize` -> `page-size`. */
+export function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** How a flag is named in messages: `--page-size`, `--no-progress`, or `<employee>` for an argument. */
+export function flagName(key: string, flag: Flag<unknown>, positional = false): string {
+  if (positional) return `<${kebab(key)}>`;
+  return flag.kind === 'negated' ? `--no-${kebab(key)}` : `--${kebab(key)}`;
 }
 
 /**
- * Builds a commander action that imports the command's module only when it
- * runs (so --help and --version load almost nothing), turns commander's
- * arguments into typed options with `parse`, and runs it with a context.
+ * Turns commander's raw values (strings, booleans, arrays of strings) into the
+ * typed options object. `rawFlags` is keyed by flag key; `rawArgs` in order.
  */
-export function lazyAction<O>(runtime: Runtime, load: () => Promise<CommandModule<O>>) {
-  return async (...actionArgs: unknown[]) => {
-    const cmd = actionArgs[actionArgs.length - 1] as Command;
-    const globals = globalOptions(cmd, runtime.env);
-    const args = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a.map(String) : [String(a)]));
-    // The context (and chalk, through it) is loaded only when a command runs, never for --help.
-    const [mod, { createContext }] = await Promise.all([load(), import('./context.js')]);
-    const opts = mod.parse(args, cmd.opts(), runtime.env);
-    const ctx = createContext({ io: { ...runtime.io, color: runtime.io.color && globals.color, canPrompt: runtime.io.canPrompt && globals.input }, env: runtime.env, globals, signal: runtime.signal });
-    runtime.context = ctx;
-    const code = await mod.run(opts, ctx);
-    runtime.exitCode = typeof code === 'number' ? code : 0;
-  };
+export function parseCommand(def: CommandDef, rawArgs: unknown[], rawFlags: Record<string, unknown>, env: NodeJS.ProcessEnv, parseOutput?: (raw: Record<string, unknown>, spec: OutputSpec) => OutputFlags): unknown {
+  const out: Record<string, unknown> = {};
+  for (const [i, [key, flag]] of Object.entries(def.args ?? {}).entries()) out[key] = flag.parse(rawArgs[i], flagName(key, flag, true));
+  for (const [key, flag] of Object.entries(def.flags ?? {})) out[key] = flag.parse(rawFlags[key], flagName(key, flag));
+  if (def.output) {
+    if (!parseOutput) throw new UsageError('internal: no output parser');
+    Object.assign(out, parseOutput(rawFlags, def.output));
+  }
+  return def.refine ? (def.refine as (p: unknown, env: NodeJS.ProcessEnv) => unknown)(out, env) : out;
 }

@@ -1,9 +1,15 @@
+// The only factory. Everything a command touches comes from here: io (per
+// stream), the resolved profile, the HTTP client, the prompter, the drafts
+// store and the clock. Expensive members are created on first use (each says
+// what it depends on), so a command pays only for what it uses.
 import { packageVersion } from './version.js';
 import { AuthError, UsageError } from './errors.js';
 import type { IO } from './io.js';
 import type { HttpClient, RetryEvent } from './api/http.js';
 import type { ConfigStore } from './config/store.js';
 import type { ResolvedProfile } from './config/resolve.js';
+import type { DraftStore } from './forms/drafts.js';
+import type { Prompter } from './forms/prompter.js';
 import { colors, type Colors } from './output/colors.js';
 
 export interface GlobalOptions {
@@ -17,18 +23,24 @@ export interface GlobalOptions {
   input: boolean;
 }
 
-export interface ApiOptions {
+export interface HttpOptions {
   /** Keep-alive connections (the page walker's concurrency). */
   connections?: number;
   onRetry?: (e: RetryEvent) => void;
-  /** Commands that work without a token (the JWKS is public). */
-  tokenOptional?: boolean;
+  /** Another origin than the profile's (a key set at --jwks-url); implies no token. */
+  baseUrl?: string;
+  /** A token other than the profile's (login's check), or null for none (the public key set). */
+  token?: string | null;
 }
 
 export interface Logger {
   debug(message: string): void;
   warn(message: string): void;
   info(message: string): void;
+}
+
+export interface Clock {
+  now(): number;
 }
 
 /**
@@ -43,43 +55,77 @@ export interface Context {
   version: string;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
-  now(): number;
+  clock: Clock;
+  /** The runtime: Node.js version, platform and architecture (doctor, `partner version`). */
+  system: { node: string; platform: string; arch: string };
   log: Logger;
+  /** Colours for what goes to stdout (tables, verdicts). */
   colors: Colors;
+  /** Colours for what goes to stderr (prompts, notes, messages). */
+  errColors: Colors;
   /** The config file (profiles, tokens); opened on first use. */
   config(): Promise<ConfigStore>;
-  /** Flags > env > profile; with --sandbox, the in-process sandbox. */
+  /** Flags > env > profile (config/resolve.ts); with --sandbox, the in-process sandbox. */
   profile(): Promise<ResolvedProfile>;
-  /** The one HTTP client for the resolved profile; needs a token unless told otherwise. */
-  api(opts?: ApiOptions): Promise<HttpClient>;
+  /**
+   * An HTTP client (api/http.ts: retries, timeouts, proxy, --debug). Without
+   * overrides: the one client of the resolved profile, which must have a token
+   * unless the command declared `needsToken: false`.
+   */
+  http(opts?: HttpOptions): Promise<HttpClient>;
+  /** Prompts on the terminal (stderr); fails with a usage error naming `flag` when prompting is not possible. */
+  prompter(): Promise<Prompter>;
+  /** Drafts of half-filled forms (config dir, 0600). */
+  drafts(): Promise<DraftStore>;
   /** Runs after the command, success or failure (close servers, remove temp files). */
   onCleanup(fn: () => unknown): void;
   cleanup(): Promise<void>;
 }
 
+export interface ContextInit {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  signal: AbortSignal;
+  clock?: Clock;
+  /** The command's declaration: whether `http()` requires a token. */
+  needsToken?: boolean;
+  /** Tests: a prompter with scripted answers. */
+  prompter?: Prompter;
+}
 
-export function createContext(init: { io: IO; env: NodeJS.ProcessEnv; globals: GlobalOptions; signal: AbortSignal; now?: () => number }): Context {
+export function createContext(init: ContextInit): Context {
   const { io, env, globals } = init;
-  const c = colors(io.color);
+  const errColors = colors(io.stderrColor);
   const log: Logger = {
     debug: (m) => {
-      if (globals.debug) io.stderr.write(`${c.dim(`[debug] ${m}`)}\n`);
+      if (globals.debug) io.stderr.write(`${errColors.dim(`[debug] ${m}`)}\n`);
     },
-    warn: (m) => io.stderr.write(`${c.yellow('warning:')} ${m}\n`),
+    warn: (m) => io.stderr.write(`${errColors.yellow('warning:')} ${m}\n`),
     info: (m) => io.stderr.write(`${m}\n`),
   };
   const cleanups: (() => unknown)[] = [];
-  let store: ConfigStore | undefined;
+  let store: Promise<ConfigStore> | undefined;
   let resolved: Promise<ResolvedProfile> | undefined;
   let client: Promise<HttpClient> | undefined;
+  let prompter: Promise<Prompter> | undefined;
+  let drafts: Promise<DraftStore> | undefined;
 
-  const openStore = async (): Promise<ConfigStore> => {
-    if (!store) {
-      const { ConfigStore } = await import('./config/store.js');
-      store = new ConfigStore(env);
-      for (const w of store.warnings) log.warn(w);
-    }
-    return store;
+  // The HTTP client: depends on the profile (base URL, token) and the global --timeout and --debug.
+  const newClient = async (baseUrl: string, token: string | undefined, opts: HttpOptions): Promise<HttpClient> => {
+    const { HttpClient } = await import('./api/http.js');
+    const http = new HttpClient({
+      baseUrl,
+      token,
+      userAgent: `partner-cli/${ctx.version}`,
+      timeoutMs: globals.timeout * 1000,
+      connections: opts.connections,
+      signal: init.signal,
+      debug: globals.debug ? log.debug : undefined,
+      onRetry: opts.onRetry,
+    });
+    cleanups.push(() => http.close());
+    return http;
   };
 
   const ctx: Context = {
@@ -88,10 +134,20 @@ export function createContext(init: { io: IO; env: NodeJS.ProcessEnv; globals: G
     globals,
     version: packageVersion(),
     signal: init.signal,
-    now: init.now ?? Date.now,
+    clock: init.clock ?? { now: Date.now },
+    system: { node: process.versions.node, platform: process.platform, arch: process.arch },
     log,
-    colors: c,
-    config: openStore,
+    colors: colors(io.color),
+    errColors,
+    config() {
+      store ??= (async () => {
+        const { ConfigStore } = await import('./config/store.js');
+        const s = new ConfigStore(env);
+        for (const w of s.warnings) log.warn(w);
+        return s;
+      })();
+      return store;
+    },
     profile() {
       resolved ??= (async () => {
         if (globals.sandbox) {
@@ -101,59 +157,40 @@ export function createContext(init: { io: IO; env: NodeJS.ProcessEnv; globals: G
           log.debug(`sandbox listening on ${sandbox.url}`);
           return { name: 'sandbox', nameSource: 'sandbox', baseUrl: sandbox.url, baseUrlSource: 'sandbox', token: sandbox.tokens.companyA, tokenSource: 'sandbox' } satisfies ResolvedProfile;
         }
-        // Start-up speed: with the base URL and token both given from outside
-        // (CI, scripts, benchmarks) the config file is never read, so skip
-        // loading it (conf costs ~90 ms). Same result as resolveProfile's
-        // precedence in that case: flags > env, profile name "default".
-        const envBase = env.PARTNER_BASE_URL || undefined;
-        const envToken = env.PARTNER_TOKEN || undefined;
-        if ((globals.baseUrl ?? envBase) && envToken && globals.profile === undefined && !env.PARTNER_PROFILE) {
-          return {
-            name: 'default',
-            nameSource: 'none',
-            baseUrl: globals.baseUrl ?? envBase,
-            baseUrlSource: globals.baseUrl ? 'flag' : 'env',
-            token: envToken,
-            tokenSource: 'env',
-          } satisfies ResolvedProfile;
-        }
         const { resolveProfile } = await import('./config/resolve.js');
-        // The store is opened synchronously inside resolveProfile only when needed.
-        const { ConfigStore } = await import('./config/store.js');
-        return resolveProfile({ profile: globals.profile, baseUrl: globals.baseUrl }, env, () => {
-          if (!store) {
-            store = new ConfigStore(env);
-            for (const w of store.warnings) log.warn(w);
-          }
-          return store;
-        });
+        return resolveProfile({ profile: globals.profile, baseUrl: globals.baseUrl }, env, () => ctx.config());
       })();
       return resolved;
     },
-    api(opts = {}) {
+    http(opts = {}) {
+      if (opts.baseUrl !== undefined || opts.token !== undefined) {
+        return (async () => {
+          const baseUrl = opts.baseUrl ?? (await ctx.profile()).baseUrl;
+          if (!baseUrl) throw new UsageError('No API base URL is configured', 'Pass --base-url URL or set PARTNER_BASE_URL.', 'NO_BASE_URL');
+          return newClient(baseUrl, opts.token ?? undefined, opts);
+        })();
+      }
       client ??= (async () => {
         const p = await ctx.profile();
-        if (!p.token && !opts.tokenOptional) {
+        if (!p.token && init.needsToken !== false) {
           throw new AuthError(`Not logged in (profile "${p.name}")`, 'Run `partner auth login --base-url URL`, or set PARTNER_TOKEN. To try without an account, add --sandbox.');
         }
         if (!p.baseUrl) {
           throw new UsageError('No API base URL is configured', 'Run `partner auth login --base-url URL`, set PARTNER_BASE_URL, pass --base-url, or try --sandbox.', 'NO_BASE_URL');
         }
-        const { HttpClient } = await import('./api/http.js');
-        const http = new HttpClient({
-          baseUrl: p.baseUrl,
-          token: p.token,
-          userAgent: `partner-cli/${ctx.version}`,
-          timeoutMs: globals.timeout * 1000,
-          connections: opts.connections,
-          signal: init.signal,
-          debug: globals.debug ? log.debug : undefined,
-          onRetry: opts.onRetry,
-        });
-        cleanups.push(() => http.close());
-        return http;
+        return newClient(p.baseUrl, p.token, opts);
       })();
       return client;
+    },
+    prompter() {
+      // Depends on io (stdin, stderr) and the abort signal; @inquirer/prompts loads on the first question.
+      prompter ??= init.prompter ? Promise.resolve(init.prompter) : import('./forms/prompter.js').then(({ inquirerPrompter }) => inquirerPrompter(ctx));
+      return prompter;
+    },
+    drafts() {
+      // Depends on the config dir (env).
+      drafts ??= import('./forms/drafts.js').then(({ DraftStore }) => new DraftStore(env, () => ctx.clock.now()));
+      return drafts;
     },
     onCleanup(fn) {
       cleanups.push(fn);

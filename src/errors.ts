@@ -107,9 +107,17 @@ export class OutputClosedError extends CliError {
   }
 }
 
+/** Ctrl-C while working (exit 130, "Interrupted."). */
 export class InterruptedError extends CliError {
+  constructor(message = 'Interrupted', code = 'INTERRUPTED') {
+    super(message, { code, exitCode: ExitCode.INTERRUPTED });
+  }
+}
+
+/** Ctrl-C or Ctrl-D at a prompt: the person said no (exit 130, "Cancelled."). */
+export class CancelledError extends InterruptedError {
   constructor() {
-    super('Interrupted', { code: 'INTERRUPTED', exitCode: ExitCode.INTERRUPTED });
+    super('Cancelled', 'CANCELLED');
   }
 }
 

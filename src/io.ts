@@ -11,10 +11,16 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** Colour on stdout/stderr: TTY, no NO_COLOR, no --no-color. */
+  /** Colour on stdout: a terminal (or FORCE_COLOR), no NO_COLOR, no --no-color. */
   color: boolean;
-  /** Terminal width, for table truncation; undefined when not a TTY. */
+  /** Colour on stderr, decided for stderr itself: `2>file` gets no escapes. */
+  stderrColor: boolean;
+  /** Terminal width of stdout, for tables; undefined when not a TTY. */
   columns?: number;
+  /** Terminal width of stderr, for help, messages and the progress bar. */
+  stderrColumns?: number;
+  /** A progress bar may be drawn: stderr is a terminal and not CI. */
+  progress: boolean;
   /** Prompts are allowed: stdin and stderr are terminals, not CI, no --no-input. */
   canPrompt: boolean;
 }
@@ -35,14 +41,25 @@ export function systemIO(env: NodeJS.ProcessEnv, prefs: IOPreferences = {}): IO 
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
-    color: colorAllowed(env, prefs) && stdoutIsTTY,
+    color: streamColor(env, prefs, stdoutIsTTY),
+    stderrColor: streamColor(env, prefs, stderrIsTTY),
     columns: stdoutIsTTY ? process.stdout.columns : undefined,
+    stderrColumns: stderrIsTTY ? process.stderr.columns : undefined,
+    progress: stderrIsTTY && !isCI(env),
     canPrompt: stdinIsTTY && stderrIsTTY && !isCI(env) && prefs.input !== false,
   };
 }
 
-export function colorAllowed(env: NodeJS.ProcessEnv, prefs: IOPreferences): boolean {
-  return prefs.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+/**
+ * Colour on one stream. --no-color and a non-empty NO_COLOR (no-color.org)
+ * always win; FORCE_COLOR (1-3, or empty) turns it on even when piped, and
+ * FORCE_COLOR=0 off; otherwise a terminal that is not TERM=dumb.
+ */
+export function streamColor(env: NodeJS.ProcessEnv, prefs: IOPreferences, isTTY: boolean): boolean {
+  if (prefs.color === false || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  return isTTY && env.TERM !== 'dumb';
 }
 
 /** An environment switch is on when set to anything but '', '0' or 'false'. */
@@ -78,7 +95,10 @@ export function testIO(opts: { stdin?: string; tty?: boolean; columns?: number; 
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     color: false,
+    stderrColor: false,
     columns: tty ? (opts.columns ?? 120) : undefined,
+    stderrColumns: tty ? (opts.columns ?? 120) : undefined,
+    progress: false,
     canPrompt: opts.canPrompt ?? false,
     out: () => Buffer.concat(out).toString('utf8'),
     err: () => Buffer.concat(err).toString('utf8'),

@@ -26,7 +26,7 @@ export function parseChoice<T extends string>(flag: string, raw: unknown, allowe
   if (raw === undefined) return undefined;
   const text = String(raw).trim();
   const hit = allowed.find((a) => a.toLowerCase() === text.toLowerCase());
-  if (!hit) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, not "${text.slice(0, 40)}"`, undefined, 'INVALID_OPTION');
+  if (!hit) throw new UsageError(`${flag} cannot be "${text.slice(0, 40)}". Allowed choices are ${allowed.join(', ')}.`, undefined, 'INVALID_OPTION');
   return hit;
 }
 
@@ -51,6 +51,6 @@ export function parseText(flag: string, raw: unknown, maxLength = 200): string |
 export function parseSeconds(flag: string, raw: unknown): number {
   const text = String(raw).trim();
   const n = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0) || n > 3600) throw new UsageError(`${flag} must be a number of seconds between 0 and 3600, not "${text.slice(0, 40)}"`, undefined, 'INVALID_OPTION');
+  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0) || n > 3600) throw new UsageError(`${flag} must be a number of seconds greater than 0 and at most 3600, not "${text.slice(0, 40)}"`, undefined, 'INVALID_OPTION');
   return n;
 }

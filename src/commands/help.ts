@@ -1,30 +1,52 @@
 import type { Command } from 'commander';
+import { closest } from '../text/suggest.js';
 
-/** Edit distance (insert, delete, substitute, swap adjacent), for "did you mean". */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
+/**
+ * Words people type for commands that exist under another name: the command
+ * path where they typed it (without `partner`) -> what to run instead.
+ */
+const SYNONYMS: Record<string, string> = {
+  'employees get': 'profile get',
+  'employees show': 'profile get',
+  'employees view': 'profile get',
+  'employees export': 'employees list --all',
+  'employees search': 'employees list',
+  'profile show': 'profile get',
+  'profile list': 'employees list',
+  employee: 'employees list',
+  export: 'employees list --all -o csv',
+  list: 'employees list',
+  login: 'auth login',
+  logout: 'auth logout',
+  whoami: 'auth status',
+  status: 'auth status',
+  verify: 'webhook verify',
+  listen: 'webhook listen',
+  webhooks: 'webhook',
+  tracker: 'trackers',
+  onboarding: 'trackers onboarding',
+  offboarding: 'trackers offboarding',
+  schema: 'gp schema',
+  create: 'gp create',
+  onboard: 'gp create',
+  version: '--version',
+};
+
+/** Replaces commander's suggestion for an unknown command by the right command when it is a known synonym. */
+export function suggestCommand(message: string, cmd: Command): string {
+  const m = /unknown command '([^']*)'/.exec(message);
+  if (!m) return message;
+  const where = commandWords(cmd);
+  const synonym = SYNONYMS[[...where, m[1]].join(' ')];
+  if (!synonym) return message;
+  const head = message.split('\n')[0]!;
+  return `${head}\n(Did you mean \`partner ${synonym}\`?)\n`;
 }
 
-/** The closest name, if close enough to be a likely typo. */
-export function closest(word: string, names: string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const n of names) {
-    const dist = distance(word, n);
-    if (dist < bestD && dist <= Math.max(1, Math.floor(n.length * 0.4))) {
-      best = n;
-      bestD = dist;
-    }
-  }
-  return best;
+function commandWords(cmd: Command): string[] {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
+  return words;
 }
 
 /**
@@ -37,6 +59,7 @@ export function registerHelp(program: Command): void {
   program
     .command('help')
     .description('show the help of a command, e.g. `partner help employees list`')
+    .helpGroup('Setup:')
     .argument('[command...]', 'the command path (default: the overview)')
     .addHelpText(
       'after',
@@ -51,7 +74,8 @@ Examples:
         const visible = target.commands.filter((c) => c !== self && !c.name().startsWith('__'));
         const next = visible.find((c) => c.name() === w || c.aliases().includes(w));
         if (!next) {
-          const guess = closest(w, visible.map((c) => c.name()));
+          const synonym = SYNONYMS[[...commandWords(target), w].join(' ')];
+          const guess = synonym ? `\`partner ${synonym}\`` : closest(w, visible.map((c) => c.name()));
           const where = target === program ? '' : ` of '${target.name()}'`;
           target.error(`error: unknown command '${w}'${where}${guess ? `\n(Did you mean ${guess}?)` : ''}`, { exitCode: 2, code: 'commander.unknownCommand' });
         }

@@ -19,16 +19,17 @@ export interface ProfileFlags {
 /**
  * Precedence, per value: flags > environment > the profile in the config file.
  * The token never comes from a flag. The store is only opened when the flags
- * and environment leave something to find (so CI with env vars never reads it).
+ * and environment leave something to find (so CI with env vars never reads it,
+ * nor loads the config library).
  */
-export function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, openStore: () => ConfigStore): ResolvedProfile {
+export async function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, openStore: () => Promise<ConfigStore>): Promise<ResolvedProfile> {
   const envName = env.PARTNER_PROFILE || undefined;
   const envBase = env.PARTNER_BASE_URL || undefined;
   const envToken = env.PARTNER_TOKEN || undefined;
   const baseFromOutside = flags.baseUrl ?? envBase;
   let store: ConfigStore | undefined;
   const needStore = !(baseFromOutside && envToken) || flags.profile !== undefined || envName !== undefined;
-  if (needStore) store = openStore();
+  if (needStore) store = await openStore();
   const name = flags.profile ?? envName ?? store?.activeProfile ?? DEFAULT_PROFILE;
   const nameSource: Source = flags.profile ? 'flag' : envName ? 'env' : store?.activeProfile ? 'profile' : 'none';
   const stored = store?.getProfile(name);

@@ -37,7 +37,10 @@ function slug(text: string): string {
 export class DraftStore {
   readonly dir: string;
 
-  constructor(env: NodeJS.ProcessEnv) {
+  constructor(
+    env: NodeJS.ProcessEnv,
+    private readonly now: () => number = Date.now,
+  ) {
     this.dir = join(configDir(env), 'drafts');
   }
 
@@ -55,7 +58,7 @@ export class DraftStore {
   }
 
   saveGp(draft: Omit<GpDraft, 'kind' | 'version' | 'savedAt'>): void {
-    writePrivateFile(this.gpPath(draft.entity), `${JSON.stringify({ kind: 'gp-create', version: 1, ...draft, savedAt: new Date().toISOString() }, null, 2)}\n`);
+    writePrivateFile(this.gpPath(draft.entity), `${JSON.stringify({ kind: 'gp-create', version: 1, ...draft, savedAt: new Date(this.now()).toISOString() }, null, 2)}\n`);
   }
 
   deleteGp(entity: string): void {
@@ -68,7 +71,7 @@ export class DraftStore {
   }
 
   saveDynamic(draft: Omit<DynamicDraft, 'kind' | 'version' | 'savedAt'>): void {
-    writePrivateFile(this.dynamicPath(draft.employeeId), `${JSON.stringify({ kind: 'dynamic-details', version: 1, ...draft, savedAt: new Date().toISOString() }, null, 2)}\n`);
+    writePrivateFile(this.dynamicPath(draft.employeeId), `${JSON.stringify({ kind: 'dynamic-details', version: 1, ...draft, savedAt: new Date(this.now()).toISOString() }, null, 2)}\n`);
   }
 
   deleteDynamic(employeeId: string): void {

@@ -31,11 +31,11 @@ export function mapPromptError(err: unknown): unknown {
   return err;
 }
 
-export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'colors'>): Prompter {
+export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors'>): Prompter {
   const context = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal, clearPromptOnDone: false };
   const lib = () => import('@inquirer/prompts');
   const help = (text?: string) => {
-    if (text) ctx.io.stderr.write(`${ctx.colors.dim(`  ${sanitizeTerminal(text)}`)}\n`);
+    if (text) ctx.io.stderr.write(`${ctx.errColors.dim(`  ${sanitizeTerminal(text)}`)}\n`);
   };
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (ctx.signal.aborted) throw new InterruptedError();

@@ -5,21 +5,8 @@ import { choicesOf, kindOf, merge, setAt } from './questions.js';
 import { childSchemas, isObj, resolveRef, type FormSchema, type JsonSchema } from './schema.js';
 import { issue, type FieldIssue } from './validate.js';
 
-export interface SetPair {
-  path: string[];
-  text: string;
-  raw: string;
-}
-
-/** `section.field=value` (dots for nesting, numbers for array items). */
-export function parseSetFlag(raw: string): SetPair {
-  const eq = raw.indexOf('=');
-  const key = eq < 0 ? '' : raw.slice(0, eq).trim();
-  if (eq < 0 || key === '' || !/^[^.=\s]+(\.[^.=\s]+)*$/.test(key)) {
-    throw new UsageError(`--set must look like section.field=value, not "${raw.slice(0, 60)}"`, 'For example: --set personal.firstName=Ada --set employment.weeklyHours=40', 'INVALID_OPTION');
-  }
-  return { path: key.replace(/\[(\d+)\]/g, '.$1').split('.'), text: raw.slice(eq + 1), raw };
-}
+export { parseSetFlag, type SetPair } from './set-flag.js';
+import type { SetPair } from './set-flag.js';
 
 /** Parses a values file; it must be a JSON object of sections. */
 export function parseValuesText(text: string, source: string): Record<string, unknown> {

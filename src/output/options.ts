@@ -1,11 +1,12 @@
-import { Option, type Command } from 'commander';
+import type { OutputSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
+import { parseChoice } from '../options.js';
 import { parseFields } from './fields.js';
-import { FORMATS, resolveFormat, type Format } from './format.js';
+import { resolveFormat, type Format } from './format.js';
 import type { OutputOptions } from './writer.js';
 
-/** The flags every command that prints data shares. */
+/** The flags every command that prints data shares (those its OutputSpec offers). */
 export interface OutputFlags {
   output?: Format;
   fields?: string[];
@@ -15,21 +16,13 @@ export interface OutputFlags {
   jq?: string;
 }
 
-export function addOutputOptions(cmd: Command, opts: { quiet?: boolean; jq?: boolean } = {}): Command {
-  cmd.addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json when piped)').choices([...FORMATS]));
-  cmd.option('--fields <list>', 'comma-separated fields or dot paths to show, in order');
-  if (opts.quiet !== false) cmd.option('-q, --quiet', 'print only ids, one per line');
-  cmd.option('--csv-raw', 'do not neutralise CSV cells that start with = + - @ (spreadsheet formulas)');
-  if (opts.jq !== false) cmd.option('--jq <expr>', 'filter the JSON result with jq (embedded, no jq binary needed); one result per line, strings unquoted');
-  return cmd;
-}
-
-export function parseOutputFlags(raw: Record<string, unknown>): OutputFlags {
+/** Parses and cross-checks -o, --fields, -q, --jq and --csv-raw against what the command offers. */
+export function parseOutputFlags(raw: Record<string, unknown>, spec: OutputSpec = { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true }): OutputFlags {
   const flags: OutputFlags = {
-    output: raw.output as Format | undefined,
+    output: parseChoice('--output', raw.output, spec.formats) ?? spec.default,
     fields: parseFields(raw.fields as string | undefined),
-    quiet: Boolean(raw.quiet),
-    csvRaw: Boolean(raw.csvRaw),
+    quiet: raw.quiet === true,
+    csvRaw: raw.csvRaw === true,
     jq: raw.jq === undefined ? undefined : String(raw.jq),
   };
   if (flags.quiet && flags.fields) throw new UsageError('--quiet and --fields cannot be used together', '--quiet prints only ids; drop one of them.');
@@ -38,9 +31,11 @@ export function parseOutputFlags(raw: Record<string, unknown>): OutputFlags {
     if (flags.quiet) throw new UsageError('--jq and --quiet cannot be used together', '--quiet prints only ids; --jq prints what the filter selects. Drop one of them.');
     if (flags.output !== undefined && flags.output !== 'json') throw new UsageError(`--jq works on JSON and cannot be used with -o ${flags.output}`, 'Drop -o, or use -o json.');
   }
+  if (flags.csvRaw && flags.output !== undefined && flags.output !== 'csv') throw new UsageError(`--csv-raw applies to -o csv, not -o ${flags.output}`);
   return flags;
 }
 
+/** The resolved format (chosen, implied by --jq, or table on a terminal and JSON when piped). */
 export function outputOptions(flags: OutputFlags, io: IO): OutputOptions {
   return { format: flags.jq !== undefined ? 'json' : resolveFormat(flags.output, io), fields: flags.fields, quiet: flags.quiet, csvRaw: flags.csvRaw, jq: flags.jq };
 }

@@ -116,10 +116,10 @@ export class Progress {
   }
 }
 
-/** A bar only when asked for and stderr is a terminal; otherwise nothing at all. */
-export function createProgress(io: { stderr: Writable; stderrIsTTY: boolean; columns?: number }, enabled: boolean, opts: Omit<ProgressOptions, 'stream'> = {}): Progress | undefined {
-  if (!enabled || !io.stderrIsTTY) return undefined;
-  const columns = opts.columns ?? (io.stderr as Writable & { columns?: number }).columns ?? io.columns;
+/** A bar only when asked for, stderr is a terminal and this is not CI; otherwise nothing at all. */
+export function createProgress(io: { stderr: Writable; stderrIsTTY: boolean; stderrColumns?: number; progress?: boolean }, enabled: boolean, opts: Omit<ProgressOptions, 'stream'> = {}): Progress | undefined {
+  if (!enabled || !io.stderrIsTTY || io.progress === false) return undefined;
+  const columns = opts.columns ?? io.stderrColumns;
   return new Progress({ ...opts, stream: io.stderr, columns });
 }
 

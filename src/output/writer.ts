@@ -1,10 +1,10 @@
 import type { Writable } from 'node:stream';
 import type { IO } from '../io.js';
 import { csvRecord } from './csv.js';
-import { getPath, pickFields } from './fields.js';
+import { flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
-import { displayText, renderTable, type Column } from './table.js';
+import { displayText, renderKeyValue, renderTable, type Column } from './table.js';
 import { jsonText, sanitizeTerminal } from './sanitize.js';
 
 export interface OutputOptions {
@@ -23,8 +23,12 @@ export interface ListSpec {
   columns: Column[];
   /** Default CSV columns: every field of the resource, in spec order. */
   csvColumns: Column[];
-  /** For JSON of one page: wraps the items as a document ({data, pagination}); absent, JSON is an array. */
-  jsonDocument?: (items: unknown[]) => unknown;
+  /**
+   * JSON shape: absent, an array; with it, {"data": [...], "pagination": …}
+   * (one page and --all alike), the pagination read after the last item so
+   * that a streamed walk can write it last.
+   */
+  pagination?: () => unknown;
   /** Text after the table (page x of y, total), printed once at the end. */
   footer?: () => string | undefined;
   /** Field printed by --quiet. */
@@ -53,7 +57,7 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
     // One document, as -o json prints it: every page of --all, not page by page.
     const all: unknown[] = [];
     for await (const item of items) all.push(project(item, opts.fields));
-    await writeJq(io, out, spec.jsonDocument ? spec.jsonDocument(all) : all, opts.jq);
+    await writeJq(io, out, spec.pagination ? { data: all, pagination: spec.pagination() ?? null } : all, opts.jq);
     return all.length;
   }
   switch (opts.format) {
@@ -65,19 +69,15 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       break;
     }
     case 'json': {
-      if (spec.jsonDocument) {
-        const all: unknown[] = [];
-        for await (const item of items) all.push(project(item, opts.fields));
-        count = all.length;
-        await writeChunk(out, `${jsonText(spec.jsonDocument(all), 2)}\n`);
-        break;
-      }
-      await writeChunk(out, '[');
+      // One formatting rule, streamed: one record per line inside the array, in constant memory.
+      const indent = spec.pagination ? '    ' : '  ';
+      await writeChunk(out, spec.pagination ? '{\n  "data": [' : '[');
       for await (const item of items) {
-        await writeChunk(out, `${count === 0 ? '\n' : ',\n'}  ${jsonText(project(item, opts.fields))}`);
+        await writeChunk(out, `${count === 0 ? '\n' : ',\n'}${indent}${jsonText(project(item, opts.fields))}`);
         count++;
       }
-      await writeChunk(out, count === 0 ? ']\n' : '\n]\n');
+      const close = count === 0 ? ']' : `\n${indent.slice(2)}]`;
+      await writeChunk(out, spec.pagination ? `${close},\n  "pagination": ${jsonText(spec.pagination() ?? null)}\n}\n` : `${close}\n`);
       break;
     }
     case 'csv': {
@@ -113,10 +113,39 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
   return count;
 }
 
-/** One document: through the jq filter when given, otherwise pretty-printed JSON. */
-export async function writeDocument(io: IO, out: Writable, value: unknown, opts: { jq?: string }): Promise<void> {
-  if (opts.jq !== undefined) await writeJq(io, out, value, opts.jq);
-  else await writeJson(out, value);
+export interface RecordSpec {
+  /** The table view (a verdict, a check list); default: a key/value block. */
+  table?: (value: unknown) => string;
+  /** Field printed by -q. */
+  idField?: string;
+}
+
+/**
+ * The one entry point for a single document (a profile, a status report, a
+ * verdict, a created employee): the same -o, --fields, --jq and -q semantics
+ * as lists. CSV is one row of the flattened record.
+ */
+export async function writeRecord(io: IO, out: Writable, value: unknown, opts: OutputOptions, spec: RecordSpec = {}): Promise<void> {
+  const doc = project(value, opts.fields);
+  if (opts.quiet) {
+    await writeChunk(out, `${sanitizeTerminal(displayText(getPath(value, spec.idField ?? 'id')))}\n`);
+    return;
+  }
+  if (opts.jq !== undefined) return writeJq(io, out, doc, opts.jq);
+  switch (opts.format) {
+    case 'json':
+      return writeJson(out, doc);
+    case 'ndjson':
+      return writeChunk(out, `${jsonText(doc)}\n`);
+    case 'csv': {
+      const flat = flatten(doc);
+      const keys = opts.fields ?? Object.keys(flat);
+      await writeChunk(out, csvRecord(keys, true));
+      return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), opts.csvRaw));
+    }
+    case 'table':
+      return writeChunk(out, spec.table && !opts.fields ? spec.table(value) : renderKeyValue(doc));
+  }
 }
 
 /** Runs jq (loaded only now) on the document; raw strings are sanitised on a terminal. */

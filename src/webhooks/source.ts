@@ -4,33 +4,10 @@
 // --debug apply). The disk cache lives in the user's cache dir.
 import type { Context } from '../context.js';
 import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
-import { checkBaseUrl } from '../api/http.js';
+import { checkBaseUrl } from '../api/urls.js';
+import type { KeyFlags } from '../commands/webhook/key-flags.js';
 import { cacheDir } from '../config/paths.js';
 import { JWKS_PATH, KeySetError, KeyStore, type FetchedJwks, type JwksFetcher } from './jwks.js';
-
-export interface KeyFlags {
-  jwksUrl?: string;
-  jwksFile?: string;
-  /** false with --no-cache */
-  cache: boolean;
-}
-
-/** Validates --jwks-url / --jwks-file / --no-cache (usage errors, nothing fetched). */
-export function parseKeyFlags(raw: Record<string, unknown>): KeyFlags {
-  const jwksUrl = raw.jwksUrl === undefined ? undefined : String(raw.jwksUrl).trim();
-  const jwksFile = raw.jwksFile === undefined ? undefined : String(raw.jwksFile);
-  if (jwksUrl !== undefined && jwksFile !== undefined) throw new UsageError('--jwks-url and --jwks-file cannot be used together', 'Use --jwks-file for offline checks, --jwks-url for a key set at another address.');
-  if (jwksFile !== undefined && jwksFile.trim() === '') throw new UsageError('--jwks-file must not be empty');
-  if (jwksUrl !== undefined) {
-    try {
-      checkBaseUrl(jwksUrl);
-    } catch (err) {
-      if (err instanceof UsageError) throw new UsageError(`--jwks-url: ${err.message}`, err.hint, err.code);
-      throw err;
-    }
-  }
-  return { jwksUrl, jwksFile, cache: raw.cache !== false };
-}
 
 function headerText(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
@@ -46,20 +23,15 @@ function wrapFetchError(err: unknown, url: string): never {
 }
 
 export async function keyStoreFor(ctx: Context, flags: KeyFlags): Promise<KeyStore> {
-  const common = { cacheDir: cacheDir(ctx.env), useCache: flags.cache, now: () => ctx.now(), debug: (m: string) => ctx.log.debug(m) };
+  const common = { cacheDir: cacheDir(ctx.env), useCache: flags.cache, now: () => ctx.clock.now(), debug: (m: string) => ctx.log.debug(m) };
   if (flags.jwksFile !== undefined) return new KeyStore({ ...common, source: { kind: 'file', path: flags.jwksFile } });
   if (flags.jwksUrl !== undefined) {
     const target = checkBaseUrl(flags.jwksUrl);
     const url = target.toString();
     let client: import('../api/http.js').HttpClient | undefined;
     const fetch: JwksFetcher = async (): Promise<FetchedJwks> => {
-      if (!client) {
-        const { HttpClient } = await import('../api/http.js');
-        // No token: the key set is public, and this address is not the API's.
-        client = new HttpClient({ baseUrl: target.origin, userAgent: `partner-cli/${ctx.version}`, timeoutMs: ctx.globals.timeout * 1000, connections: 1, signal: ctx.signal, debug: ctx.globals.debug ? ctx.log.debug : undefined });
-        const c = client;
-        ctx.onCleanup(() => c.close());
-      }
+      // No token: the key set is public, and this address is not the API's.
+      client ??= await ctx.http({ baseUrl: target.origin, token: null, connections: 1 });
       try {
         const res = await client.send('GET', target.pathname, { query: Object.fromEntries(target.searchParams) });
         return { body: res.body, cacheControl: headerText(res.headers['cache-control']) };
@@ -77,7 +49,7 @@ export async function keyStoreFor(ctx: Context, flags: KeyFlags): Promise<KeySto
   const url = new URL(base.pathname.replace(/\/$/, '') + JWKS_PATH, base).toString();
   const fetch: JwksFetcher = async () => {
     try {
-      const http = await ctx.api({ tokenOptional: true });
+      const http = await ctx.http();
       const res = await http.send('GET', JWKS_PATH);
       return { body: res.body, cacheControl: headerText(res.headers['cache-control']) };
     } catch (err) {

@@ -40,7 +40,8 @@ describe('auth', () => {
     const s = JSON.parse(r.stdout);
     expect(s).toMatchObject({ profile: 'default', baseUrl: sandbox.url, baseUrlSource: 'profile', tokenSource: 'profile', check: 'token accepted' });
     expect(s.token).toBe(`••••${sandbox.tokens.companyA.slice(-4)}`);
-    const fromEnv = await runCli(['auth', 'status'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
+    // A table only when asked for: piped, auth status prints JSON like every command (issue 11).
+    const fromEnv = await runCli(['auth', 'status', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
     expect(fromEnv.stdout).toMatch(/tokenSource +env/);
     expect(fromEnv.stdout).not.toContain(sandbox.tokens.companyB);
   });

@@ -91,10 +91,12 @@ describe('employees list --all', () => {
     expect(rows.slice(0, 10).map((x) => x.id)).toEqual(firstPage);
   });
 
-  it('prints a JSON array and honours --limit', async () => {
+  it('prints the same {data, pagination} document as one page (issue 12: one JSON shape) and honours --limit', async () => {
     const r = await runCli(['employees', 'list', '--all', '--limit', '13', '--page-size', '5'], { env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toHaveLength(13);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.data).toHaveLength(13);
+    expect(doc.pagination).toMatchObject({ totalItems: 45, pageSize: 5 });
   });
 
   it('filters by status across pages', async () => {
@@ -116,10 +118,10 @@ describe('employees list --all', () => {
 
 describe('company scoping', () => {
   it("never shows the first company's employees to the second company's token", async () => {
-    const a = JSON.parse((await runCli(['employees', 'list', '--all'], { env })).stdout) as { id: string; customerId: string }[];
+    const a = JSON.parse((await runCli(['employees', 'list', '--all'], { env })).stdout).data as { id: string; customerId: string }[];
     const rb = await runCli(['employees', 'list', '--all'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
     expect(rb.code).toBe(0);
-    const b = JSON.parse(rb.stdout) as { id: string; customerId: string }[];
+    const b = JSON.parse(rb.stdout).data as { id: string; customerId: string }[];
     expect(b.length).toBeGreaterThan(0);
     const idsA = new Set(a.map((e) => e.id));
     expect(b.filter((e) => idsA.has(e.id))).toEqual([]);

@@ -18,10 +18,10 @@ afterAll(async () => {
 
 describe('--jq', () => {
   it('applies the filter to every page of --all as one document', async () => {
-    const r = await runCli(['employees', 'list', '--all', '--page-size', '20', '--jq', 'length'], { env });
+    const r = await runCli(['employees', 'list', '--all', '--page-size', '20', '--jq', '.data | length'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('250\n');
-    const ids = await runCli(['employees', 'list', '--all', '--jq', '.[].id'], { env });
+    const ids = await runCli(['employees', 'list', '--all', '--jq', '.data[].id'], { env });
     const lines = ids.stdout.trim().split('\n');
     expect(lines).toHaveLength(250);
     expect(lines[0]).toMatch(/^[0-9a-f-]{36}$/); // strings are printed raw, one per line

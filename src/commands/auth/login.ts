@@ -1,61 +1,20 @@
-import type { Context } from '../../context.js';
-import { AuthError, UsageError } from '../../errors.js';
-import { readAll } from '../../input.js';
-import { DEFAULT_PROFILE } from '../../config/store.js';
+// `partner auth login` (run: ./login.run.ts).
+import { defineCommand } from '../../command.js';
+import { bool, negated } from '../../flags.js';
 
-export interface LoginOptions {
-  withToken: boolean;
-  verify: boolean;
-}
-
-export function parse(_args: string[], raw: Record<string, unknown>): LoginOptions {
-  return { withToken: Boolean(raw.withToken), verify: raw.verify !== false };
-}
-
-const MAX_TOKEN_LENGTH = 8192;
-
-export function checkToken(raw: string): string {
-  const token = raw.trim();
-  if (token === '') throw new UsageError('The token is empty', 'Paste the API token your account manager gave you.', 'EMPTY_TOKEN');
-  if (token.length > MAX_TOKEN_LENGTH) throw new UsageError(`The token is too long (${token.length} characters)`, undefined, 'INVALID_TOKEN');
-  if (/\s|[\u0000-\u001f\u007f]/.test(token)) throw new UsageError('The token contains spaces or control characters', 'Paste only the token itself, without "Bearer".', 'INVALID_TOKEN');
-  return token;
-}
-
-export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
-  if (ctx.globals.sandbox) throw new UsageError('auth login does not apply to --sandbox', 'The sandbox needs no login.');
-  const store = await ctx.config();
-  const name = ctx.globals.profile ?? ctx.env.PARTNER_PROFILE ?? DEFAULT_PROFILE;
-  const existing = store.getProfile(name);
-  const baseUrl = ctx.globals.baseUrl ?? ctx.env.PARTNER_BASE_URL ?? existing?.baseUrl;
-  if (!baseUrl) throw new UsageError('auth login needs the API base URL', 'Pass --base-url https://… (or set PARTNER_BASE_URL).', 'NO_BASE_URL');
-  const { checkBaseUrl, HttpClient } = await import('../../api/http.js');
-  checkBaseUrl(baseUrl);
-
-  let raw: string;
-  if (opts.withToken) {
-    raw = await readAll(ctx.io.stdin, MAX_TOKEN_LENGTH * 2);
-  } else if (ctx.io.canPrompt) {
-    const { password } = await import('@inquirer/prompts');
-    raw = await password({ message: `Token for ${new URL(baseUrl).host}:`, mask: '•' }, { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal });
-  } else {
-    throw new UsageError('No terminal to prompt for the token', 'Pipe it in with --with-token, for example: echo "$TOKEN" | partner auth login --with-token --base-url URL');
-  }
-  const token = checkToken(raw);
-
-  if (opts.verify) {
-    const http = new HttpClient({ baseUrl, token, userAgent: `partner-cli/${ctx.version}`, timeoutMs: ctx.globals.timeout * 1000, signal: ctx.signal, debug: ctx.globals.debug ? ctx.log.debug : undefined });
-    ctx.onCleanup(() => http.close());
-    const { listEmployees } = await import('../../api/employees.js');
-    const { ApiError } = await import('../../errors.js');
-    try {
-      await listEmployees(http, { pageSize: 1 });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) throw new AuthError('The server refused this token (HTTP 401); nothing was saved', 'Check the token and the base URL, then try again.');
-      if (!(err instanceof ApiError && err.status === 403)) throw err;
-      ctx.log.warn('The token was accepted but may not list employees (HTTP 403).');
-    }
-  }
-  store.setProfile(name, { baseUrl, token });
-  ctx.log.info(`Logged in: profile "${name}" → ${new URL(baseUrl).origin} (saved to ${store.path}).`);
-}
+export const login = defineCommand({
+  name: 'login',
+  summary: 'save a base URL and token as a profile (token from a hidden prompt, or stdin)',
+  flags: {
+    withToken: bool('read the token from stdin instead of prompting'),
+    verify: negated('save without checking the token against the API'),
+  },
+  needsToken: false,
+  details: `The token is never taken from a flag (flags end up in shell history and process lists). Use the global --profile NAME to save under another name (default: the active profile, or "default").`,
+  examples: [
+    'partner auth login --base-url https://api.example.com',
+    'echo "$TOKEN" | partner auth login --base-url https://api.example.com --with-token',
+    'partner --profile staging auth login --base-url https://staging.example.com',
+  ],
+  load: () => import('./login.run.js'),
+});

@@ -1,146 +1,24 @@
-import type { Context } from '../../context.js';
-import { getFormSchema, getProfileSection, listEmployees, submitDynamicDetails } from '../../api/employees.js';
-import { CliError, ExitCode, InterruptedError, ResponseFormatError, UsageError } from '../../errors.js';
-import { isUuid, parseText } from '../../options.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
-import { writeJson } from '../../output/writer.js';
-import { dynamicBody, dynamicKeys, dynamicPart } from '../../forms/bodies.js';
-import { DraftStore } from '../../forms/drafts.js';
-import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
-import { inquirerPrompter, type Prompter } from '../../forms/prompter.js';
-import { isObj, loadSchema } from '../../forms/schema.js';
-import { parseSetFlag, type SetPair } from '../../forms/values.js';
-import { fixIssues, review, type Wizard } from '../../forms/wizard.js';
+// `partner dynamic-details submit`: the dynamic sections of an employee's form (run: ./submit.run.ts).
+import { defineCommand } from '../../command.js';
+import { arg, bool, path, repeated } from '../../flags.js';
+import { parseSetFlag } from '../../forms/set-flag.js';
 
-export interface SubmitOptions {
-  employee: string;
-  fromFile?: string;
-  sets: SetPair[];
-  resume: boolean;
-  dryRun: boolean;
-}
-
-export function parse(args: string[], raw: Record<string, unknown>): SubmitOptions {
-  const employee = parseText('<employee>', args[0]);
-  if (!employee) throw new UsageError('Give the employee id or code', 'For example: partner dynamic-details submit ACME-0042', 'MISSING_ARGUMENT');
-  const fromFile = raw.fromFile === undefined ? undefined : String(raw.fromFile);
-  if (fromFile !== undefined && fromFile.trim() === '') throw new UsageError('--from-file needs a path, or - for stdin', undefined, 'INVALID_OPTION');
-  return { employee, fromFile, sets: ((raw.set as string[] | undefined) ?? []).map(parseSetFlag), resume: Boolean(raw.resume), dryRun: Boolean(raw.dryRun) };
-}
-
-export async function run(opts: SubmitOptions, ctx: Context): Promise<number> {
-  return submitRun(opts, ctx, inquirerPrompter(ctx));
-}
-
-export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Prompter): Promise<number> {
-  const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
-  const interactive = ctx.io.canPrompt && !fileMode;
-  const http = await ctx.api();
-  // A bad values file is reported before anything is sent.
-  const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
-
-  // The employee: an id as given, a code looked up.
-  let id: string;
-  let code: string | undefined;
-  if (isUuid(opts.employee)) id = opts.employee.toLowerCase();
-  else {
-    const page = await listEmployees(http, { employeeCode: opts.employee }, ctx.signal);
-    const hit = page.data.find((e) => e.employeeCode === opts.employee) ?? page.data[0];
-    if (!hit) throw new CliError(`No employee with code "${opts.employee}"`, { code: 'NOT_FOUND', exitCode: ExitCode.NOT_FOUND, hint: 'Check the code with `partner employees list`, or pass the employee id.' });
-    id = hit.id;
-    code = hit.employeeCode;
-  }
-  const employment = await getProfileSection(http, id, 'employment', ctx.signal);
-  const entity = isObj(employment) && typeof employment.entity === 'string' ? employment.entity : undefined;
-  if (!entity) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
-  code ??= isObj(employment) && typeof employment.employeeCode === 'string' ? employment.employeeCode : undefined;
-  const who = code ?? id;
-
-  const form = loadSchema(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
-  const sections = dynamicKeys(form);
-  if (sections.length === 0) throw new UsageError(`The form of ${entity} has no dynamic sections; there is nothing to submit for ${who}`, undefined, 'NO_DYNAMIC_SECTIONS');
-
-  const drafts = new DraftStore(ctx.env);
-  let doc: Record<string, unknown> = {};
-  let asked = new Set<string>();
-  if (opts.resume) {
-    const d = drafts.loadDynamic(id);
-    if (!d) throw new UsageError(`No saved dynamic-details draft for ${who}`, `Start with: partner dynamic-details submit ${opts.employee}`, 'NO_DRAFT');
-    doc = d.answers;
-    asked = new Set(d.asked);
-    ctx.log.info(`Resuming the draft saved at ${d.savedAt}.`);
-  }
-  const save = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers: dynamicPart(form, doc), asked: [...asked] });
-  const resumeCmd = `partner dynamic-details submit ${id} --resume`;
-
-  if (!interactive) {
-    const values = await collectValues(form, doc, { ...opts, fileValues }, ctx);
-    doc = values.doc;
-    fillFixed(form, doc, sections);
-    const issues = [...values.issues, ...validateSections(form, doc, sections)];
-    for (const key of Object.keys(doc)) {
-      if (!sections.includes(key) && form.sections.some((s) => s.key === key)) issues.push({ path: key, message: 'is not a dynamic section (it is sent when the employee is created)', text: `${key} is not a dynamic section` });
-    }
-    if (issues.length) failWithIssues(ctx, issues, fileMode);
-    const body = dynamicBody(form, doc) ?? {};
-    if (opts.dryRun) {
-      await writeJson(ctx.io.stdout, { dynamicDetails: body });
-      ctx.log.info('Dry run: the values are valid; nothing was sent.');
-      return ExitCode.OK;
-    }
-    try {
-      await submitDynamicDetails(http, id, body);
-    } catch (err) {
-      if (isFieldRejection(err)) {
-        ctx.io.stderr.write(`The server refused these values:\n${issuesFromApi(form, err).map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
-      }
-      throw err;
-    }
-    if (opts.resume) drafts.deleteDynamic(id);
-    ctx.io.stderr.write(`${ctx.colors.green('✓')} Dynamic details saved for ${who}.\n`);
-    return ExitCode.OK;
-  }
-
-  const w: Wizard = { form, doc, asked, sections, prompter, colors: ctx.colors, save };
-  prompter.note(ctx.colors.bold(`Dynamic details for ${sanitizeTerminal(who)} (${sanitizeTerminal(entity)})`));
-  try {
-    for (;;) {
-      const choice = await review(w, opts.dryRun ? 'Show the request body (dry run, nothing is sent)' : 'Submit');
-      if (choice === 'quit') {
-        save();
-        ctx.io.stderr.write(`Draft saved. Continue with: ${resumeCmd}\n`);
-        return ExitCode.INTERRUPTED;
-      }
-      const body = dynamicBody(form, doc) ?? {};
-      if (opts.dryRun) {
-        await writeJson(ctx.io.stdout, { dynamicDetails: body });
-        return ExitCode.OK;
-      }
-      try {
-        await submitDynamicDetails(http, id, body);
-      } catch (err) {
-        if (isFieldRejection(err)) {
-          prompter.note(ctx.colors.red(`\nThe server refused ${err.details.length === 1 ? 'an answer' : 'some answers'}; they are asked again:`));
-          await fixIssues(w, issuesFromApi(form, err));
-          continue;
-        }
-        save();
-        ctx.io.stderr.write(`Your answers are kept. Try again with: ${resumeCmd}\n`);
-        throw err;
-      }
-      drafts.deleteDynamic(id);
-      ctx.io.stderr.write(`${ctx.colors.green('✓')} Dynamic details saved for ${who}.\n`);
-      return ExitCode.OK;
-    }
-  } catch (err) {
-    if (err instanceof InterruptedError) {
-      try {
-        save();
-      } catch {
-        /* the message still helps */
-      }
-      ctx.io.stderr.write(`\nYour answers are saved. Continue with: ${resumeCmd}\n`);
-    }
-    throw err;
-  }
-}
+export const submit = defineCommand({
+  name: 'submit',
+  summary: "ask (or take from a file / --set) the dynamic sections of the employee's form and PATCH them",
+  args: { employee: arg.required('employee id (uuid) or employee code') },
+  flags: {
+    fromFile: path('JSON values of the dynamic sections, nested by section ("-" reads stdin); no prompts'),
+    set: repeated('one value, typed by the schema (repeatable); no prompts', 'section.field=value', (v) => parseSetFlag(v)),
+    resume: bool('continue from the saved draft of this employee (kept when a submit failed)'),
+    dryRun: bool('validate and print the request body (JSON) without sending'),
+  },
+  refine: (o) => ({ employee: o.employee, fromFile: o.fromFile, sets: o.set, resume: o.resume, dryRun: o.dryRun }),
+  details: `The employee's legal entity is read from their employment section, and only the dynamic sections of that entity's form are asked (those listed in x-dynamic-sections or marked x-submit: "dynamic-details").`,
+  examples: [
+    'partner dynamic-details submit ACME-00042',
+    'partner dynamic-details submit ACME-00042 --resume',
+    'partner dynamic-details submit ACME-00042 --from-file legal.json --dry-run',
+  ],
+  load: () => import('./submit.run.js'),
+});

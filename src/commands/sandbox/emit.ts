@@ -1,116 +1,54 @@
-// `partner sandbox emit EVENT_TYPE [--to URL]`: builds a realistic payload
-// for any event type of the spec, has the sandbox sign it with its own P-521
-// key (so a receiver can check it against the sandbox's published JWKS), and
-// POSTs the JWS to --to like the real service does.
-//
-// Where the keys come from: the sandbox of the active profile (a running
-// `partner sandbox start`, via PARTNER_BASE_URL/--base-url) signs through its
-// /_sandbox/webhooks/sign endpoint. Its JWKS stays published while it runs,
-// so `partner webhook listen` pointed at the same base URL verifies the event.
-import { Agent, request } from 'undici';
-import type { Context } from '../../context.js';
-import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
-import { parseChoice } from '../../options.js';
-import { sanitizeCell } from '../../output/sanitize.js';
-import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../webhooks/events.js';
-import { hasLegacyShape, samplePayload } from '../../webhooks/samples.js';
+// `partner sandbox emit` (run: ./emit.run.ts).
+import { defineCommand } from '../../command.js';
+import { UsageError } from '../../errors.js';
+import { arg, bool, custom, httpUrl } from '../../flags.js';
+import { EVENT_TYPES, type EventType } from '../../webhooks/events.js';
+import { hasLegacyShape } from '../../webhooks/samples.js';
 
-export const SIGN_PATH = '/_sandbox/webhooks/sign';
-export const ROTATE_PATH = '/_sandbox/webhooks/rotate-key';
-
-export interface EmitOptions {
-  eventType: EventType;
-  to?: string;
-  print: boolean;
-  legacy: boolean;
-  data?: Record<string, unknown>;
-  rotateKey: boolean;
+function eventTypeArg() {
+  return {
+    ...arg.oneOf(EVENT_TYPES, `the event type: ${EVENT_TYPES.join(', ')}`),
+    parse: (raw: unknown, name: string): EventType => {
+      const text = raw === undefined ? '' : String(raw).trim();
+      const hit = EVENT_TYPES.find((t) => t.toLowerCase() === text.toLowerCase());
+      if (!hit) throw new UsageError(text ? `EVENT_TYPE must be one of ${EVENT_TYPES.join(', ')}, not "${text.slice(0, 40)}"` : 'EVENT_TYPE is required', `One of: ${EVENT_TYPES.join(', ')}`, name === '<event-type>' ? 'INVALID_OPTION' : 'INVALID_OPTION');
+      return hit;
+    },
+  };
 }
 
-export function parse(args: string[], raw: Record<string, unknown>): EmitOptions {
-  const eventType = parseChoice('EVENT_TYPE', args[0], EVENT_TYPES);
-  if (!eventType) throw new UsageError('EVENT_TYPE is required', `One of: ${EVENT_TYPES.join(', ')}`);
-  let to: string | undefined;
-  if (raw.to !== undefined) {
-    try {
-      const u = new URL(String(raw.to));
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-      to = u.toString();
-    } catch {
-      throw new UsageError(`--to must be an http(s) URL, not "${String(raw.to).slice(0, 80)}"`, 'For example --to http://127.0.0.1:4242/');
-    }
-  }
-  const print = Boolean(raw.print);
-  if (!to && !print) throw new UsageError('Nowhere to send the event', 'Pass --to URL (a receiver such as `partner webhook listen`), or --print to print the signed JWS.');
-  const legacy = Boolean(raw.legacy);
-  if (legacy && !hasLegacyShape(eventType)) throw new UsageError(`--legacy: ${eventType} has no earlier published shape`, 'Earlier shapes exist for the employee events (employeeId) and the contract events (id).');
-  let data: Record<string, unknown> | undefined;
-  if (raw.data !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(String(raw.data));
-    } catch {
-      throw new UsageError('--data must be a JSON object, e.g. \'{"employeeCode":"ACME-0007"}\'');
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--data must be a JSON object');
-    data = parsed as Record<string, unknown>;
-  }
-  return { eventType, to, print, legacy, data, rotateKey: Boolean(raw.rotateKey) };
-}
-
-function sandboxOnly(err: unknown): never {
-  if (err instanceof ApiError && (err.status === 404 || err.status === 405)) {
-    throw new UsageError('The API at this base URL is not a partner sandbox (it has no webhook signing endpoint)', 'Start one with `partner sandbox start` and point PARTNER_BASE_URL at it, or add --sandbox.', 'NOT_A_SANDBOX');
-  }
-  throw err;
-}
-
-export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
-  if (ctx.globals.sandbox && opts.to) {
-    ctx.log.warn('--sandbox signs with the keys of a throwaway sandbox that stops when this command ends; a receiver cannot fetch them afterwards. Run `partner sandbox start` and point both commands at it.');
-  }
-  const http = await ctx.api();
-  if (opts.rotateKey) {
-    const res = await http.send<{ kid: string }>('POST', ROTATE_PATH, { body: {} }).catch(sandboxOnly);
-    ctx.log.info(`Rotated the sandbox signing key: new kid ${sanitizeCell(String(res.body?.kid))}`);
-  }
-  const payload = samplePayload(opts.eventType, { legacy: opts.legacy, data: opts.data, now: new Date(ctx.now()) });
-  const signed = await http.send<{ jws: string; kid: string }>('POST', SIGN_PATH, { body: { payload } }).catch(sandboxOnly);
-  const jws = signed.body?.jws;
-  if (typeof jws !== 'string') throw new CliError('The sandbox did not return a signed JWS', { code: 'BAD_RESPONSE', exitCode: ExitCode.FAILURE });
-  const kid = sanitizeCell(String(signed.body.kid));
-  if (opts.print) ctx.io.stdout.write(`${jws}\n`);
-  const deprecated = EVENT_CATALOGUE[opts.eventType].successor;
-  if (deprecated) ctx.log.warn(`${opts.eventType} is deprecated; receivers should handle ${deprecated}`);
-  if (!opts.to) return ExitCode.OK;
-
-  const agent = new Agent({ connections: 1, headersTimeout: ctx.globals.timeout * 1000, bodyTimeout: ctx.globals.timeout * 1000, connect: { timeout: Math.min(ctx.globals.timeout * 1000, 10_000) } });
-  ctx.onCleanup(() => agent.close());
-  let status: number;
-  let excerpt: string;
+function jsonObject(raw: string): Record<string, unknown> {
+  let parsed: unknown;
   try {
-    // The body is the JWS string itself, with Content-Type application/json, like the real service sends it.
-    const res = await request(opts.to, {
-      method: 'POST',
-      dispatcher: agent,
-      signal: ctx.signal,
-      headers: { 'content-type': 'application/json', 'user-agent': `partner-cli/${ctx.version} sandbox-emit` },
-      body: jws,
-    });
-    status = res.statusCode;
-    excerpt = (await res.body.text()).slice(0, 200);
-  } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    const e = err as Error & { code?: string };
-    throw new NetworkError(`Could not deliver ${opts.eventType} to ${opts.to}: ${e.code ?? e.message}`, 'Is the receiver running? Try `partner webhook listen` in another terminal.', 'DELIVERY_FAILED', err);
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new UsageError('--data must be a JSON object, e.g. \'{"employeeCode":"ACME-00007"}\'');
   }
-  const line = `${opts.eventType}${opts.legacy ? ' (earlier shape)' : ''} signed with kid ${kid} -> ${opts.to}: HTTP ${status}`;
-  if (opts.print) ctx.io.stderr.write(`${line}\n`);
-  else ctx.io.stdout.write(`${line}\n`);
-  ctx.log.debug(`receiver answered: ${sanitizeCell(excerpt)}`);
-  if (status < 200 || status >= 300) {
-    ctx.log.warn(`the receiver refused the event (HTTP ${status})${excerpt ? `: ${sanitizeCell(excerpt)}` : ''}`);
-    return ExitCode.FAILURE;
-  }
-  return ExitCode.OK;
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--data must be a JSON object');
+  return parsed as Record<string, unknown>;
 }
+
+export const emit = defineCommand({
+  name: 'emit',
+  summary: 'send a signed webhook event of any type of the spec to a URL, signed by a running sandbox',
+  args: { eventType: eventTypeArg() },
+  flags: {
+    to: httpUrl('POST the signed JWS here (for example `partner webhook listen`)', 'http://127.0.0.1:4242/'),
+    print: bool('print the signed JWS on stdout'),
+    legacy: bool('use the earlier published shape (employeeId for employeeCode; id for contractId)'),
+    data: custom('JSON object merged over the generated data, e.g. \'{"updateType":"BANK_DETAILS"}\'', 'json', jsonObject),
+    rotateKey: bool('make the sandbox rotate to a new signing key first (the old one stays published)'),
+  },
+  refine: (o) => {
+    if (!o.to && !o.print) throw new UsageError('Nowhere to send the event', 'Pass --to URL (a receiver such as `partner webhook listen`), or --print to print the signed JWS.');
+    if (o.legacy && !hasLegacyShape(o.eventType)) throw new UsageError(`--legacy: ${o.eventType} has no earlier published shape`, 'Earlier shapes exist for the employee events (employeeId) and the contract events (id).');
+    return o;
+  },
+  details: `The sandbox of the active profile signs the event with its own P-521 key (ES512, kid in the header) and keeps publishing the key set at /v1/partner/.well-known/jwks.json, so a receiver pointed at the same base URL can verify it. Start one with \`partner sandbox start\`.`,
+  examples: [
+    'partner sandbox emit EMPLOYEE_CREATED --to http://127.0.0.1:4242/',
+    'partner sandbox emit CONTRACT_ACTIVATED --legacy --to http://127.0.0.1:4242/',
+    'partner sandbox emit APPROVAL_REQUEST_APPROVED --print | partner webhook verify',
+  ],
+  load: () => import('./emit.run.js'),
+});

@@ -1,10 +1,12 @@
-import type { Context } from '../../context.js';
-import { parseTracker, runTracker, type TrackerOptions } from './tracker.js';
+// `partner trackers offboarding` (run: ./tracker.run.ts).
+import { trackerCommand } from './tracker.js';
 
-export function parse(_args: string[], raw: Record<string, unknown>): TrackerOptions {
-  return parseTracker('offboarding', raw);
-}
-
-export function run(opts: TrackerOptions, ctx: Context): Promise<void> {
-  return runTracker(opts, ctx);
-}
+export const offboarding = trackerCommand('offboarding', {
+  summary: 'the offboarding stage and pending documents of each employee currently offboarding',
+  details: `Only employees currently in offboarding are listed. The table shows pending documents as a count and their names ("2: Contract, ID copy"); JSON keeps the array; CSV joins the names with "; ".`,
+  examples: [
+    'partner trackers offboarding',
+    'partner trackers offboarding -o csv > offboarding.csv',
+    `partner trackers offboarding --jq '[.[] | select(.pendingDocuments | length > 0)] | length'`,
+  ],
+});

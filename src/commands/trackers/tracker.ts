@@ -1,54 +1,22 @@
-import type { Context } from '../../context.js';
-import { offboardingTracker, onboardingTracker, type TrackerQuery } from '../../api/employees.js';
-import { parseText, parseUuid } from '../../options.js';
-import { outputOptions, parseOutputFlags, type OutputFlags } from '../../output/options.js';
-import type { Column } from '../../output/table.js';
-import { writeList, type ListSpec } from '../../output/writer.js';
+// The two tracker commands share one declaration: the spec gives both the
+// same two filters (combined with AND). Run: ./tracker.run.ts.
+import { defineCommand } from '../../command.js';
+import { text, uuid } from '../../flags.js';
 
 export type TrackerKind = 'onboarding' | 'offboarding';
 
-export interface TrackerOptions extends OutputFlags {
-  kind: TrackerKind;
-  query: TrackerQuery;
-}
-
-export function parseTracker(kind: TrackerKind, raw: Record<string, unknown>): TrackerOptions {
-  const query: TrackerQuery = {
-    employeeId: parseUuid('--employee-id', raw.employeeId),
-    employeeCode: parseText('--employee-code', raw.employeeCode),
-  };
-  return { ...parseOutputFlags(raw), kind, query };
-}
-
-/** "2: Contract, ID copy"; "0" when none are pending; a dash when the server sent none or something else. */
-export function pendingDocumentsText(item: unknown): string | undefined {
-  const docs = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).pendingDocuments : undefined;
-  if (!Array.isArray(docs)) return docs === undefined || docs === null ? undefined : String(docs);
-  if (docs.length === 0) return '0';
-  return `${docs.length}: ${docs.map((d) => (d !== null && typeof d === 'object' ? JSON.stringify(d) : String(d))).join(', ')}`;
-}
-
-const BASE_COLUMNS: Column[] = [
-  { key: 'employeeCode', header: 'CODE' },
-  { key: 'stage', header: 'STAGE' },
-];
-
-export function trackerSpec(kind: TrackerKind): ListSpec {
-  const offboarding = kind === 'offboarding';
-  return {
-    columns: [...BASE_COLUMNS, ...(offboarding ? [{ key: 'pendingDocuments', header: 'PENDING DOCUMENTS', value: pendingDocumentsText }] : []), { key: 'id', header: 'ID' }],
-    // Every field of the spec's tracker item, in spec order; CSV joins the document names with "; ".
-    csvColumns: ['id', 'employeeCode', 'stage', ...(offboarding ? ['pendingDocuments'] : [])].map((key) => ({ key })),
-    idField: 'id',
-  };
-}
-
-export async function runTracker(opts: TrackerOptions, ctx: Context): Promise<void> {
-  if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
-  const output = outputOptions(opts, ctx.io);
-  const http = await ctx.api();
-  const items: unknown[] = opts.kind === 'onboarding' ? await onboardingTracker(http, opts.query) : await offboardingTracker(http, opts.query);
-  const spec = trackerSpec(opts.kind);
-  spec.footer = () => `${items.length} employee${items.length === 1 ? '' : 's'} in ${opts.kind}`;
-  await writeList(ctx.io, ctx.io.stdout, items, spec, output);
+export function trackerCommand(kind: TrackerKind, o: { summary: string; details: string; examples: string[] }) {
+  return defineCommand({
+    name: kind,
+    summary: o.summary,
+    details: o.details,
+    examples: o.examples,
+    flags: {
+      employeeId: uuid('only this employee id'),
+      employeeCode: text('only this employee code (with --employee-id: both must match)', { placeholder: 'code' }),
+    },
+    output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true },
+    refine: (p) => ({ output: p.output, fields: p.fields, quiet: p.quiet, csvRaw: p.csvRaw, jq: p.jq, kind, query: { employeeId: p.employeeId, employeeCode: p.employeeCode } }),
+    load: () => import('./tracker.run.js'),
+  });
 }

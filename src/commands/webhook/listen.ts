@@ -1,116 +1,45 @@
-import type { Context } from '../../context.js';
+// `partner webhook listen` (run: ./listen.run.ts).
+import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { isLoopback } from '../../api/http.js';
-import { parseInteger } from '../../options.js';
-import { jsonText, sanitizeCell } from '../../output/sanitize.js';
-import { writeChunk } from '../../output/stream.js';
-import { isEventType, EVENT_TYPES } from '../../webhooks/events.js';
-import { startReceiver, type ReceivedEvent } from '../../webhooks/listen.js';
-import { verdictJson } from '../../webhooks/render.js';
-import { keyStoreFor, parseKeyFlags, type KeyFlags } from '../../webhooks/source.js';
+import { custom, httpUrl, int, textOr } from '../../flags.js';
+import { EVENT_TYPES } from '../../webhooks/events.js';
+import { KEY_FLAGS, keyFlags } from './key-flags.js';
 
-export const LISTEN_FORMATS = ['table', 'ndjson'] as const;
-
-export interface ListenOptions {
-  keys: KeyFlags;
-  host: string;
-  port: number;
-  path: string;
-  forwardTo?: string;
-  events?: string[];
-  output: (typeof LISTEN_FORMATS)[number];
+function urlPath(raw: string): string {
+  let p = raw.trim();
+  if (!p.startsWith('/')) p = `/${p}`;
+  if (/[\s?#]/.test(p)) throw new UsageError(`--path must be a URL path like /webhooks, not "${p.slice(0, 40)}"`);
+  return p;
 }
 
-export function parse(_args: string[], raw: Record<string, unknown>): ListenOptions {
-  const keys = parseKeyFlags(raw);
-  const host = String(raw.host ?? '127.0.0.1').trim();
-  if (host === '') throw new UsageError('--host must not be empty');
-  const port = parseInteger('--port', raw.port, { min: 0, max: 65535 }) ?? 0;
-  let path = String(raw.path ?? '/').trim();
-  if (!path.startsWith('/')) path = `/${path}`;
-  if (/[\s?#]/.test(path)) throw new UsageError(`--path must be a URL path like /webhooks, not "${path.slice(0, 40)}"`);
-  let forwardTo: string | undefined;
-  if (raw.forwardTo !== undefined) {
-    try {
-      const u = new URL(String(raw.forwardTo));
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-      forwardTo = u.toString();
-    } catch {
-      throw new UsageError(`--forward-to must be an http(s) URL, not "${String(raw.forwardTo).slice(0, 80)}"`, 'For example --forward-to http://localhost:3000/webhooks');
-    }
-  }
-  let events: string[] | undefined;
-  if (raw.events !== undefined) {
-    events = String(raw.events)
-      .split(',')
-      .map((s) => s.trim().toUpperCase())
-      .filter((s) => s !== '');
-    if (events.length === 0) throw new UsageError('--events needs at least one event type', `Event types: ${EVENT_TYPES.join(', ')}`);
-    for (const e of events) if (!/^[A-Z0-9_]+$/.test(e)) throw new UsageError(`--events: "${e.slice(0, 40)}" is not an event type name`, `Event types: ${EVENT_TYPES.join(', ')}`);
-  }
-  const output = (raw.output as string | undefined) ?? 'table';
-  if (!(LISTEN_FORMATS as readonly string[]).includes(output)) throw new UsageError(`-o/--output must be table or ndjson for webhook listen, not "${output.slice(0, 20)}"`);
-  return { keys, host, port, path, forwardTo, events, output: output as ListenOptions['output'] };
+function eventList(raw: string): string[] {
+  const events = raw
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter((s) => s !== '');
+  if (events.length === 0) throw new UsageError('--events needs at least one event type', `Event types: ${EVENT_TYPES.join(', ')}`);
+  for (const e of events) if (!/^[A-Z0-9_]+$/.test(e)) throw new UsageError(`--events: "${e.slice(0, 40)}" is not an event type name`, `Event types: ${EVENT_TYPES.join(', ')}`);
+  return events;
 }
 
-function line(e: ReceivedEvent, ctx: Context): string {
-  const c = ctx.colors;
-  const v = e.verdict;
-  const status = e.httpStatus === 200 ? c.green(String(e.httpStatus)) : c.red(String(e.httpStatus));
-  let text: string;
-  if (v.valid) {
-    const cells = [v.eventType, v.subject, v.status].map((x) => sanitizeCell(x ?? '-'));
-    text = `${e.time}  ${status}  ${cells.join('  ')}`;
-    if (v.warnings.length > 0) text += c.yellow(`  (${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''}: ${sanitizeCell(v.warnings[0]!)})`);
-  } else {
-    text = `${e.time}  ${status}  INVALID ${v.reason}  ${sanitizeCell(v.message ?? '')}`;
-  }
-  if (e.forward) {
-    text += e.forward.status !== undefined ? `  -> forwarded ${e.forward.status}` : c.red(`  -> forward failed: ${sanitizeCell(e.forward.error ?? '')}`);
-  }
-  return `${text}\n`;
-}
-
-export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
-  if (!isLoopback(opts.host)) ctx.log.warn(`listening on ${opts.host}, not loopback: anyone who can reach this address can send to it`);
-  if (opts.events) {
-    const unknown = opts.events.filter((e) => !isEventType(e));
-    if (unknown.length > 0) ctx.log.warn(`--events: ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not in the spec's event catalogue`);
-  }
-  const store = await keyStoreFor(ctx, opts.keys);
-  // Fetch the keys now, so a wrong base URL shows at start, not at the first event.
-  try {
-    const snap = await store.current();
-    ctx.log.debug(`key set from ${snap.origin}: ${snap.keys.length} key(s)`);
-  } catch (err) {
-    if (ctx.signal.aborted) return;
-    if (opts.keys.jwksFile !== undefined) throw err;
-    ctx.log.warn(`${(err as Error).message}; will try again when a webhook arrives`);
-  }
-  let queue = Promise.resolve();
-  const receiver = await startReceiver(
-    { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, timeoutMs: ctx.globals.timeout * 1000, now: () => ctx.now() },
-    store,
-    (e) => {
-      if (e.filtered) {
-        ctx.log.debug(`ignored ${e.verdict.eventType} (not in --events)`);
-        return;
-      }
-      // Print in arrival order, with backpressure.
-      queue = queue.then(() =>
-        writeChunk(ctx.io.stdout, opts.output === 'ndjson' ? `${jsonText({ time: e.time, httpStatus: e.httpStatus, ...verdictJson(e.verdict), forward: e.forward ?? null })}\n` : line(e, ctx)),
-      );
-      return queue;
-    },
-    (m) => ctx.log.warn(m),
-  );
-  ctx.onCleanup(() => receiver.close());
-  const forward = opts.forwardTo ? `, forwarding valid events to ${opts.forwardTo}` : '';
-  ctx.io.stderr.write(`Ready! Listening for webhooks on ${receiver.url} (keys from ${store.origin}${forward}). Press Ctrl-C to stop.\n`);
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) resolve();
-    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  await receiver.close();
-  await queue;
-}
+export const listen = defineCommand({
+  name: 'listen',
+  summary: 'run a local receiver that verifies every POSTed webhook and can forward it to your app',
+  flags: {
+    port: int('port to listen on (default: any free port, printed at start)', { min: 0, max: 65535, default: 0, placeholder: 'port' }),
+    host: textOr('address to bind (default 127.0.0.1)', { default: '127.0.0.1', placeholder: 'host' }),
+    path: custom('URL path webhooks are POSTed to (default /)', 'path', urlPath),
+    forwardTo: httpUrl('POST each valid event, decoded, as JSON to this URL and print its status', 'http://localhost:3000/webhooks'),
+    events: custom('comma-separated event types to report and forward (default: all; others are acknowledged and ignored)', 'types', eventList),
+    ...KEY_FLAGS,
+  },
+  output: { formats: ['table', 'ndjson'], fields: false, jq: false },
+  needsToken: false,
+  refine: (o) => ({ keys: keyFlags(o), host: o.host, port: o.port, path: o.path ?? '/', forwardTo: o.forwardTo, events: o.events, output: o.output ?? 'table' }),
+  details: `Answers 200 for a valid event, 401 for a bad signature, algorithm or key, 400 for a malformed body or payload, 413 for a body over 1 MiB. Each event prints a line: time, HTTP status, event type, employee code (or approval request id), status (-o ndjson: one JSON object per event). Ctrl-C stops it.`,
+  examples: [
+    'partner webhook listen --port 4242 --forward-to http://localhost:3000/webhooks',
+    'partner webhook listen --events EMPLOYEE_CREATED,EMPLOYEE_UPDATED -o ndjson',
+  ],
+  load: () => import('./listen.run.js'),
+});

@@ -1,167 +1,32 @@
-import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import type { Context } from '../../context.js';
-import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { resolveFormat } from '../../output/format.js';
-import { jsonText } from '../../output/sanitize.js';
-import { writeChunk } from '../../output/stream.js';
-import { writeJson } from '../../output/writer.js';
-import { renderVerdict, verdictJson, verdictLine } from '../../webhooks/render.js';
-import { keyStoreFor, parseKeyFlags, type KeyFlags } from '../../webhooks/source.js';
-import { MAX_WEBHOOK_BYTES, tooLargeVerdict, verifyWebhook, type Verdict } from '../../webhooks/verify.js';
+// `partner webhook verify` (run: ./verify.run.ts).
+import { defineCommand } from '../../command.js';
+import { UsageError } from '../../errors.js';
+import { arg, path } from '../../flags.js';
+import { KEY_FLAGS, keyFlags } from './key-flags.js';
 
-export const VERIFY_FORMATS = ['table', 'json', 'ndjson'] as const;
-export type VerifyFormat = (typeof VERIFY_FORMATS)[number];
+export const verify = defineCommand({
+  name: 'verify',
+  summary: 'verify one webhook JWS (argument, stdin or a paste), or a file of them (one per line)',
+  args: { jws: arg.optional('the compact JWS (the raw body, also as a JSON string); "-" or none reads stdin') },
+  flags: {
+    file: path('verify every JWS in this file, one per line, and print a summary'),
+    ...KEY_FLAGS,
+  },
+  output: { formats: ['table', 'json', 'ndjson'], fields: false },
+  needsToken: false,
+  refine: (o) => {
+    if (o.jws !== undefined && o.file !== undefined) throw new UsageError('Give the JWS as an argument or with --file, not both');
+    return { keys: keyFlags(o), jws: o.jws, file: o.file, output: o.output, jq: o.jq, fields: o.fields, quiet: o.quiet, csvRaw: o.csvRaw };
+  },
+  details: `Checks: compact JWS only; alg ES512 with an EC P-521 key; the key named by kid (an unknown kid refetches the key set once, at most every 30 s), or any key of the set when there is no kid; payload JSON with eventType and data; the event's shape per the spec. Input over 1 MiB is refused.
 
-export interface VerifyOptions {
-  keys: KeyFlags;
-  /** The JWS given as the argument. */
-  jws?: string;
-  file?: string;
-  output?: VerifyFormat;
-}
-
-export function parse(args: string[], raw: Record<string, unknown>): VerifyOptions {
-  const keys = parseKeyFlags(raw);
-  const file = raw.file === undefined ? undefined : String(raw.file);
-  if (file !== undefined && file.trim() === '') throw new UsageError('--file must not be empty');
-  const jws = args[0];
-  if (jws !== undefined && file !== undefined) throw new UsageError('Give the JWS as an argument or with --file, not both');
-  const output = raw.output as string | undefined;
-  if (output !== undefined && !(VERIFY_FORMATS as readonly string[]).includes(output)) {
-    throw new UsageError(`-o/--output must be one of ${VERIFY_FORMATS.join(', ')} for webhook verify, not "${output.slice(0, 20)}"`);
-  }
-  return { keys, jws, file, output: output as VerifyFormat | undefined };
-}
-
-const TOO_LARGE = Symbol('too large');
-
-/** Reads stdin up to the size limit; more than that is reported as TOO_LARGE, not read into memory. */
-async function readCapped(stream: Readable, signal: AbortSignal): Promise<Uint8Array | typeof TOO_LARGE> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Ctrl-C while waiting for input ends the read at once, not at the next chunk.
-  const onAbort = () => stream.destroy(new InterruptedError());
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    for await (const chunk of stream) {
-      if (signal.aborted) throw new InterruptedError();
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += buf.length;
-      if (size > MAX_WEBHOOK_BYTES) {
-        stream.destroy();
-        return TOO_LARGE;
-      }
-      chunks.push(buf);
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-  return Buffer.concat(chunks);
-}
-
-async function promptLine(ctx: Context): Promise<string> {
-  ctx.io.stderr.write('Paste the webhook JWS: ');
-  const rl = createInterface({ input: ctx.io.stdin, terminal: false });
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      const onAbort = () => reject(new InterruptedError());
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-      rl.once('line', (line) => resolve(line));
-      rl.once('close', () => resolve(''));
-    });
-  } finally {
-    rl.close();
-  }
-}
-
-async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Uint8Array | typeof TOO_LARGE> {
-  if (opts.jws !== undefined && opts.jws !== '-') return opts.jws;
-  if (ctx.io.stdinIsTTY) {
-    if (!ctx.io.canPrompt) throw new UsageError('No JWS given', 'Pass it as an argument, use --file PATH (one per line), or pipe it on stdin.', 'MISSING_INPUT');
-    const line = await promptLine(ctx);
-    if (line.trim() === '') throw new UsageError('No JWS given', 'Paste the whole JWS on one line, or pass it as an argument.', 'MISSING_INPUT');
-    return line;
-  }
-  const body = await readCapped(ctx.io.stdin, ctx.signal);
-  if (body !== TOO_LARGE && Buffer.from(body).toString('utf8').trim() === '') {
-    throw new UsageError('No JWS given (stdin is empty)', 'Pass it as an argument, use --file PATH (one per line), or pipe it on stdin.', 'MISSING_INPUT');
-  }
-  return body;
-}
-
-export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
-  const format = resolveFormat(opts.output, ctx.io) as VerifyFormat;
-  if (opts.file !== undefined) return runFile(opts, opts.file, format, ctx);
-  const store = await keyStoreFor(ctx, opts.keys);
-  // A missing or broken --jwks-file is a usage error (exit 2) whatever the input.
-  if (opts.keys.jwksFile !== undefined) await store.current();
-  const input = await readInput(opts, ctx);
-  const verdict = input === TOO_LARGE ? tooLargeVerdict() : await verifyWebhook(input, store);
-  if (format === 'table') await writeChunk(ctx.io.stdout, renderVerdict(verdict, ctx.colors));
-  else if (format === 'ndjson') await writeChunk(ctx.io.stdout, `${jsonText(verdictJson(verdict))}\n`);
-  else await writeJson(ctx.io.stdout, verdictJson(verdict));
-  return verdict.valid ? ExitCode.OK : ExitCode.VERIFICATION_FAILED;
-}
-
-/** JWS lines verified at once by --file. */
-const VERIFY_IN_FLIGHT = 8;
-
-async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, ctx: Context): Promise<number> {
-  try {
-    if (!statSync(path).isFile()) throw new UsageError(`--file ${path} is not a file`);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`Cannot read --file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'INPUT_FILE');
-  }
-  const store = await keyStoreFor(ctx, opts.keys);
-  if (opts.keys.jwksFile !== undefined) await store.current();
-  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  const out = ctx.io.stdout;
-  let lineNo = 0;
-  let valid = 0;
-  let invalid = 0;
-  const reasons = new Map<string, number>();
-  // Verification runs on libuv's thread pool, so a few lines in flight use
-  // more than one core; results are still printed in file order.
-  const pending: { line: number; verdict: Promise<Verdict> }[] = [];
-  const emit = async (next: { line: number; verdict: Promise<Verdict> }) => {
-    const verdict = await next.verdict;
-    if (verdict.valid) valid++;
-    else {
-      invalid++;
-      reasons.set(verdict.reason!, (reasons.get(verdict.reason!) ?? 0) + 1);
-    }
-    if (format === 'table') await writeChunk(out, verdictLine(verdict, ctx.colors, `line ${String(next.line).padEnd(5)} `));
-    else {
-      const doc = jsonText({ line: next.line, ...verdictJson(verdict) });
-      if (format === 'ndjson') await writeChunk(out, `${doc}\n`);
-      // The opening bracket waits for the first verdict: a file with no JWS leaves stdout empty.
-      else await writeChunk(out, `${valid + invalid === 1 ? '[\n' : ',\n'}  ${doc}`);
-    }
-  };
-  try {
-    for await (const line of rl) {
-      lineNo++;
-      if (ctx.signal.aborted) throw new InterruptedError();
-      if (line.trim() === '') continue;
-      const verdict = verifyWebhook(line, store);
-      verdict.catch(() => undefined); // awaited in order by emit(); avoid an unhandled rejection meanwhile
-      pending.push({ line: lineNo, verdict });
-      if (pending.length >= VERIFY_IN_FLIGHT) await emit(pending.shift()!);
-    }
-    while (pending.length > 0) await emit(pending.shift()!);
-  } finally {
-    rl.close();
-  }
-  const total = valid + invalid;
-  if (total === 0) throw new UsageError(`--file ${path} holds no JWS (one per line expected)`, 'Save one webhook body (the compact JWS) per line.', 'MISSING_INPUT');
-  if (format === 'json') await writeChunk(out, '\n]\n');
-  const byReason = [...reasons].map(([r, n]) => `${r} ${n}`).join(', ');
-  const summary = `${total} webhook${total === 1 ? '' : 's'}: ${valid} valid, ${invalid} invalid${byReason ? ` (${byReason})` : ''}\n`;
-  // The summary is part of the result for people; for scripts it goes to stderr, leaving stdout pure JSON.
-  if (format === 'table') await writeChunk(out, summary);
-  else ctx.io.stderr.write(summary);
-  return invalid > 0 ? ExitCode.VERIFICATION_FAILED : ExitCode.OK;
-}
+Exit status: 0 valid, 8 invalid (any invalid with --file), 2 usage, 1 key set unavailable.
+JSON (-o json): {valid, reason, message, signatureValid, kid, alg, header, eventType, meaning, timestamp, payload, warnings, errors}; with --file, an array of them (-o ndjson: one per line).
+Reasons: MALFORMED, TOO_LARGE, UNSUPPORTED_CRIT, UNSUPPORTED_ALG, UNKNOWN_KID, WRONG_KEY_TYPE, BAD_SIGNATURE, PAYLOAD_NOT_JSON, PAYLOAD_SHAPE, EVENT_SHAPE (the last three: the signature is genuine).`,
+  examples: [
+    'partner webhook verify --file captured.jws --jwks-file jwks.json',
+    'pbpaste | partner webhook verify -o json',
+    'partner sandbox emit EMPLOYEE_CREATED --print | partner webhook verify',
+  ],
+  load: () => import('./verify.run.js'),
+});

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli.js';
-import type { Runtime } from '../../../src/command.js';
+import type { Runtime } from '../../../src/cli.js';
 import { testIO } from '../../../src/io.js';
 import { EMPLOYEE_STATUSES, PROFILE_SECTIONS, SORT_ORDERS } from '../../../src/api/types.js';
 import { EVENT_TYPES } from '../../../src/webhooks/events.js';
 import { allCommands, describeProgram, type CommandSpec } from '../../../src/completion/spec.js';
 import { EXTRA_VALUES } from '../../../src/completion/values.js';
 import { completionScript } from '../../../src/completion/index.js';
-import { closest } from '../../../src/commands/help.js';
+import { closest } from '../../../src/text/suggest.js';
 
 const runtime: Runtime = { io: testIO(), env: {}, signal: new AbortController().signal, exitCode: 0 };
-const program = await buildProgram(runtime);
+const program = buildProgram(runtime, { full: true });
 const spec = describeProgram(program);
 const byPath = new Map(allCommands(spec).map((c) => [c.path.join(' '), c] as const));
 const cmd = (path: string): CommandSpec => {

@@ -50,36 +50,36 @@ describe('ConfigStore', () => {
 });
 
 describe('resolveProfile precedence: flags > env > profile', () => {
-  const open = () => {
+  const open = async () => {
     const s = new ConfigStore(env);
     s.setProfile('work', { baseUrl: 'https://profile.example', token: 'profile-token' });
     return s;
   };
 
-  it('uses the active profile when nothing else is set', () => {
-    const p = resolveProfile({}, env, open);
+  it('uses the active profile when nothing else is set', async () => {
+    const p = await resolveProfile({}, env, open);
     expect(p).toMatchObject({ name: 'work', baseUrl: 'https://profile.example', baseUrlSource: 'profile', token: 'profile-token', tokenSource: 'profile' });
   });
 
-  it('env beats the profile, flags beat env', () => {
+  it('env beats the profile, flags beat env', async () => {
     const e = { ...env, PARTNER_BASE_URL: 'https://env.example', PARTNER_TOKEN: 'env-token' };
-    expect(resolveProfile({}, e, open)).toMatchObject({ baseUrl: 'https://env.example', baseUrlSource: 'env', token: 'env-token', tokenSource: 'env' });
-    expect(resolveProfile({ baseUrl: 'https://flag.example' }, e, open)).toMatchObject({ baseUrl: 'https://flag.example', baseUrlSource: 'flag' });
+    expect(await resolveProfile({}, e, open)).toMatchObject({ baseUrl: 'https://env.example', baseUrlSource: 'env', token: 'env-token', tokenSource: 'env' });
+    expect(await resolveProfile({ baseUrl: 'https://flag.example' }, e, open)).toMatchObject({ baseUrl: 'https://flag.example', baseUrlSource: 'flag' });
   });
 
-  it('selects a profile by flag over PARTNER_PROFILE', () => {
-    const openTwo = () => {
-      const s = open();
+  it('selects a profile by flag over PARTNER_PROFILE', async () => {
+    const openTwo = async () => {
+      const s = await open();
       s.setProfile('other', { baseUrl: 'https://other.example', token: 'other-token' }, false);
       return s;
     };
-    expect(resolveProfile({}, { ...env, PARTNER_PROFILE: 'other' }, openTwo)).toMatchObject({ name: 'other', nameSource: 'env', token: 'other-token' });
-    expect(resolveProfile({ profile: 'work' }, { ...env, PARTNER_PROFILE: 'other' }, openTwo)).toMatchObject({ name: 'work', nameSource: 'flag' });
+    expect(await resolveProfile({}, { ...env, PARTNER_PROFILE: 'other' }, openTwo)).toMatchObject({ name: 'other', nameSource: 'env', token: 'other-token' });
+    expect(await resolveProfile({ profile: 'work' }, { ...env, PARTNER_PROFILE: 'other' }, openTwo)).toMatchObject({ name: 'work', nameSource: 'flag' });
   });
 
-  it('does not open the config file when env supplies everything', () => {
+  it('does not open the config file when env supplies everything', async () => {
     let opened = false;
-    resolveProfile({}, { PARTNER_BASE_URL: 'https://x', PARTNER_TOKEN: 't' }, () => {
+    await resolveProfile({}, { PARTNER_BASE_URL: 'https://x', PARTNER_TOKEN: 't' }, () => {
       opened = true;
       return open();
     });

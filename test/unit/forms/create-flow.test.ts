@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/context.js';
 import { testIO } from '../../../src/io.js';
-import { createRun } from '../../../src/commands/gp/create.js';
-import { submitRun } from '../../../src/commands/dynamic-details/submit.js';
+import { createRun } from '../../../src/commands/gp/create.run.js';
+import { submitRun } from '../../../src/commands/dynamic-details/submit.run.js';
 import { scripted } from './scripted.js';
 
 const schema = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/forms/conditional-2020.json'), 'utf8'));
@@ -97,7 +97,7 @@ describe('gp create with a scripted prompter', () => {
       [/^What next/, 'Submit'],
     ]);
     const { io, ctx } = ctxFor();
-    const code = await createRun({ entity: 'Fixture Ltd', sets: [], dryRun: false, resume: false, output: 'json' }, ctx, p);
+    const code = await createRun({ entity: 'Fixture Ltd', sets: [], dryRun: false, resume: false, output: 'json', quiet: false, csvRaw: false }, ctx, p);
     await ctx.cleanup();
     expect(p.left()).toEqual([]);
     expect(code).toBe(0);
@@ -125,7 +125,7 @@ describe('gp create with a scripted prompter', () => {
       [/^What next/, 'Save the draft and quit'],
     ]);
     const { io, ctx } = ctxFor();
-    const code = await createRun({ entity: 'Fixture Ltd', sets: [], dryRun: false, resume: false }, ctx, p);
+    const code = await createRun({ entity: 'Fixture Ltd', sets: [], dryRun: false, resume: false, quiet: false, csvRaw: false }, ctx, p);
     await ctx.cleanup();
     expect(code).toBe(130);
     expect(p.notes.join('\n')).toContain('An employee with these details already exists');
@@ -152,7 +152,7 @@ describe('gp create with a scripted prompter', () => {
       [/^What next/, 'Submit the dynamic details'],
     ]);
     const { ctx } = ctxFor();
-    expect(await createRun({ entity: 'Fixture Ltd', sets: [], dryRun: false, resume: false, output: 'json' }, ctx, p)).toBe(0);
+    expect(await createRun({ entity: 'Fixture Ltd', sets: [], dryRun: false, resume: false, output: 'json', quiet: false, csvRaw: false }, ctx, p)).toBe(0);
     await ctx.cleanup();
     expect(p.left()).toEqual([]);
     expect(writes().map((w) => [w.method, w.body])).toEqual([

@@ -20,9 +20,9 @@ describe('writeList', () => {
     expect(n).toBe(2);
     expect(out.trim().split('\n').map((l) => JSON.parse(l))).toEqual(items);
   });
-  it('streams a JSON array, or a document when asked', async () => {
+  it('streams a JSON array, or the {data, pagination} document when the list has pagination', async () => {
     expect(JSON.parse((await render('json')).out)).toEqual(items);
-    const doc = await render('json', {}, { ...spec, jsonDocument: (data) => ({ data, pagination: { currentPage: 1 } }) });
+    const doc = await render('json', {}, { ...spec, pagination: () => ({ currentPage: 1 }) });
     expect(JSON.parse(doc.out)).toEqual({ data: items, pagination: { currentPage: 1 } });
   });
   it('writes CSV with a header and RFC 4180 quoting', async () => {

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parse } from '../../../src/commands/employees/list.js';
-import { UsageError } from '../../../src/errors.js';
-import { parseInteger, parseUuid } from '../../../src/options.js';
+import { list } from '../../../../src/commands/employees/list.js';
+import { parserFor } from '../../../helpers/parse.js';
+
+const parse = parserFor(list);
+import { UsageError } from '../../../../src/errors.js';
+import { parseInteger, parseUuid } from '../../../../src/options.js';
 
 // Option parsing never throws anything but a UsageError, and what it accepts obeys the spec's rules.
 describe('option parsing properties', () => {

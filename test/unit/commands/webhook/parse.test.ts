@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parse as parseVerify } from '../../../src/commands/webhook/verify.js';
-import { parse as parseListen } from '../../../src/commands/webhook/listen.js';
-import { parse as parseEmit } from '../../../src/commands/sandbox/emit.js';
-import { statusForVerdict } from '../../../src/webhooks/listen.js';
-import { UsageError } from '../../../src/errors.js';
-import { tooLargeVerdict } from '../../../src/webhooks/verify.js';
+import { verify } from '../../../../src/commands/webhook/verify.js';
+import { listen } from '../../../../src/commands/webhook/listen.js';
+import { emit } from '../../../../src/commands/sandbox/emit.js';
+import { parserFor } from '../../../helpers/parse.js';
+
+const parseVerify = parserFor(verify);
+const parseListen = parserFor(listen);
+const parseEmit = parserFor(emit);
+import { statusForVerdict } from '../../../../src/webhooks/listen.js';
+import { UsageError } from '../../../../src/errors.js';
+import { tooLargeVerdict } from '../../../../src/webhooks/verify.js';
 
 function usage(fn: () => unknown): string {
   try {
@@ -58,7 +63,7 @@ describe('webhook listen: flag parsing', () => {
     [{ events: ' , ' }, /--events/],
     [{ events: 'EMPLOYEE CREATED' }, /not an event type/],
     [{ path: '/a?b' }, /--path/],
-    [{ output: 'csv' }, /table or ndjson/],
+    [{ output: 'csv' }, /Allowed choices are table, ndjson/],
   ])('%j → usage error', (raw, message) => {
     expect(usage(() => parseListen([], raw))).toMatch(message);
   });

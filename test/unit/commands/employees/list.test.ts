@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from '../../../src/commands/employees/list.js';
-import { UsageError } from '../../../src/errors.js';
+import { list } from '../../../../src/commands/employees/list.js';
+import { parserFor } from '../../../helpers/parse.js';
+
+const parse = parserFor(list);
+import { UsageError } from '../../../../src/errors.js';
 
 // Parse contract of `employees list`: argv-level values to typed options, or a usage error.
 describe('employees list options', () => {

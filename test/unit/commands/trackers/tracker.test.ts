@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parse as parseOnboarding } from '../../../src/commands/trackers/onboarding.js';
-import { pendingDocumentsText, trackerSpec } from '../../../src/commands/trackers/tracker.js';
-import { UsageError } from '../../../src/errors.js';
+import { onboarding } from '../../../../src/commands/trackers/onboarding.js';
+import { parserFor } from '../../../helpers/parse.js';
+import { pendingDocumentsText, trackerSpec } from '../../../../src/commands/trackers/tracker.run.js';
+
+const parseOnboarding = parserFor(onboarding);
+import { UsageError } from '../../../../src/errors.js';
 
 describe('trackers', () => {
   it('pending documents read as count and names, and never fail on odd values', () => {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { csvColumns, maskAccount, parse, profileDocument, type ProfileResult } from '../../../src/commands/profile/get.js';
-import { PROFILE_SECTIONS } from '../../../src/api/types.js';
-import { UsageError } from '../../../src/errors.js';
-import { flatten } from '../../../src/output/fields.js';
+import { csvColumns, maskAccount, profileDocument, type ProfileResult } from '../../../../src/commands/profile/get.run.js';
+import { get } from '../../../../src/commands/profile/get.js';
+import { parserFor } from '../../../helpers/parse.js';
+
+const parse = parserFor(get);
+import { PROFILE_SECTIONS } from '../../../../src/api/types.js';
+import { UsageError } from '../../../../src/errors.js';
+import { flatten } from '../../../../src/output/fields.js';
 
 const ID = '3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a';
 

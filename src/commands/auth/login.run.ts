@@ -1,0 +1,54 @@
+import type { Context } from '../../context.js';
+import type { OptionsOf } from '../../command.js';
+import type { login } from './login.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { readAll } from '../../input.js';
+import { checkBaseUrl } from '../../api/urls.js';
+
+export type LoginOptions = OptionsOf<typeof login>;
+
+
+const MAX_TOKEN_LENGTH = 8192;
+
+export function checkToken(raw: string): string {
+  const token = raw.trim();
+  if (token === '') throw new UsageError('The token is empty', 'Paste the API token your account manager gave you.', 'EMPTY_TOKEN');
+  if (token.length > MAX_TOKEN_LENGTH) throw new UsageError(`The token is too long (${token.length} characters)`, undefined, 'INVALID_TOKEN');
+  if (/\s|[\u0000-\u001f\u007f]/.test(token)) throw new UsageError('The token contains spaces or control characters', 'Paste only the token itself, without "Bearer".', 'INVALID_TOKEN');
+  return token;
+}
+
+export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
+  if (ctx.globals.sandbox) throw new UsageError('auth login does not apply to --sandbox', 'The sandbox needs no login.');
+  const store = await ctx.config();
+  // The one precedence (config/resolve.ts): flag > env > the active profile > "default".
+  const { name, baseUrl } = await ctx.profile();
+  if (!baseUrl) throw new UsageError('auth login needs the API base URL', 'Pass --base-url https://… (or set PARTNER_BASE_URL).', 'NO_BASE_URL');
+  checkBaseUrl(baseUrl);
+
+  let raw: string;
+  if (opts.withToken) {
+    raw = await readAll(ctx.io.stdin, MAX_TOKEN_LENGTH * 2);
+  } else if (ctx.io.canPrompt) {
+    const prompter = await ctx.prompter();
+    raw = await prompter.secret({ message: `Token for ${new URL(baseUrl).host}:` });
+  } else {
+    throw new UsageError('No terminal to prompt for the token', 'Pipe it in with --with-token, for example: echo "$TOKEN" | partner auth login --with-token --base-url URL');
+  }
+  const token = checkToken(raw);
+
+  if (opts.verify) {
+    const http = await ctx.http({ baseUrl, token });
+    const { listEmployees } = await import('../../api/employees.js');
+    const { ApiError } = await import('../../errors.js');
+    try {
+      await listEmployees(http, { pageSize: 1 });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) throw new AuthError('The server refused this token (HTTP 401); nothing was saved', 'Check the token and the base URL, then try again.');
+      if (!(err instanceof ApiError && err.status === 403)) throw err;
+      ctx.log.warn('The token was accepted but may not list employees (HTTP 403).');
+    }
+  }
+  store.setProfile(name, { baseUrl, token });
+  ctx.log.info(`Logged in: profile "${name}" → ${new URL(baseUrl).origin} (saved to ${store.path}).`);
+}

@@ -1,0 +1,115 @@
+import type { Context } from '../../context.js';
+import { listEmployees } from '../../api/employees.js';
+import { AdaptiveConcurrency, walkPages } from '../../api/pages.js';
+import { periodicCollector } from '../../api/memory.js';
+import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage } from '../../api/types.js';
+import { outputOptions } from '../../output/options.js';
+import type { OptionsOf } from '../../command.js';
+import type { list } from './list.js';
+import { openOutputFile } from '../../output/output-file.js';
+import { createProgress } from '../../output/progress.js';
+import type { Column } from '../../output/table.js';
+import { writeList, type ListSpec } from '../../output/writer.js';
+
+export type ListOptions = OptionsOf<typeof list>;
+
+export const EMPLOYEE_COLUMNS: Column[] = [
+  { key: 'employeeCode', header: 'CODE' },
+  { key: 'fullName', header: 'NAME' },
+  { key: 'workEmail', header: 'EMAIL' },
+  { key: 'designation', header: 'DESIGNATION' },
+  { key: 'department', header: 'DEPARTMENT' },
+  { key: 'status', header: 'STATUS' },
+  { key: 'country', header: 'COUNTRY' },
+  { key: 'startDate', header: 'START' },
+];
+
+export async function run(opts: ListOptions, ctx: Context): Promise<void> {
+  const { query } = opts;
+  // A filter that does not compile is a usage error: found before anything is sent.
+  if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
+  if (query.employeeId && query.employeeCode) ctx.log.warn('Both --employee-id and --employee-code were given; the server uses --employee-id.');
+  // Servers may send more than the spec names, so an unknown field is shown (empty if absent), with a warning.
+  const unknown = (opts.fields ?? []).filter((f) => !(EMPLOYEE_FIELDS as readonly string[]).includes(f.split('.')[0]));
+  if (unknown.length) ctx.log.warn(`--fields ${unknown.join(', ')}: not ${unknown.length === 1 ? 'a field' : 'fields'} of the employee record; shown empty unless the server sends ${unknown.length === 1 ? 'it' : 'them'}. Known: ${EMPLOYEE_FIELDS.join(', ')}.`);
+  // The server's rate limits are unknown: start at --concurrency (polite by default), halve on 429/503.
+  const adaptive = opts.all ? new AdaptiveConcurrency({ max: opts.concurrency, onChange: (n, why) => ctx.log.debug(`pages in flight: ${n} (${why})`) }) : undefined;
+  const http = await ctx.http({
+    connections: opts.all ? opts.concurrency : 1,
+    onRetry: (e) => {
+      if (e.status === 429 || e.status === 503) adaptive?.congestion(e.waitMs);
+    },
+  });
+  // Opened after the token check, before the first request: a bad path fails with nothing sent.
+  const sink = opts.outputFile !== undefined ? await openOutputFile(opts.outputFile) : undefined;
+  if (sink) ctx.onCleanup(() => sink.abort());
+  // A file is never a terminal: the default format is JSON, as when piped.
+  const io = sink ? { ...ctx.io, stdoutIsTTY: false, columns: undefined } : ctx.io;
+  const output = outputOptions(opts, io);
+  const spec: ListSpec = {
+    columns: EMPLOYEE_COLUMNS,
+    csvColumns: EMPLOYEE_FIELDS.map((key) => ({ key })),
+  };
+
+  if (!opts.all) {
+    const page: EmployeePage = await listEmployees(http, query, ctx.signal);
+    const p = page.pagination;
+    const items = opts.limit ? page.data.slice(0, opts.limit) : page.data;
+    spec.pagination = () => p;
+    const pastEnd = page.data.length === 0 && p.totalPages > 0 && (query.page ?? 1) > p.totalPages;
+    // Past the last page: say where the last page is, on stderr when the output is for a script.
+    if (pastEnd && output.format !== 'table') ctx.log.warn(`page ${query.page} is past the last page; the last page is ${p.totalPages} (${p.totalItems} employees).`);
+    spec.footer = () => {
+      if (pastEnd) return `No employees on page ${query.page}; the last page is ${p.totalPages} (${p.totalItems} employees).`;
+      const total = `${p.totalItems} employee${p.totalItems === 1 ? '' : 's'}`;
+      const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
+      return `Page ${p.currentPage} of ${Math.max(p.totalPages, 1)} · ${total}${next}`;
+    };
+    await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output).catch((err: unknown) => {
+      throw sink?.writeError() ?? err;
+    });
+    await sink?.commit();
+    return;
+  }
+
+  let total: number | undefined;
+  let lastPagination: unknown;
+  let pagesDone = 0;
+  const progress = createProgress(ctx.io, opts.progress);
+  const collectGarbage = periodicCollector();
+  const startPage = query.page ?? 1;
+  const employees = walkPages<Employee>((page, signal) => listEmployees(http, { ...query, page }, signal), {
+    startPage: query.page,
+    concurrency: opts.concurrency,
+    adaptive,
+    limit: opts.limit,
+    signal: ctx.signal,
+    onPage: (_page, pagination, itemsSoFar) => {
+      total = pagination.totalItems;
+      lastPagination = pagination;
+      pagesDone++;
+      collectGarbage();
+      if (progress) {
+        const size = pagination.pageSize || query.pageSize || PAGE_SIZE_MAX;
+        let items = Math.max(itemsSoFar, pagination.totalItems - (startPage - 1) * size);
+        if (opts.limit !== undefined) items = Math.min(items, opts.limit);
+        progress.update({ pages: pagesDone, totalPages: Math.max(pagesDone, Math.ceil(items / size)), items: itemsSoFar, totalItems: items });
+      }
+    },
+  });
+  spec.footer = () => (total === undefined ? undefined : `${total} employee${total === 1 ? '' : 's'}`);
+  // The same {data, pagination} shape as one page: the pagination of the last page read, written last.
+  spec.pagination = () => lastPagination ?? null;
+  // Rows bound for the same terminal as the bar erase it first.
+  const out = sink?.stream ?? (progress && ctx.io.stdoutIsTTY ? progress.interleave(ctx.io.stdout) : ctx.io.stdout);
+  try {
+    const count = await writeList(io, out, employees, spec, output);
+    await sink?.commit();
+    ctx.log.debug(`wrote ${count} employees${sink ? ` to ${sink.path}` : ''}`);
+  } catch (err) {
+    // A failed write to the file (disk full) is the cause, not the closed stream it left.
+    throw sink?.writeError() ?? err;
+  } finally {
+    progress?.done();
+  }
+}

@@ -1,0 +1,30 @@
+// Every top-level entry of `partner`, with its place in the help. Adding a
+// command: a definition file (flags, help) and a run module beside it, listed
+// in its group's index.ts.
+import type { TopLevel } from '../command.js';
+import { auth } from './auth/index.js';
+import { complete, completion } from './completion/completion.js';
+import { doctor } from './doctor/doctor.js';
+import { dynamicDetails } from './dynamic-details/index.js';
+import { employees } from './employees/index.js';
+import { gp } from './gp/index.js';
+import { profile } from './profile/index.js';
+import { sandbox } from './sandbox/index.js';
+import { trackers } from './trackers/index.js';
+import { version } from './version/version.js';
+import { webhook } from './webhook/index.js';
+
+export const TOP_LEVEL: TopLevel[] = [
+  employees,
+  trackers,
+  profile,
+  gp,
+  dynamicDetails,
+  webhook,
+  auth,
+  { ...doctor, section: 'Setup' },
+  sandbox,
+  { ...completion, section: 'Setup' },
+  { ...version, section: 'Setup' },
+  { ...complete, section: 'Setup' },
+];

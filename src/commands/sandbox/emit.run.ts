@@ -1,0 +1,80 @@
+// `partner sandbox emit EVENT_TYPE [--to URL]`: builds a realistic payload
+// for any event type of the spec, has the sandbox sign it with its own P-521
+// key (so a receiver can check it against the sandbox's published JWKS), and
+// POSTs the JWS to --to like the real service does.
+//
+// Where the keys come from: the sandbox of the active profile (a running
+// `partner sandbox start`, via PARTNER_BASE_URL/--base-url) signs through its
+// /_sandbox/webhooks/sign endpoint. Its JWKS stays published while it runs,
+// so `partner webhook listen` pointed at the same base URL verifies the event.
+import type { OptionsOf } from '../../command.js';
+import type { emit } from './emit.js';
+import { Agent, request } from 'undici';
+import type { Context } from '../../context.js';
+import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
+import { sanitizeCell } from '../../output/sanitize.js';
+import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../webhooks/events.js';
+import { hasLegacyShape, samplePayload } from '../../webhooks/samples.js';
+
+export const SIGN_PATH = '/_sandbox/webhooks/sign';
+export const ROTATE_PATH = '/_sandbox/webhooks/rotate-key';
+
+export type EmitOptions = OptionsOf<typeof emit>;
+
+
+function sandboxOnly(err: unknown): never {
+  if (err instanceof ApiError && (err.status === 404 || err.status === 405)) {
+    throw new UsageError('The API at this base URL is not a partner sandbox (it has no webhook signing endpoint)', 'Start one with `partner sandbox start` and point PARTNER_BASE_URL at it, or add --sandbox.', 'NOT_A_SANDBOX');
+  }
+  throw err;
+}
+
+export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
+  if (ctx.globals.sandbox && opts.to) {
+    ctx.log.warn('--sandbox signs with the keys of a throwaway sandbox that stops when this command ends; a receiver cannot fetch them afterwards. Run `partner sandbox start` and point both commands at it.');
+  }
+  const http = await ctx.http();
+  if (opts.rotateKey) {
+    const res = await http.send<{ kid: string }>('POST', ROTATE_PATH, { body: {} }).catch(sandboxOnly);
+    ctx.log.info(`Rotated the sandbox signing key: new kid ${sanitizeCell(String(res.body?.kid))}`);
+  }
+  const payload = samplePayload(opts.eventType, { legacy: opts.legacy, data: opts.data, now: new Date(ctx.clock.now()) });
+  const signed = await http.send<{ jws: string; kid: string }>('POST', SIGN_PATH, { body: { payload } }).catch(sandboxOnly);
+  const jws = signed.body?.jws;
+  if (typeof jws !== 'string') throw new CliError('The sandbox did not return a signed JWS', { code: 'BAD_RESPONSE', exitCode: ExitCode.FAILURE });
+  const kid = sanitizeCell(String(signed.body.kid));
+  if (opts.print) ctx.io.stdout.write(`${jws}\n`);
+  const deprecated = EVENT_CATALOGUE[opts.eventType].successor;
+  if (deprecated) ctx.log.warn(`${opts.eventType} is deprecated; receivers should handle ${deprecated}`);
+  if (!opts.to) return ExitCode.OK;
+
+  const agent = new Agent({ connections: 1, headersTimeout: ctx.globals.timeout * 1000, bodyTimeout: ctx.globals.timeout * 1000, connect: { timeout: Math.min(ctx.globals.timeout * 1000, 10_000) } });
+  ctx.onCleanup(() => agent.close());
+  let status: number;
+  let excerpt: string;
+  try {
+    // The body is the JWS string itself, with Content-Type application/json, like the real service sends it.
+    const res = await request(opts.to, {
+      method: 'POST',
+      dispatcher: agent,
+      signal: ctx.signal,
+      headers: { 'content-type': 'application/json', 'user-agent': `partner-cli/${ctx.version} sandbox-emit` },
+      body: jws,
+    });
+    status = res.statusCode;
+    excerpt = (await res.body.text()).slice(0, 200);
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    const e = err as Error & { code?: string };
+    throw new NetworkError(`Could not deliver ${opts.eventType} to ${opts.to}: ${e.code ?? e.message}`, 'Is the receiver running? Try `partner webhook listen` in another terminal.', 'DELIVERY_FAILED', err);
+  }
+  const line = `${opts.eventType}${opts.legacy ? ' (earlier shape)' : ''} signed with kid ${kid} -> ${opts.to}: HTTP ${status}`;
+  if (opts.print) ctx.io.stderr.write(`${line}\n`);
+  else ctx.io.stdout.write(`${line}\n`);
+  ctx.log.debug(`receiver answered: ${sanitizeCell(excerpt)}`);
+  if (status < 200 || status >= 300) {
+    ctx.log.warn(`the receiver refused the event (HTTP ${status})${excerpt ? `: ${sanitizeCell(excerpt)}` : ''}`);
+    return ExitCode.FAILURE;
+  }
+  return ExitCode.OK;
+}

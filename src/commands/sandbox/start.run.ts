@@ -1,0 +1,30 @@
+import type { OptionsOf } from '../../command.js';
+import type { start } from './start.js';
+import type { Context } from '../../context.js';
+import { listenError, UsageError } from '../../errors.js';
+import type { SandboxOptions } from '../../sandbox/server.js';
+
+
+
+export async function run(opts: OptionsOf<typeof start>, ctx: Context): Promise<void> {
+  const { startSandbox } = await import('../../sandbox/server.js');
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox(opts);
+  } catch (err) {
+    throw listenError(err, `${opts.host ?? '127.0.0.1'}:${opts.port ?? 0}`);
+  }
+  ctx.onCleanup(() => sandbox.close());
+  const { io } = ctx;
+  io.stdout.write(`Sandbox API listening on ${sandbox.url}\n\n`);
+  io.stdout.write(`  ${sandbox.companies.A.name} token:  ${sandbox.tokens.companyA}\n`);
+  io.stdout.write(`  ${sandbox.companies.B.name} token:  ${sandbox.tokens.companyB}\n`);
+  io.stdout.write(`  No-permission token:  ${sandbox.tokens.noPermission}\n\n`);
+  io.stdout.write(`Try:  PARTNER_BASE_URL=${sandbox.url} PARTNER_TOKEN=${sandbox.tokens.companyA} partner employees list\n`);
+  io.stderr.write('Press Ctrl-C to stop.\n');
+  // Serve until Ctrl-C aborts the context's signal.
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

@@ -1,0 +1,43 @@
+import type { Context } from '../../context.js';
+import { offboardingTracker, onboardingTracker } from '../../api/employees.js';
+import type { OptionsOf } from '../../command.js';
+import { outputOptions } from '../../output/options.js';
+import type { onboarding } from './onboarding.js';
+import type { TrackerKind } from './tracker.js';
+import type { Column } from '../../output/table.js';
+import { writeList, type ListSpec } from '../../output/writer.js';
+
+export type TrackerOptions = OptionsOf<typeof onboarding>;
+
+/** "2: Contract, ID copy"; "0" when none are pending; a dash when the server sent none or something else. */
+export function pendingDocumentsText(item: unknown): string | undefined {
+  const docs = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).pendingDocuments : undefined;
+  if (!Array.isArray(docs)) return docs === undefined || docs === null ? undefined : String(docs);
+  if (docs.length === 0) return '0';
+  return `${docs.length}: ${docs.map((d) => (d !== null && typeof d === 'object' ? JSON.stringify(d) : String(d))).join(', ')}`;
+}
+
+const BASE_COLUMNS: Column[] = [
+  { key: 'employeeCode', header: 'CODE' },
+  { key: 'stage', header: 'STAGE' },
+];
+
+export function trackerSpec(kind: TrackerKind): ListSpec {
+  const offboarding = kind === 'offboarding';
+  return {
+    columns: [...BASE_COLUMNS, ...(offboarding ? [{ key: 'pendingDocuments', header: 'PENDING DOCUMENTS', value: pendingDocumentsText }] : []), { key: 'id', header: 'ID' }],
+    // Every field of the spec's tracker item, in spec order; CSV joins the document names with "; ".
+    csvColumns: ['id', 'employeeCode', 'stage', ...(offboarding ? ['pendingDocuments'] : [])].map((key) => ({ key })),
+    idField: 'id',
+  };
+}
+
+export async function run(opts: TrackerOptions, ctx: Context): Promise<void> {
+  if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
+  const output = outputOptions(opts, ctx.io);
+  const http = await ctx.http();
+  const items: unknown[] = opts.kind === 'onboarding' ? await onboardingTracker(http, opts.query) : await offboardingTracker(http, opts.query);
+  const spec = trackerSpec(opts.kind);
+  spec.footer = () => `${items.length} employee${items.length === 1 ? '' : 's'} in ${opts.kind}`;
+  await writeList(ctx.io, ctx.io.stdout, items, spec, output);
+}

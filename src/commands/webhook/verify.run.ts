@@ -1,0 +1,147 @@
+import type { OptionsOf } from '../../command.js';
+import type { verify } from './verify.js';
+import { outputOptions } from '../../output/options.js';
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { Context } from '../../context.js';
+import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { resolveFormat } from '../../output/format.js';
+import { jsonText } from '../../output/sanitize.js';
+import { writeChunk } from '../../output/stream.js';
+import { writeJson, writeRecord } from '../../output/writer.js';
+import { renderVerdict, verdictJson, verdictLine } from '../../webhooks/render.js';
+import { keyStoreFor } from '../../webhooks/source.js';
+import { MAX_WEBHOOK_BYTES, tooLargeVerdict, verifyWebhook, type Verdict } from '../../webhooks/verify.js';
+
+export type VerifyOptions = OptionsOf<typeof verify>;
+type VerifyFormat = 'table' | 'json' | 'ndjson';
+
+const TOO_LARGE = Symbol('too large');
+
+/** Reads stdin up to the size limit; more than that is reported as TOO_LARGE, not read into memory. */
+async function readCapped(stream: Readable, signal: AbortSignal): Promise<Uint8Array | typeof TOO_LARGE> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Ctrl-C while waiting for input ends the read at once, not at the next chunk.
+  const onAbort = () => stream.destroy(new InterruptedError());
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of stream) {
+      if (signal.aborted) throw new InterruptedError();
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buf.length;
+      if (size > MAX_WEBHOOK_BYTES) {
+        stream.destroy();
+        return TOO_LARGE;
+      }
+      chunks.push(buf);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function promptLine(ctx: Context): Promise<string> {
+  ctx.io.stderr.write('Paste the webhook JWS: ');
+  const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const onAbort = () => reject(new InterruptedError());
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      rl.once('line', (line) => resolve(line));
+      rl.once('close', () => resolve(''));
+    });
+  } finally {
+    rl.close();
+  }
+}
+
+async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Uint8Array | typeof TOO_LARGE> {
+  if (opts.jws !== undefined && opts.jws !== '-') return opts.jws;
+  if (ctx.io.stdinIsTTY) {
+    if (!ctx.io.canPrompt) throw new UsageError('No JWS given', 'Pass it as an argument, use --file PATH (one per line), or pipe it on stdin.', 'MISSING_INPUT');
+    const line = await promptLine(ctx);
+    if (line.trim() === '') throw new UsageError('No JWS given', 'Paste the whole JWS on one line, or pass it as an argument.', 'MISSING_INPUT');
+    return line;
+  }
+  const body = await readCapped(ctx.io.stdin, ctx.signal);
+  if (body !== TOO_LARGE && Buffer.from(body).toString('utf8').trim() === '') {
+    throw new UsageError('No JWS given (stdin is empty)', 'Pass it as an argument, use --file PATH (one per line), or pipe it on stdin.', 'MISSING_INPUT');
+  }
+  return body;
+}
+
+export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
+  const format = outputOptions(opts, ctx.io).format as VerifyFormat;
+  if (opts.file !== undefined) return runFile(opts, opts.file, format, ctx);
+  const store = await keyStoreFor(ctx, opts.keys);
+  // A missing or broken --jwks-file is a usage error (exit 2) whatever the input.
+  if (opts.keys.jwksFile !== undefined) await store.current();
+  const input = await readInput(opts, ctx);
+  const verdict = input === TOO_LARGE ? tooLargeVerdict() : await verifyWebhook(input, store);
+  await writeRecord(ctx.io, ctx.io.stdout, verdictJson(verdict), outputOptions(opts, ctx.io), { table: () => renderVerdict(verdict, ctx.colors) });
+  return verdict.valid ? ExitCode.OK : ExitCode.VERIFICATION_FAILED;
+}
+
+/** JWS lines verified at once by --file. */
+const VERIFY_IN_FLIGHT = 8;
+
+async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, ctx: Context): Promise<number> {
+  try {
+    if (!statSync(path).isFile()) throw new UsageError(`--file ${path} is not a file`);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`Cannot read --file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'INPUT_FILE');
+  }
+  const store = await keyStoreFor(ctx, opts.keys);
+  if (opts.keys.jwksFile !== undefined) await store.current();
+  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  const out = ctx.io.stdout;
+  let lineNo = 0;
+  let valid = 0;
+  let invalid = 0;
+  const reasons = new Map<string, number>();
+  // Verification runs on libuv's thread pool, so a few lines in flight use
+  // more than one core; results are still printed in file order.
+  const pending: { line: number; verdict: Promise<Verdict> }[] = [];
+  const emit = async (next: { line: number; verdict: Promise<Verdict> }) => {
+    const verdict = await next.verdict;
+    if (verdict.valid) valid++;
+    else {
+      invalid++;
+      reasons.set(verdict.reason!, (reasons.get(verdict.reason!) ?? 0) + 1);
+    }
+    if (format === 'table') await writeChunk(out, verdictLine(verdict, ctx.colors, `line ${String(next.line).padEnd(5)} `));
+    else {
+      const doc = jsonText({ line: next.line, ...verdictJson(verdict) });
+      if (format === 'ndjson') await writeChunk(out, `${doc}\n`);
+      // The opening bracket waits for the first verdict: a file with no JWS leaves stdout empty.
+      else await writeChunk(out, `${valid + invalid === 1 ? '[\n' : ',\n'}  ${doc}`);
+    }
+  };
+  try {
+    for await (const line of rl) {
+      lineNo++;
+      if (ctx.signal.aborted) throw new InterruptedError();
+      if (line.trim() === '') continue;
+      const verdict = verifyWebhook(line, store);
+      verdict.catch(() => undefined); // awaited in order by emit(); avoid an unhandled rejection meanwhile
+      pending.push({ line: lineNo, verdict });
+      if (pending.length >= VERIFY_IN_FLIGHT) await emit(pending.shift()!);
+    }
+    while (pending.length > 0) await emit(pending.shift()!);
+  } finally {
+    rl.close();
+  }
+  const total = valid + invalid;
+  if (total === 0) throw new UsageError(`--file ${path} holds no JWS (one per line expected)`, 'Save one webhook body (the compact JWS) per line.', 'MISSING_INPUT');
+  if (format === 'json') await writeChunk(out, '\n]\n');
+  const byReason = [...reasons].map(([r, n]) => `${r} ${n}`).join(', ');
+  const summary = `${total} webhook${total === 1 ? '' : 's'}: ${valid} valid, ${invalid} invalid${byReason ? ` (${byReason})` : ''}\n`;
+  // The summary is part of the result for people; for scripts it goes to stderr, leaving stdout pure JSON.
+  if (format === 'table') await writeChunk(out, summary);
+  else ctx.io.stderr.write(summary);
+  return invalid > 0 ? ExitCode.VERIFICATION_FAILED : ExitCode.OK;
+}

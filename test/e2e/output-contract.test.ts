@@ -1,0 +1,130 @@
+// The output contract of every command, checked by walking the command tree:
+// each output flag a command offers changes its output as documented (JSON
+// parses, NDJSON is one object per line, CSV parses, --jq applies, -q prints
+// ids, --fields picks), piped output is never a table, and no command offers
+// a flag that is not declared in its definition's output spec.
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/cli.js';
+import { testIO } from '../../src/io.js';
+import { TOP_LEVEL } from '../../src/commands/index.js';
+import { isGroup, type CommandDef } from '../../src/command.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+
+const ENTITY = 'Acme Deutschland GmbH';
+
+/** How to run each command that prints data against the sandbox (a new command with output must be added here). */
+const RUNS: Record<string, string[]> = {
+  'employees list': ['employees', 'list', '--page-size', '3'],
+  'trackers onboarding': ['trackers', 'onboarding'],
+  'trackers offboarding': ['trackers', 'offboarding'],
+  'profile get': ['profile', 'get', 'ACME-00007'],
+  'gp create': ['gp', 'create', '--entity', ENTITY, '--from-file', '-', '--dry-run'],
+  'gp schema': ['gp', 'schema', '--entity', ENTITY],
+  'auth status': ['auth', 'status'],
+  doctor: ['doctor'],
+  version: ['version'],
+  'webhook verify': ['webhook', 'verify', 'not-a-jws'],
+  'webhook listen': [],
+};
+
+/** Commands whose run needs more than argv (a values file on stdin, a receiver): their input. */
+const INPUT: Record<string, string> = {};
+
+function leafDefs(): [string, CommandDef][] {
+  const out: [string, CommandDef][] = [];
+  for (const t of TOP_LEVEL) {
+    if (isGroup(t)) for (const c of t.commands) out.push([`${t.name} ${c.name}`, c]);
+    else out.push([t.name, t]);
+  }
+  return out;
+}
+
+function commandAt(program: Command, path: string): Command {
+  let cmd = program;
+  for (const w of path.split(' ')) cmd = cmd.commands.find((c) => c.name() === w)!;
+  return cmd;
+}
+
+let sandbox: Sandbox;
+let dir: { path: string; cleanup: () => void };
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({});
+  dir = tempDir();
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  // A valid values file for the gp create dry run.
+  INPUT['gp create'] = readFileSync(join(import.meta.dirname, '../fixtures/forms/deu-values.json'), 'utf8');
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  dir?.cleanup();
+});
+
+describe('the command tree', () => {
+  const program = buildProgram({ io: testIO(), env: {}, signal: new AbortController().signal, exitCode: 0 }, { full: true });
+
+  it.each(leafDefs())('%s offers exactly the output flags of its definition', (path, def) => {
+    const longs = commandAt(program, path).options.map((o) => o.long);
+    expect(longs.includes('--output')).toBe(def.output !== undefined);
+    expect(longs.includes('--quiet')).toBe(def.output?.quiet === true);
+    expect(longs.includes('--jq')).toBe(def.output !== undefined && def.output.jq !== false);
+    expect(longs.includes('--fields')).toBe(def.output !== undefined && def.output.fields !== false);
+    expect(longs.includes('--csv-raw')).toBe(def.output?.formats.includes('csv') === true);
+    if (def.output) expect(RUNS[path], `add ${path} to RUNS`).toBeDefined();
+  });
+});
+
+const run = (path: string, extra: string[]) => runCli([...RUNS[path]!, ...extra], { env, input: INPUT[path] });
+
+describe.each(leafDefs().filter(([path, d]) => d.output && RUNS[path]!.length > 0))('%s', (path, def) => {
+  const formats = def.output!.formats;
+
+  it('piped with no -o prints JSON, never a table', async () => {
+    const r = await run(path, []);
+    expect(() => JSON.parse(r.stdout), r.stderr).not.toThrow();
+  });
+
+  it.runIf(formats.includes('json'))('-o json parses', async () => {
+    const r = await run(path, ['-o', 'json']);
+    expect(() => JSON.parse(r.stdout), r.stderr).not.toThrow();
+  });
+
+  it.runIf(formats.includes('ndjson'))('-o ndjson is one JSON object per line', async () => {
+    const r = await run(path, ['-o', 'ndjson']);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(typeof JSON.parse(line)).toBe('object');
+  });
+
+  it.runIf(formats.includes('csv'))('-o csv parses with a header row', async () => {
+    const r = await run(path, ['-o', 'csv']);
+    const rows = parseCsv(r.stdout, { relax_column_count: false }) as string[][];
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.every((row) => row.length === rows[0]!.length)).toBe(true);
+  });
+
+  it.runIf(def.output!.jq !== false)('--jq applies to the JSON document', async () => {
+    const r = await run(path, ['--jq', 'type']);
+    expect(r.stdout.trim().split('\n')[0], r.stderr).toMatch(/^(object|array)$/);
+  });
+
+  it.runIf(def.output!.quiet === true)('-q prints ids, one per line', async () => {
+    const r = await run(path, ['-q']);
+    const lines = r.stdout.trimEnd().split('\n').filter(Boolean);
+    for (const line of lines) expect(line).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.runIf(def.output!.fields !== false && formats.includes('json'))('--fields picks the named fields', async () => {
+    const r = await run(path, ['-o', 'json', '--fields', 'id']);
+    const doc = JSON.parse(r.stdout) as unknown;
+    const items = Array.isArray(doc) ? doc : Array.isArray((doc as { data?: unknown }).data) ? (doc as { data: unknown[] }).data : [doc];
+    for (const item of items) expect(Object.keys(item as object)).toEqual(['id']);
+  });
+});
