@@ -224,7 +224,7 @@ complete -c partner -n '__partner_in \'auth login\'' -l no-verify -d 'save witho
 complete -c partner -n '__partner_in \'auth status\'' -s o -l output -x -a 'table json' -d 'output format: table, json (default: table on a terminal, json when piped)'
 complete -c partner -n '__partner_in \'auth status\'' -l fields -x -d 'comma-separated fields or dot paths to show, in order'
 complete -c partner -n '__partner_in \'auth status\'' -l jq -x -d 'filter the JSON result with jq (built in); one result per line, strings unquoted'
-complete -c partner -n '__partner_in \'doctor\'' -s o -l output -x -a 'table json' -d 'output format: table, json (default: table)'
+complete -c partner -n '__partner_in \'doctor\'' -s o -l output -x -a 'table json' -d 'output format: table, json (default: table on a terminal, json when piped)'
 complete -c partner -n '__partner_in \'doctor\'' -l fields -x -d 'comma-separated fields or dot paths to show, in order'
 complete -c partner -n '__partner_in \'doctor\'' -l jq -x -d 'filter the JSON result with jq (built in); one result per line, strings unquoted'
 complete -c partner -n '__partner_arg \'sandbox\' 0' -a 'start' -d 'serve the sandbox API on loopback in the foreground until Ctrl-C'

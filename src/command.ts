@@ -42,8 +42,6 @@ export interface OutputSpec {
   fields?: boolean;
   /** --jq filters the JSON document (default true). */
   jq?: boolean;
-  /** The format without -o, for a report read by people even when piped (doctor); default: table on a terminal, json when piped. */
-  default?: Format;
 }
 
 export interface CommandModule<O = never> {

@@ -98,7 +98,7 @@ describe('a sweep of commands with --debug never shows the token', () => {
   });
 
   it('doctor (text and JSON)', async () => {
-    const r = await run(['doctor']);
+    const r = await run(['doctor', '-o', 'table']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const j = await run(['doctor', '-o', 'json']);
     expect(j.code, j.stdout + j.stderr).toBe(0);
@@ -139,7 +139,7 @@ describe('a sweep of commands with --debug never shows the token', () => {
   it('proxy credentials are masked too (doctor shows the proxy in use)', async () => {
     const proxy = 'http://proxyuser:Pr0xyPa55w0rd@127.0.0.1:9';
     const extraEnv = { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, NO_PROXY: '' };
-    for (const args of [['doctor']]) {
+    for (const args of [['doctor', '-o', 'table'], ['doctor', '-o', 'json']]) {
       const r = await run(args, { extraEnv });
       expect(r.code, r.stderr).not.toBe(0);
       expect(r.stdout + r.stderr).not.toContain('Pr0xyPa55w0rd');

@@ -63,7 +63,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     const issues = [...values.issues, ...validateSections(form, values.doc, sections)];
     if (issues.length) failWithIssues(ctx, issues, fileMode);
     const bodies = buildBodies(form, entity, values.doc);
-    if (opts.dryRun) return dryRun(ctx, bodies, opts.jq);
+    if (opts.dryRun) return dryRun(ctx, bodies, opts);
     const result = await submit(ctx, { form, entity, bodies, doc: values.doc, drafts, output: opts });
     return result === 'again' ? ExitCode.FAILURE : result;
   }
@@ -91,7 +91,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
       const bodies = buildBodies(form, entity, w.doc);
       if (opts.dryRun) {
         ctx.io.stderr.write(`Dry run: nothing was sent; the draft is kept (${resumeCmd}).\n`);
-        return dryRun(ctx, bodies, opts.jq, false);
+        return dryRun(ctx, bodies, opts, false);
       }
       const result = await submit(ctx, { form, entity, bodies, doc: w.doc, drafts, output: opts, wizard: w });
       if (result === 'again') continue;
@@ -128,8 +128,9 @@ async function askEntity(ctx: Context, prompter: Prompter): Promise<string> {
   return text.trim();
 }
 
-async function dryRun(ctx: Context, bodies: Bodies, jq: string | undefined, say = true): Promise<number> {
-  await writeRecord(ctx.io, ctx.io.stdout, { create: bodies.create, dynamicDetails: bodies.dynamic ?? null }, { format: 'json', jq });
+async function dryRun(ctx: Context, bodies: Bodies, opts: CreateOptions, say = true): Promise<number> {
+  // The bodies are JSON whatever the terminal: they are what would be sent.
+  await writeRecord(ctx.io, ctx.io.stdout, { create: bodies.create, dynamicDetails: bodies.dynamic ?? null }, { format: 'json', jq: opts.jq, fields: opts.fields });
   if (say) ctx.log.info('Dry run: the values are valid; nothing was sent.');
   return ExitCode.OK;
 }
