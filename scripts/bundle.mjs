@@ -30,3 +30,25 @@ await build({
   banner: { js: "import { createRequire as __partnerRequire } from 'node:module'; const require = __partnerRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// The help entry (dist/help.js): one file, no chunks, so `partner --help` and
+// `partner <command> --help` load a single module. Run modules are never
+// loaded on that path; their dynamic imports are left as they are.
+await build({
+  entryPoints: ['src/help-entry.ts'],
+  outfile: 'dist/help.js',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external,
+  plugins: [
+    {
+      name: 'run-modules-stay-lazy',
+      setup(b) {
+        b.onResolve({ filter: /\.run\.js$|^\.\/program\.js$/ }, (args) => ({ path: args.path, external: true }));
+      },
+    },
+  ],
+  logLevel: 'warning',
+});

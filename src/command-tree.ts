@@ -3,9 +3,9 @@
 // parses options and runs the command. Only the group named on the command
 // line is declared in full, so `partner --help` and a command's start-up do
 // not pay for the other seventeen.
-import { Command, Help, Option, type Argument } from 'commander';
-import { flagName, HELP_SECTIONS, isGroup, kebab, parseCommand, type CommandDef, type Flag, type GroupDef, type OutputSpec, type TopLevel } from './command.js';
-import { wrapText } from './text/wrap.js';
+import { Command, Option, type Argument } from 'commander';
+import { flagName, isGroup, kebab, parseCommand, type CommandDef, type Flag, type GroupDef, type OutputSpec, type TopLevel } from './command.js';
+import { renderHelp } from './help.js';
 import type { OutputFlags } from './output/options.js';
 
 /** What an action needs from the entry point: it runs the definition with the parsed options. */
@@ -17,31 +17,24 @@ export interface TreeOptions {
   runner: Runner;
   env: NodeJS.ProcessEnv;
   parseOutput: (raw: Record<string, unknown>, spec: OutputSpec) => OutputFlags;
+  /** Every top-level entry, for help. */
+  entries: TopLevel[];
   /** Declare every group in full (completion scripts, tests); otherwise only `wanted`. */
   full?: boolean;
   wanted?: string;
 }
 
-class PartnerHelp extends Help {
-  // Global options: once on `partner --help` (the root's own, titled there);
-  // on a leaf command as inherited flags; never repeated on a group's help.
-  override visibleGlobalOptions(cmd: Command) {
-    return cmd.commands.length > 0 ? [] : super.visibleGlobalOptions(cmd);
-  }
-
-  override formatItemList(heading: string, items: string[], helper: Help): string[] {
-    return super.formatItemList(heading === 'Global Options:' ? 'Global options (inherited):' : heading, items, helper);
-  }
-}
-
-/** Commander's Command with our help layout, inherited by every subcommand. */
+/** Commander's Command whose help is rendered from the definitions (help.ts), inherited by every subcommand. */
 export class PartnerCommand extends Command {
+  /** This node's help text; set when it is declared. */
+  helpText?: () => string;
+
   override createCommand(name?: string): Command {
     return new PartnerCommand(name);
   }
 
-  override createHelp(): Help {
-    return Object.assign(new PartnerHelp(), this.configureHelp());
+  override helpInformation(): string {
+    return this.helpText ? this.helpText() : super.helpInformation();
   }
 }
 
@@ -74,16 +67,9 @@ export function outputOptions(spec: OutputSpec): Option[] {
   return opts;
 }
 
-/** Help text after the flags: the details, then examples, wrapped to the width. */
-function afterText(details: string | undefined, examples: string[] | undefined, width: number): string {
-  let text = '';
-  if (details) text += `\n${wrapText(details.trim(), width)}\n`;
-  if (examples?.length) text += `\nExamples:\n${examples.map((e) => wrapText(`  $ ${e}`, width, { shell: true })).join('\n')}\n`;
-  return text;
-}
-
-function declareCommand(parent: Command, def: CommandDef, o: TreeOptions): Command {
-  const cmd = parent.command(def.name, { hidden: def.hidden }).description(def.summary);
+function declareCommand(parent: Command, def: CommandDef, o: TreeOptions, path: string[]): Command {
+  const cmd = parent.command(def.name, { hidden: def.hidden }).description(def.summary) as PartnerCommand;
+  cmd.helpText = () => renderHelp({ kind: 'command', def, path }, o.entries, o.width);
   for (const a of def.aliases ?? []) cmd.alias(a);
   for (const [key, flag] of Object.entries(def.args ?? {})) {
     cmd.argument(argumentSyntax(key, flag), flag.description);
@@ -91,7 +77,6 @@ function declareCommand(parent: Command, def: CommandDef, o: TreeOptions): Comma
   }
   for (const [key, flag] of Object.entries(def.flags ?? {})) cmd.addOption(optionFor(key, flag));
   if (def.output) for (const opt of outputOptions(def.output)) cmd.addOption(opt);
-  cmd.addHelpText('after', () => afterText(def.details, def.examples, o.width));
   cmd.action(async (...actionArgs: unknown[]) => {
     const self = actionArgs[actionArgs.length - 1] as Command;
     const opts = parseCommand(def, self.processedArgs as unknown[], self.opts(), o.env, o.parseOutput);
@@ -101,20 +86,18 @@ function declareCommand(parent: Command, def: CommandDef, o: TreeOptions): Comma
 }
 
 function declareGroup(program: Command, group: GroupDef, o: TreeOptions, full: boolean): Command {
-  const cmd = program.command(group.name).description(group.summary).helpGroup(`${group.section}:`);
+  const cmd = program.command(group.name).description(group.summary) as PartnerCommand;
+  cmd.helpText = () => renderHelp({ kind: 'group', group }, o.entries, o.width);
   if (!full) return cmd;
-  for (const def of group.commands) declareCommand(cmd, def, o);
-  cmd.addHelpText('after', () => afterText(undefined, group.examples, o.width));
+  for (const def of group.commands) declareCommand(cmd, def, o, [group.name, def.name]);
   return cmd;
 }
 
 /** Declares the top-level entries under `program`, ordered by help section. */
 export function declareTree(program: Command, entries: TopLevel[], o: TreeOptions): void {
-  program.configureHelp({ sortSubcommands: false, showGlobalOptions: true });
-  const sorted = [...entries].sort((a, b) => HELP_SECTIONS.indexOf(a.section) - HELP_SECTIONS.indexOf(b.section));
-  for (const entry of sorted) {
+  for (const entry of entries) {
     if (isGroup(entry)) declareGroup(program, entry, o, o.full === true || o.wanted === entry.name);
-    else declareCommand(program, entry, o).helpGroup(`${entry.section}:`);
+    else declareCommand(program, entry, o, [entry.name]);
   }
 }
 

@@ -99,6 +99,7 @@ export function defineCommand<F extends Flags = Record<never, never>, A extends 
 /** A noun that groups commands (`employees`, `webhook`); `section` places it in the top-level help. */
 export interface GroupDef {
   name: string;
+  hidden?: boolean;
   summary: string;
   section: HelpSection;
   examples?: string[];

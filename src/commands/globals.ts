@@ -19,7 +19,8 @@ export const GLOBAL_FLAGS = {
   input: negated('never prompt; fail instead, naming the flag to use'),
 };
 
-/** The flags among them that take a value (to find the command word in argv). */
+/** Every global flag's spelling, and those that take a value (to find the command words in argv). */
+export const GLOBAL_FLAG_NAMES = new Set(Object.entries(GLOBAL_FLAGS).map(([k, f]) => flagName(k, f)));
 export const GLOBAL_VALUE_FLAGS = new Set(Object.entries(GLOBAL_FLAGS).filter(([, f]) => f.kind === 'value').map(([k, f]) => flagName(k, f)));
 
 /** Global flags, typed and validated once, read from wherever they were given. */

@@ -59,15 +59,7 @@ export function registerHelp(program: Command): void {
   program
     .command('help')
     .description('show the help of a command, e.g. `partner help employees list`')
-    .helpGroup('Setup:')
     .argument('[command...]', 'the command path (default: the overview)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ partner help employees list
-  $ partner help webhook`,
-    )
     .action((words: string[], _opts: unknown, self: Command) => {
       let target: Command = program;
       for (const w of words) {

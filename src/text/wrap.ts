@@ -18,7 +18,10 @@ function wrapLine(line: string, width: number, shell: boolean): string {
   const marker = /^\s*(?:\$ |[-*•] |[A-Za-z0-9_-]+ {2,})/.exec(line);
   const hang = shell ? `${indent}    ` : ' '.repeat(marker ? marker[0].length : indent.length);
   const suffix = shell ? ' \\' : '';
-  const words = line.slice(indent.length).split(/ +/);
+  // The marker keeps its own spacing ("table   a key/value…"); the rest is split into words.
+  const head = marker && !shell ? marker[0].slice(indent.length) : '';
+  const words = line.slice(indent.length + head.length).split(/ +/);
+  if (head) words[0] = head + words[0];
   const lines: string[] = [];
   let current = indent;
   let first = true;

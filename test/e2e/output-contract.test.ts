@@ -6,7 +6,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram } from '../../src/cli.js';
+import { buildProgram } from '../../src/program.js';
 import { testIO } from '../../src/io.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import { isGroup, type CommandDef } from '../../src/command.js';

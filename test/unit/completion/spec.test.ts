@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../../src/cli.js';
-import type { Runtime } from '../../../src/cli.js';
+import { buildProgram } from '../../../src/program.js';
+import type { Runtime } from '../../../src/program.js';
 import { testIO } from '../../../src/io.js';
 import { EMPLOYEE_STATUSES, PROFILE_SECTIONS, SORT_ORDERS } from '../../../src/api/types.js';
 import { EVENT_TYPES } from '../../../src/webhooks/events.js';

@@ -1,0 +1,15 @@
+// The launcher's fast path for help: answers `partner --help`,
+// `partner help <command>` and `<command> --help` from the definitions in one
+// module, or returns false (and the full CLI runs).
+import { helpRequest, renderHelp } from './help.js';
+import { helpWidth } from './text/width.js';
+import { systemIO } from './io.js';
+import { TOP_LEVEL } from './commands/index.js';
+
+export function printHelp(argv: string[]): boolean {
+  const target = helpRequest(argv, TOP_LEVEL);
+  if (!target) return false;
+  const io = systemIO(process.env);
+  io.stdout.write(renderHelp(target, TOP_LEVEL, helpWidth(io)));
+  return true;
+}

@@ -1,0 +1,154 @@
+// Help, rendered from the command definitions (no commander): the root with
+// its commands grouped by section and the global options listed once; a
+// group with its commands; a command with its arguments, flags, the global
+// options as inherited flags, details and examples. Everything wraps to the
+// terminal width at word boundaries. `partner --help` and `<command> --help`
+// are answered from here before commander is loaded at all.
+import { flagName, HELP_SECTIONS, isGroup, kebab, type CommandDef, type Flag, type GroupDef, type OutputSpec, type TopLevel } from './command.js';
+import { GLOBAL_FLAG_NAMES, GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS } from './commands/globals.js';
+import { wrapText } from './text/wrap.js';
+
+export const PROGRAM_SUMMARY = 'Work with the Partner Employee Management API: look up and export employees, onboard GP employees, verify webhooks.';
+
+const ROOT_EXAMPLES = [
+  'partner --sandbox employees list           # try it with no account',
+  'partner auth login --base-url https://api.example.com',
+  'partner employees list --all -o csv > employees.csv',
+  'partner help employees list',
+];
+
+const EXIT_CODES = 'Exit codes: 0 ok, 1 failure, 2 usage, 3 not authenticated, 4 forbidden, 5 not found, 6 conflict, 7 rejected by the server, 8 webhook verification failed, 130 interrupted.';
+
+export type HelpTarget = { kind: 'root' } | { kind: 'group'; group: GroupDef } | { kind: 'command'; def: CommandDef; path: string[] };
+
+interface Item {
+  term: string;
+  text: string;
+}
+
+/** Two columns: terms padded to the widest (at most 30), descriptions wrapped under themselves. */
+function items(list: Item[], width: number): string {
+  const termWidth = Math.min(30, Math.max(...list.map((i) => i.term.length)));
+  return list
+    .map((i) => {
+      const pad = 2 + termWidth + 2;
+      const term = `  ${i.term}`;
+      const first = term.length > termWidth + 2 ? `${term}\n${' '.repeat(pad)}` : term.padEnd(pad);
+      const wrapped = wrapText(`${' '.repeat(pad)}${i.text}`, width).slice(pad);
+      return first + wrapped;
+    })
+    .join('\n');
+}
+
+function flagTerm(key: string, flag: Flag<unknown>): string {
+  const value = flag.kind === 'value' || flag.kind === 'repeat' ? ` <${flag.placeholder ?? 'value'}>` : '';
+  return `${flag.short ? `-${flag.short}, ` : '    '}${flagName(key, flag)}${value}`;
+}
+
+function flagText(flag: Flag<unknown>): string {
+  const choices = flag.choices ? ` (one of: ${flag.choices.join(', ')})` : '';
+  const repeat = flag.kind === 'repeat' ? ' (repeatable)' : '';
+  return `${flag.description}${choices}${repeat}`;
+}
+
+/** The output flags a command offers, as help items (the same list command-tree declares). */
+export function outputItems(spec: OutputSpec): Item[] {
+  const f = spec.formats;
+  const out: Item[] = [{ term: '-o, --output <format>', text: `output format: ${f.join(', ')} (default: ${f.includes('table') ? 'table on a terminal, ' : ''}json when piped)` }];
+  if (spec.fields !== false) out.push({ term: '    --fields <list>', text: 'comma-separated fields or dot paths to show, in order' });
+  if (spec.quiet) out.push({ term: '-q, --quiet', text: 'print only ids, one per line' });
+  if (spec.jq !== false) out.push({ term: '    --jq <expr>', text: 'filter the JSON result with jq (built in); one result per line, strings unquoted' });
+  if (f.includes('csv')) out.push({ term: '    --csv-raw', text: 'keep CSV cells that start with = + - @ as they are (no formula protection)' });
+  return out;
+}
+
+function globalItems(): Item[] {
+  return [...Object.entries(GLOBAL_FLAGS).map(([k, f]) => ({ term: flagTerm(k, f), text: flagText(f) })), { term: '-h, --help', text: 'show help for a command' }];
+}
+
+function examples(list: string[] | undefined, width: number): string {
+  if (!list?.length) return '';
+  return `\nExamples:\n${list.map((e) => wrapText(`  $ ${e}`, width, { shell: true })).join('\n')}\n`;
+}
+
+function usageOf(def: CommandDef, path: string[]): string {
+  const args = Object.entries(def.args ?? {}).map(([k, a]) => {
+    const name = kebab(k) + (a.variadic ? '...' : '');
+    return a.optional || a.variadic ? `[${name}]` : `<${name}>`;
+  });
+  return ['partner', ...path, ...args, '[flags]'].join(' ');
+}
+
+export function renderHelp(target: HelpTarget, entries: TopLevel[], width: number): string {
+  const w = Math.max(40, width);
+  if (target.kind === 'root') {
+    let out = `${wrapText(PROGRAM_SUMMARY, w)}\n\nUsage:\n  partner <command> [flags]\n`;
+    for (const section of HELP_SECTIONS) {
+      const inSection = entries.filter((e) => e.section === section && !('hidden' in e && e.hidden));
+      if (inSection.length === 0) continue;
+      const list = inSection.map((e) => ({ term: e.name, text: e.summary }));
+      if (section === 'Setup') list.push({ term: 'help', text: 'show the help of a command, e.g. `partner help employees list`' });
+      out += `\n${section}:\n${items(list, w)}\n`;
+    }
+    out += `\nGlobal options:\n${items([...globalItems(), { term: '-V, --version', text: 'print the version (`partner version` adds Node.js and the platform)' }], w)}\n`;
+    out += examples(ROOT_EXAMPLES, w);
+    return `${out}\n${wrapText(EXIT_CODES, w)}\nLearn more: partner help <command>, or partner <command> --help.\n`;
+  }
+  if (target.kind === 'group') {
+    const g = target.group;
+    let out = `${wrapText(capitalise(g.summary), w)}\n\nUsage:\n  partner ${g.name} <command> [flags]\n`;
+    out += `\nCommands:\n${items(g.commands.filter((c) => !c.hidden).map((c) => ({ term: c.name, text: c.summary })), w)}\n`;
+    out += examples(g.examples, w);
+    return `${out}\nGlobal options apply too: see partner --help.\n`;
+  }
+  const { def, path } = target;
+  let out = `${wrapText(capitalise(def.summary), w)}\n\nUsage:\n  ${usageOf(def, path)}\n`;
+  const args = Object.entries(def.args ?? {});
+  if (args.length) out += `\nArguments:\n${items(args.map(([k, a]) => ({ term: kebab(k), text: flagText(a) })), w)}\n`;
+  const flags = [...Object.entries(def.flags ?? {}).map(([k, f]) => ({ term: flagTerm(k, f), text: flagText(f) })), ...(def.output ? outputItems(def.output) : [])];
+  if (flags.length) out += `\nFlags:\n${items(flags, w)}\n`;
+  out += `\nInherited flags:\n${items(globalItems(), w)}\n`;
+  if (def.details) out += `\n${wrapText(def.details.trim(), w)}\n`;
+  out += examples(def.examples, w);
+  return out;
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * What `argv` asks help for, when it does (`--help`/`-h` anywhere before
+ * `--`, or `help [command...]`) and every word names a command; undefined
+ * otherwise (commander then parses and reports).
+ */
+export function helpRequest(argv: string[], entries: TopLevel[]): HelpTarget | undefined {
+  const words: string[] = [];
+  let asked = false;
+  let flagsStarted = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === '--help' || a === '-h') asked = true;
+    else if (a.startsWith('-')) {
+      if (!a.includes('=') && GLOBAL_VALUE_FLAGS.has(a)) i++;
+      // After a command's own flag, a word may be that flag's value: the command path is complete.
+      else if (!GLOBAL_FLAG_NAMES.has(a.split('=')[0]!)) flagsStarted = true;
+    } else if (!flagsStarted) words.push(a);
+  }
+  if (words[0] === 'help') {
+    asked = true;
+    words.shift();
+  }
+  // `partner` alone, or a group alone (`partner employees`), shows its help, as gh does.
+  const bare = !flagsStarted && words.length <= 1 && (words.length === 0 || entries.some((e) => e.name === words[0] && isGroup(e)));
+  if (!asked && !bare) return undefined;
+  if (words.length === 0) return { kind: 'root' };
+  const top = entries.find((e) => e.name === words[0] && !('hidden' in e && e.hidden));
+  if (!top) return undefined;
+  // Words after the command path are its arguments.
+  if (!isGroup(top)) return { kind: 'command', def: top, path: [top.name] };
+  if (words.length === 1) return { kind: 'group', group: top };
+  const def = top.commands.find((c) => c.name === words[1]);
+  return def ? { kind: 'command', def, path: [top.name, def.name] } : undefined;
+}
