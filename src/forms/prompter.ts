@@ -1,7 +1,7 @@
 // The only place that talks to @inquirer/prompts. Everything else asks
 // through the Prompter interface, so tests can script the answers.
 import type { Context } from '../context.js';
-import { InterruptedError } from '../errors.js';
+import { CancelledError, InterruptedError } from '../errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 
 export interface PromptChoice<T> {
@@ -25,24 +25,34 @@ export interface Prompter {
 
 const CANCEL_NAMES = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError']);
 
-/** Ctrl-C (ExitPromptError) or an aborted signal (AbortPromptError) -> InterruptedError (exit 130). */
+/** Ctrl-C or Ctrl-D at a prompt (ExitPromptError), or an aborted signal (AbortPromptError) -> CancelledError ("Cancelled.", exit 130). */
 export function mapPromptError(err: unknown): unknown {
-  if (err instanceof Error && CANCEL_NAMES.has(err.name)) return new InterruptedError();
+  if (err instanceof Error && CANCEL_NAMES.has(err.name)) return new CancelledError();
   return err;
 }
 
 export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors'>): Prompter {
-  const context = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal, clearPromptOnDone: false };
+  const context: { input: typeof ctx.io.stdin; output: typeof ctx.io.stderr; signal: AbortSignal; clearPromptOnDone: boolean } = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal, clearPromptOnDone: false };
   const lib = () => import('@inquirer/prompts');
   const help = (text?: string) => {
     if (text) ctx.io.stderr.write(`${ctx.errColors.dim(`  ${sanitizeTerminal(text)}`)}\n`);
   };
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (ctx.signal.aborted) throw new InterruptedError();
+    // Ctrl-D cancels every prompt, a picker too (which would ignore the key): abort this prompt on it.
+    const eof = new AbortController();
+    const onKey = (_s: unknown, key?: { ctrl?: boolean; name?: string }) => {
+      if (key?.ctrl && key.name === 'd') eof.abort();
+    };
+    ctx.io.stdin.on('keypress', onKey);
+    context.signal = AbortSignal.any([ctx.signal, eof.signal]);
     try {
       return await fn();
     } catch (err) {
       throw mapPromptError(err);
+    } finally {
+      ctx.io.stdin.off('keypress', onKey);
+      context.signal = ctx.signal;
     }
   };
   return {
