@@ -5,6 +5,7 @@ import { EmployeeNotFoundError, resolveEmployee } from '../../api/resolve-employ
 import { PROFILE_SECTIONS, type ProfileSection } from '../../api/types.js';
 import { ApiError, CliError, exitCodeFor, InterruptedError, UsageError, worstExitCode } from '../../errors.js';
 import { readInputFile } from '../../input.js';
+import { mapOrdered } from '../../concurrency.js';
 import { employeeRef } from './get.js';
 import { isUuid } from '../../options.js';
 import type { OptionsOf } from '../../command.js';
@@ -101,25 +102,6 @@ function normalise(section: ProfileSection, value: unknown): unknown {
   return value;
 }
 
-/** Bounded concurrency, results in input order; `fn` never rejects. */
-async function* ordered<T, R>(inputs: T[], limit: number, fn: (input: T) => Promise<R>): AsyncGenerator<R> {
-  const pending: Promise<R>[] = [];
-  let next = 0;
-  const launch = () => {
-    if (next < inputs.length) {
-      pending[next] = fn(inputs[next]);
-      next++;
-    }
-  };
-  for (let k = 0; k < limit; k++) launch();
-  for (let i = 0; i < inputs.length; i++) {
-    const r = await pending[i];
-    delete pending[i];
-    launch();
-    yield r;
-  }
-}
-
 /** The document of one employee: its id, then one key per section fetched. */
 export function profileDocument(r: ProfileResult, sections: ProfileSection[]): Record<string, unknown> {
   const doc: Record<string, unknown> = { id: r.id ?? null };
@@ -209,7 +191,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<number> {
   // An id and a code of the same person are one employee.
   const emitted = new Set<string>();
   const docs: Record<string, unknown>[] = [];
-  const results = ordered(unique, opts.concurrency, (ref) =>
+  const results = mapOrdered(unique, opts.concurrency, (ref) =>
     fetchProfile(http, ref, sections, ctx.signal).catch((fatal: unknown) => ({ ref, values: new Map(), failures: [], fatal }) as ProfileResult),
   );
   for await (const r of results) {
