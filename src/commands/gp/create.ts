@@ -21,7 +21,7 @@ The result (or, with --dry-run, the request bodies) is printed as a table on a t
   examples: [
     'partner gp create --entity "Acme Deutschland GmbH"',
     'partner gp create --entity "Acme Deutschland GmbH" --resume',
-    'partner gp create --entity "Acme India Pvt Ltd" --from-file values.json --dry-run',
+    'partner gp create --entity "Acme Deutschland GmbH" --from-file values.json --dry-run',
   ],
   load: () => import('./create.run.js'),
 });
