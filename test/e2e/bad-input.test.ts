@@ -111,6 +111,11 @@ const values: Record<string, Case> = {
   'page-size 101': { args: ['employees', 'list', '--page-size', '101'], message: /--page-size must be a whole number from 1 to 100/ },
   'page-size hex': { args: ['employees', 'list', '--page-size', '0x10'], message: /--page-size/ },
   'page-size 1e2': { args: ['employees', 'list', '--page-size', '1e2'], message: /--page-size/ },
+  // Contradictory or pointless input (issue 12): a usage error before any request.
+  '--page with --all': { args: ['employees', 'list', '--all', '--page', '2'], message: /--page cannot be used with --all/ },
+  'a misspelt section after a code': { args: ['profile', 'get', 'ACME-00007', 'banking'], message: /unknown section "banking" \(did you mean bank\?\)/i },
+  'a section two edits away': { args: ['profile', 'get', 'ACME-00007', 'personl'], message: /did you mean personal\?/ },
+  'timeout 0 names the range': { args: ['--timeout', '0', 'employees', 'list'], message: /greater than 0 and at most 3600/ },
   'status unknown': { args: ['employees', 'list', '--status', 'RETIRED'], message: /--status.*Allowed choices are ONBOARDING, ACTIVE/ },
   'status empty': { args: ['employees', 'list', '--status', ''], message: /--status/ },
   'sort-by unknown': { args: ['employees', 'list', '--sort-by', 'name'], message: /--sort-by.*startOn/ },

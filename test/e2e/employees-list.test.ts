@@ -265,3 +265,12 @@ describe('a server other than the sandbox', () => {
     expect(r.stderr).toMatch(/Correlation id: abc-422/);
   });
 });
+
+describe('a page past the last one', () => {
+  it('says where the last page is (stderr when piped), exit 0', async () => {
+    const r = await runCli(['employees', 'list', '--page', '9', '--page-size', '20'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).data).toEqual([]);
+    expect(r.stderr).toMatch(/page 9 is past the last page; the last page is 3 \(45 employees\)/);
+  });
+});
