@@ -92,6 +92,8 @@ export interface ContextInit {
   needsToken?: boolean;
   /** Tests: a prompter with scripted answers. */
   prompter?: Prompter;
+  /** Tests: the HTTP dispatcher (an undici MockAgent with net connect disabled). */
+  dispatcher?: import('undici').Dispatcher;
 }
 
 export function createContext(init: ContextInit): Context {
@@ -123,6 +125,7 @@ export function createContext(init: ContextInit): Context {
       signal: init.signal,
       debug: globals.debug ? log.debug : undefined,
       onRetry: opts.onRetry,
+      dispatcher: init.dispatcher,
     });
     cleanups.push(() => http.close());
     return http;

@@ -33,6 +33,8 @@ export interface HttpClientOptions {
   debug?: (line: string) => void;
   /** Told about every retry (the page walker lowers its concurrency on 429/503). */
   onRetry?: (e: RetryEvent) => void;
+  /** Tests: the dispatcher under the retry policy (an undici MockAgent) instead of the keep-alive proxy-aware agent. */
+  dispatcher?: Dispatcher;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -71,13 +73,13 @@ import { checkBaseUrl } from './urls.js';
 export class HttpClient {
   readonly baseUrl: URL;
   private readonly opts: HttpClientOptions;
-  private readonly agent: EnvHttpProxyAgent;
+  private readonly agent: Dispatcher;
   private readonly dispatcher: Dispatcher;
 
   constructor(opts: HttpClientOptions) {
     this.opts = opts;
     this.baseUrl = checkBaseUrl(opts.baseUrl);
-    this.agent = new EnvHttpProxyAgent({
+    this.agent = opts.dispatcher ?? new EnvHttpProxyAgent({
       connections: opts.connections ?? 8,
       keepAliveTimeout: 10_000,
       headersTimeout: opts.timeoutMs,
