@@ -74,6 +74,6 @@ describe('the stubbed HTTP layer is strict', () => {
           api.intercept({ path: '/v1/employees?page=2', method: 'GET' }).reply(200, page([], 2, 2, 0));
         },
       }),
-    ).rejects.toThrow(/pending interceptor/i);
+    ).rejects.toThrow(/interceptor is pending/i);
   });
 });
