@@ -114,8 +114,10 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
 }
 
 export interface RecordSpec {
-  /** The table view (a verdict, a check list); default: a key/value block. */
+  /** The table view (a verdict, a check list); default: a key/value block. With --fields, the key/value block of those fields unless `tableFields`. */
   table?: (value: unknown) => string;
+  /** The table view applies --fields itself. */
+  tableFields?: boolean;
   /** Field printed by -q. */
   idField?: string;
 }
@@ -144,7 +146,7 @@ export async function writeRecord(io: IO, out: Writable, value: unknown, opts: O
       return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), opts.csvRaw));
     }
     case 'table':
-      return writeChunk(out, spec.table && !opts.fields ? spec.table(value) : renderKeyValue(doc));
+      return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : renderKeyValue(doc));
   }
 }
 

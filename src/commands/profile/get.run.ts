@@ -10,14 +10,12 @@ import { employeeRef } from './get.js';
 import { isUuid } from '../../options.js';
 import type { OptionsOf } from '../../command.js';
 import type { get } from './get.js';
-import { csvRecord } from '../../output/csv.js';
-import { flatten, getPath, pickFields } from '../../output/fields.js';
+import { flatten, getPath } from '../../output/fields.js';
 import { outputOptions } from '../../output/options.js';
 import { renderError } from '../../output/render-error.js';
 import { sanitizeCell } from '../../output/sanitize.js';
-import { writeChunk } from '../../output/stream.js';
 import { renderKeyValue } from '../../output/table.js';
-import { writeRecord } from '../../output/writer.js';
+import { writeList, writeRecord, type ListSpec } from '../../output/writer.js';
 
 export type GetOptions = OptionsOf<typeof get>;
 
@@ -190,42 +188,49 @@ export async function run(opts: GetOptions, ctx: Context): Promise<number> {
   const codes: number[] = [];
   // An id and a code of the same person are one employee.
   const emitted = new Set<string>();
-  const docs: Record<string, unknown>[] = [];
   const results = mapOrdered(unique, opts.concurrency, (ref) =>
     fetchProfile(http, ref, sections, ctx.signal).catch((fatal: unknown) => ({ ref, values: new Map(), failures: [], fatal }) as ProfileResult),
   );
-  for await (const r of results) {
-    if (r.fatal !== undefined) throw r.fatal;
-    // Several sections failing the same way (403 on each) are one message.
-    const collapse = r.failures.length > 1 && r.failures.length === sections.length && r.failures.every((f) => f.error instanceof CliError && f.error.code === (r.failures[0].error as CliError).code);
-    for (const f of collapse ? [r.failures[0]] : r.failures) {
-      reportFailure(ctx, r, f, collapse);
-      codes.push(exitCodeFor(f.error));
+  // Each profile that has something to show, its failures reported on stderr first.
+  const profiles = (async function* () {
+    for await (const r of results) {
+      if (r.fatal !== undefined) throw r.fatal;
+      // Several sections failing the same way (403 on each) are one message.
+      const collapse = r.failures.length > 1 && r.failures.length === sections.length && r.failures.every((f) => f.error instanceof CliError && f.error.code === (r.failures[0].error as CliError).code);
+      for (const f of collapse ? [r.failures[0]] : r.failures) {
+        reportFailure(ctx, r, f, collapse);
+        codes.push(exitCodeFor(f.error));
+      }
+      if (r.id === undefined || (r.values.size === 0 && r.failures.length > 0) || emitted.has(r.id)) continue;
+      emitted.add(r.id);
+      yield { r, doc: profileDocument(r, sections) };
     }
-    if (r.id === undefined || (r.values.size === 0 && r.failures.length > 0) || emitted.has(r.id)) continue;
-    emitted.add(r.id);
-    const doc = profileDocument(r, sections);
-    if (output.quiet) {
-      await writeChunk(out, `${sanitizeCell(r.id)}\n`);
-    } else if (output.jq !== undefined || output.format === 'json') {
-      docs.push(output.fields ? { ...pickFields(doc, output.fields) } : doc);
-    } else if (output.format === 'ndjson') {
-      await writeChunk(out, `${JSON.stringify(flatRecord(doc, output.fields))}\n`);
-    } else if (output.format === 'csv') {
-      docs.push(flatRecord(doc, output.fields));
-    } else {
-      await writeChunk(out, tableBlock(r, sections, opts, ctx));
-    }
-  }
+  })();
 
-  if (!output.quiet && (output.jq !== undefined || output.format === 'json')) {
-    const value = opts.single ? (docs[0] ?? null) : docs;
-    // Nothing to show for a single employee that failed: the error on stderr says why.
-    if (!(opts.single && docs.length === 0)) await writeRecord(ctx.io, out, value, { format: 'json', jq: output.jq });
-  } else if (output.format === 'csv' && !output.quiet) {
-    const cols = output.fields ?? csvColumns(sections, docs);
-    await writeChunk(out, csvRecord(cols, true));
-    for (const rec of docs) await writeChunk(out, csvRecord(cols.map((k) => rec[k]), output.csvRaw));
+  if (output.format === 'table' && !output.quiet && output.jq === undefined) {
+    // A key/value block per employee, as each arrives.
+    for await (const p of profiles) await writeRecord(ctx.io, out, p.doc, output, { table: () => tableBlock(p.r, sections, opts, ctx), tableFields: true });
+  } else if (opts.single && !output.quiet && (output.format === 'json' || output.jq !== undefined)) {
+    // One employee named: one object, not an array. Nothing for one that failed: stderr says why.
+    let only: Record<string, unknown> | undefined;
+    for await (const p of profiles) only = p.doc;
+    if (only) await writeRecord(ctx.io, out, only, output);
+  } else if (output.format === 'ndjson' || output.format === 'csv') {
+    // Flat records with dot-path keys (--fields picks paths of the document).
+    const flat = async function* () {
+      for await (const p of profiles) yield flatRecord(p.doc, output.fields);
+    };
+    // CSV columns depend on every record (compensation has no fixed fields): the records are kept, not the HTTP responses.
+    const rows: Record<string, unknown>[] = [];
+    if (output.format === 'csv' && !output.quiet) for await (const rec of flat()) rows.push(rec);
+    const cols = output.format === 'csv' ? (output.fields ?? csvColumns(sections, rows)) : [];
+    const spec: ListSpec = { columns: [], csvColumns: cols.map((key) => ({ key, value: (item: unknown) => (item as Record<string, unknown>)[key] })), idField: 'id' };
+    await writeList(ctx.io, out, output.format === 'csv' && !output.quiet ? rows : flat(), spec, { ...output, fields: undefined });
+  } else {
+    const docs = async function* () {
+      for await (const p of profiles) yield p.doc;
+    };
+    await writeList(ctx.io, out, docs(), { columns: [], csvColumns: [], idField: 'id' }, output);
   }
   return worstExitCode(codes);
 }
