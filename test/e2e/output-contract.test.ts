@@ -28,6 +28,8 @@ const RUNS: Record<string, string[]> = {
   version: ['version'],
   'webhook verify': ['webhook', 'verify', 'not-a-jws'],
   'webhook listen': [],
+  // Needs a receiver: covered by webhook-listen.test.ts (-o table) and the case below.
+  'sandbox emit': [],
 };
 
 /** Commands whose run needs more than argv (a values file on stdin, a receiver): their input. */
@@ -126,5 +128,32 @@ describe.each(leafDefs().filter(([path, d]) => d.output && RUNS[path]!.length > 
     const doc = JSON.parse(r.stdout) as unknown;
     const items = Array.isArray(doc) ? doc : Array.isArray((doc as { data?: unknown }).data) ? (doc as { data: unknown[] }).data : [doc];
     for (const item of items) expect(Object.keys(item as object)).toEqual(['id']);
+  });
+});
+
+describe('sandbox emit', () => {
+  it('reports the delivery as JSON when piped, as a line with -o table; --print keeps stdout for the JWS', async () => {
+    const { createServer } = await import('node:http');
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const to = `http://127.0.0.1:${(receiver.address() as import('node:net').AddressInfo).port}/`;
+    try {
+      const json = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to], { env });
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ eventType: 'EMPLOYEE_CREATED', legacy: false, to, status: 200 });
+      const line = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to, '-o', 'table'], { env });
+      expect(line.stdout).toMatch(/^EMPLOYEE_CREATED signed with kid \S+ -> http:\/\/127\.0\.0\.1:\d+\/: HTTP 200\n$/);
+      const printed = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to, '--print'], { env });
+      expect(printed.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+      expect(printed.stderr).toMatch(/HTTP 200/);
+      const both = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--print', '-o', 'json'], { env });
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/--print writes the signed JWS itself/);
+    } finally {
+      receiver.close();
+    }
   });
 });

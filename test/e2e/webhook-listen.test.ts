@@ -82,7 +82,7 @@ describe('partner webhook listen (built CLI, real sandbox)', () => {
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
 
     // 1. A genuine event from `partner sandbox emit`.
-    const emit = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', l.url, '--data', '{"employeeCode":"LOOP-0001"}'], { env });
+    const emit = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', l.url, '--data', '{"employeeCode":"LOOP-0001"}', '-o', 'table'], { env });
     expect(emit.stderr).toBe('');
     expect(emit.code).toBe(0);
     expect(emit.stdout).toMatch(/^EMPLOYEE_CREATED signed with kid sbx-es512-\S+ -> http:\/\/127\.0\.0\.1:\d+\/webhooks: HTTP 200\n$/);
@@ -94,7 +94,7 @@ describe('partner webhook listen (built CLI, real sandbox)', () => {
     expect(l.stdout()).toMatch(/^\S+Z {2}200 {2}EMPLOYEE_CREATED {2}LOOP-0001 {2}ONBOARDING {2}-> forwarded 202\n$/m);
 
     // 2. Key rotation: the sandbox signs with a brand-new kid; listen refetches the key set once.
-    const rotated = await runCli(['sandbox', 'emit', 'APPROVAL_REQUEST_APPROVED', '--rotate-key', '--to', l.url], { env });
+    const rotated = await runCli(['sandbox', 'emit', 'APPROVAL_REQUEST_APPROVED', '--rotate-key', '--to', l.url, '-o', 'table'], { env });
     expect(rotated.code).toBe(0);
     expect(rotated.stdout).toMatch(/kid sbx-es512-2-\S+ .*HTTP 200/);
     await until(() => forwarded.length === 2, 'the second forward');

@@ -9,6 +9,8 @@
 // so `partner webhook listen` pointed at the same base URL verifies the event.
 import type { OptionsOf } from '../../command.js';
 import type { emit } from './emit.js';
+import { outputOptions } from '../../output/options.js';
+import { writeRecord } from '../../output/writer.js';
 import { Agent, request } from 'undici';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
@@ -68,9 +70,11 @@ export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
     const e = err as Error & { code?: string };
     throw new NetworkError(`Could not deliver ${opts.eventType} to ${opts.to}: ${e.code ?? e.message}`, 'Is the receiver running? Try `partner webhook listen` in another terminal.', 'DELIVERY_FAILED', err);
   }
+  const report = { eventType: opts.eventType, legacy: opts.legacy, kid, to: opts.to, status };
   const line = `${opts.eventType}${opts.legacy ? ' (earlier shape)' : ''} signed with kid ${kid} -> ${opts.to}: HTTP ${status}`;
+  // With --print, stdout is the JWS alone (for a pipe into `webhook verify`).
   if (opts.print) ctx.io.stderr.write(`${line}\n`);
-  else ctx.io.stdout.write(`${line}\n`);
+  else await writeRecord(ctx.io, ctx.io.stdout, report, outputOptions(opts, ctx.io), { table: () => `${line}\n` });
   ctx.log.debug(`receiver answered: ${sanitizeCell(excerpt)}`);
   if (status < 200 || status >= 300) {
     ctx.log.warn(`the receiver refused the event (HTTP ${status})${excerpt ? `: ${sanitizeCell(excerpt)}` : ''}`);

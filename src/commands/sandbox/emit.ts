@@ -39,12 +39,16 @@ export const emit = defineCommand({
     data: custom('JSON object merged over the generated data, e.g. \'{"updateType":"BANK_DETAILS"}\'', 'json', jsonObject),
     rotateKey: bool('make the sandbox rotate to a new signing key first (the old one stays published)'),
   },
+  output: { formats: ['table', 'json'], fields: false },
   refine: (o) => {
+    if (o.print && o.output !== undefined) throw new UsageError('-o applies to the delivery report; --print writes the signed JWS itself', 'Drop -o (the report then goes to stderr), or drop --print.');
     if (!o.to && !o.print) throw new UsageError('Nowhere to send the event', 'Pass --to URL (a receiver such as `partner webhook listen`), or --print to print the signed JWS.');
     if (o.legacy && !hasLegacyShape(o.eventType)) throw new UsageError(`--legacy: ${o.eventType} has no earlier published shape`, 'Earlier shapes exist for the employee events (employeeId) and the contract events (id).');
     return o;
   },
-  details: `The sandbox of the active profile signs the event with its own P-521 key (ES512, kid in the header) and keeps publishing the key set at /v1/partner/.well-known/jwks.json, so a receiver pointed at the same base URL can verify it. Start one with \`partner sandbox start\`.`,
+  details: `With --to, the report of the delivery (event type, kid, receiver, its HTTP status) is printed (-o json: {eventType, legacy, kid, to, status}); with --print, stdout carries only the JWS and the report goes to stderr.
+
+The sandbox of the active profile signs the event with its own P-521 key (ES512, kid in the header) and keeps publishing the key set at /v1/partner/.well-known/jwks.json, so a receiver pointed at the same base URL can verify it. Start one with \`partner sandbox start\`.`,
   examples: [
     'partner sandbox emit EMPLOYEE_CREATED --to http://127.0.0.1:4242/',
     'partner sandbox emit CONTRACT_ACTIVATED --legacy --to http://127.0.0.1:4242/',
