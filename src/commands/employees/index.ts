@@ -23,6 +23,7 @@ Examples:
     .option('--limit <n>', 'stop after this many employees (default: no limit)')
     .option('--concurrency <n>', 'pages fetched at once with --all, 1 to 32 (default 8)')
     .option('--no-progress', 'no progress bar on stderr with --all')
+    .option('--allow-drift', 'with --all: keep what was seen when the company changed during the export or its pages did not add up (exit 0 with a warning; default: exit 1)')
     .option('--output-file <path>', 'write to this file instead of stdout, atomically: replaced only when complete (new files are 0600)');
   addOutputOptions(list);
   list

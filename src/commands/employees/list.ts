@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { listEmployees, type ListQuery } from '../../api/employees.js';
 import { AdaptiveConcurrency, walkPages } from '../../api/pages.js';
 import { periodicCollector } from '../../api/memory.js';
+import { newFindings, settleWalk } from '../../api/walk-audit.js';
 import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { parseInteger, parseText, parseUuid } from '../../options.js';
@@ -9,6 +10,7 @@ import { outputOptions, parseOutputFlags, type OutputFlags } from '../../output/
 import { openOutputFile } from '../../output/output-file.js';
 import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
 
 export interface ListOptions extends OutputFlags {
@@ -19,6 +21,8 @@ export interface ListOptions extends OutputFlags {
   progress: boolean;
   /** Written atomically (temp file + rename) instead of stdout. */
   outputFile?: string;
+  /** --allow-drift: a changed company or inconsistent pages are a warning, not exit 1. */
+  allowDrift: boolean;
 }
 
 export const MAX_CONCURRENCY = 32;
@@ -41,9 +45,10 @@ export function parse(_args: string[], raw: Record<string, unknown>): ListOption
   const limit = parseInteger('--limit', raw.limit, { min: 1 });
   const concurrency = parseInteger('--concurrency', raw.concurrency, { min: 1, max: MAX_CONCURRENCY }) ?? DEFAULT_CONCURRENCY;
   if (raw.concurrency !== undefined && !all) throw new UsageError('--concurrency only applies with --all');
+  if (raw.allowDrift !== undefined && !all) throw new UsageError('--allow-drift only applies with --all');
   const outputFile = raw.outputFile === undefined ? undefined : String(raw.outputFile);
   if (outputFile !== undefined && outputFile.trim() === '') throw new UsageError('--output-file must not be empty');
-  return { ...parseOutputFlags(raw), query, all, limit, concurrency, progress: raw.progress !== false, outputFile };
+  return { ...parseOutputFlags(raw), query, all, limit, concurrency, progress: raw.progress !== false, outputFile, allowDrift: Boolean(raw.allowDrift) };
 }
 
 export const EMPLOYEE_COLUMNS: Column[] = [
@@ -94,10 +99,11 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
       return `Page ${p.currentPage} of ${Math.max(p.totalPages, 1)} · ${total}${next}`;
     };
-    await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output).catch((err: unknown) => {
+    const count = await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output).catch((err: unknown) => {
       throw sink?.writeError() ?? err;
     });
     await sink?.commit();
+    if (sink && !opts.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
     return;
   }
 
@@ -106,8 +112,11 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const progress = createProgress(ctx.io, opts.progress);
   const collectGarbage = periodicCollector();
   const startPage = query.page ?? 1;
+  const findings = newFindings(startPage);
   const employees = walkPages<Employee>((page, signal) => listEmployees(http, { ...query, page }, signal), {
     startPage: query.page,
+    pageSize: query.pageSize,
+    findings,
     concurrency: opts.concurrency,
     adaptive,
     limit: opts.limit,
@@ -127,14 +136,31 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   spec.footer = () => (total === undefined ? undefined : `${total} employee${total === 1 ? '' : 's'}`);
   // Rows bound for the same terminal as the bar erase it first.
   const out = sink?.stream ?? (progress && ctx.io.stdoutIsTTY ? progress.interleave(ctx.io.stdout) : ctx.io.stdout);
+  // Ctrl-C: say how far it got, and that the previous file was not replaced.
+  const onInterrupt = () => {
+    progress?.done();
+    const rows = `${findings.emitted.toLocaleString('en-US')} employee${findings.emitted === 1 ? '' : 's'}`;
+    ctx.log.info(sink ? `Stopped after ${rows}; ${sanitizeTerminal(opts.outputFile!)} was left untouched.` : `Stopped after ${rows} written.`);
+  };
+  ctx.signal.addEventListener('abort', onInterrupt, { once: true });
   try {
     const count = await writeList(io, out, employees, spec, output);
+    const settled = settleWalk(findings, { rows: count, file: opts.outputFile, allowDrift: opts.allowDrift });
+    progress?.done();
+    for (const w of settled.warnings) ctx.log.warn(w);
+    if (settled.error) throw settled.error;
     await sink?.commit();
-    ctx.log.debug(`wrote ${count} employees${sink ? ` to ${sink.path}` : ''}`);
+    if (sink && !opts.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
   } catch (err) {
     // A failed write to the file (disk full) is the cause, not the closed stream it left.
     throw sink?.writeError() ?? err;
   } finally {
+    ctx.signal.removeEventListener('abort', onInterrupt);
     progress?.done();
   }
+}
+
+/** Printed on stderr once an --output-file is in place (not with --quiet). */
+function wroteLine(count: number, file: string): string {
+  return `Wrote ${count.toLocaleString('en-US')} employee${count === 1 ? '' : 's'} to ${sanitizeTerminal(file)}`;
 }
