@@ -18,6 +18,7 @@ Examples:
     .option('--fail-rate <r>', 'share of requests answered 503 with Retry-After, 0 to 1 (default 0)')
     .option('--reset-rate <r>', 'share of requests whose connection is dropped, 0 to 1 (default 0)')
     .option('--html502-rate <r>', 'share of requests answered with a proxy-style HTML 502, 0 to 1 (default 0)')
+    .option('--drift-rate <r>', 'share of employee-list requests before which an employee is created or ended, 0 to 1 (default 0): the company moves under an export')
     .option('--webhook-url <url>', 'POST signed events here when employees are created or updated (default: none)')
     .addHelpText(
       'after',

@@ -16,6 +16,7 @@ export function parse(_args: string[], raw: Record<string, unknown>): SandboxOpt
     failRate: rate('--fail-rate', raw.failRate),
     resetRate: rate('--reset-rate', raw.resetRate),
     html502Rate: rate('--html502-rate', raw.html502Rate),
+    driftRate: rate('--drift-rate', raw.driftRate),
     webhookUrl: webhookUrl(raw.webhookUrl),
   };
 }
