@@ -4,7 +4,7 @@ import { AdaptiveConcurrency, walkPages } from '../../api/pages.js';
 import { periodicCollector } from '../../api/memory.js';
 import { newFindings, settleWalk } from '../../api/walk-audit.js';
 import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage } from '../../api/types.js';
-import { UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import { parseInteger, parseText, parseUuid } from '../../options.js';
 import { outputOptions, parseOutputFlags, type OutputFlags } from '../../output/options.js';
 import { openOutputFile } from '../../output/output-file.js';
@@ -138,6 +138,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const out = sink?.stream ?? (progress && ctx.io.stdoutIsTTY ? progress.interleave(ctx.io.stdout) : ctx.io.stdout);
   // Ctrl-C: say how far it got, and that the previous file was not replaced.
   const onInterrupt = () => {
+    if (!(ctx.signal.reason instanceof InterruptedError)) return; // the reader left (`| head`): quiet
     progress?.done();
     const rows = `${findings.emitted.toLocaleString('en-US')} employee${findings.emitted === 1 ? '' : 's'}`;
     ctx.log.info(sink ? `Stopped after ${rows}; ${sanitizeTerminal(opts.outputFile!)} was left untouched.` : `Stopped after ${rows} written.`);
