@@ -82,10 +82,12 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
     }
     case 'csv': {
       const cols = fieldColumns ?? spec.csvColumns;
-      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), true));
+      // On a terminal every cell is made safe to print; files and pipes keep the data (formulas neutralised unless --csv-raw).
+      const terminal = io.stdoutIsTTY;
+      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), { raw: true, terminal }));
       for await (const item of items) {
         count++;
-        await writeChunk(out, csvRecord(cols.map((c) => cellValue(item, c)), opts.csvRaw));
+        await writeChunk(out, csvRecord(cols.map((c) => cellValue(item, c)), { raw: opts.csvRaw, terminal }));
       }
       break;
     }
