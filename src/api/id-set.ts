@@ -14,9 +14,13 @@ export class IdSet {
   private readonly others = new Set<string>();
   private readonly key = new Uint32Array(4);
 
-  /** `expected`: how many ids are likely (the announced total); the table grows past it anyway. */
+  /**
+   * `expected`: how many ids are likely (the announced total); the table
+   * grows past it anyway, and a server's claim of more than 4M is not
+   * allocated up front.
+   */
   constructor(expected = 1024) {
-    this.capacity = tableSize(expected);
+    this.capacity = tableSize(Math.min(expected, 1 << 22));
     this.words = new Uint32Array(this.capacity * 4);
   }
 

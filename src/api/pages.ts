@@ -127,21 +127,15 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
   const totals = new Map<number, number | undefined>();
   const inflight = new Map<number, Promise<Page<T>>>();
   let page = start;
-  let nextToRequest = page + 1;
-  let lastPage = page;
-  let hardCap = page;
-  let answers = 0;
-  let latest = -1;
-  // The total of the answer that arrived last (by arrival, not page order).
+  let nextToRequest = 0;
+  let lastPage: number;
+  let hardCap: number;
+  // lastTotal: the total of the answer that arrived last (by arrival, not page order).
   const fetchTracked = (n: number): Promise<Page<T>> => {
     const p = fetchPage(n, signal);
-    const order = answers++;
     p.then(
       (r) => {
-        if (order >= latest) {
-          latest = order;
-          f.lastTotal = totalOf(r.pagination) ?? f.lastTotal;
-        }
+        f.lastTotal = totalOf(r.pagination) ?? f.lastTotal;
       },
       () => undefined,
     );
@@ -175,43 +169,45 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
     }
     return f.emitted < limit;
   }
+  /** Records the total a page was read under; a total other than the first means the company changed. */
+  const noteTotal = (n: number, p: Partial<Pagination>): number | undefined => {
+    const total = totalOf(p);
+    totals.set(n, total);
+    if (total !== undefined && f.firstTotal !== undefined && total !== f.firstTotal) f.totalsChanged = true;
+    return total;
+  };
   /** The page asked for, or one more read if the answer is for another page; undefined if both are. */
   const checked = async (n: number, first: Page<T>): Promise<Page<T> | undefined> => {
     if (pageMatches(first, n)) return first;
     const again = await fetchTracked(n);
     if (pageMatches(again, n)) return again;
-    f.fatal = `Asked for page ${n.toLocaleString('en-US')}, the server answered page ${String(again.pagination?.currentPage)} (twice): it seems to ignore the page parameter`;
+    f.fatal = `Asked for page ${n.toLocaleString('en-US')}, the server answered page ${String(paginationOf(again).currentPage)} (twice): it seems to ignore the page parameter`;
     return undefined;
   };
   try {
     let current = await checked(page, await fetchTracked(page));
     if (!current) return;
     adaptive?.success();
-    const first = current.pagination ?? ({} as Pagination);
+    const first = paginationOf(current);
     f.firstTotal = totalOf(first);
-    f.lastTotal ??= f.firstTotal;
-    f.pageSize = positive(first.pageSize) ?? positive(opts.pageSize) ?? current.data.length;
-    ids = new IdSet(f.firstTotal === undefined ? 1024 : Math.min(f.firstTotal, 5_000_000));
-    const announced = positive(first.totalPages) ?? (f.firstTotal !== undefined && f.pageSize > 0 ? Math.ceil(f.firstTotal / f.pageSize) : undefined);
+    // Never 0: a first page with neither pageSize nor items still divides the totals.
+    f.pageSize = positive(first.pageSize) ?? positive(opts.pageSize) ?? Math.max(1, current.data.length);
+    ids = new IdSet(f.firstTotal);
+    const announced = positive(first.totalPages) ?? (f.firstTotal === undefined ? undefined : Math.ceil(f.firstTotal / f.pageSize));
     f.announcedPages = announced;
-    lastPage = Math.max(page, announced ?? (first.hasNextPage ? page + 1 : page));
+    lastPage = Math.max(page, announced ?? page);
     // Growth is believed up to twice the announced walk (plus 10 pages for small ones): never endless.
     hardCap = announced === undefined ? Infinity : lastPage + Math.max(10, lastPage - start + 1);
     for (;;) {
-      const p = current.pagination ?? ({} as Pagination);
-      totals.set(page, totalOf(p));
-      const total = totalOf(p);
-      if (total !== undefined && f.firstTotal !== undefined && total !== f.firstTotal) f.totalsChanged = true;
-      if (total !== undefined && f.pageSize > 0) {
-        const grown = Math.ceil(total / f.pageSize);
-        if (grown > lastPage) {
-          if (grown > hardCap) {
-            f.fatal = `The server's page count kept growing (from ${String(announced)} to ${grown.toLocaleString('en-US')} pages): stopped at page ${page.toLocaleString('en-US')}`;
-            return;
-          }
-          lastPage = grown;
-        }
+      const p = paginationOf(current);
+      const total = noteTotal(page, p);
+      const grown = total === undefined ? 0 : Math.ceil(total / f.pageSize);
+      if (grown > hardCap) {
+        f.fatal = `The server's page count kept growing (from ${String(announced)} to ${grown.toLocaleString('en-US')} pages): stopped at page ${page.toLocaleString('en-US')}`;
+        return;
       }
+      lastPage = Math.max(lastPage, grown);
+      // Without totals, hasNextPage is all there is (a page of repeats or an empty page ends it).
       if (announced === undefined && p.hasNextPage === true) lastPage = Math.max(lastPage, page + 1);
       const before = f.emitted;
       if (!(yield* fresh(current.data, page))) return;
@@ -220,22 +216,23 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
         f.rereads++;
         const again = await checked(page, await fetchTracked(page));
         if (!again) return;
-        totals.set(page, totalOf(again.pagination));
+        const againTotal = noteTotal(page, paginationOf(again));
         const had = f.emitted;
         if (!(yield* fresh(again.data, page, true))) return;
         f.recovered += f.emitted - had;
-        if (again.data.length < f.pageSize && totalOf(again.pagination) === f.firstTotal) f.shortPages.push({ page, got: again.data.length, expected: f.pageSize });
+        // Still short with the same total: the server lost them (a changed total is drift, judged as such).
+        if (again.data.length < f.pageSize && againTotal === f.firstTotal) f.shortPages.push({ page, got: again.data.length, expected: f.pageSize });
       }
       if (announced === undefined && current.data.length > 0 && f.emitted === before) {
         f.fatal = `Page ${page.toLocaleString('en-US')} repeated earlier pages only, and the server announced no page count`;
         return;
       }
-      opts.onPage?.(page, p, f.emitted);
+      opts.onPage?.(page, p as Pagination, f.emitted);
       if (page >= lastPage) {
-        if (p.hasNextPage === true && announced !== undefined) f.nextPageClaimedAt = page;
+        if (p.hasNextPage === true) f.nextPageClaimedAt = page;
         break;
       }
-      if (announced === undefined && current.data.length === 0) break;
+      if (announced === undefined && current.data.length === 0) break; // no totals: an empty page is the end
       page += 1;
       if (!inflight.has(page)) {
         // Backing off after a 429/503: the page we need waits for the pause too.
@@ -255,17 +252,15 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
       current = answer;
     }
     // The company changed under the walk: read again, once, the pages read under another total.
-    if (f.totalsChanged) {
-      const stale = [...totals].filter(([, t]) => t !== f.lastTotal).map(([n]) => n);
-      for (let k = 0; k < stale.length; k += window()) {
-        const batch = stale.slice(k, k + window());
-        const answers = await Promise.all(batch.map((n) => fetchTracked(n)));
-        for (let j = 0; j < batch.length; j++) {
-          f.rereads++;
-          const had = f.emitted;
-          if (!(yield* fresh(answers[j]!.data, batch[j]!, true))) return;
-          f.recovered += f.emitted - had;
-        }
+    const stale = [...totals].filter(([, t]) => t !== undefined && t !== f.lastTotal).map(([n]) => n);
+    while (stale.length > 0) {
+      const batch = stale.splice(0, window());
+      const answers = await Promise.all(batch.map((n) => fetchTracked(n)));
+      for (let j = 0; j < batch.length; j++) {
+        f.rereads++;
+        const had = f.emitted;
+        if (!(yield* fresh(answers[j]!.data, batch[j]!, true))) return;
+        f.recovered += f.emitted - had;
       }
     }
     f.complete = true;
@@ -274,17 +269,22 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
   }
 }
 
-function totalOf(p: Pagination | undefined): number | undefined {
-  const t = p?.totalItems;
-  return typeof t === 'number' && Number.isInteger(t) && t >= 0 ? t : undefined;
+/** The answer's pagination; an answer without one (a bad server) counts as saying nothing. */
+function paginationOf(r: Page<unknown>): Partial<Pagination> {
+  return r.pagination ?? {};
+}
+
+function totalOf(p: Partial<Pagination>): number | undefined {
+  const t = p.totalItems;
+  return Number.isInteger(t) && t! >= 0 ? t : undefined;
 }
 
 function positive(x: unknown): number | undefined {
-  return typeof x === 'number' && Number.isInteger(x) && x > 0 ? x : undefined;
+  return Number.isInteger(x) && (x as number) > 0 ? (x as number) : undefined;
 }
 
 /** An answer without currentPage is taken on trust; one for another page is not. */
 function pageMatches(r: Page<unknown>, n: number): boolean {
-  const c = r.pagination?.currentPage;
-  return c === undefined || c === null || Number(c) === n;
+  const c = paginationOf(r).currentPage;
+  return c == null || Number(c) === n;
 }

@@ -248,3 +248,152 @@ describe('walk integrity: a company that changes under the walk', () => {
     );
   });
 });
+
+describe('walk integrity: what the server leaves out', () => {
+  it('no totals and an honest hasNextPage: every row, exactly the 10 pages', async () => {
+    const s = server(1000, 100, { pagination: (p) => ({ totalPages: undefined as unknown as number, totalItems: undefined as unknown as number, hasNextPage: p < 10 }) });
+    const { ids, findings, verdict } = await walk(s.fetchPage, 3);
+    expect(ids).toHaveLength(1000);
+    expect(s.log.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(findings.announcedPages).toBeUndefined();
+    expect(verdict).toEqual({ kind: 'ok', warnings: [] });
+  });
+
+  it('no totals, hasNextPage always true, then empty pages: ends at the first empty page', async () => {
+    const s = server(1000, 100, { pagination: () => ({ totalPages: undefined as unknown as number, totalItems: undefined as unknown as number, hasNextPage: true }) });
+    const { ids, findings } = await walk(s.fetchPage, 1);
+    expect(ids).toHaveLength(1000);
+    // Page 11 is read twice (an empty page before the next one hasNextPage promised), then the walk ends.
+    expect(s.log).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11]);
+    expect(findings.complete).toBe(true);
+    expect(findings.fatal).toBeUndefined();
+  });
+
+  it('no pageSize in the answers: the size asked for, else the first page length', async () => {
+    const noSize = { pagination: () => ({ pageSize: undefined as unknown as number, totalPages: undefined as unknown as number }) };
+    const asked = newFindings();
+    for await (const _ of walkPages(server(1000, 100, noSize).fetchPage, { findings: asked, pageSize: 100 })) void _;
+    expect(asked.pageSize).toBe(100);
+    expect(asked.announcedPages).toBe(10);
+    const guessed = newFindings();
+    for await (const _ of walkPages(server(1000, 100, noSize).fetchPage, { findings: guessed, pageSize: 0 })) void _;
+    expect(guessed.pageSize).toBe(100);
+    expect(judgeWalk(guessed).kind).toBe('ok');
+  });
+
+  it('an empty company: one request, total 0, ok', async () => {
+    const s = server(0, 100, { pagination: () => ({ pageSize: undefined as unknown as number, totalPages: 0 }) });
+    const { ids, findings, verdict } = await walk(s.fetchPage);
+    expect(ids).toEqual([]);
+    expect(s.log).toEqual([1]);
+    expect(findings.firstTotal).toBe(0);
+    expect(findings.pageSize).toBe(1);
+    expect(verdict.kind).toBe('ok');
+  });
+
+  it('totals that are not counts (text, negative, fractions) are ignored, not trusted', async () => {
+    for (const bad of ['1000', -1, 10.5]) {
+      const s = server(300, 100, { pagination: () => ({ totalItems: bad as unknown as number, totalPages: bad as unknown as number, pageSize: bad as unknown as number }) });
+      const findings = newFindings();
+      const ids: string[] = [];
+      for await (const x of walkPages(s.fetchPage, { findings, pageSize: 100 })) ids.push(x.id);
+      expect(findings.firstTotal).toBeUndefined();
+      expect(findings.pageSize).toBe(100);
+      expect(ids).toHaveLength(300);
+    }
+  });
+
+  it('an answer without pagination, or with currentPage null, is taken on trust', async () => {
+    let calls = 0;
+    const fetchPage = async (page: number): Promise<Page<Item>> => {
+      calls++;
+      return page === 1
+        ? { data: [{ id: uuid(1) }], pagination: { currentPage: null as unknown as number, pageSize: 1, totalPages: 2, totalItems: 2, hasNextPage: true, hasPreviousPage: false } }
+        : ({ data: [{ id: uuid(2) }] } as unknown as Page<Item>);
+    };
+    const { ids, findings } = await walk(fetchPage, 1);
+    expect(ids).toEqual([uuid(1), uuid(2)]);
+    expect(calls).toBe(2);
+    expect(findings.totalsChanged).toBe(false);
+    expect(findings.fatal).toBeUndefined();
+  });
+
+  it('a later page without totalItems is not a change of the company', async () => {
+    const s = server(1000, 100, { pagination: (p) => (p === 5 ? { totalItems: undefined as unknown as number } : {}) });
+    const { findings, verdict } = await walk(s.fetchPage);
+    expect(findings.totalsChanged).toBe(false);
+    expect(findings.rereads).toBe(0);
+    expect(verdict.kind).toBe('ok');
+  });
+
+  it('items that are null or have no id are passed on (nothing to de-duplicate by)', async () => {
+    const fetchPage = async (): Promise<Page<Item>> => ({
+      data: [null as unknown as Item, {} as Item, { id: uuid(1) }, { id: uuid(1) }],
+      pagination: { currentPage: 1, pageSize: 4, totalPages: 1, totalItems: 4, hasNextPage: false, hasPreviousPage: false },
+    });
+    const got: unknown[] = [];
+    for await (const x of walkPages(fetchPage, {})) got.push(x);
+    expect(got).toEqual([null, {}, { id: uuid(1) }]);
+  });
+
+  it('the re-read of a short page answering for another page stops the walk', async () => {
+    let fourth = 0;
+    const s = server(1000, 100, {
+      items: (p, all) => (p === 4 ? all.slice(300, 350) : all.slice((p - 1) * 100, p * 100)),
+      pagination: (p) => (p === 4 && ++fourth > 1 ? { currentPage: 1 } : {}),
+    });
+    const { verdict, findings } = await walk(s.fetchPage, 1);
+    expect(verdict.kind).toBe('fatal');
+    expect(findings.emitted).toBe(350);
+    expect((verdict as { message: string }).message).toContain('Asked for page 4, the server answered page 1 (twice)');
+  });
+
+  it('a short page whose re-read shows another total is drift, not a lost page', async () => {
+    let fourth = 0;
+    const s = server(1000, 100, {
+      items: (p, all) => (p === 4 ? all.slice(300, 350) : all.slice((p - 1) * 100, p * 100)),
+      pagination: (p) => (p === 4 && ++fourth > 1 ? { totalItems: 950 } : {}),
+    });
+    const { findings, verdict } = await walk(s.fetchPage, 1);
+    expect(findings.shortPages).toEqual([]);
+    expect(findings.totalsChanged).toBe(true);
+    expect(verdict.kind).toBe('drift');
+  });
+
+  it('growth is followed up to the cap (announced + max(10, announced)), and no further', async () => {
+    // Announced 2 pages of 10; page 2 says 120 items (12 pages): followed.
+    const grows = (to: number) =>
+      server(to, 10, { pagination: (p) => (p === 1 ? { totalItems: 20, totalPages: 2, hasNextPage: true } : { totalItems: to, totalPages: Math.ceil(to / 10) }) });
+    const ok = await walk(grows(120).fetchPage, 1);
+    expect(ok.ids).toHaveLength(120);
+    expect(ok.findings.fatal).toBeUndefined();
+    const tooMuch = await walk(grows(130).fetchPage, 1);
+    expect(tooMuch.findings.fatal).toBe("The server's page count kept growing (from 2 to 13 pages): stopped at page 2");
+    // 100 announced pages may grow to 200.
+    const big = (to: number) =>
+      server(to, 1, { pagination: (p) => (p === 1 ? { totalItems: 100, totalPages: 100, hasNextPage: true } : { totalItems: to, totalPages: to }) });
+    expect((await walk(big(200).fetchPage, 8)).findings.fatal).toBeUndefined();
+    expect((await walk(big(201).fetchPage, 8)).findings.fatal).toContain('from 100 to 201 pages');
+  });
+
+  it('keeps the window full: every page is asked for while the second is consumed', async () => {
+    const s = server(500, 100);
+    let seenAtPage2: number[] = [];
+    for await (const _ of walkPages(s.fetchPage, { concurrency: 10, onPage: (n) => n === 2 && (seenAtPage2 = [...s.log]) })) void _;
+    expect(seenAtPage2.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('counts its re-reads, and the items they bring back are no duplicates', async () => {
+    const list = Array.from({ length: 1000 }, (_, i) => ({ id: uuid(i + 1) }));
+    let calls = 0;
+    const fetchPage = async (page: number): Promise<Page<Item>> => {
+      if (++calls === 6) list.splice(150, 1);
+      const totalPages = Math.ceil(list.length / 100);
+      return { data: list.slice((page - 1) * 100, page * 100), pagination: { currentPage: page, pageSize: 100, totalPages, totalItems: list.length, hasNextPage: page < totalPages, hasPreviousPage: page > 1 } };
+    };
+    const { findings } = await walk(fetchPage, 1);
+    expect(findings.rereads).toBe(5);
+    expect(findings.duplicates).toBe(0);
+    expect(findings.recovered).toBe(1);
+  });
+});
