@@ -25,7 +25,7 @@ _partner_subcommands() {
 _partner_flags() {
   case $1 in
     '') _partner_r='-V --version' ;;
-    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --limit --concurrency --no-progress --output-file -o --output --fields -q --quiet --csv-raw --jq' ;;
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --limit --concurrency --no-progress --allow-drift --output-file -o --output --fields -q --quiet --csv-raw --jq' ;;
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --csv-raw --jq' ;;
@@ -34,7 +34,7 @@ _partner_flags() {
     'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
     'auth status') _partner_r='-o --output --fields --csv-raw --jq' ;;
-    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
+    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file --no-cache -o --output' ;;
@@ -55,7 +55,7 @@ _partner_value_flags() {
     'gp schema') _partner_r='--entity -o --output' ;;
     'dynamic-details submit') _partner_r='--from-file --set' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
-    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
+    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --data' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file -o --output' ;;
