@@ -135,7 +135,7 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
     const p = fetchPage(n, signal);
     p.then(
       (r) => {
-        f.lastTotal = totalOf(r.pagination) ?? f.lastTotal;
+        f.lastTotal = totalOf(paginationOf(r)) ?? f.lastTotal;
       },
       () => undefined,
     );
