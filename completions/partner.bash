@@ -25,7 +25,7 @@ _partner_subcommands() {
 _partner_flags() {
   case $1 in
     '') _partner_r='-V --version' ;;
-    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --limit --concurrency --no-progress --output-file -o --output --fields -q --quiet --jq --csv-raw' ;;
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --limit --concurrency --no-progress --allow-drift --output-file -o --output --fields -q --quiet --jq --csv-raw' ;;
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw' ;;
@@ -37,8 +37,8 @@ _partner_flags() {
     'auth login') _partner_r='--with-token --no-verify' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
     'doctor') _partner_r='-o --output --fields --jq' ;;
-    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
-    'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key' ;;
+    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
+    'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key -o --output --jq' ;;
     'version') _partner_r='-o --output --jq' ;;
     *) _partner_r='' ;;
   esac
@@ -59,8 +59,8 @@ _partner_value_flags() {
     'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file -o --output' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
     'doctor') _partner_r='-o --output --fields --jq' ;;
-    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
-    'sandbox emit') _partner_r='--to --data' ;;
+    'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
+    'sandbox emit') _partner_r='--to --data -o --output --jq' ;;
     'version') _partner_r='-o --output --jq' ;;
     *) _partner_r='' ;;
   esac
@@ -95,6 +95,7 @@ _partner_values() {
     'webhook listen|-o'|'webhook listen|--output') _partner_r='w:table ndjson' ;;
     'auth status|-o'|'auth status|--output') _partner_r='w:table json' ;;
     'doctor|-o'|'doctor|--output') _partner_r='w:table json' ;;
+    'sandbox emit|-o'|'sandbox emit|--output') _partner_r='w:table json' ;;
     'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'completion|#0') _partner_r='w:bash zsh fish' ;;
     'version|-o'|'version|--output') _partner_r='w:table json' ;;

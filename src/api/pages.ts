@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { IdSet } from './id-set.js';
 import type { Pagination } from './types.js';
+import { newFindings, type WalkFindings } from './walk-audit.js';
 
 export interface Page<T> {
   data: T[];
@@ -20,6 +22,10 @@ export interface WalkOptions {
    * it); its `max` replaces `concurrency`. Without it the window is fixed.
    */
   adaptive?: AdaptiveConcurrency;
+  /** The page size asked for (used when the server's pagination does not say). */
+  pageSize?: number;
+  /** Filled in with what the integrity checks found (judge it with judgeWalk when the walk ends). */
+  findings?: WalkFindings;
 }
 
 export interface AdaptiveConcurrencyOptions {
@@ -88,14 +94,23 @@ export class AdaptiveConcurrency {
   }
 }
 
-/** Pages of ids remembered for de-duplication; items only shift to neighbouring pages. */
-const DEDUPE_WINDOW_PAGES = 4;
-
 /**
- * Walks every page in order: fetch the first page to learn totalPages, then
- * keep up to `concurrency` later pages in flight and emit them in page order.
- * Items whose id was already emitted by a recent page (data shifting between
- * requests) are skipped. Memory is bounded by the window of pages in flight.
+ * Walks every page in order: fetch the first page to learn the page count,
+ * then keep up to `concurrency` later pages in flight and emit them in page
+ * order. Memory is bounded by the window of pages in flight (plus 16 bytes
+ * per id for the id set).
+ *
+ * Integrity checks on every walk, recorded in `opts.findings`:
+ * - each answer's `currentPage` must be the page asked for (read twice
+ *   before giving up: a server that ignores `page` stops the walk);
+ * - an empty or short page before the last is read once more, and recorded
+ *   if it stays short;
+ * - the walk is bounded by the page count first announced, grown when
+ *   `totalItems` grows (at most doubled): `hasNextPage` alone never extends it;
+ * - every id is emitted at most once across the whole walk (exact id set);
+ * - when `totalItems` changed during the walk, the pages read under another
+ *   total are read once more, so items shifted between pages are picked up.
+ * The count comparison with `totalItems` (first and last seen) is judgeWalk's.
  */
 export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>, opts: WalkOptions = {}): AsyncGenerator<T> {
   const controller = new AbortController();
@@ -104,38 +119,120 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
   const fixed = Math.max(1, opts.concurrency ?? 1);
   const window = () => (adaptive ? adaptive.limit : fixed);
   const limit = opts.limit ?? Infinity;
-  const recent: Set<string>[] = [];
-  let emitted = 0;
-  let page = opts.startPage ?? 1;
-  let lastPage = page;
+  const start = opts.startPage ?? 1;
+  const f = opts.findings ?? newFindings(start);
+  f.startPage = start;
+  let ids: IdSet | undefined;
+  /** totalItems each page was read under (to know which to read again after a change). */
+  const totals = new Map<number, number | undefined>();
   const inflight = new Map<number, Promise<Page<T>>>();
-  let nextToRequest = page + 1;
-  const request = (n: number) => {
+  let page = start;
+  let nextToRequest = 0;
+  let lastPage: number;
+  let hardCap: number;
+  // lastTotal: the total of the answer that arrived last (by arrival, not page order).
+  const fetchTracked = (n: number): Promise<Page<T>> => {
     const p = fetchPage(n, signal);
+    p.then(
+      (r) => {
+        f.lastTotal = totalOf(paginationOf(r)) ?? f.lastTotal;
+      },
+      () => undefined,
+    );
+    return p;
+  };
+  const request = (n: number) => {
+    const p = fetchTracked(n);
     if (adaptive) p.then(() => adaptive.success(), () => undefined);
     p.catch(() => undefined); // awaited in order below; avoid unhandled rejections meanwhile
     inflight.set(n, p);
   };
-  try {
-    let current = await fetchPage(page, signal);
-    adaptive?.success();
-    for (;;) {
-      lastPage = Math.max(lastPage, current.pagination.totalPages ?? page, current.pagination.hasNextPage ? page + 1 : page);
-      const ids = new Set<string>();
-      for (const item of current.data) {
-        const id = (item as { id?: unknown })?.id;
-        if (typeof id === 'string') {
-          if (recent.some((s) => s.has(id)) || ids.has(id)) continue;
-          ids.add(id);
-        }
-        if (emitted >= limit) return;
-        emitted++;
-        yield item;
+  /**
+   * Emits the items whose id is new; on a first read, counts the others as
+   * duplicates sent by page `n`. False once the limit is reached.
+   */
+  function* fresh(items: T[], n: number, reread = false): Generator<T, boolean> {
+    let dup = 0;
+    for (const item of items) {
+      if (f.emitted >= limit) return false;
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' && !ids!.add(id)) {
+        dup++;
+        continue;
       }
-      recent.push(ids);
-      if (recent.length > DEDUPE_WINDOW_PAGES) recent.shift();
-      opts.onPage?.(page, current.pagination, emitted);
-      if (emitted >= limit || current.data.length === 0 || page >= lastPage) return;
+      f.emitted++;
+      yield item;
+    }
+    if (dup > 0 && !reread) {
+      f.duplicates += dup;
+      if (!f.duplicatePages.includes(n)) f.duplicatePages.push(n);
+    }
+    return f.emitted < limit;
+  }
+  /** Records the total a page was read under; a total other than the first means the company changed. */
+  const noteTotal = (n: number, p: Partial<Pagination>): number | undefined => {
+    const total = totalOf(p);
+    totals.set(n, total);
+    if (total !== undefined && f.firstTotal !== undefined && total !== f.firstTotal) f.totalsChanged = true;
+    return total;
+  };
+  /** The page asked for, or one more read if the answer is for another page; undefined if both are. */
+  const checked = async (n: number, first: Page<T>): Promise<Page<T> | undefined> => {
+    if (pageMatches(first, n)) return first;
+    const again = await fetchTracked(n);
+    if (pageMatches(again, n)) return again;
+    f.fatal = `Asked for page ${n.toLocaleString('en-US')}, the server answered page ${String(paginationOf(again).currentPage)} (twice): it seems to ignore the page parameter`;
+    return undefined;
+  };
+  try {
+    let current = await checked(page, await fetchTracked(page));
+    if (!current) return;
+    adaptive?.success();
+    const first = paginationOf(current);
+    f.firstTotal = totalOf(first);
+    // Never 0: a first page with neither pageSize nor items still divides the totals.
+    f.pageSize = positive(first.pageSize) ?? positive(opts.pageSize) ?? Math.max(1, current.data.length);
+    ids = new IdSet(f.firstTotal);
+    const announced = positive(first.totalPages) ?? (f.firstTotal === undefined ? undefined : Math.ceil(f.firstTotal / f.pageSize));
+    f.announcedPages = announced;
+    lastPage = Math.max(page, announced ?? page);
+    // Growth is believed up to twice the announced walk (plus 10 pages for small ones): never endless.
+    hardCap = announced === undefined ? Infinity : lastPage + Math.max(10, lastPage - start + 1);
+    for (;;) {
+      const p = paginationOf(current);
+      const total = noteTotal(page, p);
+      const grown = total === undefined ? 0 : Math.ceil(total / f.pageSize);
+      if (grown > hardCap) {
+        f.fatal = `The server's page count kept growing (from ${String(announced)} to ${grown.toLocaleString('en-US')} pages): stopped at page ${page.toLocaleString('en-US')}`;
+        return;
+      }
+      lastPage = Math.max(lastPage, grown);
+      // Without totals, hasNextPage is all there is (a page of repeats or an empty page ends it).
+      if (announced === undefined && p.hasNextPage === true) lastPage = Math.max(lastPage, page + 1);
+      const before = f.emitted;
+      if (!(yield* fresh(current.data, page))) return;
+      if (page < lastPage && current.data.length < f.pageSize) {
+        // Short before the last page: items moved, or the server lost them. One more read.
+        f.rereads++;
+        const again = await checked(page, await fetchTracked(page));
+        if (!again) return;
+        const againTotal = noteTotal(page, paginationOf(again));
+        const had = f.emitted;
+        if (!(yield* fresh(again.data, page, true))) return;
+        f.recovered += f.emitted - had;
+        // Still short with the same total: the server lost them (a changed total is drift, judged as such).
+        if (again.data.length < f.pageSize && againTotal === f.firstTotal) f.shortPages.push({ page, got: again.data.length, expected: f.pageSize });
+      }
+      if (announced === undefined && current.data.length > 0 && f.emitted === before) {
+        f.fatal = `Page ${page.toLocaleString('en-US')} repeated earlier pages only, and the server announced no page count`;
+        return;
+      }
+      opts.onPage?.(page, p as Pagination, f.emitted);
+      if (page >= lastPage) {
+        if (p.hasNextPage === true) f.nextPageClaimedAt = page;
+        break;
+      }
+      if (announced === undefined && current.data.length === 0) break; // no totals: an empty page is the end
       page += 1;
       if (!inflight.has(page)) {
         // Backing off after a 429/503: the page we need waits for the pause too.
@@ -150,9 +247,44 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
       if (!adaptive || adaptive.pauseMs === 0) {
         while (nextToRequest <= lastPage && inflight.size < window() - 1) request(nextToRequest++);
       }
-      current = await next;
+      const answer = await checked(page, await next);
+      if (!answer) return;
+      current = answer;
     }
+    // The company changed under the walk: read again, once, the pages read under another total.
+    const stale = [...totals].filter(([, t]) => t !== undefined && t !== f.lastTotal).map(([n]) => n);
+    while (stale.length > 0) {
+      const batch = stale.splice(0, window());
+      const answers = await Promise.all(batch.map((n) => fetchTracked(n)));
+      for (let j = 0; j < batch.length; j++) {
+        f.rereads++;
+        const had = f.emitted;
+        if (!(yield* fresh(answers[j]!.data, batch[j]!, true))) return;
+        f.recovered += f.emitted - had;
+      }
+    }
+    f.complete = true;
   } finally {
     controller.abort();
   }
+}
+
+/** The answer's pagination; an answer without one (a bad server) counts as saying nothing. */
+function paginationOf(r: Page<unknown>): Partial<Pagination> {
+  return r.pagination ?? {};
+}
+
+function totalOf(p: Partial<Pagination>): number | undefined {
+  const t = p.totalItems;
+  return Number.isInteger(t) && t! >= 0 ? t : undefined;
+}
+
+function positive(x: unknown): number | undefined {
+  return Number.isInteger(x) && (x as number) > 0 ? (x as number) : undefined;
+}
+
+/** An answer without currentPage is taken on trust; one for another page is not. */
+function pageMatches(r: Page<unknown>, n: number): boolean {
+  const c = paginationOf(r).currentPage;
+  return c == null || Number(c) === n;
 }

@@ -1,6 +1,6 @@
-import { neutraliseFormula } from './sanitize.js';
+import { neutraliseFormula, sanitizeTerminal } from './sanitize.js';
 
-/** A value as CSV cell text: arrays of scalars joined with "; ", objects as JSON, null/undefined empty. */
+/** A value as CSV cell text: arrays of scalars joined with "; ", objects (and arrays holding any) as JSON, null/undefined empty. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.map((v) => (v === null ? '' : String(v))).join('; ');
@@ -8,13 +8,32 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-/** One RFC 4180 record (CRLF-terminated). Formula-like strings are neutralised unless raw. */
-export function csvRecord(values: unknown[], raw = false): string {
-  return `${values.map((v) => csvCell(v, raw)).join(',')}\r\n`;
+export interface CsvOptions {
+  /** --csv-raw: keep cells that a spreadsheet would run as formulas. */
+  raw?: boolean;
+  /** stdout is a terminal: escape sequences and control characters are removed, records end in LF (files and pipes keep the data). */
+  terminal?: boolean;
 }
 
-function csvCell(value: unknown, raw: boolean): string {
-  let text = cellText(value);
-  if (!raw && typeof value === 'string') text = neutraliseFormula(text);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/**
+ * One RFC 4180 record (CRLF-terminated; LF on a terminal). The final text of every cell,
+ * whatever the value's type (string, number, array), is neutralised if a
+ * spreadsheet would run it as a formula, unless raw; on a terminal it is
+ * also made safe to print. (A boolean second argument means `raw`.)
+ */
+export function csvRecord(values: unknown[], opts: CsvOptions | boolean = {}): string {
+  const o = typeof opts === 'boolean' ? { raw: opts } : opts;
+  let line = '';
+  for (let k = 0; k < values.length; k++) line += (k === 0 ? '' : ',') + csvCell(values[k], o);
+  // On a terminal a bare LF: the CR of RFC 4180's CRLF is one more control character on the screen.
+  return o.terminal ? `${line}\n` : `${line}\r\n`;
 }
+
+function csvCell(value: unknown, o: CsvOptions): string {
+  let text = cellText(value);
+  if (o.terminal) text = sanitizeTerminal(text);
+  if (!o.raw) text = neutraliseFormula(text);
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;

@@ -1,8 +1,9 @@
 // Untrusted text (API data, webhook payloads) is neutralised here before it
 // reaches a terminal or a spreadsheet.
 
-// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings and two-byte escapes.
-const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[@-Z\\-_]?)|\u009b[0-?]*[ -/]*[@-~]?/g;
+// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, and the other
+// escapes (ESC, any intermediates, one final byte: ESC c reset, ESC 7, ESC ( B).
+const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[ -/]*[0-~]?)|\u009b[0-?]*[ -/]*[@-~]?/g;
 // C0 controls except tab/newline, DEL, C1 controls, and bidi overrides that can reorder what is shown.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 

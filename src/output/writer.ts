@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { IO } from '../io.js';
+import { readyBatches } from './batch.js';
 import { csvRecord } from './csv.js';
 import { flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
@@ -62,9 +63,12 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
   }
   switch (opts.format) {
     case 'ndjson': {
-      for await (const item of items) {
-        count++;
-        await writeChunk(out, `${jsonText(project(item, opts.fields))}\n`);
+      // One write per batch of rows ready together (a page), not per row.
+      for await (const batch of readyBatches(items)) {
+        let chunk = '';
+        for (const item of batch) chunk += `${jsonText(project(item, opts.fields))}\n`;
+        count += batch.length;
+        await writeChunk(out, chunk);
       }
       break;
     }
@@ -82,10 +86,14 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
     }
     case 'csv': {
       const cols = fieldColumns ?? spec.csvColumns;
-      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), true));
-      for await (const item of items) {
-        count++;
-        await writeChunk(out, csvRecord(cols.map((c) => cellValue(item, c)), opts.csvRaw));
+      // On a terminal every cell is made safe to print; files and pipes keep the data (formulas neutralised unless --csv-raw).
+      const terminal = io.stdoutIsTTY;
+      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), { raw: true, terminal }));
+      for await (const batch of readyBatches(items)) {
+        let chunk = '';
+        for (const item of batch) chunk += csvRecord(cols.map((c) => cellValue(item, c)), { raw: opts.csvRaw, terminal });
+        count += batch.length;
+        await writeChunk(out, chunk);
       }
       break;
     }

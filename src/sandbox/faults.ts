@@ -21,7 +21,11 @@ export interface FaultSettings {
   retryAfterSeconds: number;
   resetRate: number;
   html502Rate: number;
+  /** 0..1 share of employee-list requests before which the company changes (an employee created or ended) */
+  driftRate: number;
 }
+
+export type DriftKind = 'create' | 'end';
 
 const FAULT_KINDS: readonly FaultKind[] = ['503', '429', '500', 'reset', 'html502', 'badjson'];
 
@@ -34,10 +38,13 @@ export class Faults {
   private settings: FaultSettings;
   private readonly rules: { rule: FaultRule; left: number }[] = [];
   private readonly rng: Rng;
+  /** Its own sequence, so turning drift on does not change which requests fail. */
+  readonly driftRng: Rng;
 
   constructor(seed: number, initial: Partial<FaultSettings> = {}) {
     this.rng = new Rng(hash32(seed, 0xfa17));
-    this.settings = { latencyMs: 0, failRate: 0, retryAfterSeconds: 1, resetRate: 0, html502Rate: 0 };
+    this.driftRng = new Rng(hash32(seed, 0xd71f));
+    this.settings = { latencyMs: 0, failRate: 0, retryAfterSeconds: 1, resetRate: 0, html502Rate: 0, driftRate: 0 };
     this.set(initial);
   }
 
@@ -58,7 +65,18 @@ export class Faults {
         f.retryAfterSeconds !== undefined && Number.isFinite(f.retryAfterSeconds) ? Math.max(0, Math.round(f.retryAfterSeconds)) : s.retryAfterSeconds,
       resetRate: rate(f.resetRate, s.resetRate),
       html502Rate: rate(f.html502Rate, s.html502Rate),
+      driftRate: rate(f.driftRate, s.driftRate),
     };
+  }
+
+  /** Whether the company changes before this list request, and how: half creations, half endings. */
+  pickDrift(): DriftKind | null {
+    const rate = this.settings.driftRate;
+    if (rate <= 0) return null;
+    const a = this.driftRng.next();
+    const b = this.driftRng.next();
+    if (a >= rate) return null;
+    return b < 0.5 ? 'create' : 'end';
   }
 
   /**

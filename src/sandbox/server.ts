@@ -35,6 +35,8 @@ export interface SandboxOptions {
   resetRate?: number;
   /** 0..1 share answered 502 with an HTML page (text/html) */
   html502Rate?: number;
+  /** 0..1 share of employee-list requests before which the company changes: an employee is created or ended (drift) */
+  driftRate?: number;
   /** creating a GP employee POSTs a signed EMPLOYEE_CREATED here; PATCH dynamic-details an EMPLOYEE_UPDATED */
   webhookUrl?: string;
 }
@@ -58,7 +60,14 @@ export interface Sandbox {
   signer: Signer;
   /** every request received, in order */
   requests: RequestLogEntry[];
-  setFaults(f: Partial<Pick<SandboxOptions, 'latencyMs' | 'failRate' | 'retryAfterSeconds' | 'resetRate' | 'html502Rate'>>): void;
+  setFaults(f: Partial<Pick<SandboxOptions, 'latencyMs' | 'failRate' | 'retryAfterSeconds' | 'resetRate' | 'html502Rate' | 'driftRate'>>): void;
+  /**
+   * Test hook: the company changes under a walk. Just before the employee
+   * list request number `atListRequest` (1-based, counted from now; default
+   * 1) is answered, `create` employees are added and `end` ACTIVE ones are
+   * ended. Resolves with the ids touched once it has happened.
+   */
+  drift(plan: { create?: number; end?: number; atListRequest?: number; company?: 'A' | 'B' }): Promise<string[]>;
   /** the next `times` matching requests get this fault; rules take priority over rates */
   injectFault(rule: FaultRule): void;
   /** closes the server and all open sockets (keep-alive too); idempotent */
@@ -108,6 +117,23 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   ]);
   const signer = await createSigner();
   const faults = new Faults(seed, opts);
+  const plans: { at: number; create: number; end: number; company: 'A' | 'B'; done: (ids: string[]) => void }[] = [];
+  let listRequests = 0;
+  /** Before an employee list is answered: scheduled drift, then the --drift-rate draw. */
+  function driftBefore(company: 'A' | 'B'): void {
+    listRequests++;
+    for (let k = plans.length - 1; k >= 0; k--) {
+      const plan = plans[k]!;
+      if (plan.company !== company || listRequests < plan.at) continue;
+      plans.splice(k, 1);
+      const ids: (string | undefined)[] = [];
+      for (let i = 0; i < plan.create; i++) ids.push(stores[company].drift('create', faults.driftRng));
+      for (let i = 0; i < plan.end; i++) ids.push(stores[company].drift('end', faults.driftRng));
+      plan.done(ids.filter((x): x is string => x !== undefined));
+    }
+    const kind = faults.pickDrift();
+    if (kind) stores[company].drift(kind, faults.driftRng);
+  }
   const sender = new WebhookSender();
   const requests: RequestLogEntry[] = [];
   const sockets = new Set<Socket>();
@@ -188,6 +214,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return { ...r, headers: { ...r.headers, allow } };
     }
 
+    if (method === 'GET' && path === '/v1/employees') driftBefore(company);
     const { emit, flush } = emitter();
     const ctx: RouteContext = { store: stores[company], req: info, emit };
     if (method === 'POST' || method === 'PATCH') {
@@ -307,6 +334,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     requests,
     setFaults: (f) => faults.set(f),
     injectFault: (rule) => faults.inject(rule),
+    drift: (plan) =>
+      new Promise<string[]>((resolve) => {
+        plans.push({ at: listRequests + Math.max(1, plan.atListRequest ?? 1), create: plan.create ?? 0, end: plan.end ?? 0, company: plan.company ?? 'A', done: resolve });
+      }),
     close,
   };
 }

@@ -2,7 +2,8 @@
 // plus employees created through the API (stored as objects). Lookups by id,
 // code and e-mail are O(1); a page costs O(pageSize) (+ O(created) for sorts).
 import { buildCreated, type CreatedEmployee } from './created.js';
-import { EmployeeGenerator, isoToDay, type CompanySpec } from './data.js';
+import { EmployeeGenerator, isoToDay, SANDBOX_TODAY, type CompanySpec } from './data.js';
+import type { Rng } from './prng.js';
 import type {
   EmployeeListItem,
   EmployeeStatus,
@@ -42,6 +43,10 @@ export class CompanyStore {
   private readonly created: CreatedEmployee[] = [];
   private readonly createdByEmail = new Map<string, CreatedEmployee>();
   private readonly dynamic = new Map<string, Record<string, unknown>>();
+  /** Generated employees ended while the sandbox runs (drift), by index. */
+  private readonly ended = new Set<number>();
+  /** Generated indices by status once some were ended (rebuilt on each change). */
+  private readonly statusViews = new Map<EmployeeStatus, Int32Array>();
 
   constructor(spec: CompanySpec, seed: number, count: number) {
     this.spec = spec;
@@ -76,11 +81,65 @@ export class CompanyStore {
   }
 
   item(ref: EmployeeRef): EmployeeListItem {
-    return ref.kind === 'generated' ? this.gen.core(ref.index).item : structuredClone(ref.employee.item);
+    if (ref.kind === 'created') return structuredClone(ref.employee.item);
+    const item = this.gen.core(ref.index).item;
+    return this.ended.has(ref.index) ? { ...item, status: 'ENDED', endDate: SANDBOX_TODAY } : item;
   }
 
   status(ref: EmployeeRef): EmployeeStatus {
-    return ref.kind === 'generated' ? this.gen.statusOf(ref.index) : ref.employee.item.status;
+    if (ref.kind === 'created') return ref.employee.item.status;
+    return this.ended.has(ref.index) ? 'ENDED' : this.gen.statusOf(ref.index);
+  }
+
+  /** Generated employees with this status, in natural order (ended ones moved to ENDED). */
+  private generatedWith(status: EmployeeStatus): Int32Array {
+    if (this.ended.size === 0) return this.gen.byStatus.get(status)!;
+    let view = this.statusViews.get(status);
+    if (!view) {
+      const out: number[] = [];
+      for (let i = 0; i < this.gen.count; i++) if (this.status({ kind: 'generated', index: i }) === status) out.push(i);
+      view = Int32Array.from(out);
+      this.statusViews.set(status, view);
+    }
+    return view;
+  }
+
+  /**
+   * Ends an employee (status ENDED, end date today), as offboarding does: it
+   * leaves the lists filtered by its old status, so their pages shift.
+   */
+  end(ref: EmployeeRef): void {
+    if (ref.kind === 'created') {
+      ref.employee.item.status = 'ENDED';
+      ref.employee.item.endDate = SANDBOX_TODAY;
+    } else {
+      this.ended.add(ref.index);
+      this.statusViews.clear();
+    }
+  }
+
+  /**
+   * Drift (the `--drift-rate` fault, and a test hook): the company changes
+   * while someone walks its pages. `create` adds an employee at the end of
+   * the natural order; `end` ends a random ACTIVE one. Returns its id.
+   */
+  drift(kind: 'create' | 'end', rng: Rng): string | undefined {
+    if (kind === 'end') {
+      const active = this.list({ page: 1, pageSize: 1, status: 'ACTIVE' }).total;
+      if (active === 0) return undefined;
+      const k = Math.floor(rng.next() * active);
+      const g = this.generatedWith('ACTIVE');
+      const ref: EmployeeRef = k < g.length ? { kind: 'generated', index: g[k]! } : { kind: 'created', employee: this.created.filter((e) => e.item.status === 'ACTIVE')[k - g.length]! };
+      this.end(ref);
+      return this.idOf(ref);
+    }
+    const seq = this.created.length;
+    const entity = { currency: 'EUR', ...(this.spec.entities[0] ?? { name: this.spec.name, country: 'DEU' }) };
+    const body = {
+      personal: { firstName: 'Drift', lastName: `Hire ${seq + 1}`, dateOfBirth: '1990-01-01' },
+      employment: { workEmail: `drift.hire.${seq + 1}.${Math.floor(rng.next() * 1e9)}@${this.spec.emailDomain}`, startDate: SANDBOX_TODAY, type: 'EMPLOYEE' },
+    };
+    return this.create(entity, body).item.id;
   }
 
   idOf(ref: EmployeeRef): string {
@@ -102,7 +161,7 @@ export class CompanyStore {
       return { items: hits.slice(start, start + q.pageSize).map((r) => this.item(r)), total: hits.length };
     }
     const g: IndexView = q.status
-      ? viewOf(this.gen.byStatus.get(q.status)!)
+      ? viewOf(this.generatedWith(q.status))
       : { length: this.gen.count, at: (k) => k };
     const c = q.status ? this.created.filter((e) => e.item.status === q.status) : this.created;
     const total = g.length + c.length;
@@ -165,7 +224,7 @@ export class CompanyStore {
       return [make(ref)];
     }
     const out: T[] = [];
-    for (const i of this.gen.byStatus.get(status)!) out.push(make({ kind: 'generated', index: i }));
+    for (const i of this.generatedWith(status)) out.push(make({ kind: 'generated', index: i }));
     for (const e of this.created) if (e.item.status === status) out.push(make({ kind: 'created', employee: e }));
     return out;
   }

@@ -62,9 +62,18 @@ describe('--output-file', () => {
     const res = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--output-file', out], { env, timeoutMs: 60_000 });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
+    expect(res.stderr).toBe(`Wrote 3,000 employees to ${out}\n`);
     expect(readFileSync(out, 'utf8')).toBe(piped.stdout);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(readdirSync(d)).toEqual(['employees.ndjson']);
+  });
+
+  it('says nothing on stderr with -q', async () => {
+    const out = join(dir.path, 'ids.txt');
+    const res = await runCli(['employees', 'list', '--all', '-q', '--limit', '250', '--output-file', out], { env });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(250);
   });
 
   it('defaults to JSON in a file, as when piped', async () => {
@@ -137,6 +146,10 @@ describe('--output-file', () => {
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       expect(stderr).toContain('Interrupted');
+      // How far it got, and that the file was not replaced (issue 12 item 7).
+      const stopped = new RegExp(`Stopped after ([\\d,]+) employees; ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was left untouched\\.`).exec(stderr);
+      expect(stopped).not.toBeNull();
+      expect(Number(stopped![1]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(100);
       expect(readFileSync(out, 'utf8')).toBe('before\n');
       expect(readdirSync(d)).toEqual(['employees.ndjson']);
     } finally {
@@ -168,8 +181,8 @@ describe.skipIf(!existsSync('/usr/bin/script'))('progress bar', () => {
     const res = await runInTty(['employees', 'list', '--all', '-o', 'ndjson', '--output-file', out], env);
     expect(res.code).toBe(0);
     expect(res.output).toMatch(/Exporting .*\/30 pages · [\d,]+\/3,000 employees · [\d,]+\/s/);
-    // Erased at the end: the last thing written is the line-clearing sequence.
-    expect(res.output.endsWith('\r\x1b[2K')).toBe(true);
+    // Erased at the end, before the closing line (issue 12 item 7): nothing of the bar is left behind it.
+    expect(res.output.endsWith(`\r\x1b[2KWrote 3,000 employees to ${out}\r\n`)).toBe(true);
     expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(EMPLOYEES);
   });
 

@@ -2,6 +2,9 @@ import type { Context } from '../../context.js';
 import { listEmployees } from '../../api/employees.js';
 import { AdaptiveConcurrency, walkPages } from '../../api/pages.js';
 import { periodicCollector } from '../../api/memory.js';
+import { newFindings, settleWalk } from '../../api/walk-audit.js';
+import { InterruptedError } from '../../errors.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
 import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage } from '../../api/types.js';
 import { outputOptions } from '../../output/options.js';
 import type { OptionsOf } from '../../command.js';
@@ -65,10 +68,11 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
       return `Page ${p.currentPage} of ${Math.max(p.totalPages, 1)} · ${total}${next}`;
     };
-    await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output).catch((err: unknown) => {
+    const count = await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output).catch((err: unknown) => {
       throw sink?.writeError() ?? err;
     });
     await sink?.commit();
+    if (sink && !opts.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
     return;
   }
 
@@ -78,8 +82,11 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const progress = createProgress(ctx.io, opts.progress);
   const collectGarbage = periodicCollector();
   const startPage = query.page ?? 1;
+  const findings = newFindings(startPage);
   const employees = walkPages<Employee>((page, signal) => listEmployees(http, { ...query, page }, signal), {
     startPage: query.page,
+    pageSize: query.pageSize,
+    findings,
     concurrency: opts.concurrency,
     adaptive,
     limit: opts.limit,
@@ -102,14 +109,32 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   spec.pagination = () => lastPagination ?? null;
   // Rows bound for the same terminal as the bar erase it first.
   const out = sink?.stream ?? (progress && ctx.io.stdoutIsTTY ? progress.interleave(ctx.io.stdout) : ctx.io.stdout);
+  // Ctrl-C: say how far it got, and that the previous file was not replaced.
+  const onInterrupt = () => {
+    if (!(ctx.signal.reason instanceof InterruptedError)) return; // the reader left (`| head`): quiet
+    progress?.done();
+    const rows = `${findings.emitted.toLocaleString('en-US')} employee${findings.emitted === 1 ? '' : 's'}`;
+    ctx.log.info(sink ? `Stopped after ${rows}; ${sanitizeTerminal(opts.outputFile!)} was left untouched.` : `Stopped after ${rows} written.`);
+  };
+  ctx.signal.addEventListener('abort', onInterrupt, { once: true });
   try {
     const count = await writeList(io, out, employees, spec, output);
+    const settled = settleWalk(findings, { rows: count, file: opts.outputFile, allowDrift: opts.allowDrift });
+    progress?.done();
+    for (const w of settled.warnings) ctx.log.warn(w);
+    if (settled.error) throw settled.error;
     await sink?.commit();
-    ctx.log.debug(`wrote ${count} employees${sink ? ` to ${sink.path}` : ''}`);
+    if (sink && !opts.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
   } catch (err) {
     // A failed write to the file (disk full) is the cause, not the closed stream it left.
     throw sink?.writeError() ?? err;
   } finally {
+    ctx.signal.removeEventListener('abort', onInterrupt);
     progress?.done();
   }
+}
+
+/** Printed on stderr once an --output-file is in place (not with --quiet). */
+function wroteLine(count: number, file: string): string {
+  return `Wrote ${count.toLocaleString('en-US')} employee${count === 1 ? '' : 's'} to ${sanitizeTerminal(file)}`;
 }

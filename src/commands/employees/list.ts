@@ -22,11 +22,13 @@ export const list = defineCommand({
     limit: int('stop after this many employees (default: no limit)', { min: 1 }),
     concurrency: int(`pages fetched at once with --all, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`, { min: 1, max: MAX_CONCURRENCY }),
     progress: negated('no progress bar on stderr with --all'),
+    allowDrift: bool('with --all: keep what was seen when the company changed during the export or its pages did not add up (exit 0 with a warning; default: exit 1)'),
     outputFile: path('write to this file instead of stdout, atomically: replaced only when complete (new files are 0600)'),
   },
   output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true },
   refine: (o) => {
     if (o.concurrency !== undefined && !o.all) throw new UsageError('--concurrency only applies with --all');
+    if (o.allowDrift && !o.all) throw new UsageError('--allow-drift only applies with --all');
     if (o.all && o.page !== undefined) throw new UsageError('--page cannot be used with --all', '--all walks every page from the first; drop --page (or drop --all to get one page).');
     const query = {
       page: o.page,
@@ -38,7 +40,7 @@ export const list = defineCommand({
       sortBy: o.sortBy,
       sortOrder: o.sortOrder,
     };
-    return { output: o.output, fields: o.fields, quiet: o.quiet, csvRaw: o.csvRaw, jq: o.jq, query, all: o.all, limit: o.limit, concurrency: o.concurrency ?? DEFAULT_CONCURRENCY, progress: o.progress, outputFile: o.outputFile };
+    return { output: o.output, fields: o.fields, quiet: o.quiet, csvRaw: o.csvRaw, jq: o.jq, query, all: o.all, limit: o.limit, concurrency: o.concurrency ?? DEFAULT_CONCURRENCY, progress: o.progress, outputFile: o.outputFile, allowDrift: o.allowDrift };
   },
   details: `On a terminal the table ends with the page and the total (Page 1 of 3 · 45 employees · next: --page 2, or --all).
 JSON is {"data": [...], "pagination": {...}}, for one page and for --all alike; NDJSON is one employee per line; CSV has every field of the employee record.`,

@@ -16,6 +16,7 @@ export const start = defineCommand({
     failRate: decimal('share of requests answered 503 with Retry-After, 0 to 1 (default 0)', { min: 0, max: 1, placeholder: 'r' }),
     resetRate: decimal('share of requests whose connection is dropped, 0 to 1 (default 0)', { min: 0, max: 1, placeholder: 'r' }),
     html502Rate: decimal('share of requests answered with a proxy-style HTML 502, 0 to 1 (default 0)', { min: 0, max: 1, placeholder: 'r' }),
+    driftRate: decimal('share of employee-list requests before which an employee is created or ended, 0 to 1 (default 0): the company moves under an export', { min: 0, max: 1, placeholder: 'r' }),
     webhookUrl: httpUrl('POST signed events here when employees are created or updated (default: none)', 'http://127.0.0.1:4242/'),
   },
   needsToken: false,

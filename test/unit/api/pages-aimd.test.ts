@@ -113,3 +113,34 @@ describe('walkPages with AIMD', () => {
     expect(seen[seen.length - 1]).toBe(8);
   });
 });
+
+describe('AdaptiveConcurrency reports', () => {
+  it('each whole step up while calm, as "calm", never past max; nothing at max', () => {
+    const t = clock();
+    const changes: [number, string][] = [];
+    const c = new AdaptiveConcurrency({ max: 4, initial: 2, now: t.now, onChange: (n, why) => changes.push([n, why]) });
+    for (let i = 0; i < 50; i++) c.success();
+    expect(changes).toEqual([
+      [3, 'calm'],
+      [4, 'calm'],
+    ]);
+    expect(c.limit).toBe(4);
+  });
+
+  it('a congestion at 1 is still reported; a halving that keeps the limit is not reported twice', () => {
+    const t = clock();
+    const changes: number[] = [];
+    const c = new AdaptiveConcurrency({ max: 1, now: t.now, onChange: (n) => changes.push(n) });
+    c.congestion(10);
+    expect(changes).toEqual([1]);
+    expect(c.pauseMs).toBe(10);
+    t.advance(5);
+    expect(c.pauseMs).toBe(5);
+    c.success();
+    expect(c.limit).toBe(1);
+    t.advance(100);
+    c.congestion(-50);
+    expect(c.pauseMs).toBe(0);
+    expect(changes).toEqual([1, 1]);
+  });
+});

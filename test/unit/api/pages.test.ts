@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkPages, type Page } from '../../../src/api/pages.js';
+import { AdaptiveConcurrency, walkPages, type Page } from '../../../src/api/pages.js';
 
 function pager(total: number, pageSize: number, log: number[] = [], shift?: (page: number) => number) {
   const items = Array.from({ length: total }, (_, i) => ({ id: `id-${i}` }));
@@ -56,5 +56,97 @@ describe('walkPages', () => {
       return pager(50, 10)(page);
     };
     await expect(collect(walkPages(fetchPage, { concurrency: 3 }))).rejects.toThrow('boom');
+  });
+});
+
+describe('walkPages stops what it started', () => {
+  /** Pages that answer after `ms`, or reject when their signal is aborted; records which were aborted. */
+  function slowPager(total: number, pageSize: number, ms: number) {
+    const aborted: number[] = [];
+    const started: number[] = [];
+    const fetchPage = (page: number, signal: AbortSignal): Promise<Page<{ id: string }>> =>
+      new Promise((resolve, reject) => {
+        started.push(page);
+        let settled = false;
+        const timer = setTimeout(() => {
+          settled = true;
+          const totalPages = Math.ceil(total / pageSize);
+          resolve({
+            data: Array.from({ length: Math.min(pageSize, total - (page - 1) * pageSize) }, (_, i) => ({ id: `id-${(page - 1) * pageSize + i}` })),
+            pagination: { currentPage: page, pageSize, totalPages, totalItems: total, hasNextPage: page < totalPages, hasPreviousPage: page > 1 },
+          });
+        }, page === 1 ? 0 : ms);
+        signal.addEventListener('abort', () => {
+          if (settled) return;
+          clearTimeout(timer);
+          aborted.push(page);
+          reject(new Error('aborted'));
+        });
+      });
+    return { fetchPage, aborted, started };
+  }
+
+  it('aborts the pages still in flight when the consumer stops early', async () => {
+    const s = slowPager(1000, 10, 50);
+    const got: string[] = [];
+    for await (const x of walkPages(s.fetchPage, { concurrency: 4 })) {
+      got.push(x.id);
+      if (got.length === 12) break;
+    }
+    expect(got).toHaveLength(12);
+    // Page 2 was consumed; pages 3-5 were in flight and are cancelled, not left running.
+    expect(s.aborted.sort((a, b) => a - b)).toEqual([3, 4, 5]);
+  });
+
+  it('aborts the pages in flight when the limit is reached', async () => {
+    const s = slowPager(1000, 10, 50);
+    const got = await collect(walkPages(s.fetchPage, { concurrency: 3, limit: 15 }));
+    expect(got).toHaveLength(15);
+    expect(s.aborted.sort((a, b) => a - b)).toEqual([3, 4]);
+  });
+
+  it("passes the caller's abort on to every page in flight", async () => {
+    const s = slowPager(1000, 10, 200);
+    const controller = new AbortController();
+    const walk = collect(walkPages(s.fetchPage, { concurrency: 3, signal: controller.signal }));
+    await new Promise((r) => setTimeout(r, 30));
+    controller.abort();
+    await expect(walk).rejects.toThrow('aborted');
+    expect(s.aborted.sort((a, b) => a - b)).toEqual([2, 3, 4]);
+  });
+});
+
+describe('walkPages backs off after a 429/503', () => {
+  it('starts no request during the Retry-After pause, then resumes', async () => {
+    const adaptive = new AdaptiveConcurrency({ max: 4 });
+    const starts: { page: number; at: number }[] = [];
+    let congestedAt = 0;
+    const fetchPage = async (page: number): Promise<Page<{ id: string }>> => {
+      starts.push({ page, at: performance.now() });
+      await new Promise((r) => setTimeout(r, 5));
+      if (page === 2) {
+        // As HttpClient's onRetry reports a 429 with Retry-After: 0.15 s (the retry then succeeds).
+        adaptive.congestion(150);
+        congestedAt = performance.now();
+      }
+      return {
+        data: Array.from({ length: 10 }, (_, i) => ({ id: `id-${(page - 1) * 10 + i}` })),
+        pagination: { currentPage: page, pageSize: 10, totalPages: 12, totalItems: 120, hasNextPage: page < 12, hasPreviousPage: page > 1 },
+      };
+    };
+    const got = await collect(walkPages(fetchPage, { adaptive }));
+    expect(got).toHaveLength(120);
+    const later = starts.filter((s) => s.at > congestedAt);
+    expect(later.length).toBeGreaterThan(0);
+    // Nothing new was sent to the rate-limited server until its pause was over.
+    for (const s of later) expect(s.at - congestedAt).toBeGreaterThanOrEqual(140);
+  });
+
+  it('a fixed window (no AIMD) never pauses', async () => {
+    const log: number[] = [];
+    const t0 = performance.now();
+    await collect(walkPages(pager(200, 10, log), { concurrency: 4 }));
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(log).toHaveLength(20);
   });
 });

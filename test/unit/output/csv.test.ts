@@ -5,18 +5,43 @@ import { cellText, csvRecord } from '../../../src/output/csv.js';
 
 describe('csvRecord', () => {
   it('quotes per RFC 4180', () => {
-    expect(csvRecord(['a', 'b,c', 'say "hi"', 'line\nbreak'])).toBe('a,"b,c","say ""hi""","line\nbreak"\r\n');
+    expect(csvRecord(['a', 'b,c', 'say "hi"', 'line\nbreak', 'cr\rhere'], true)).toBe('a,"b,c","say ""hi""","line\nbreak","cr\rhere"\r\n');
+    expect(csvRecord([])).toBe('\r\n');
+    expect(csvRecord(['only'])).toBe('only\r\n');
   });
+
   it('neutralises formula-like strings unless raw', () => {
-    expect(csvRecord(['=HYPERLINK("x")', '+1', '-2', '@sum', '\tx', 'ok'])).toBe(`"'=HYPERLINK(""x"")",'+1,'-2,'@sum,'\tx,ok\r\n`);
+    expect(csvRecord(['=HYPERLINK("x")', '+1', '-2', '@sum', '\tx', '\rx', 'ok'])).toBe(`"'=HYPERLINK(""x"")",'+1,'-2,'@sum,'\tx,"'\rx",ok\r\n`);
     expect(csvRecord(['=1+1'], true)).toBe('=1+1\r\n');
-    expect(csvRecord([-5])).toBe('-5\r\n');
+    expect(csvRecord(['=1+1'], { raw: true })).toBe('=1+1\r\n');
+    expect(csvRecord(['=1+1'], {})).toBe("'=1+1\r\n");
+    expect(csvRecord(['=1+1'])).toBe("'=1+1\r\n");
   });
-  it('renders null as empty, scalar arrays joined, objects as JSON', () => {
-    expect(cellText(null)).toBe('');
-    expect(cellText(['A', 'B'])).toBe('A; B');
-    expect(cellText({ a: 1 })).toBe('{"a":1}');
+
+  it('neutralises the final cell text whatever the value type: numbers, arrays, objects', () => {
+    expect(csvRecord([-5])).toBe("'-5\r\n");
+    expect(csvRecord([5, 0, true])).toBe('5,0,true\r\n');
+    expect(csvRecord([['=cmd|calc', 'x']])).toBe("'=cmd|calc; x\r\n");
+    expect(csvRecord([['+1', 2]])).toBe("'+1; 2\r\n");
+    expect(csvRecord([['@a']], { raw: true })).toBe('@a\r\n');
+    expect(csvRecord([[-1]])).toBe("'-1\r\n");
   });
+
+  it('on a terminal removes escape sequences and controls from every cell, header included, then neutralises', () => {
+    const hostile = 'Senior \u001b[31mRED\u001b[0m Engineer';
+    expect(csvRecord([hostile], { terminal: true })).toBe('Senior RED Engineer\n');
+    expect(csvRecord(['a\u001b]52;c;ZXZpbA==\u0007b', 'x\u001b]8;;http://e\u001b\\link\u001b]8;;\u001b\\y', '\u001b[2Jz'], { terminal: true })).toBe('ab,xlinky,z\n');
+    expect(csvRecord(['a\u0085b', 'c\u202ed', 'e\bf', 'g\u009b2Jh'], { terminal: true })).toBe('a\ufffdb,c\ufffdd,e\ufffdf,gh\n');
+    // A CR would move the cursor: shown as U+FFFD (not quoted then), newlines stay (quoted).
+    expect(csvRecord(['one\rtwo', 'x\ny'], { terminal: true })).toBe('one\ufffdtwo,"x\ny"\n');
+    // An escape sequence hiding a formula: sanitised first, then neutralised.
+    expect(csvRecord(['\u001b[0m=1+1'], { terminal: true })).toBe("'=1+1\n");
+    expect(csvRecord(['\u001b[0m=1+1'], { terminal: true, raw: true })).toBe('=1+1\n');
+    // Files and pipes keep the data.
+    expect(csvRecord([hostile])).toBe(`${hostile}\r\n`);
+    expect(csvRecord([hostile], { terminal: false })).toBe(`${hostile}\r\n`);
+  });
+
   it('round-trips any strings through a CSV parser (raw mode)', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 6 }), (cells) => {
@@ -24,5 +49,35 @@ describe('csvRecord', () => {
         expect(parsed[0]).toEqual(cells);
       }),
     );
+  });
+
+  it('never leaves a live formula in any cell, whatever the value', () => {
+    const value = fc.oneof(fc.string({ unit: 'binary' }), fc.integer(), fc.double(), fc.array(fc.oneof(fc.string(), fc.integer())), fc.constant(null));
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 5 }), fc.boolean(), (cells, terminal) => {
+        const parsed = parse(csvRecord(cells, { terminal }), { relax_column_count: true, record_delimiter: terminal ? '\n' : '\r\n' }) as string[][];
+        for (const cell of parsed[0]!) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+      }),
+    );
+  });
+});
+
+describe('cellText', () => {
+  it('renders null as empty, scalar arrays joined, objects as JSON', () => {
+    expect(cellText(null)).toBe('');
+    expect(cellText(undefined)).toBe('');
+    expect(cellText(['A', 'B'])).toBe('A; B');
+    expect(cellText(['A', null, 3, false])).toBe('A; ; 3; false');
+    expect(cellText([])).toBe('');
+    expect(cellText({ a: 1 })).toBe('{"a":1}');
+    expect(cellText(12)).toBe('12');
+    expect(cellText('x')).toBe('x');
+  });
+
+  it('renders an array holding objects as JSON, never [object Object]', () => {
+    expect(cellText([{ type: 'PASSPORT' }, { type: 'VISA' }])).toBe('[{"type":"PASSPORT"},{"type":"VISA"}]');
+    expect(cellText(['a', { b: 1 }])).toBe('["a",{"b":1}]');
+    expect(cellText([['nested']])).toBe('[["nested"]]');
+    expect(csvRecord([[{ a: 1 }]])).toBe('"[{""a"":1}]"\r\n');
   });
 });

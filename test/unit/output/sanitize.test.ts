@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeCell, sanitizeTerminal } from '../../../src/output/sanitize.js';
+import { jsonText, neutraliseFormula, sanitizeCell, sanitizeTerminal } from '../../../src/output/sanitize.js';
 
 describe('sanitizeTerminal', () => {
   it('removes CSI, OSC and other escape sequences', () => {
@@ -15,5 +15,55 @@ describe('sanitizeTerminal', () => {
   });
   it('puts a cell on one line', () => {
     expect(sanitizeCell('one\ntwo\r\nthree')).toBe('one ↵ two ↵ three');
+  });
+});
+
+describe('sanitizeTerminal, every kind of sequence', () => {
+  it('removes OSC 52 clipboard writes, OSC 8 links, DCS/APC/PM/SOS strings and two-byte escapes', () => {
+    expect(sanitizeTerminal('a\u001b]52;c;ZXZpbA==\u0007b')).toBe('ab');
+    expect(sanitizeTerminal('a\u001b]52;c;ZXZpbA==\u001b\\b')).toBe('ab');
+    expect(sanitizeTerminal('a\u001bPq#0;2;0;0;0\u001b\\b')).toBe('ab');
+    expect(sanitizeTerminal('a\u001b_apc\u001b\\b\u001b^pm\u001b\\c\u001bXsos\u001b\\d')).toBe('abcd');
+    expect(sanitizeTerminal('a\u001bcb\u001b7c\u001bMd\u001b(Be')).toBe('abcde');
+    expect(sanitizeTerminal('\u001b[2J\u001b[H\u001b[?25l\u001b[38;5;196mX')).toBe('X');
+    expect(sanitizeTerminal('\u001b[1;31')).toBe('');
+    expect(sanitizeTerminal('cut\u001b]0;unterminated title')).toBe('cut');
+    expect(sanitizeTerminal('x\u001b')).toBe('x');
+  });
+  it('replaces C0 (but tab and newline), DEL, C1 and every bidi control', () => {
+    const all = ['\u0000', '\u0008', '\u000b', '\u000c', '\r', '\u001f', '\u007f', '\u0080', '\u0085', '\u009f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    for (const c of all) expect(sanitizeTerminal(`a${c}b`)).toBe('a\ufffdb');
+    expect(sanitizeTerminal('a\tb\nc')).toBe('a\tb\nc');
+    expect(sanitizeTerminal('\u2029\u200f\u00a0')).toBe('\u2029\u200f\u00a0');
+  });
+});
+
+describe('sanitizeCell', () => {
+  it('puts a cell on one line without tabs, and removes escapes', () => {
+    expect(sanitizeCell('a\tb')).toBe('a b');
+    expect(sanitizeCell('a\rb')).toBe('a ↵ b');
+    expect(sanitizeCell('\u001b[31mred\u001b[0m\nx')).toBe('red ↵ x');
+  });
+});
+
+describe('neutraliseFormula', () => {
+  it('prefixes a quote to text a spreadsheet would run, and only to that', () => {
+    for (const t of ['=1', '+1', '-1', '@A1', '\tx', '\rx']) expect(neutraliseFormula(t)).toBe(`'${t}`);
+    for (const t of ['', 'a=1', ' =1', "'=1", '1-2', 'x@y']) expect(neutraliseFormula(t)).toBe(t);
+  });
+});
+
+describe('jsonText', () => {
+  it('writes C1 controls, DEL, bidi controls and line separators as \\u escapes: the same value, safe to print', () => {
+    const value = { a: 'x\u009b31my\u0085z\u007f', b: 'p\u202eq\u2066r\u2069', c: 'l\u2028m\u2029n' };
+    const text = jsonText(value)!;
+    expect(text).toBe('{"a":"x\\u009b31my\\u0085z\\u007f","b":"p\\u202eq\\u2066r\\u2069","c":"l\\u2028m\\u2029n"}');
+    expect(text).not.toMatch(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+  it('pretty-prints with the given indent, and passes undefined through', () => {
+    expect(jsonText({ a: [1] }, 2)).toBe('{\n  "a": [\n    1\n  ]\n}');
+    expect(jsonText(undefined)).toBeUndefined();
+    expect(jsonText('plain é 李')).toBe('"plain é 李"');
   });
 });
