@@ -202,6 +202,15 @@ describe('a review you can edit', () => {
     expect(reviewText(w)).toContain('  Emergency contact\n    Name: G\n    Phone: +49 170 999');
   });
 
+  it('the title of a required nested object is shown when its questions start, once', async () => {
+    const nested = loadSchema(JSON.parse(readFileSync(join(FIX, 'draft07-nested.json'), 'utf8')));
+    const { w, p } = wizard([[/^ZIP/, '10115'], [/^Country/, 'France']], { form: nested, sections: ['person'], doc: { person: { name: 'Ada', born: '1990-01-01' } }, asked: new Set(['person.name', 'person.born', 'person.pin']) });
+    await askAll(w);
+    expect(p.notes.filter((n) => n.trim() === 'Home')).toHaveLength(1);
+    expect(p.notes.findIndex((n) => n.trim() === 'Home')).toBeGreaterThan(p.notes.findIndex((n) => n.includes('Person')));
+    expect(p.asked).toEqual(['ZIP', 'Country']);
+  });
+
   it('filterChoices keeps the choices that contain every typed word', () => {
     const c = [{ name: 'Pay › Salary: 10 EUR', value: 1 }, { name: 'Contact details › E-mail: a@b', value: 2 }];
     expect(filterChoices(c, 'sal EUR').map((x) => x.value)).toEqual([1]);
