@@ -479,7 +479,7 @@ export async function fixIssues(w: Wizard, issues: FieldIssue[]): Promise<FieldI
   for (const i of issues) {
     const field = fieldForIssue(allFields(w.form, w.doc, w.sections), i.path);
     if (!field || done.has(field.id)) {
-      if (!field) unowned.push(i);
+      if (!field && !dropStray(w, i)) unowned.push(i);
       continue;
     }
     done.add(field.id);
@@ -489,9 +489,24 @@ export async function fixIssues(w: Wizard, issues: FieldIssue[]): Promise<FieldI
       if (!(err instanceof GoBack)) throw err;
     }
   }
-  if (done.size) await askAll(w);
+  if (done.size || unowned.length < issues.length) await askAll(w);
   for (const i of unowned) w.prompter.note(w.colors.red(`✗ ${sanitizeTerminal(`${i.path}: ${i.message}`)}`));
   return unowned;
+}
+
+/**
+ * An answer no question owns that the form refuses (an old draft or a values
+ * file naming a field the form no longer has): dropped with a note, since
+ * no question could ever fix it and "Fix these answers" would loop.
+ */
+function dropStray(w: Wizard, i: FieldIssue): boolean {
+  if (!/ is not (a field|a section) of this form$| is not allowed here/.test(i.text)) return false;
+  const path = i.path.replace(/\[(\d+)\]/g, '.$1').split('.');
+  if (getAt(w.doc, path) === undefined) return false;
+  setAt(w.doc, path, undefined);
+  w.save();
+  w.prompter.note(w.colors.dim(`  Removed ${sanitizeTerminal(i.path)}: it ${sanitizeTerminal(i.message)}.`));
+  return true;
 }
 
 export type ReviewResult = 'submit' | 'quit';

@@ -92,6 +92,18 @@ describe('optional nested objects and optional booleans', () => {
   });
 });
 
+describe('no fix loop', () => {
+  it('an answer the form does not have (an old draft) is dropped by "Fix these answers", not asked forever', async () => {
+    const doc = { contact: { email: 'a@b.example', nickname: 'Ada' }, pay: { salary: 10 } };
+    const asked = new Set(['contact.email', 'contact.remoteWork', 'contact.emergency', 'contact.home', 'pay.salary', 'pay.hours', 'pay.dependents']);
+    const { w, p } = wizard([[/^What next/, 'Fix these answers'], [/^What next/, 'Submit']], { doc, asked });
+    expect(await review(w)).toBe('submit');
+    expect(p.notes.join('\n')).toContain('nickname is not a field of this form');
+    expect(p.notes.join('\n')).toContain('Removed contact.nickname: it is not a field of this form.');
+    expect(w.doc).toEqual({ contact: { email: 'a@b.example' }, pay: { salary: 10 } });
+  });
+});
+
 describe('numbers: exact decimals and grouping separators', () => {
   it('multipleOf 0.01 accepts 4321.99, 19.99 and 1234.56 (exact decimals), refuses a third decimal', () => {
     for (const salary of [4321.99, 19.99, 1234.56, 0.07, 100, 2400000.5]) expect(validateDoc(form, { contact: { email: 'a@b.example' }, pay: { salary } }), String(salary)).toEqual([]);
