@@ -171,6 +171,10 @@ describe.skipIf(!hasScript)('gp create wizard through a pseudo-terminal', () => 
     expect(e).toMatchObject({ firstName: 'Priya', lastName: 'Sharma', workEmail: 'priya.sharma@acme.example', status: 'ONBOARDING', entity: IND, designation: 'Data Scientist' });
     const employment = (await (await fetch(`${sandbox.url}/v1/employees/${e.id}/employment`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } })).json()) as Record<string, unknown>;
     expect(employment).toMatchObject({ term: 'FIXED_TERM', endDate: '2026-09-30', department: 'Data' });
+    // Weekly hours left empty is not sent (its default 40 was only suggested); "Works remotely" answered Yes is.
+    const post = sandbox.requests.find((r) => r.method === 'POST' && r.status === 201 && (r.body as { employment?: { workEmail?: string } }).employment?.workEmail === 'priya.sharma@acme.example');
+    expect((post?.body as { employment: object }).employment).toEqual({ workEmail: 'priya.sharma@acme.example', startDate: '2025-10-01', designation: 'Data Scientist', department: 'Data', type: 'EMPLOYEE', term: 'FIXED_TERM', endDate: '2026-09-30', probationMonths: 3, remoteWork: true });
+    expect((post?.body as { compensation: object }).compensation).toEqual({ baseSalary: 1800000, currency: 'INR', payFrequency: 'MONTHLY' });
     expect(sandbox.requests.filter((r) => r.method === 'PATCH' && r.path === `/v1/employees/${e.id}/dynamic-details`).map((r) => r.status)).toEqual([204]);
     expect(existsSync(draftsDir()) ? readdirSync(draftsDir()) : []).toEqual([]);
   }, 60_000);
