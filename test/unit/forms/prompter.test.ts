@@ -24,7 +24,7 @@ function setup() {
   streams.push(stdin, stderr);
   const abort = new AbortController();
   const io = { stdin, stdout: new PassThrough(), stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true, color: false, columns: 100, canPrompt: true };
-  const p = inquirerPrompter({ io, signal: abort.signal, colors: colors(false) } as never);
+  const p = inquirerPrompter({ io, signal: abort.signal, errColors: colors(false) } as never);
   /** Types keys one chunk at a time, letting the prompt render in between (a lone Esc needs readline's escape timeout). */
   const type = async (...chunks: string[]) => {
     for (const c of chunks) {
