@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GoBack, inquirerPrompter } from '../../../src/forms/prompter.js';
-import { InterruptedError } from '../../../src/errors.js';
+import { CancelledError, InterruptedError } from '../../../src/errors.js';
 import { colors } from '../../../src/output/colors.js';
 
 const ENTER = '\r';
@@ -54,6 +54,13 @@ describe('inquirerPrompter', () => {
     const answer = p.input({ message: 'Name' });
     await type(ESC, 'Ada', ENTER);
     await expect(answer).resolves.toMatch(/Ada$/);
+  });
+
+  it('Ctrl-D cancels a prompt that allows going back: Cancelled, not a step back', async () => {
+    const { p, type } = setup();
+    const answer = expect(p.select({ message: 'Pick', choices: [{ name: 'a', value: 1 }], back: true })).rejects.toBeInstanceOf(CancelledError);
+    await type('\x04');
+    await answer;
   });
 
   it('an aborted signal (SIGINT) is an interruption, not a step back', async () => {
