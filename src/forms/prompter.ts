@@ -11,16 +11,35 @@ export interface PromptChoice<T> {
   checked?: boolean;
 }
 
+/** `back: true` lets Esc leave the prompt: it then rejects with GoBack (the wizard steps back one question). */
+interface Common {
+  message: string;
+  help?: string;
+  back?: boolean;
+}
+
 export interface Prompter {
   /** A line of text; `validate` returns true or the words to show. */
-  input(o: { message: string; default?: string; help?: string; validate?: (v: string) => true | string }): Promise<string>;
+  input(o: Common & { default?: string; validate?: (v: string) => true | string }): Promise<string>;
+  /** Several lines (a blank line ends them); `default` is kept when the first line is left empty. */
+  multiline(o: Common & { default?: string; validate?: (v: string) => true | string }): Promise<string>;
   /** Masked input. */
-  secret(o: { message: string; help?: string; validate?: (v: string) => true | string }): Promise<string>;
-  select<T>(o: { message: string; help?: string; choices: PromptChoice<T>[]; default?: T }): Promise<T>;
-  checkbox<T>(o: { message: string; help?: string; choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }): Promise<T[]>;
-  confirm(o: { message: string; help?: string; default?: boolean }): Promise<boolean>;
+  secret(o: Common & { validate?: (v: string) => true | string }): Promise<string>;
+  select<T>(o: Common & { choices: PromptChoice<T>[]; default?: T }): Promise<T>;
+  /** A long list filtered by what is typed (case-insensitive, anywhere in the name). */
+  search<T>(o: Common & { choices: PromptChoice<T>[] }): Promise<T>;
+  checkbox<T>(o: Common & { choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }): Promise<T[]>;
+  confirm(o: Common & { default?: boolean }): Promise<boolean>;
   /** Text for the person at the terminal (stderr): help, review, errors. */
   note(text: string): void;
+}
+
+/** Esc at a prompt that allows it: go back one question. Not an error for the person. */
+export class GoBack extends Error {
+  constructor() {
+    super('went back one question');
+    this.name = 'GoBack';
+  }
 }
 
 const CANCEL_NAMES = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError']);
@@ -31,72 +50,95 @@ export function mapPromptError(err: unknown): unknown {
   return err;
 }
 
+/** Choices whose name contains every word of `term` (case-insensitive); all when the term is empty. */
+export function filterChoices<T>(choices: PromptChoice<T>[], term: string | undefined): PromptChoice<T>[] {
+  const words = (term ?? '').toLowerCase().split(/\s+/).filter((x) => x !== '');
+  return choices.filter((c) => words.every((w) => c.name.toLowerCase().includes(w)));
+}
+
 export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors'>): Prompter {
-  const context: { input: typeof ctx.io.stdin; output: typeof ctx.io.stderr; signal: AbortSignal; clearPromptOnDone: boolean } = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal, clearPromptOnDone: false };
   const lib = () => import('@inquirer/prompts');
   const help = (text?: string) => {
     if (text) ctx.io.stderr.write(`${ctx.errColors.dim(`  ${sanitizeTerminal(text)}`)}\n`);
   };
-  const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
+  /**
+   * Runs one prompt. Ctrl-D cancels every prompt, a picker too (which would
+   * ignore the key); with `back`, Esc aborts it as GoBack. Both are seen as
+   * readline keypresses on stdin.
+   */
+  const guard = async <T>(o: Common, fn: (context: object) => Promise<T>): Promise<T> => {
     if (ctx.signal.aborted) throw new InterruptedError();
-    // Ctrl-D cancels every prompt, a picker too (which would ignore the key): abort this prompt on it.
+    help(o.help);
     const eof = new AbortController();
+    const back = new AbortController();
     const onKey = (_s: unknown, key?: { ctrl?: boolean; name?: string }) => {
       if (key?.ctrl && key.name === 'd') eof.abort();
+      else if (o.back && key?.name === 'escape') back.abort();
     };
     ctx.io.stdin.on('keypress', onKey);
-    context.signal = AbortSignal.any([ctx.signal, eof.signal]);
+    const context = { input: ctx.io.stdin, output: ctx.io.stderr, signal: AbortSignal.any([ctx.signal, eof.signal, back.signal]), clearPromptOnDone: false };
     try {
-      return await fn();
+      return await fn(context);
     } catch (err) {
+      if (back.signal.aborted && !eof.signal.aborted && !ctx.signal.aborted) throw new GoBack();
       throw mapPromptError(err);
     } finally {
       ctx.io.stdin.off('keypress', onKey);
-      context.signal = ctx.signal;
     }
   };
-  return {
-    input: (o) =>
-      guard(async () => {
-        help(o.help);
-        const { input } = await lib();
-        return input({ message: o.message, default: o.default, validate: o.validate }, context);
-      }),
-    secret: (o) =>
-      guard(async () => {
-        help(o.help);
-        const { password } = await lib();
-        return password({ message: o.message, mask: '*', validate: o.validate }, context);
-      }),
-    select: <T>(o: { message: string; help?: string; choices: PromptChoice<T>[]; default?: T }) =>
-      guard(async () => {
-        help(o.help);
-        const { select } = await lib();
-        return select<T>({ message: o.message, choices: o.choices.map((c) => ({ name: c.name, value: c.value, description: c.description })), default: o.default, pageSize: 12 }, context);
-      }),
-    checkbox: <T>(o: { message: string; help?: string; choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }) =>
-      guard(async () => {
-        help(o.help);
-        const { checkbox } = await lib();
-        const validate = o.validate;
-        return checkbox<T>(
+  const p: Prompter = {
+    input: (o) => guard(o, async (c) => (await lib()).input({ message: o.message, default: o.default, validate: o.validate }, c)),
+    multiline: async (o) => {
+      // Line by line through `input`, so Esc, Ctrl-C and the pty behave as everywhere else.
+      for (;;) {
+        const lines: string[] = [];
+        for (;;) {
+          const first = lines.length === 0;
+          const line = await p.input({
+            message: first ? o.message : '…',
+            help: first ? [o.help, `Several lines: a blank line ends the text${o.default ? '; Enter on the first line keeps the current text' : ''}.`].filter(Boolean).join(' ') : undefined,
+            back: o.back,
+          });
+          if (line === '') break;
+          lines.push(line);
+        }
+        const text = lines.length === 0 && o.default !== undefined ? o.default : lines.join('\n');
+        const ok = o.validate ? o.validate(text) : true;
+        if (ok === true) return text;
+        ctx.io.stderr.write(`${ctx.errColors.red(`✗ ${sanitizeTerminal(ok)}`)}\n`);
+      }
+    },
+    secret: (o) => guard(o, async (c) => (await lib()).password({ message: o.message, mask: '*', validate: o.validate }, c)),
+    select: <T>(o: Common & { choices: PromptChoice<T>[]; default?: T }) =>
+      guard(o, async (c) => (await lib()).select<T>({ message: o.message, choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c)),
+    search: <T>(o: Common & { choices: PromptChoice<T>[] }) =>
+      guard(o, async (c) =>
+        (await lib()).search<T>(
           {
             message: o.message,
-            choices: o.choices.map((c) => ({ name: c.name, value: c.value, checked: c.checked })),
-            validate: validate ? (chosen) => validate(chosen.map((c) => c.value)) : undefined,
+            source: (term) => filterChoices(o.choices, term).map((x) => ({ name: x.name, value: x.value, description: x.description })),
             pageSize: 12,
           },
-          context,
+          c,
+        ),
+      ),
+    checkbox: <T>(o: Common & { choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }) =>
+      guard(o, async (c) => {
+        const validate = o.validate;
+        return (await lib()).checkbox<T>(
+          {
+            message: o.message,
+            choices: o.choices.map((x) => ({ name: x.name, value: x.value, checked: x.checked })),
+            validate: validate ? (chosen) => validate(chosen.map((x) => x.value)) : undefined,
+            pageSize: 12,
+          },
+          c,
         );
       }),
-    confirm: (o) =>
-      guard(async () => {
-        help(o.help);
-        const { confirm } = await lib();
-        return confirm({ message: o.message, default: o.default }, context);
-      }),
+    confirm: (o) => guard(o, async (c) => (await lib()).confirm({ message: o.message, default: o.default }, c)),
     note: (text) => {
       ctx.io.stderr.write(`${text}\n`);
     },
   };
+  return p;
 }

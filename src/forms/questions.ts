@@ -4,7 +4,7 @@
 import { isVisible, shapeOf, visibleKeys, type NodeShape } from './conditions.js';
 import { isObj, presentation, resolveRef, str, type FormSchema, type JsonSchema } from './schema.js';
 
-export type Kind = 'text' | 'textarea' | 'email' | 'date' | 'number' | 'integer' | 'select' | 'multiselect' | 'list' | 'boolean' | 'secret' | 'group' | 'json';
+export type Kind = 'text' | 'textarea' | 'email' | 'date' | 'number' | 'integer' | 'select' | 'multiselect' | 'list' | 'boolean' | 'secret' | 'group' | 'object' | 'json';
 
 export interface Choice {
   value: unknown;
@@ -30,6 +30,15 @@ export interface Field {
   default?: unknown;
   /** The field's value is not asked: a constant or hidden input with a value. */
   fixed?: { value: unknown };
+  /**
+   * Titles of the objects and list entries the field sits in, below its
+   * section (`['Home address']`, `['EPF nominees #1']`): labels, not keys.
+   */
+  trail: string[];
+  /** The nested object the field belongs to (announced when its questions start). */
+  parent?: { id: string; title: string; description?: string };
+  /** Money fields: the currency their amount is in (`x-jsf-presentation.currency`). */
+  currency?: string;
   /** Why the field is shown, when a condition brought it in. */
   when?: string;
   /** Group arrays: the item schemas, bounds and the "add" wording. */
@@ -159,28 +168,36 @@ function hiddenInput(s: JsonSchema): boolean {
 
 /**
  * The questions of an object node right now, in order, nested objects
- * flattened. `parentRequired` false makes every field optional at the prompt
- * (an optional nested object left empty is simply not sent).
+ * flattened. An optional nested object is one `object` question ("fill it
+ * in?"); its own questions exist only while it is present in the answers,
+ * and then its required fields are required: left out, it is simply not sent.
  */
-export function fieldsOf(form: FormSchema, section: string, basePath: string[], schemas: unknown[], value: unknown, parentRequired = true): Field[] {
+export function fieldsOf(form: FormSchema, section: string, basePath: string[], schemas: unknown[], value: unknown, trail: string[] = [], parent?: Field['parent']): Field[] {
   const shape = shapeOf(form, schemas, value);
   const out: Field[] = [];
   for (const key of visibleKeys(shape)) {
     const list = shape.props.get(key) ?? [];
     const s = merge(form, list);
     const path = [...basePath, key];
-    const required = parentRequired && shape.required.has(key);
+    const required = shape.required.has(key);
     if (isNestedObject(form, s)) {
-      out.push(...fieldsOf(form, section, path, list, isObj(value) ? value[key] : undefined, required));
+      const child = isObj(value) ? value[key] : undefined;
+      const title = str(s.title) ?? key;
+      const here = { id: path.join('.'), title, description: str(s.description) };
+      if (!required) {
+        out.push({ id: here.id, path, key, section, title, description: here.description, kind: 'object', required: false, schema: s, schemas: list, trail, parent, when: shape.when.get(key) });
+        if (!isObj(child)) continue;
+      }
+      out.push(...fieldsOf(form, section, path, list, child, [...trail, title], here));
       continue;
     }
-    const field = makeField(form, section, path, s, list, required, shape);
+    const field = makeField(form, section, path, s, list, required, shape, trail, parent);
     if (field) out.push(field);
   }
   return out;
 }
 
-function makeField(form: FormSchema, section: string, path: string[], s: JsonSchema, list: JsonSchema[], required: boolean, shape: NodeShape): Field | undefined {
+function makeField(form: FormSchema, section: string, path: string[], s: JsonSchema, list: JsonSchema[], required: boolean, shape: NodeShape, trail: string[] = [], parent?: Field['parent']): Field | undefined {
   const key = path[path.length - 1];
   const kind = kindOf(form, s);
   const field: Field = {
@@ -194,9 +211,13 @@ function makeField(form: FormSchema, section: string, path: string[], s: JsonSch
     required,
     schema: s,
     schemas: list,
+    trail,
+    parent,
     when: shape.when.get(key),
   };
   if (s.default !== undefined) field.default = s.default;
+  const currency = str(presentation(s).currency);
+  if (currency && (kind === 'number' || kind === 'integer')) field.currency = currency;
   if (kind === 'select') field.choices = choicesOf(form, s);
   if (kind === 'multiselect') field.choices = choicesOf(form, resolveRef(form.root, s.items) as JsonSchema);
   if ('const' in s) field.fixed = { value: s.const };
@@ -229,13 +250,14 @@ export function sectionFields(form: FormSchema, sectionKey: string, doc: Record<
   }
   const rootShape = shapeOf(form, [form.root], doc);
   const list = rootShape.props.get(sectionKey) ?? [s];
-  return fieldsOf(form, sectionKey, [sectionKey], list, doc[sectionKey], true);
+  return fieldsOf(form, sectionKey, [sectionKey], list, doc[sectionKey]);
 }
 
 /** The questions of one item of a group array. */
 export function itemFields(form: FormSchema, group: Field, index: number, doc: Record<string, unknown>): Field[] {
   const path = [...group.path, String(index)];
-  return fieldsOf(form, group.section, path, group.items ?? [{}], getAt(doc, path), true);
+  const entry = { id: path.join('.'), title: `${group.title} #${index + 1}` };
+  return fieldsOf(form, group.section, path, group.items ?? [{}], getAt(doc, path), [...group.trail, entry.title], entry);
 }
 
 /** Every question of the form now (group items included), for review and error mapping. */

@@ -8,7 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import { childSchemas, isObj, resolveRef, str, type Draft, type FormSchema, type JsonSchema } from './schema.js';
 
 // ajv and ajv-formats are CommonJS; under NodeNext their default export is the module object.
-type AjvLike = { compile(schema: unknown): ValidateFunction };
+type AjvLike = { compile(schema: unknown): ValidateFunction; removeKeyword(k: string): unknown; addKeyword(def: object): unknown };
 const Ajv07 = (AjvModule as unknown as { default: new (o: object) => AjvLike }).default;
 const Ajv2020 = (Ajv2020Module as unknown as { default: new (o: object) => AjvLike }).default;
 const addFormats = (addFormatsModule as unknown as { default: (ajv: AjvLike) => void }).default;
@@ -30,9 +30,43 @@ export function ajvFor(draft: Draft): AjvLike {
     const opts = { allErrors: true, strict: false, verbose: true, validateFormats: true, allowUnionTypes: true, addUsedSchema: false };
     ajv = draft === '07' ? new Ajv07(opts) : new Ajv2020(opts);
     addFormats(ajv);
+    // ajv divides floats (4321.99 / 0.01 is 432198.99999999994): check decimals exactly instead.
+    ajv.removeKeyword('multipleOf');
+    ajv.addKeyword({ keyword: 'multipleOf', type: 'number', schemaType: 'number', errors: true, validate: exactMultipleOf });
     ajvs.set(draft, ajv);
   }
   return ajv;
+}
+
+/** A finite number as an exact decimal `digits / 10^scale`, from its shortest round-trip text (what was typed). */
+function decimalOf(n: number): { digits: bigint; scale: number } | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(n));
+  if (!m) return undefined;
+  const frac = m[3] ?? '';
+  let scale = frac.length - Number(m[4] ?? 0);
+  let digits = BigInt(`${m[1]}${m[2]}${frac}`);
+  if (scale < 0) {
+    digits *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { digits, scale };
+}
+
+/** `value` is a whole multiple of `divisor`, decimals compared exactly (4321.99 is a multiple of 0.01). */
+export function isMultipleOf(value: number, divisor: number): boolean {
+  const a = decimalOf(value);
+  const b = decimalOf(divisor);
+  if (!a || !b || b.digits === 0n) return false;
+  const scale = Math.max(a.scale, b.scale);
+  const x = a.digits * 10n ** BigInt(scale - a.scale);
+  const y = b.digits * 10n ** BigInt(scale - b.scale);
+  return x % y === 0n;
+}
+
+function exactMultipleOf(this: unknown, divisor: number, value: number): boolean {
+  const ok = isMultipleOf(value, divisor);
+  if (!ok) (exactMultipleOf as unknown as { errors: object[] }).errors = [{ keyword: 'multipleOf', params: { multipleOf: divisor }, message: `must be multiple of ${divisor}` }];
+  return ok;
 }
 
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -209,8 +243,11 @@ function messageFor(e: ErrorObject): { leaf?: string; message: string } | undefi
       return { message: `must be more than ${String(p.limit)}` };
     case 'exclusiveMaximum':
       return { message: `must be less than ${String(p.limit)}` };
-    case 'multipleOf':
-      return { message: `must be a multiple of ${String(p.multipleOf)}` };
+    case 'multipleOf': {
+      // 0.01 -> "at most 2 decimal places": what a person typing money needs to hear.
+      const places = /^0\.(0*)1$/.exec(String(p.multipleOf));
+      return { message: places ? `must have at most ${places[1].length + 1} decimal place${places[1].length ? 's' : ''} (a multiple of ${String(p.multipleOf)})` : `must be a multiple of ${String(p.multipleOf)}` };
+    }
     case 'minItems':
       return { message: `needs at least ${String(p.limit)} entr${p.limit === 1 ? 'y' : 'ies'}` };
     case 'maxItems':

@@ -33,20 +33,104 @@ export function schemasAt(form: FormSchema, path: string[]): JsonSchema[] {
 const TRUE = /^(true|yes|y|1|on)$/i;
 const FALSE = /^(false|no|n|0|off)$/i;
 
-function coerceOne(form: FormSchema, s: JsonSchema, text: string): unknown {
-  const choices = choicesOf(form, s);
-  if (choices) {
-    const hit = choices.find((c) => String(c.value) === text) ?? choices.find((c) => String(c.value).toLowerCase() === text.toLowerCase()) ?? choices.find((c) => c.title.toLowerCase() === text.toLowerCase());
-    if (hit) return hit.value;
+/** What text became: the value (undefined for empty text), or the words saying what was expected. */
+export type Converted = { ok: true; value: unknown } | { ok: false; message: string };
+
+const NUMBER_FORM = 'must be a number such as 2400000 or 1234.56 (a dot marks decimals; digits may be grouped with commas: 2,400,000 or 24,00,000)';
+const INTEGER_FORM = 'must be a whole number such as 2400000 (digits may be grouped with commas: 2,400,000 or 24,00,000)';
+
+// Plain JavaScript-style decimals (no hex, no Infinity), and the grouped forms
+// a person types: thousands (2,400,000) or lakh/crore (24,00,000), with one
+// kind of separator (comma, space, underscore or apostrophe) used throughout.
+const PLAIN = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
+const GROUPED = /^[+-]?(\d{1,3}(S\d{3})+|\d{1,2}(S\d{2})*S\d{3})(\.\d+)?$/.source;
+const SEPARATORS = [',', ' ', '_', "'", '\u00a0', '\u202f'];
+// None of the separators is special in a regular expression.
+const grouped = new Map(SEPARATORS.map((sep) => [sep, new RegExp(GROUPED.replace(/S/g, sep))]));
+
+/**
+ * A number typed by a person. Grouping separators are accepted where the
+ * grouping is unambiguous (every group in place); a comma is never a decimal
+ * mark, so `1,5` and `2.400.000` are refused with the expected form.
+ */
+export function parseNumberText(text: string): number | undefined {
+  const t = text.trim();
+  if (PLAIN.test(t)) {
+    const n = Number(t);
+    return Number.isFinite(n) ? n : undefined;
   }
-  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
-  if ((type === 'number' || type === 'integer') && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
-  if (type === 'boolean') {
-    if (TRUE.test(text)) return true;
-    if (FALSE.test(text)) return false;
+  for (const [sep, re] of grouped) if (t.includes(sep) && re.test(t)) return Number(t.split(sep).join(''));
+  return undefined;
+}
+
+function numberValue(t: string, integer: boolean): Converted {
+  const n = parseNumberText(t);
+  if (n === undefined) return { ok: false, message: integer ? INTEGER_FORM : NUMBER_FORM };
+  if (integer && !Number.isInteger(n)) return { ok: false, message: 'must be a whole number' };
+  return { ok: true, value: n };
+}
+
+function primary(s: JsonSchema): string | undefined {
+  return Array.isArray(s.type) ? (s.type.find((t) => t !== 'null') as string | undefined) : typeof s.type === 'string' ? s.type : undefined;
+}
+
+/**
+ * The one text -> value conversion, for typed answers and `--set` alike,
+ * ruled by the field's schema: numbers (grouping allowed, see
+ * parseNumberText), yes/no for booleans, choices by value or title,
+ * comma-separated or JSON lists, JSON for objects. Empty text is no value.
+ */
+export function toValue(form: FormSchema, s: JsonSchema, text: string): Converted {
+  const t = text.trim();
+  if (t === '') return { ok: true, value: undefined };
+  const kind = kindOf(form, s);
+  switch (kind) {
+    case 'number':
+    case 'integer':
+      return numberValue(t, kind === 'integer');
+    case 'boolean':
+      if (TRUE.test(t)) return { ok: true, value: true };
+      if (FALSE.test(t)) return { ok: true, value: false };
+      return { ok: false, message: 'must be yes or no (also y/n, true/false, 1/0)' };
+    case 'select': {
+      const choices = choicesOf(form, s) ?? [];
+      const hit = choices.find((c) => String(c.value) === t) ?? choices.find((c) => String(c.value).toLowerCase() === t.toLowerCase()) ?? choices.find((c) => c.title.toLowerCase() === t.toLowerCase());
+      if (hit) return { ok: true, value: hit.value };
+      // Not an option: keep it typed so validation names the options.
+      const type = primary(s);
+      if ((type === 'number' || type === 'integer') && parseNumberText(t) !== undefined) return { ok: true, value: parseNumberText(t) };
+      return { ok: true, value: text };
+    }
+    case 'multiselect':
+    case 'list': {
+      if (t.startsWith('[')) return json(t, 'must be a JSON list or comma-separated values');
+      const items = resolveRef(form.root, s.items);
+      const itemSchema = isObj(items) ? items : {};
+      const out: unknown[] = [];
+      for (const part of t.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+        const c = toValue(form, itemSchema, part);
+        if (!c.ok) return { ok: false, message: `has "${part.slice(0, 40)}", which ${c.message}` };
+        out.push(c.value);
+      }
+      return { ok: true, value: out };
+    }
+    case 'group':
+    case 'json':
+      return json(t, 'must be JSON (a list or an object)');
+    case 'date':
+      return /^\d{4}-\d{2}-\d{2}$/.test(t) ? { ok: true, value: t } : { ok: false, message: 'must be a date (YYYY-MM-DD)' };
+    default:
+      if (primary(s) === 'null' && t === 'null') return { ok: true, value: null };
+      return { ok: true, value: text };
   }
-  if (type === 'null' && text === 'null') return null;
-  return text;
+}
+
+function json(t: string, message: string): Converted {
+  try {
+    return { ok: true, value: JSON.parse(t) };
+  } catch {
+    return { ok: false, message };
+  }
 }
 
 /** The value of one --set, typed by the schema at its path. */
@@ -63,21 +147,8 @@ export function coerce(form: FormSchema, path: string[], text: string): { value:
     }
     return { value: text };
   }
-  const s = merge(form, list);
-  const kind = kindOf(form, s);
-  if (kind === 'group' || kind === 'json' || ((kind === 'multiselect' || kind === 'list') && text.trim().startsWith('['))) {
-    try {
-      return { value: JSON.parse(text) };
-    } catch {
-      return { error: 'must be JSON (a list or an object)' };
-    }
-  }
-  if (kind === 'multiselect' || kind === 'list') {
-    const items = resolveRef(form.root, s.items);
-    const itemSchema = isObj(items) ? items : {};
-    return { value: text.split(',').map((t) => t.trim()).filter((t) => t !== '').map((t) => coerceOne(form, itemSchema, t)) };
-  }
-  return { value: coerceOne(form, s, text) };
+  const c = toValue(form, merge(form, list), text);
+  return c.ok ? { value: c.value } : { error: c.message };
 }
 
 /** Applies --set pairs in order; an empty value removes the field. Returns coercion problems. */

@@ -6,9 +6,11 @@
 import type { Colors } from '../output/colors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { allFields, compact, getAt, itemFields, pruneHidden, sectionFields, setAt, type Field } from './questions.js';
-import type { Prompter } from './prompter.js';
-import { isObj, type FormSchema } from './schema.js';
+import { isObj } from './schema.js';
+import { GoBack, type Prompter } from './prompter.js';
+import type { FormSchema } from './schema.js';
 import { validateDoc, validateValue, type FieldIssue } from './validate.js';
+import { toValue } from './values.js';
 
 export interface Wizard {
   form: FormSchema;
@@ -22,39 +24,92 @@ export interface Wizard {
   colors: Colors;
   /** Persists the draft; called after every answer. */
   save(): void;
+  /** Steps answered in this run, newest last: Esc goes back through them. */
+  history?: string[];
+  /** The section and nested object whose titles were shown last. */
+  shown?: { section?: string; object?: string };
 }
 
 const MASK = '********';
+const BACK_HINT = 'Esc goes back one question; Ctrl-C keeps the answers as a draft.';
 
-/** Asks every question not yet asked, section by section, until nothing visible is left unasked. */
-export async function askAll(w: Wizard): Promise<void> {
+type Step = { id: string; section: string; field?: Field };
+
+/** The next thing to ask: an optional section's "fill it in?", or the first question not asked yet. */
+function nextStep(w: Wizard): Step | undefined {
   for (const key of w.sections) {
     const section = w.form.sections.find((s) => s.key === key);
     if (!section) continue;
-    let announced = false;
-    if (!section.required && !w.asked.has(`section:${key}`) && w.doc[key] === undefined && pending(w, key)) {
-      // An optional section: ask whether to fill it at all.
-      w.prompter.note(`\n${w.colors.bold(sanitizeTerminal(section.title))}${section.description ? `\n${w.colors.dim(sanitizeTerminal(section.description))}` : ''}`);
-      announced = true;
-      const fill = await w.prompter.confirm({ message: `Fill in ${sanitizeTerminal(section.title)}? (optional)`, default: true });
-      w.asked.add(`section:${key}`);
-      if (!fill) w.asked.add(`skip:${key}`);
-      w.save();
-    }
+    const gate = `section:${key}`;
+    if (!section.required && !w.asked.has(gate) && w.doc[key] === undefined && pending(w, key)) return { id: gate, section: key };
     if (w.asked.has(`skip:${key}`)) continue;
-    for (let guard = 0; guard < 1000; guard++) {
-      prune(w);
-      const next = pending(w, key);
-      if (!next) break;
-      if (!announced && !next.fixed) {
-        announced = true;
-        w.prompter.note(`\n${w.colors.bold(sanitizeTerminal(section.title))}${section.description ? `\n${w.colors.dim(sanitizeTerminal(section.description))}` : ''}`);
-      }
-      await askField(w, next);
+    const next = pending(w, key);
+    if (next) return { id: next.id, section: key, field: next };
+  }
+  return undefined;
+}
+
+/**
+ * Asks every question not yet asked, section by section, until nothing
+ * visible is left unasked. Esc at a question goes back to the one before.
+ */
+export async function askAll(w: Wizard): Promise<void> {
+  w.history ??= [];
+  for (let guard = 0; guard < 5000; guard++) {
+    prune(w);
+    const step = nextStep(w);
+    if (!step) break;
+    try {
+      if (step.field) await askField(w, step.field);
+      else await askSection(w, step.section);
+      if (!step.field?.fixed) w.history.push(step.id);
+    } catch (err) {
+      if (!(err instanceof GoBack)) throw err;
+      stepBack(w);
     }
   }
   prune(w);
   w.save();
+}
+
+function announceSection(w: Wizard, key: string): void {
+  if (w.shown?.section === key) return;
+  w.shown = { section: key };
+  const section = w.form.sections.find((s) => s.key === key);
+  if (!section) return;
+  w.prompter.note(`\n${w.colors.bold(sanitizeTerminal(section.title))}${section.description ? `\n${w.colors.dim(sanitizeTerminal(section.description))}` : ''}`);
+}
+
+/** An optional section: ask whether to fill it at all. */
+async function askSection(w: Wizard, key: string): Promise<void> {
+  const section = w.form.sections.find((s) => s.key === key)!;
+  announceSection(w, key);
+  const fill = await w.prompter.confirm({ message: `Fill in ${sanitizeTerminal(section.title)}? (optional)`, default: !w.asked.has(`skip:${key}`), back: true });
+  w.asked.add(`section:${key}`);
+  if (fill) w.asked.delete(`skip:${key}`);
+  else w.asked.add(`skip:${key}`);
+  w.save();
+}
+
+/** Un-asks the newest step still on screen, so it is asked again next. */
+function stepBack(w: Wizard): void {
+  const history = w.history ?? [];
+  while (history.length) {
+    const id = history.pop()!;
+    if (id.startsWith('section:')) {
+      const key = id.slice('section:'.length);
+      if (w.doc[key] !== undefined) continue; // already has answers: go further back
+      w.asked.delete(id);
+      w.asked.delete(`skip:${key}`);
+      w.save();
+      return;
+    }
+    if (!allFields(w.form, w.doc, w.sections).some((f) => f.id === id && !f.fixed)) continue; // hidden since
+    w.asked.delete(id);
+    w.save();
+    return;
+  }
+  w.prompter.note(w.colors.dim('  This is the first question: there is nothing to go back to.'));
 }
 
 /** The first question of a section not asked yet, including new questions inside items of a group already asked. */
@@ -84,16 +139,26 @@ function isGroupItemPath(id: string): boolean {
   return /\.\d+(\.|$)/.test(id);
 }
 
-/** Shown value of an answer: choice titles, Yes/No, secrets masked. */
+/** Shown value of an answer: choice titles, Yes/No, money with its currency, secrets masked. */
 export function displayValue(f: Field, value: unknown): string {
+  if (f.kind === 'object') return isObj(value) ? 'filled in' : 'left empty';
   if (value === undefined || value === null || value === '') return '-';
   if (f.kind === 'secret') return MASK;
   if (f.kind === 'boolean') return value ? 'Yes' : 'No';
   if (f.kind === 'select') return f.choices?.find((c) => c.value === value)?.title ?? String(value);
   if (f.kind === 'multiselect' && Array.isArray(value)) return value.map((v) => f.choices?.find((c) => c.value === v)?.title ?? String(v)).join(', ') || '-';
   if (f.kind === 'group' && Array.isArray(value)) return `${value.length} entr${value.length === 1 ? 'y' : 'ies'}`;
+  if (f.kind === 'textarea' && typeof value === 'string' && value.includes('\n')) return `${value.split('\n')[0]} … (${value.split('\n').length} lines)`;
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  return f.currency ? `${String(value)} ${f.currency}` : String(value);
+}
+
+/** `Section › Object › Entry #2 › Field`: where an answer sits, by titles, never raw keys. */
+export function labelOf(w: Pick<Wizard, 'form'>, f: Field): string {
+  const section = w.form.sections.find((s) => s.key === f.section);
+  const parts = [section?.title ?? f.section, ...f.trail];
+  if (f.path.length > 1 || !section) parts.push(f.title);
+  return parts.join(' › ');
 }
 
 /** Checks one answer: required, then the field's own schema. Returns true or the words to show. */
@@ -103,75 +168,68 @@ export function checkValue(w: Pick<Wizard, 'form'>, f: Field, value: unknown): t
   return issues.length ? `${f.title} ${issues[0].message}` : true;
 }
 
-/** Text -> the value the schema wants (number, integer, list…); undefined for empty. */
-export function parseText(f: Field, text: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  const t = text.trim();
-  if (t === '') return { ok: true, value: undefined };
-  switch (f.kind) {
-    case 'number':
-    case 'integer': {
-      const n = Number(t.replace(/[_\s]/g, ''));
-      if (!Number.isFinite(n)) return { ok: false, message: `${f.title} must be a number` };
-      if (f.kind === 'integer' && !Number.isInteger(n)) return { ok: false, message: `${f.title} must be a whole number` };
-      return { ok: true, value: n };
-    }
-    case 'list': {
-      return { ok: true, value: t.split(',').map((s) => s.trim()).filter((s) => s !== '').map((s) => coerceScalar(itemType(f), s)) };
-    }
-    case 'json':
-      try {
-        return { ok: true, value: JSON.parse(t) };
-      } catch {
-        return { ok: false, message: `${f.title} must be JSON` };
-      }
-    case 'date':
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(t)) return { ok: false, message: `${f.title} must be a date (YYYY-MM-DD)` };
-      return { ok: true, value: t };
-    default:
-      return { ok: true, value: text };
-  }
-}
-
-function itemType(f: Field): string | undefined {
-  const items = f.schema.items;
-  if (!isObj(items)) return undefined;
-  return typeof items.type === 'string' ? items.type : undefined;
-}
-
-function coerceScalar(type: string | undefined, s: string): unknown {
-  if ((type === 'number' || type === 'integer') && s !== '' && Number.isFinite(Number(s))) return Number(s);
-  if (type === 'boolean' && /^(true|false)$/i.test(s)) return s.toLowerCase() === 'true';
-  return s;
+/** Text -> the value the field's schema wants (the one converter, shared with --set); undefined for empty. */
+export function parseText(w: Pick<Wizard, 'form'>, f: Field, text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const c = toValue(w.form, f.schema, text);
+  return c.ok ? c : { ok: false, message: `${f.title} ${c.message}` };
 }
 
 function title(f: Field): string {
-  return sanitizeTerminal(`${f.title}${f.required ? '' : ' (optional)'}`);
+  const hint = f.kind === 'date' ? 'YYYY-MM-DD' : f.kind === 'list' ? 'comma-separated' : f.kind === 'json' ? 'JSON' : f.currency;
+  return sanitizeTerminal(`${f.title}${f.required ? '' : ' (optional)'}${hint ? ` [${hint}]` : ''}`);
 }
 
-function helpOf(f: Field): string | undefined {
-  return f.description ? sanitizeTerminal(f.description) : undefined;
+function helpOf(f: Field, extra?: string): string | undefined {
+  return [f.description, extra].filter(Boolean).map((t) => sanitizeTerminal(t!)).join(' ') || undefined;
 }
 
-/** Asks one question (showing `error` first, when it is asked again) and stores the answer. */
+function shown(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** Shows the title and description of the nested object a question belongs to, when its questions start. */
+function announceObject(w: Wizard, f: Field): void {
+  const o = f.kind === 'object' ? { id: f.id, title: f.title, description: f.description } : f.parent;
+  announceSection(w, f.section);
+  if (!o || w.shown?.object === o.id) return;
+  w.shown = { section: f.section, object: o.id };
+  if (/\.\d+$/.test(o.id)) return; // a list entry: askGroup shows "Title #n"
+  const depth = '  '.repeat(f.trail.length);
+  w.prompter.note(`${depth}${w.colors.bold(sanitizeTerminal(o.title))}${o.description ? `\n${depth}${w.colors.dim(sanitizeTerminal(o.description))}` : ''}`);
+}
+
+/**
+ * Asks one question (showing `error` first, when it is asked again) and
+ * stores the answer. Esc rejects with GoBack and changes nothing.
+ * Optional questions start empty (a schema default is only suggested), so
+ * Enter leaves them out of the request.
+ */
 export async function askField(w: Wizard, f: Field, error?: string): Promise<void> {
-  if (error) w.prompter.note(w.colors.red(`✗ ${sanitizeTerminal(error)}`));
   if (f.fixed) {
     setAt(w.doc, f.path, f.fixed.value);
     w.asked.add(f.id);
     w.save();
     return;
   }
-  w.asked.delete(`skip:${f.section}`);
+  announceObject(w, f);
+  if (error) w.prompter.note(w.colors.red(`✗ ${sanitizeTerminal(error)}`));
   const current = getAt(w.doc, f.path);
-  const initial = current ?? f.default;
+  const initial = current ?? (f.required ? f.default : undefined);
+  const suggest = !f.required && current === undefined && f.default !== undefined && f.kind !== 'secret' ? `Suggested: ${displayValue(f, f.default)}; left empty, it is not sent.` : undefined;
   const p = w.prompter;
   let value: unknown;
   switch (f.kind) {
+    case 'object': {
+      const fill = await p.confirm({ message: `Fill in ${sanitizeTerminal(f.title)}? (optional)`, default: isObj(current) || !w.asked.has(f.id), back: true });
+      value = fill ? (isObj(current) ? current : {}) : undefined;
+      break;
+    }
     case 'select': {
       const choices = (f.choices ?? []).map((c, i) => ({ name: sanitizeTerminal(c.title), value: i, description: c.description ? sanitizeTerminal(c.description) : undefined }));
-      if (!f.required) choices.push({ name: '(leave empty)', value: -1, description: undefined });
+      if (!f.required) choices.unshift({ name: '(leave empty)', value: -1, description: undefined });
       const def = (f.choices ?? []).findIndex((c) => c.value === initial);
-      const i = await p.select<number>({ message: title(f), help: helpOf(f), choices, default: def >= 0 ? def : undefined });
+      const i = await p.select<number>({ message: title(f), help: helpOf(f, suggest), choices, default: def >= 0 ? def : f.required ? undefined : -1, back: true });
       value = i < 0 ? undefined : f.choices?.[i]?.value;
       break;
     }
@@ -179,104 +237,214 @@ export async function askField(w: Wizard, f: Field, error?: string): Promise<voi
       const chosen = Array.isArray(initial) ? initial : [];
       const idx = await p.checkbox<number>({
         message: title(f),
-        help: helpOf(f),
+        help: helpOf(f, suggest),
         choices: (f.choices ?? []).map((c, i) => ({ name: sanitizeTerminal(c.title), value: i, checked: chosen.includes(c.value) })),
         validate: (list) => {
           const v = list.map((i) => f.choices?.[i]?.value);
           return checkValue(w, f, v.length === 0 && !f.required ? undefined : v);
         },
+        back: true,
       });
       const v = idx.map((i) => f.choices?.[i]?.value);
       value = v.length === 0 && !f.required ? undefined : v;
       break;
     }
     case 'boolean':
-      value = await p.confirm({ message: title(f), help: helpOf(f), default: typeof initial === 'boolean' ? initial : false });
+      if (f.required) {
+        value = await p.confirm({ message: title(f), help: helpOf(f), default: typeof initial === 'boolean' ? initial : false, back: true });
+      } else {
+        // An optional yes/no can stay unanswered: a confirm would always store true or false.
+        const i = await p.select<number>({
+          message: title(f),
+          help: helpOf(f, suggest),
+          choices: [
+            { name: '(leave empty)', value: 0 },
+            { name: 'Yes', value: 1 },
+            { name: 'No', value: 2 },
+          ],
+          default: current === true ? 1 : current === false ? 2 : 0,
+          back: true,
+        });
+        value = i === 1 ? true : i === 2 ? false : undefined;
+      }
       break;
     case 'secret': {
       const keep = current !== undefined;
       const text = await p.secret({
         message: title(f),
-        help: [helpOf(f), keep ? 'Press Enter to keep the current value.' : undefined].filter(Boolean).join(' ') || undefined,
+        help: helpOf(f, keep ? 'Press Enter to keep the current value.' : undefined),
         validate: (t) => {
           if (t === '' && keep) return true;
-          const parsed = parseText(f, t);
+          const parsed = parseText(w, f, t);
           return parsed.ok ? checkValue(w, f, parsed.value) : parsed.message;
         },
+        back: true,
       });
-      value = text === '' && keep ? current : (parseText(f, text) as { value: unknown }).value;
+      value = text === '' && keep ? current : (parseText(w, f, text) as { value: unknown }).value;
       break;
     }
     case 'group':
+      w.asked.delete(`skip:${f.section}`);
       await askGroup(w, f);
       w.asked.add(f.id);
       w.save();
       return;
     default: {
-      const def = initial === undefined ? undefined : Array.isArray(initial) ? initial.join(', ') : typeof initial === 'object' ? JSON.stringify(initial) : String(initial);
-      const hint = f.kind === 'date' ? 'YYYY-MM-DD' : f.kind === 'list' ? 'comma-separated' : f.kind === 'json' ? 'JSON' : undefined;
-      const text = await p.input({
-        message: hint ? `${title(f)} [${hint}]` : title(f),
-        help: helpOf(f),
-        default: def,
-        validate: (t) => {
-          const parsed = parseText(f, t);
-          return parsed.ok ? checkValue(w, f, parsed.value) : parsed.message;
-        },
-      });
-      const parsed = parseText(f, text);
+      const validate = (t: string) => {
+        const parsed = parseText(w, f, t);
+        return parsed.ok ? checkValue(w, f, parsed.value) : parsed.message;
+      };
+      const o = { message: title(f), help: helpOf(f, suggest), default: shown(initial), validate, back: true };
+      const text = f.kind === 'textarea' ? await p.multiline(o) : await p.input(o);
+      const parsed = parseText(w, f, text);
       value = parsed.ok ? parsed.value : undefined;
     }
   }
+  w.asked.delete(`skip:${f.section}`);
   setAt(w.doc, f.path, value);
   w.asked.add(f.id);
   w.save();
 }
 
+/** One line per entry of a list: its answers, secrets masked. */
+function entrySummary(w: Wizard, f: Field, index: number): string {
+  const parts = itemFields(w.form, f, index, w.doc)
+    .filter((x) => x.kind !== 'object' && getAt(w.doc, x.path) !== undefined)
+    .map((x) => displayValue(x, getAt(w.doc, x.path)));
+  const text = parts.join(', ');
+  return `#${index + 1} ${text.length > 70 ? `${text.slice(0, 69)}…` : text || '(empty)'}`;
+}
+
+/** Removes entry `index` of a list, renumbering what was asked in the entries after it. */
+export function removeEntry(w: Pick<Wizard, 'doc' | 'asked'>, f: Field, index: number): void {
+  setAt(w.doc, [...f.path, String(index)], undefined);
+  const prefix = `${f.id}.`;
+  const next = new Set<string>();
+  for (const a of w.asked) {
+    const m = a.startsWith(prefix) ? /^(\d+)(.*)$/.exec(a.slice(prefix.length)) : null;
+    if (!m) next.add(a);
+    else if (Number(m[1]) < index) next.add(a);
+    else if (Number(m[1]) > index) next.add(`${prefix}${Number(m[1]) - 1}${m[2]}`);
+  }
+  w.asked.clear();
+  for (const a of next) w.asked.add(a);
+}
+
+/**
+ * A list of objects: entries left half-done are finished (a resumed draft),
+ * then entries are added or removed until the person is done. Esc at a new
+ * entry's first question drops that entry; Esc at "add another?" goes back
+ * into the last entry.
+ */
 async function askGroup(w: Wizard, f: Field): Promise<void> {
   const noun = sanitizeTerminal(f.title);
   const list = () => (Array.isArray(getAt(w.doc, f.path)) ? (getAt(w.doc, f.path) as unknown[]) : []);
+  // Changed from the review: a full list still offers removing an entry.
+  const revisiting = w.asked.has(f.id);
+  announceSection(w, f.section);
   if (f.description) w.prompter.note(w.colors.dim(`  ${sanitizeTerminal(f.description)}`));
-  // Finish items left half-done (a resumed draft), then offer more.
   for (let i = 0; i < list().length; i++) await askItem(w, f, i);
-  for (;;) {
+  for (let guard = 0; guard < 1000; guard++) {
     const n = list().length;
-    if (f.maxItems !== undefined && n >= f.maxItems) break;
     const mustAdd = n < (f.minItems ?? 0);
-    if (!mustAdd) {
-      const message = n === 0 ? `${sanitizeTerminal(f.addText ?? `Add an entry to ${noun}`)}?` : `Add another entry to ${noun}? (${n} so far)`;
-      const add = await w.prompter.confirm({ message, default: false });
-      if (!add) break;
+    const full = f.maxItems !== undefined && n >= f.maxItems;
+    if (full && !revisiting) break;
+    let action: 'add' | 'remove' | 'done';
+    try {
+      if (mustAdd) action = 'add';
+      else if (n === 0) action = (await w.prompter.confirm({ message: `${sanitizeTerminal(f.addText ?? `Add an entry to ${noun}`)}?`, default: false, back: true })) ? 'add' : 'done';
+      else {
+        action = await w.prompter.select<'add' | 'remove' | 'done'>({
+          message: full ? `${noun}: ${n} entries, the most allowed.` : `Add another entry to ${noun}? (${n} so far)`,
+          choices: [{ name: full ? 'Continue' : 'No, continue', value: 'done' as const }, ...(full ? [] : [{ name: 'Yes, add another', value: 'add' as const }]), { name: 'Remove an entry…', value: 'remove' as const }],
+          default: 'done',
+          back: true,
+        });
+      }
+    } catch (err) {
+      if (!(err instanceof GoBack) || n === 0) throw err;
+      // Back into the last entry: its last question is asked again.
+      const last = itemFields(w.form, f, n - 1, w.doc).filter((x) => w.asked.has(x.id) && !x.fixed).pop();
+      if (last) w.asked.delete(last.id);
+      try {
+        await askItem(w, f, n - 1);
+      } catch (inner) {
+        if (!(inner instanceof GoBack)) throw inner;
+      }
+      continue;
+    }
+    if (action === 'done') break;
+    if (action === 'remove') {
+      const pick = await pickEntry(w, f);
+      if (pick !== undefined) {
+        removeEntry(w, f, pick);
+        w.save();
+        w.prompter.note(w.colors.dim(`  Removed ${noun} #${pick + 1}${list().length > pick ? `; the entries after it moved up` : ''}.`));
+      }
+      continue;
     }
     setAt(w.doc, [...f.path, String(n)], {});
     w.prompter.note(w.colors.dim(`  ${noun} #${n + 1}`));
-    await askItem(w, f, n);
+    try {
+      await askItem(w, f, n);
+    } catch (err) {
+      if (!(err instanceof GoBack)) throw err;
+      removeEntry(w, f, n);
+      w.save();
+      if (mustAdd && n === 0) throw err;
+    }
   }
   if (list().length === 0) setAt(w.doc, f.path, f.required ? [] : undefined);
 }
 
+async function pickEntry(w: Wizard, f: Field): Promise<number | undefined> {
+  const n = Array.isArray(getAt(w.doc, f.path)) ? (getAt(w.doc, f.path) as unknown[]).length : 0;
+  const choices = Array.from({ length: n }, (_, i) => ({ name: sanitizeTerminal(entrySummary(w, f, i)), value: i }));
+  try {
+    const i = await w.prompter.select<number>({ message: `Remove which entry of ${sanitizeTerminal(f.title)}?`, choices: [...choices, { name: 'None, keep them all', value: -1 }], back: true });
+    return i < 0 ? undefined : i;
+  } catch (err) {
+    if (err instanceof GoBack) return undefined;
+    throw err;
+  }
+}
+
+/** Asks the questions of one entry; Esc steps back within the entry, and out of it at its first question. */
 async function askItem(w: Wizard, f: Field, index: number): Promise<void> {
+  const done = itemFields(w.form, f, index, w.doc).filter((x) => w.asked.has(x.id) && !x.fixed).map((x) => x.id);
   for (let guard = 0; guard < 500; guard++) {
     prune(w);
     const next = itemFields(w.form, f, index, w.doc).find((x) => !w.asked.has(x.id));
     if (!next) return;
-    await askField(w, next);
+    try {
+      await askField(w, next);
+      if (!next.fixed) done.push(next.id);
+    } catch (err) {
+      const prev = err instanceof GoBack ? done.pop() : undefined;
+      if (prev === undefined) throw err;
+      w.asked.delete(prev);
+    }
   }
 }
 
-/** The review screen: every answer of the wizard's sections, secrets masked. */
+/** The review screen: every answer of the wizard's sections under its section and object titles, entries numbered, secrets masked. */
 export function reviewText(w: Wizard): string {
   const lines: string[] = [w.colors.bold('\nReview your answers')];
   for (const key of w.sections) {
     const section = w.form.sections.find((s) => s.key === key);
     if (!section) continue;
-    const fields = allFields(w.form, w.doc, [key]).filter((f) => !f.fixed || getAt(w.doc, f.path) !== undefined);
+    const fields = allFields(w.form, w.doc, [key]).filter((f) => (!f.fixed || getAt(w.doc, f.path) !== undefined) && !(f.kind === 'object' && isObj(getAt(w.doc, f.path))));
     if (fields.length === 0) continue;
     lines.push(w.colors.bold(sanitizeTerminal(section.title)));
+    let trail: string[] = [];
     for (const f of fields) {
-      const depth = f.path.length - 2;
-      const label = isGroupItemPath(f.id) ? `${f.title} (#${Number(f.path[f.path.length - 2]) + 1})` : f.title;
-      lines.push(`${'  '.repeat(Math.max(1, depth + 1))}${sanitizeTerminal(label)}: ${sanitizeTerminal(displayValue(f, getAt(w.doc, f.path)))}`);
+      // A heading for each object or entry the field is in, when it changes.
+      f.trail.forEach((t, i) => {
+        if (trail[i] !== t || trail.length > f.trail.length) lines.push(`${'  '.repeat(i + 1)}${sanitizeTerminal(t)}`);
+      });
+      trail = f.trail;
+      const name = f.path.length > 1 ? f.title : section.title;
+      lines.push(`${'  '.repeat(f.trail.length + 1)}${sanitizeTerminal(name)}: ${sanitizeTerminal(displayValue(f, getAt(w.doc, f.path)))}`);
     }
   }
   return lines.join('\n');
@@ -303,6 +471,7 @@ export function fieldForIssue(fields: Field[], path: string): Field | undefined 
 /**
  * Asks again the questions that issues (client-side or from a 422) point at,
  * showing each issue's words. Issues no question owns are shown and returned.
+ * Esc at one of them leaves that answer as it is.
  */
 export async function fixIssues(w: Wizard, issues: FieldIssue[]): Promise<FieldIssue[]> {
   const unowned: FieldIssue[] = [];
@@ -310,15 +479,34 @@ export async function fixIssues(w: Wizard, issues: FieldIssue[]): Promise<FieldI
   for (const i of issues) {
     const field = fieldForIssue(allFields(w.form, w.doc, w.sections), i.path);
     if (!field || done.has(field.id)) {
-      if (!field) unowned.push(i);
+      if (!field && !dropStray(w, i)) unowned.push(i);
       continue;
     }
     done.add(field.id);
-    await askField(w, field, i.text);
+    try {
+      await askField(w, field, i.text);
+    } catch (err) {
+      if (!(err instanceof GoBack)) throw err;
+    }
   }
-  if (done.size) await askAll(w);
+  if (done.size || unowned.length < issues.length) await askAll(w);
   for (const i of unowned) w.prompter.note(w.colors.red(`✗ ${sanitizeTerminal(`${i.path}: ${i.message}`)}`));
   return unowned;
+}
+
+/**
+ * An answer no question owns that the form refuses (an old draft or a values
+ * file naming a field the form no longer has): dropped with a note, since
+ * no question could ever fix it and "Fix these answers" would loop.
+ */
+function dropStray(w: Wizard, i: FieldIssue): boolean {
+  if (!/ is not (a field|a section) of this form$| is not allowed here/.test(i.text)) return false;
+  const path = i.path.replace(/\[(\d+)\]/g, '.$1').split('.');
+  if (getAt(w.doc, path) === undefined) return false;
+  setAt(w.doc, path, undefined);
+  w.save();
+  w.prompter.note(w.colors.dim(`  Removed ${sanitizeTerminal(i.path)}: it ${sanitizeTerminal(i.message)}.`));
+  return true;
 }
 
 export type ReviewResult = 'submit' | 'quit';
@@ -328,6 +516,7 @@ export type ReviewResult = 'submit' | 'quit';
  * Issues found by validation are asked again first.
  */
 export async function review(w: Wizard, submitLabel = 'Submit'): Promise<ReviewResult> {
+  w.prompter.note(w.colors.dim(BACK_HINT));
   for (;;) {
     await askAll(w);
     const issues = issuesOf(w);
@@ -349,11 +538,17 @@ export async function review(w: Wizard, submitLabel = 'Submit'): Promise<ReviewR
       continue;
     }
     const fields = allFields(w.form, w.doc, w.sections).filter((f) => !f.fixed);
-    const pick = await w.prompter.select<number>({
-      message: 'Which answer?',
-      choices: fields.map((f, i) => ({ name: sanitizeTerminal(`${f.id.split('.')[0]} › ${f.title}: ${displayValue(f, getAt(w.doc, f.path))}`), value: i })),
-    });
-    const field = fields[pick];
-    if (field) await askField(w, field);
+    try {
+      const pick = await w.prompter.search<number>({
+        message: 'Which answer? (type to filter)',
+        help: 'Esc returns to the review.',
+        choices: fields.map((f, i) => ({ name: sanitizeTerminal(`${labelOf(w, f)}: ${displayValue(f, getAt(w.doc, f.path))}`), value: i })),
+        back: true,
+      });
+      const field = fields[pick];
+      if (field) await askField(w, field);
+    } catch (err) {
+      if (!(err instanceof GoBack)) throw err;
+    }
   }
 }

@@ -51,6 +51,8 @@ interface CountryFormParts {
   payFrequencies: [string, string][];
   bank: JsonSchema;
   legal: JsonSchema;
+  /** Optional nested objects added at the end of the employment section. */
+  employmentExtras?: Record<string, JsonSchema>;
 }
 
 function personalSection(): JsonSchema {
@@ -123,7 +125,7 @@ function employmentSection(p: CountryFormParts): JsonSchema {
     type: 'object',
     title: 'Employment terms',
     additionalProperties: false,
-    'x-jsf-order': ['workEmail', 'startDate', 'designation', 'department', 'type', 'term', 'endDate', 'weeklyHours', 'probationMonths', 'remoteWork'],
+    'x-jsf-order': ['workEmail', 'startDate', 'designation', 'department', 'type', 'term', 'endDate', 'weeklyHours', 'probationMonths', 'remoteWork', ...Object.keys(p.employmentExtras ?? {})],
     required: ['workEmail', 'startDate', 'designation', 'department', 'type', 'term'],
     properties: {
       workEmail: { type: 'string', format: 'email', title: 'Work e-mail', description: 'Must be unique within the company.', 'x-jsf-presentation': { inputType: 'email' } },
@@ -149,6 +151,7 @@ function employmentSection(p: CountryFormParts): JsonSchema {
         'x-jsf-presentation': { inputType: 'number' },
       },
       remoteWork: { type: 'boolean', title: 'Works remotely', default: false, 'x-jsf-presentation': { inputType: 'checkbox' } },
+      ...p.employmentExtras,
     },
     allOf: [
       {
@@ -322,6 +325,22 @@ const IND_PARTS: CountryFormParts = {
   maxWeeklyHours: 48,
   maxProbationMonths: 6,
   payFrequencies: [['MONTHLY', 'Monthly']],
+  // An optional nested object holding a yes/no: it must be possible to leave it out entirely.
+  employmentExtras: {
+    relocation: {
+      type: 'object',
+      title: 'Relocation support',
+      description: 'Only when the employee moves city for the job.',
+      additionalProperties: false,
+      'x-jsf-order': ['fromCity', 'allowance', 'housingProvided'],
+      required: ['fromCity', 'allowance'],
+      properties: {
+        fromCity: text('Moving from (city)', { minLength: 1, maxLength: 100 }),
+        allowance: { type: 'number', title: 'Relocation allowance', minimum: 0, maximum: 10000000, 'x-jsf-presentation': { inputType: 'money', currency: 'INR' } },
+        housingProvided: { type: 'boolean', title: 'Company housing', 'x-jsf-presentation': { inputType: 'checkbox' } },
+      },
+    },
+  },
   bank: {
     type: 'object',
     title: 'Salary bank account',

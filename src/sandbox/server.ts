@@ -50,6 +50,8 @@ export interface RequestLogEntry {
   /** 0 while in flight and for dropped connections */
   status: number;
   at: number;
+  /** the parsed JSON body of a POST or PATCH, so tests can assert exactly what was sent */
+  body?: unknown;
 }
 
 export interface Sandbox {
@@ -181,7 +183,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return json(200, { jws: await signer.sign(body.payload), kid: signer.kid });
   }
 
-  async function dispatch(req: IncomingMessage, info: RequestInfo): Promise<SbxResponse> {
+  async function dispatch(req: IncomingMessage, info: RequestInfo, entry: RequestLogEntry): Promise<SbxResponse> {
     const { method, path } = info;
     const isV1 = path === '/v1' || path.startsWith('/v1/');
     const isJwks = path === JWKS_PATH;
@@ -228,6 +230,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (raw.trim() === '') return error(400, info, { message: 'request body is required', details: [{ field: 'body', message: 'is required' }] });
       try {
         ctx.body = JSON.parse(raw) as unknown;
+        entry.body = ctx.body;
       } catch (e) {
         return error(400, info, { message: 'request body is not valid JSON', details: [{ field: 'body', message: (e as Error).message }] });
       }
@@ -270,7 +273,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     };
     requests.push(entry);
 
-    dispatch(req, info)
+    dispatch(req, info, entry)
       .catch((e: unknown) => error(500, info, { message: `an unexpected error occurred: ${(e as Error)?.message ?? String(e)}` }))
       .then((out) => {
         const delay = faults.latencyMs;

@@ -13,6 +13,7 @@ const ENTER = '\r';
 const DOWN = '\x1b[B';
 const SPACE = ' ';
 const BACKSPACE = '\x7f';
+const ESC = '\x1b';
 const hasScript = existsSync('/usr/bin/script');
 
 // eslint-disable-next-line no-control-regex
@@ -72,9 +73,12 @@ class Pty {
 let sandbox: Sandbox;
 let dir: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
+/** A second config home, so no draft of another test is offered. */
+let dir2: { path: string; cleanup: () => void };
+let env2: NodeJS.ProcessEnv;
 const ptys: Pty[] = [];
-const pty = (args: string[]) => {
-  const p = new Pty(args, env);
+const pty = (args: string[], e: NodeJS.ProcessEnv = env) => {
+  const p = new Pty(args, e);
   ptys.push(p);
   return p;
 };
@@ -83,12 +87,15 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   dir = tempDir();
   env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, TERM: 'xterm' });
+  dir2 = tempDir();
+  env2 = isolatedEnv(dir2.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, TERM: 'xterm' });
 });
 
 afterAll(async () => {
   for (const p of ptys) p.kill();
   await sandbox.close();
   dir.cleanup();
+  dir2.cleanup();
 });
 
 const draftsDir = () => join(dir.path, 'config', 'drafts');
@@ -118,21 +125,22 @@ describe.skipIf(!hasScript)('gp create wizard through a pseudo-terminal', () => 
     await p.answer(/\? Employee type/, ENTER);
     await p.answer(/\? Contract term/, `${DOWN}${ENTER}`); // Fixed term -> end date appears
     await p.answer(/\? Contract end date \[YYYY-MM-DD\]/, `2026-09-30${ENTER}`);
-    await p.answer(/\? Weekly working hours \(optional\)/, ENTER); // default 40
+    await p.answer(/\? Weekly working hours \(optional\)/, ENTER); // left empty: not sent (40 is only suggested)
     await p.answer(/\? Probation period \(months\) \(optional\)/, `9${ENTER}`);
     await p.expect(/must be at most 6/);
     p.send(`${BACKSPACE}3${ENTER}`);
-    await p.answer(/\? Works remotely \(optional\)/, `y${ENTER}`);
-    await p.answer(/\? Annual gross base salary/, `1800000${ENTER}`);
+    await p.answer(/\? Works remotely \(optional\)/, `y${ENTER}`); // typing jumps to "Yes"
+    await p.answer(/\? Fill in Relocation support\? \(optional\)/, `n${ENTER}`);
+    await p.answer(/\? Annual gross base salary \[INR\]/, `1800000${ENTER}`);
     await p.answer(/\? Currency/, ENTER);
     await p.answer(/\? Pay frequency/, ENTER);
-    await p.answer(/\? Signing bonus \(optional\)/, ENTER); // no -> amount never asked
+    await p.answer(/\? Signing bonus \(optional\)/, ENTER); // left empty -> amount never asked
     await p.answer(/\? Fill in Salary bank account\? \(optional\)/, ENTER);
     await p.answer(/\? Account holder/, `Priya Sharma${ENTER}`);
     await p.answer(/\? Account number/, `123456789012${ENTER}`);
     await p.answer(/\? IFSC/, `HDFC0001234${ENTER}`);
     await p.answer(/\? Bank name \(optional\)/, ENTER);
-    await p.answer(/\? Account type \(optional\)/, `${DOWN}${ENTER}`); // Current
+    await p.answer(/\? Account type \(optional\)/, `${DOWN}${DOWN}${ENTER}`); // Current (below "(leave empty)")
     await p.answer(/\? PAN/, `PQRST6789K${ENTER}`);
     await p.answer(/\? Aadhaar number \(optional\)/, ENTER);
     await p.answer(/\? Income tax regime/, `${DOWN}${ENTER}`); // Old
@@ -144,9 +152,9 @@ describe.skipIf(!hasScript)('gp create wizard through a pseudo-terminal', () => 
     await p.answer(/\? Share \(%\)/, `100${ENTER}`);
     await p.answer(/\? Add another entry to EPF nominees\?/, ENTER);
     await p.answer(/\? Cost center/, `CC-7777${ENTER}`);
-    await p.answer(/\? Laptop \(optional\)/, `${DOWN}${DOWN}${ENTER}`); // Linux
+    await p.answer(/\? Laptop \(optional\)/, `${DOWN}${DOWN}${DOWN}${ENTER}`); // Linux
     await p.answer(/\? Working languages \(optional\)/, `${SPACE}${DOWN}${DOWN}${DOWN}${DOWN}${SPACE}${ENTER}`); // EN, HI
-    await p.answer(/\? T-shirt size \(optional\)/, `${DOWN}${DOWN}${ENTER}`); // M
+    await p.answer(/\? T-shirt size \(optional\)/, `${DOWN}${DOWN}${DOWN}${ENTER}`); // M
     await p.expect(/Review your answers/);
     await p.expect(/Account number: \*{8}/);
     await p.answer(/\? What next\?/, ENTER); // Submit
@@ -163,6 +171,10 @@ describe.skipIf(!hasScript)('gp create wizard through a pseudo-terminal', () => 
     expect(e).toMatchObject({ firstName: 'Priya', lastName: 'Sharma', workEmail: 'priya.sharma@acme.example', status: 'ONBOARDING', entity: IND, designation: 'Data Scientist' });
     const employment = (await (await fetch(`${sandbox.url}/v1/employees/${e.id}/employment`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } })).json()) as Record<string, unknown>;
     expect(employment).toMatchObject({ term: 'FIXED_TERM', endDate: '2026-09-30', department: 'Data' });
+    // Weekly hours left empty is not sent (its default 40 was only suggested); "Works remotely" answered Yes is.
+    const post = sandbox.requests.find((r) => r.method === 'POST' && r.status === 201 && (r.body as { employment?: { workEmail?: string } }).employment?.workEmail === 'priya.sharma@acme.example');
+    expect((post?.body as { employment: object }).employment).toEqual({ workEmail: 'priya.sharma@acme.example', startDate: '2025-10-01', designation: 'Data Scientist', department: 'Data', type: 'EMPLOYEE', term: 'FIXED_TERM', endDate: '2026-09-30', probationMonths: 3, remoteWork: true });
+    expect((post?.body as { compensation: object }).compensation).toEqual({ baseSalary: 1800000, currency: 'INR', payFrequency: 'MONTHLY' });
     expect(sandbox.requests.filter((r) => r.method === 'PATCH' && r.path === `/v1/employees/${e.id}/dynamic-details`).map((r) => r.status)).toEqual([204]);
     expect(existsSync(draftsDir()) ? readdirSync(draftsDir()) : []).toEqual([]);
   }, 60_000);
@@ -191,5 +203,88 @@ describe.skipIf(!hasScript)('gp create wizard through a pseudo-terminal', () => 
     expect(await r.done).toBe(130);
     const after = JSON.parse(readFileSync(join(draftsDir(), files[0]), 'utf8'));
     expect(after.answers).toEqual({ personal: { firstName: 'Meera', lastName: 'Iyer', dateOfBirth: '1988-08-08', gender: 'FEMALE' } });
+  }, 60_000);
+
+  it('an optional object left empty, Esc back, a grouped salary, removing a list entry and filtering the change list: exact POST and PATCH bodies', async () => {
+    const p = pty(['gp', 'create', '--entity', IND], env2);
+    await p.answer(/\? First name/, `Asha${ENTER}`);
+    await p.answer(/\? Middle name \(optional\)/, ENTER);
+    await p.answer(/\? Last name/, `Rao${ENTER}`);
+    await p.answer(/\? Date of birth/, `1990-05-05${ENTER}`);
+    await p.answer(/\? Gender/, ENTER); // Female
+    await p.answer(/\? Marital status \(optional\)/, ENTER); // (leave empty)
+    await p.answer(/\? Nationality/, ESC); // back one question
+    await p.answer(/\? Marital status \(optional\)/, `${DOWN}${DOWN}${ENTER}`); // Married
+    await p.answer(/\? Nationality/, `IND${ENTER}`);
+    await p.answer(/\? Personal e-mail/, `asha@example.org${ENTER}`);
+    await p.answer(/\? Personal phone number/, `+91 98765 43211${ENTER}`);
+    await p.answer(/\? Emergency contact name \(optional\)/, ENTER);
+    await p.answer(/\? Emergency contact phone \(optional\)/, ENTER);
+    await p.answer(/\? Relationship to the emergency contact \(optional\)/, ENTER);
+    await p.answer(/\? Fill in Home address\? \(optional\)/, `n${ENTER}`);
+    await p.answer(/\? Work e-mail/, `asha.rao@acme.example${ENTER}`);
+    await p.answer(/\? Start date/, `2025-11-03${ENTER}`);
+    await p.answer(/\? Job title/, `Analyst${ENTER}`);
+    await p.answer(/\? Department/, ENTER); // Engineering
+    await p.answer(/\? Employee type/, ENTER);
+    await p.answer(/\? Contract term/, ENTER); // Permanent
+    await p.answer(/\? Weekly working hours \(optional\)/, ENTER);
+    await p.answer(/\? Probation period \(months\) \(optional\)/, ENTER);
+    await p.answer(/\? Works remotely \(optional\)/, ENTER); // left empty: not sent
+    await p.expect(/Relocation support\nOnly when the employee moves city for the job\./);
+    await p.answer(/\? Fill in Relocation support\? \(optional\)/, `n${ENTER}`); // the optional object holding a yes/no, left empty
+    await p.answer(/\? Annual gross base salary \[INR\]/, `24,00,000${ENTER}`);
+    await p.answer(/\? Currency/, ENTER);
+    await p.answer(/\? Pay frequency/, ENTER);
+    await p.answer(/\? Signing bonus \(optional\)/, ENTER);
+    await p.answer(/\? Fill in Salary bank account\? \(optional\)/, `n${ENTER}`);
+    await p.answer(/\? PAN/, `FGHIJ5678K${ENTER}`);
+    await p.answer(/\? Aadhaar number \(optional\)/, ENTER);
+    await p.answer(/\? Income tax regime/, ENTER); // New
+    await p.answer(/\? Enrol in Provident Fund \(EPF\)/, `n${ENTER}`);
+    await p.answer(/\? Add nominee\?/, `y${ENTER}`);
+    await p.answer(/\? Nominee name/, `Arun Rao${ENTER}`);
+    await p.answer(/\? Relationship/, ENTER); // SPOUSE
+    await p.answer(/\? Share \(%\)/, `50${ENTER}`);
+    await p.answer(/\? Add another entry to EPF nominees\? \(1 so far\)/, `${DOWN}${ENTER}`); // Yes, add another
+    await p.answer(/\? Nominee name/, `Lata Rao${ENTER}`);
+    await p.answer(/\? Relationship/, `${DOWN}${ENTER}`); // PARENT
+    await p.answer(/\? Share \(%\)/, `50${ENTER}`);
+    await p.answer(/\? Add another entry to EPF nominees\? \(2 so far\)/, `${DOWN}${DOWN}${ENTER}`); // Remove an entry…
+    await p.answer(/\? Remove which entry of EPF nominees\?/, ENTER); // #1 Arun Rao, SPOUSE, 50
+    await p.expect(/Removed EPF nominees #1; the entries after it moved up\./);
+    await p.answer(/\? Add another entry to EPF nominees\? \(1 so far\)/, ENTER); // No, continue
+    await p.answer(/\? Cost center/, `CC-4321${ENTER}`);
+    await p.answer(/\? Laptop \(optional\)/, ENTER);
+    await p.answer(/\? Working languages \(optional\)/, ENTER);
+    await p.answer(/\? T-shirt size \(optional\)/, ENTER);
+    await p.expect(/Review your answers/);
+    await p.expect(/Relocation support: left empty/);
+    await p.expect(/Annual gross base salary: 2400000 INR/);
+    await p.expect(/EPF nominees #1\n +Nominee name: Lata Rao/);
+    await p.answer(/\? What next\?/, `${DOWN}${ENTER}`); // Change an answer
+    await p.answer(/\? Which answer\? \(type to filter\)/, 'job title');
+    await p.expect(/Employment terms › Job title: Analyst/);
+    await new Promise((r) => setTimeout(r, 300));
+    p.send(ENTER);
+    await p.answer(/\? Job title/, `Senior Analyst${ENTER}`);
+    await p.expect(/Job title: Senior Analyst/);
+    await p.answer(/\? What next\?/, ENTER); // Submit
+    await p.expect(/Created (ACME-\d+) \(ONBOARDING\)/);
+    expect(await p.done).toBe(0);
+
+    const posts = sandbox.requests.filter((r) => r.method === 'POST' && r.path === '/v1/employees/gp-employments' && r.status === 201);
+    const post = posts.find((r) => (r.body as { employment?: { workEmail?: string } }).employment?.workEmail === 'asha.rao@acme.example');
+    expect(post?.body).toEqual({
+      entity: IND,
+      personal: { firstName: 'Asha', lastName: 'Rao', dateOfBirth: '1990-05-05', gender: 'FEMALE', maritalStatus: 'MARRIED', nationality: 'IND' },
+      contact: { personalEmail: 'asha@example.org', personalPhoneNumber: '+91 98765 43211' },
+      employment: { workEmail: 'asha.rao@acme.example', startDate: '2025-11-03', designation: 'Senior Analyst', department: 'Engineering', type: 'EMPLOYEE', term: 'PERMANENT' },
+      compensation: { baseSalary: 2400000, currency: 'INR', payFrequency: 'MONTHLY' },
+    });
+    const patch = sandbox.requests.find((r) => r.method === 'PATCH' && r.at >= post!.at && /\/dynamic-details$/.test(r.path));
+    expect(patch?.status).toBe(204);
+    expect(patch?.body).toEqual({ legal: { pan: 'FGHIJ5678K', taxRegime: 'NEW', pfOptIn: false, nominees: [{ name: 'Lata Rao', relationship: 'PARENT', sharePercent: 50 }] }, customFields: { costCenter: 'CC-4321' } });
+    expect(p.out).not.toContain('FGHIJ5678K');
   }, 60_000);
 });

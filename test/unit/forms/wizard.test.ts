@@ -37,13 +37,13 @@ describe('wizard (scripted prompter)', () => {
       [/^Add a pet\?/, true],
       [/^Kind$/, 'cat'],
       [/^Indoor$/, true],
-      [/^Add another entry to Pets/, true],
+      [/^Add another entry to Pets/, 'Yes, add another'],
       [/^Kind$/, 'dog'],
     ]);
     await askAll(w);
     expect(p.left()).toEqual([]);
     expect(p.asked).toEqual(['Fill in Section B? (optional)', 'Note (optional)', 'Mode', 'Has a pet (optional)', 'Pet name', 'Detail for Y', 'Weekly (optional)', 'Add a pet?', 'Kind', 'Indoor', 'Add another entry to Pets? (1 so far)', 'Kind']);
-    expect(p.refused.map((r) => r.error)).toEqual(['Detail for Y must have at least 3 characters', 'Weekly must be at most 40', 'Weekly must be a number']);
+    expect(p.refused.map((r) => r.error)).toEqual(['Detail for Y must have at least 3 characters', 'Weekly must be at most 40', 'Weekly must be a number such as 2400000 or 1234.56 (a dot marks decimals; digits may be grouped with commas: 2,400,000 or 24,00,000)']);
     expect(w.doc).toEqual({ b: { note: 'hello' }, a: { mode: 'y', hasPet: true, petName: 'Rex', detail: 'abcd', weekly: 30, pets: [{ kind: 'cat', indoor: true }, { kind: 'dog' }] } });
     expect(saves()).toBeGreaterThanOrEqual(11);
     expect(buildBodies(form, 'Ent', w.doc)).toEqual({
@@ -58,10 +58,10 @@ describe('wizard (scripted prompter)', () => {
     const asked = new Set(['b.note', 'a.mode', 'a.detail', 'a.hasPet', 'a.petName', 'a.weekly', 'a.pets']);
     const { w, p } = wizard(form, [
       [/^What next/, 'Change an answer'],
-      [/^Which answer/, 'a › Mode: Mode Y'],
+      [/^Which answer/, 'Section A › Mode: Mode Y'],
       [/^Mode$/, 'Mode X'],
       [/^What next/, 'Change an answer'],
-      [/^Which answer/, 'a › Has a pet: Yes'],
+      [/^Which answer/, 'Section A › Has a pet: Yes'],
       [/^Has a pet/, false],
       [/^What next/, 'Submit'],
     ], { doc, asked });

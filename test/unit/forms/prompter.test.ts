@@ -1,0 +1,96 @@
+// The @inquirer implementation of the Prompter, driven through streams:
+// Esc becomes GoBack only where a prompt allows it, multi-line text, and the
+// filtered search list.
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GoBack, inquirerPrompter } from '../../../src/forms/prompter.js';
+import { CancelledError, InterruptedError } from '../../../src/errors.js';
+import { colors } from '../../../src/output/colors.js';
+
+const ENTER = '\r';
+const ESC = '\x1b';
+const streams: PassThrough[] = [];
+
+function setup() {
+  const stdin = new PassThrough();
+  const stderr = new PassThrough();
+  let err = '';
+  // Every write is kept, also those after a prompt closed its piped output.
+  const write = stderr.write.bind(stderr);
+  stderr.write = ((c: string | Buffer, ...rest: never[]) => {
+    err += c.toString();
+    return stderr.writableEnded ? true : write(c, ...rest);
+  }) as typeof stderr.write;
+  streams.push(stdin, stderr);
+  const abort = new AbortController();
+  const io = { stdin, stdout: new PassThrough(), stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true, color: false, columns: 100, canPrompt: true };
+  const p = inquirerPrompter({ io, signal: abort.signal, errColors: colors(false) } as never);
+  /** Types keys one chunk at a time, letting the prompt render in between (a lone Esc needs readline's escape timeout). */
+  const type = async (...chunks: string[]) => {
+    for (const c of chunks) {
+      await new Promise((r) => setTimeout(r, 40));
+      stdin.write(c);
+      // A lone Esc is told from an escape sequence by readline's 500 ms escape timeout.
+      if (c === ESC) await new Promise((r) => setTimeout(r, 600));
+    }
+  };
+  return { p, type, abort, err: () => err };
+}
+
+afterEach(() => {
+  for (const s of streams.splice(0)) s.destroy();
+});
+
+describe('inquirerPrompter', () => {
+  it('Esc rejects with GoBack where back is allowed', async () => {
+    const { p, type } = setup();
+    const answer = expect(p.input({ message: 'Name', back: true })).rejects.toBeInstanceOf(GoBack);
+    await type(ESC);
+    await answer;
+  });
+
+  it('Esc is ignored where back is not allowed', async () => {
+    const { p, type } = setup();
+    const answer = p.input({ message: 'Name' });
+    await type(ESC, 'Ada', ENTER);
+    await expect(answer).resolves.toMatch(/Ada$/);
+  });
+
+  it('Ctrl-D cancels a prompt that allows going back: Cancelled, not a step back', async () => {
+    const { p, type } = setup();
+    const answer = expect(p.select({ message: 'Pick', choices: [{ name: 'a', value: 1 }], back: true })).rejects.toBeInstanceOf(CancelledError);
+    await type('\x04');
+    await answer;
+  });
+
+  it('an aborted signal (SIGINT) is an interruption, not a step back', async () => {
+    const { p, abort } = setup();
+    const answer = p.input({ message: 'Name', back: true });
+    await new Promise((r) => setTimeout(r, 20));
+    abort.abort();
+    await expect(answer).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('multi-line text: lines until a blank one; the current text is kept on an empty first line; validation asks again', async () => {
+    const { p, type, err } = setup();
+    const text = p.multiline({ message: 'Notes', validate: (t) => (t.includes('bad') ? 'Notes must not say bad' : true) });
+    await type('bad', ENTER, ENTER, 'line one', ENTER, 'line two', ENTER, ENTER);
+    await expect(text).resolves.toBe('line one\nline two');
+    expect(err()).toContain('✗ Notes must not say bad');
+    expect(err()).toContain('Several lines: a blank line ends the text.');
+    const { p: p2, type: type2 } = setup();
+    const kept = p2.multiline({ message: 'Notes', default: 'old\ntext' });
+    await type2(ENTER);
+    await expect(kept).resolves.toBe('old\ntext');
+  });
+
+  it('search: typing filters the choices, Enter picks the first one left', async () => {
+    const { p, type, err } = setup();
+    const pick = p.search<number>({ message: 'Which answer?', choices: [{ name: 'Personal details › First name: Ada', value: 1 }, { name: 'Employment terms › Job title: Analyst', value: 2 }, { name: 'Employment terms › Start date: 2025-01-01', value: 3 }] });
+    await type('job', ' title');
+    await new Promise((r) => setTimeout(r, 50));
+    await type(ENTER);
+    await expect(pick).resolves.toBe(2);
+    expect(err()).toContain('Job title: Analyst');
+  });
+});

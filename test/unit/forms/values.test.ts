@@ -1,0 +1,123 @@
+// The one text -> value converter (typed answers, --set) and --set parsing, case by case.
+import { describe, expect, it } from 'vitest';
+import { loadSchema } from '../../../src/forms/schema.js';
+import { applySets, coerce, parseNumberText, parseSetFlag, schemasAt, toValue } from '../../../src/forms/values.js';
+import { UsageError } from '../../../src/errors.js';
+
+const form = loadSchema({
+  type: 'object',
+  properties: {
+    s: {
+      type: 'object',
+      properties: {
+        n: { type: 'number' },
+        i: { type: 'integer' },
+        b: { type: 'boolean' },
+        nb: { type: ['boolean', 'null'] },
+        pick: { type: 'string', oneOf: [{ const: 'FT', title: 'Full time' }, { const: 'pt', title: 'Part time' }] },
+        level: { type: 'integer', enum: [1, 2, 3] },
+        tags: { type: 'array', items: { type: 'string' } },
+        nums: { type: 'array', items: { type: 'integer' } },
+        flags: { type: 'array', items: { type: 'boolean' } },
+        obj: { type: 'object' },
+        rows: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } },
+        day: { type: 'string', format: 'date' },
+        nothing: { type: 'null' },
+        text: { type: 'string' },
+      },
+    },
+  },
+});
+const at = (key: string) => schemasAt(form, ['s', key])[0];
+const conv = (key: string, text: string) => toValue(form, at(key), text);
+
+describe('toValue', () => {
+  it('numbers and whole numbers, with the expected form in refusals', () => {
+    expect(conv('n', ' 42 ')).toEqual({ ok: true, value: 42 });
+    expect(conv('n', '+5')).toEqual({ ok: true, value: 5 });
+    expect(conv('n', '1.')).toEqual({ ok: true, value: 1 });
+    expect(conv('n', '1e-2')).toEqual({ ok: true, value: 0.01 });
+    expect(conv('n', '-2,400,000.75')).toEqual({ ok: true, value: -2400000.75 });
+    expect(conv('n', '2\u00a0400\u00a0000')).toEqual({ ok: true, value: 2400000 });
+    expect(conv('n', '2\u202f400')).toEqual({ ok: true, value: 2400 });
+    expect(conv('n', '1e999')).toEqual({ ok: false, message: expect.stringMatching(/^must be a number such as/) });
+    expect(conv('i', '12,34,567')).toEqual({ ok: true, value: 1234567 });
+    expect(conv('i', '1.5')).toEqual({ ok: false, message: 'must be a whole number' });
+    expect(conv('i', 'ten')).toEqual({ ok: false, message: 'must be a whole number such as 2400000 (digits may be grouped with commas: 2,400,000 or 24,00,000)' });
+    expect(conv('n', '')).toEqual({ ok: true, value: undefined });
+    expect(conv('n', '   ')).toEqual({ ok: true, value: undefined });
+  });
+
+  it('separators: one kind throughout, every group in place', () => {
+    expect(parseNumberText('1,000,000')).toBe(1000000);
+    expect(parseNumberText('10,00,00,000')).toBe(100000000);
+    expect(parseNumberText('1_000')).toBe(1000);
+    expect(parseNumberText('1,000_000')).toBeUndefined();
+    expect(parseNumberText('1000,000')).toBeUndefined();
+    expect(parseNumberText('1,00')).toBeUndefined();
+    expect(parseNumberText('1,000.')).toBeUndefined();
+    expect(parseNumberText('--1')).toBeUndefined();
+    expect(parseNumberText('1,000e3')).toBeUndefined();
+  });
+
+  it('yes/no in every usual spelling, for booleans and nullable booleans alike', () => {
+    for (const t of ['true', 'YES', 'y', '1', 'On']) expect(conv('b', t), t).toEqual({ ok: true, value: true });
+    for (const t of ['false', 'No', 'N', '0', 'off']) expect(conv('nb', t), t).toEqual({ ok: true, value: false });
+    expect(conv('b', 'maybe')).toEqual({ ok: false, message: 'must be yes or no (also y/n, true/false, 1/0)' });
+  });
+
+  it('choices by value, value in any case, or title; other text is kept for validation to name the options', () => {
+    expect(conv('pick', 'FT')).toEqual({ ok: true, value: 'FT' });
+    expect(conv('pick', 'ft')).toEqual({ ok: true, value: 'FT' });
+    expect(conv('pick', 'PT')).toEqual({ ok: true, value: 'pt' });
+    expect(conv('pick', 'part TIME')).toEqual({ ok: true, value: 'pt' });
+    expect(conv('pick', ' other ')).toEqual({ ok: true, value: ' other ' });
+    expect(conv('level', '2')).toEqual({ ok: true, value: 2 });
+    expect(conv('level', '7')).toEqual({ ok: true, value: 7 });
+    expect(conv('level', 'x')).toEqual({ ok: true, value: 'x' });
+  });
+
+  it('lists: comma-separated items converted one by one, or JSON', () => {
+    expect(conv('tags', 'a, b,,c ')).toEqual({ ok: true, value: ['a', 'b', 'c'] });
+    expect(conv('nums', '1, 2')).toEqual({ ok: true, value: [1, 2] });
+    expect(conv('flags', 'yes,no')).toEqual({ ok: true, value: [true, false] });
+    expect(conv('nums', '1, two')).toEqual({ ok: false, message: 'has "two", which must be a whole number such as 2400000 (digits may be grouped with commas: 2,400,000 or 24,00,000)' });
+    expect(conv('tags', '["x", "y"]')).toEqual({ ok: true, value: ['x', 'y'] });
+    expect(conv('tags', '[oops')).toEqual({ ok: false, message: 'must be a JSON list or comma-separated values' });
+  });
+
+  it('objects and lists of objects as JSON; dates as YYYY-MM-DD; null for a null type; text as typed', () => {
+    expect(conv('obj', '{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
+    expect(conv('obj', '{a:1}')).toEqual({ ok: false, message: 'must be JSON (a list or an object)' });
+    expect(conv('rows', '[{"a":"x"}]')).toEqual({ ok: true, value: [{ a: 'x' }] });
+    expect(conv('day', '2025-01-31')).toEqual({ ok: true, value: '2025-01-31' });
+    expect(conv('day', '31.01.2025')).toEqual({ ok: false, message: 'must be a date (YYYY-MM-DD)' });
+    expect(conv('nothing', 'null')).toEqual({ ok: true, value: null });
+    expect(conv('text', 'null')).toEqual({ ok: true, value: 'null' });
+    expect(conv('text', ' Ada ')).toEqual({ ok: true, value: ' Ada ' });
+  });
+});
+
+describe('--set', () => {
+  it('parses section.field=value, with [n] for list items, and refuses anything else', () => {
+    expect(parseSetFlag(' s.n =1=2')).toEqual({ path: ['s', 'n'], text: '1=2', raw: ' s.n =1=2' });
+    expect(parseSetFlag('s.rows[1].a=x').path).toEqual(['s', 'rows', '1', 'a']);
+    for (const bad of ['s.n', '=1', 's..n=1', '.s=1', 's.=1', 'a b=1']) {
+      expect(() => parseSetFlag(bad), bad).toThrow(UsageError);
+    }
+    expect(() => parseSetFlag('x'.repeat(100))).toThrow(`--set must look like section.field=value, not "${'x'.repeat(60)}"`);
+  });
+
+  it('unknown paths keep JSON literals typed and other text as is; an empty value removes the field', () => {
+    expect(schemasAt(form, ['s', 'nope'])).toEqual([]);
+    expect(schemasAt(form, ['zz', 'nope'])).toEqual([]);
+    expect(coerce(form, ['s', 'nope'], '-1.5')).toEqual({ value: -1.5 });
+    expect(coerce(form, ['s', 'nope'], 'true')).toEqual({ value: true });
+    expect(coerce(form, ['s', 'nope'], '{"a":1}')).toEqual({ value: { a: 1 } });
+    expect(coerce(form, ['s', 'nope'], '{a:1}')).toEqual({ value: '{a:1}' });
+    expect(coerce(form, ['s', 'nope'], 'x1')).toEqual({ value: 'x1' });
+    const doc: Record<string, unknown> = { s: { n: 1, text: 'a' } };
+    expect(applySets(form, doc, ['s.n=', 's.b=nah', 's.text=b'].map(parseSetFlag)).map((i) => [i.path, i.message])).toEqual([['s.b', 'must be yes or no (also y/n, true/false, 1/0)']]);
+    expect(doc).toEqual({ s: { text: 'b' } });
+  });
+});
