@@ -1,0 +1,76 @@
+// The parse contract of every command, walked from the definitions: every
+// allowed value of every choice flag parses (in any case) to its canonical
+// spelling, anything else is a usage error naming the flag, and every
+// command's run module exists.
+import { describe, expect, it } from 'vitest';
+import { flagName, isGroup, parseCommand, type CommandDef, type Flag } from '../../src/command.js';
+import { TOP_LEVEL } from '../../src/commands/index.js';
+import { GLOBAL_FLAGS } from '../../src/commands/globals.js';
+import { UsageError } from '../../src/errors.js';
+import { parseOutputFlags } from '../../src/output/options.js';
+import { streamColor } from '../../src/io.js';
+
+const defs: [string, CommandDef][] = TOP_LEVEL.flatMap((t) => (isGroup(t) ? t.commands.map((c) => [`${t.name} ${c.name}`, c] as [string, CommandDef]) : [[t.name, t] as [string, CommandDef]]));
+const choiceFlags = defs.flatMap(([path, def]) => Object.entries(def.flags ?? {}).filter(([, f]) => f.choices).map(([key, f]) => [path, key, f] as [string, string, Flag<unknown>]));
+
+describe('every choice flag', () => {
+  it.each(choiceFlags)('%s --%s accepts exactly its allowed values', (_path, key, flag) => {
+    const name = flagName(key, flag);
+    for (const v of flag.choices!) {
+      expect(flag.parse(v, name)).toBe(v);
+      expect(flag.parse(v.toLowerCase(), name)).toBe(v);
+    }
+    expect(() => flag.parse('NOT-A-VALUE', name)).toThrow(UsageError);
+    expect(() => flag.parse('NOT-A-VALUE', name)).toThrow(new RegExp(`${name}.*Allowed choices are ${flag.choices!.join(', ')}`));
+  });
+});
+
+describe('every output spec', () => {
+  it.each(defs.filter(([, d]) => d.output))('%s: -o accepts its formats and nothing else', (_path, def) => {
+    for (const f of def.output!.formats) expect(parseOutputFlags({ output: f }, def.output!).output).toBe(f);
+    for (const f of ['table', 'json', 'ndjson', 'csv'].filter((x) => !def.output!.formats.includes(x as never))) {
+      expect(() => parseOutputFlags({ output: f }, def.output!)).toThrow(/Allowed choices are/);
+    }
+  });
+});
+
+describe('every command', () => {
+  it.each(defs)('%s parses its defaults and has a run module', async (_path, def) => {
+    const required = Object.values(def.args ?? {}).some((a) => !a.optional && !a.variadic);
+    if (!required && !def.refine) expect(() => parseCommand(def, [], {}, {}, parseOutputFlags)).not.toThrow();
+    const mod = (await def.load()) as { run?: unknown };
+    expect(typeof mod.run).toBe('function');
+  });
+});
+
+describe('global flags', () => {
+  it('--timeout takes seconds above 0 up to an hour; --base-url only https or loopback', () => {
+    expect(GLOBAL_FLAGS.timeout.parse(undefined, '--timeout')).toBe(30);
+    expect(GLOBAL_FLAGS.timeout.parse('0.5', '--timeout')).toBe(0.5);
+    expect(GLOBAL_FLAGS.timeout.parse('3600', '--timeout')).toBe(3600);
+    for (const bad of ['0', '3601', '-1', 'soon', '']) expect(() => GLOBAL_FLAGS.timeout.parse(bad, '--timeout')).toThrow(/greater than 0 and at most 3600/);
+    expect(GLOBAL_FLAGS.baseUrl.parse('https://api.example.com', '--base-url')).toBe('https://api.example.com');
+    expect(GLOBAL_FLAGS.baseUrl.parse('http://127.0.0.1:8080', '--base-url')).toBe('http://127.0.0.1:8080');
+    expect(() => GLOBAL_FLAGS.baseUrl.parse('http://api.example.com', '--base-url')).toThrow(/only https/);
+  });
+});
+
+describe('colour per stream', () => {
+  it('a terminal gets colour unless --no-color, a non-empty NO_COLOR or TERM=dumb', () => {
+    expect(streamColor({}, {}, true)).toBe(true);
+    expect(streamColor({}, {}, false)).toBe(false);
+    expect(streamColor({}, { color: false }, true)).toBe(false);
+    expect(streamColor({ NO_COLOR: '1' }, {}, true)).toBe(false);
+    // no-color.org: an empty NO_COLOR does not count.
+    expect(streamColor({ NO_COLOR: '' }, {}, true)).toBe(true);
+    expect(streamColor({ TERM: 'dumb' }, {}, true)).toBe(false);
+  });
+
+  it('FORCE_COLOR turns it on when piped (not over NO_COLOR or --no-color); FORCE_COLOR=0 turns it off', () => {
+    expect(streamColor({ FORCE_COLOR: '1' }, {}, false)).toBe(true);
+    expect(streamColor({ FORCE_COLOR: '' }, {}, false)).toBe(true);
+    expect(streamColor({ FORCE_COLOR: '0' }, {}, true)).toBe(false);
+    expect(streamColor({ FORCE_COLOR: '1', NO_COLOR: '1' }, {}, false)).toBe(false);
+    expect(streamColor({ FORCE_COLOR: '1' }, { color: false }, false)).toBe(false);
+  });
+});
