@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGroup, type CommandDef } from '../../src/command.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { ROOT, runCli, sandboxEnv } from '../helpers/cli.js';
 
 const paths: [string, CommandDef | undefined][] = [['', undefined]];
 for (const t of TOP_LEVEL) {
@@ -19,20 +19,18 @@ for (const t of TOP_LEVEL) {
 }
 
 let sandbox: Sandbox;
-let dir: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
+let dirPath: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({});
-  dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
-  mkdirSync(join(dir.path, 'work'));
-  copyFileSync(join(ROOT, 'test/fixtures/forms/deu-values.json'), join(dir.path, 'work', 'values.json'));
+  ({ sandbox, env, dir: dirPath, close } = await sandboxEnv());
+  mkdirSync(join(dirPath, 'work'));
+  copyFileSync(join(ROOT, 'test/fixtures/forms/deu-values.json'), join(dirPath, 'work', 'values.json'));
 });
 
 afterAll(async () => {
-  await sandbox?.close();
-  dir?.cleanup();
+  await close?.();
 });
 
 describe.each(paths)('partner %s --help', (path, def) => {
@@ -58,7 +56,7 @@ describe('help examples', () => {
   it.each(examples.filter(([, e]) => !NOT_RUN.test(e)))('%s: `%s` runs against the sandbox', async (_path, example) => {
     const words = (example.replace(/\s+#.*$/, '').match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((w) => w.replace(/^["']|["']$/g, ''));
     expect(words[0]).toBe('partner');
-    const r = await runCli(words.slice(1).filter((w) => w !== '--sandbox'), { env, cwd: join(dir.path, 'work') });
+    const r = await runCli(words.slice(1).filter((w) => w !== '--sandbox'), { env, cwd: join(dirPath, 'work') });
     expect(r.code, `${example}\n${r.stderr}`).toBe(0);
     expect(r.stdout.length + r.stderr.length).toBeGreaterThan(0);
   });

@@ -10,8 +10,8 @@ import { buildProgram } from '../../src/program.js';
 import { testIO } from '../../src/io.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import { isGroup, type CommandDef } from '../../src/command.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { runCli, sandboxEnv } from '../helpers/cli.js';
 
 const ENTITY = 'Acme Deutschland GmbH';
 
@@ -51,13 +51,12 @@ function commandAt(program: Command, path: string): Command {
 }
 
 let sandbox: Sandbox;
-let dir: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
+let dirPath: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({});
-  dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+  ({ sandbox, env, dir: dirPath, close } = await sandboxEnv());
   const { readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   // A valid values file for the gp create dry run.
@@ -65,8 +64,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sandbox?.close();
-  dir?.cleanup();
+  await close?.();
 });
 
 describe('the command tree', () => {

@@ -5,23 +5,20 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { BIN, ROOT, runCli, sandboxEnv } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
-let dir: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
+let dirPath: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({});
-  dir = tempDir();
-  // Colour allowed (no NO_COLOR), a terminal type that has colour.
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, NO_COLOR: undefined, TERM: 'xterm-256color' });
+  ({ sandbox, env, dir: dirPath, close } = await sandboxEnv({ NO_COLOR: undefined, TERM: 'xterm-256color' }));
 });
 
 afterAll(async () => {
-  await sandbox?.close();
-  dir?.cleanup();
+  await close?.();
 });
 
 const ID = '3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a';
@@ -43,7 +40,7 @@ const ESC = '\u001b[';
 
 describe('colour per stream', () => {
   it('stdout on a terminal, stderr to a file: the warning in the file has no escape codes', async () => {
-    const errFile = join(dir.path, 'err.txt');
+    const errFile = join(dirPath, 'err.txt');
     const cmd = `stty cols 120 rows 40; exec ${process.execPath} ${BIN} employees list --employee-id ${ID} --employee-code ACME-00001 2>${errFile}`;
     const r = await underPty(cmd, env);
     expect(r.status).toBe(0);

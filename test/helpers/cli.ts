@@ -86,3 +86,23 @@ export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * An in-process sandbox and an isolated environment pointing the CLI at it
+ * (company A's token); `close` stops the sandbox and removes the temp dir.
+ */
+export async function sandboxEnv(extra: Record<string, string | undefined> = {}): Promise<{ sandbox: import('../../src/sandbox/server.js').Sandbox; env: NodeJS.ProcessEnv; dir: string; close: () => Promise<void> }> {
+  const { startSandbox } = await import('../../src/sandbox/server.js');
+  const sandbox = await startSandbox({});
+  const dir = tempDir();
+  const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, ...extra });
+  return {
+    sandbox,
+    env,
+    dir: dir.path,
+    close: async () => {
+      await sandbox.close();
+      dir.cleanup();
+    },
+  };
+}
