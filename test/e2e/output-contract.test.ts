@@ -10,7 +10,6 @@ import { buildProgram } from '../../src/program.js';
 import { testIO } from '../../src/io.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import { isGroup, type CommandDef } from '../../src/command.js';
-import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli, sandboxEnv } from '../helpers/cli.js';
 
 const ENTITY = 'Acme Deutschland GmbH';
@@ -50,13 +49,11 @@ function commandAt(program: Command, path: string): Command {
   return cmd;
 }
 
-let sandbox: Sandbox;
 let env: NodeJS.ProcessEnv;
-let dirPath: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ sandbox, env, dir: dirPath, close } = await sandboxEnv());
+  ({ env, close } = await sandboxEnv());
   const { readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   // A valid values file for the gp create dry run.

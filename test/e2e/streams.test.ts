@@ -5,16 +5,14 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/server.js';
 import { BIN, ROOT, runCli, sandboxEnv } from '../helpers/cli.js';
 
-let sandbox: Sandbox;
 let env: NodeJS.ProcessEnv;
 let dirPath: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ sandbox, env, dir: dirPath, close } = await sandboxEnv({ NO_COLOR: undefined, TERM: 'xterm-256color' }));
+  ({ env, dir: dirPath, close } = await sandboxEnv({ NO_COLOR: undefined, TERM: 'xterm-256color' }));
 });
 
 afterAll(async () => {
