@@ -176,5 +176,6 @@ describe('partner webhook listen (built CLI, real sandbox)', () => {
       expect(v.code, v.stdout).toBe(0);
       expect(JSON.parse(v.stdout)).toMatchObject({ valid: true, eventType: t, errors: [] });
     }
-  });
+    // Seventeen processes: give a loaded machine room.
+  }, 90_000);
 });
