@@ -397,3 +397,27 @@ describe('walk integrity: what the server leaves out', () => {
     expect(findings.recovered).toBe(1);
   });
 });
+
+describe('judgeWalk wording', () => {
+  const base = (): WalkFindings => ({ ...newFindings(), pageSize: 10, firstTotal: 100, lastTotal: 100, announcedPages: 10, emitted: 100, complete: true });
+
+  it('names at most three short pages, then counts the rest', () => {
+    const f = { ...base(), emitted: 50, shortPages: [1, 2, 3, 4, 5].map((page) => ({ page, got: 0, expected: 10 })) };
+    expect((judgeWalk(f) as { message: string }).message).toBe(
+      "The server's pages do not add up: page 1 of 10 had 0 employees instead of 10 (read twice); page 2 of 10 had 0 employees instead of 10 (read twice); page 3 of 10 had 0 employees instead of 10 (read twice); 2 more short pages; 50 of the 100 employees announced were found; 50 rows written.",
+    );
+  });
+
+  it('lists at most five pages that repeated ids, and speaks of one employee in the singular', () => {
+    const f = { ...base(), emitted: 99, duplicates: 1, duplicatePages: [2, 3, 4, 5, 6, 7] };
+    expect((judgeWalk(f) as { message: string }).message).toBe(
+      "The server's pages do not add up: 1 employee already sent on earlier pages came again (pages 2, 3, 4, 5, 6, …) and was written once; 99 of the 100 employees announced were found; 99 rows written.",
+    );
+    expect((judgeWalk({ ...base(), firstTotal: 1, lastTotal: 1, emitted: 0 }) as { message: string }).message).toBe("The server's pages do not add up: 0 of the 1 employee announced were found; 0 rows written.");
+  });
+
+  it('an unfinished walk (limit, reader gone) is not judged; a fatal one always is', () => {
+    expect(judgeWalk({ ...base(), complete: false, emitted: 3 })).toEqual({ kind: 'ok', warnings: [] });
+    expect(judgeWalk({ ...base(), complete: false, fatal: 'Stopped', emitted: 1 }, '1 row written')).toEqual({ kind: 'fatal', message: 'Stopped; 1 row written.', warnings: [] });
+  });
+});
