@@ -150,8 +150,9 @@ export async function writeRecord(io: IO, out: Writable, value: unknown, opts: O
     case 'csv': {
       const flat = flatten(doc);
       const keys = opts.fields ?? Object.keys(flat);
-      await writeChunk(out, csvRecord(keys, true));
-      return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), opts.csvRaw));
+      const terminal = io.stdoutIsTTY;
+      await writeChunk(out, csvRecord(keys, { raw: true, terminal }));
+      return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), { raw: opts.csvRaw, terminal }));
     }
     case 'table':
       return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : renderKeyValue(doc));
