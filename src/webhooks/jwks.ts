@@ -200,6 +200,13 @@ export class KeyStore {
     return this.lastRefetch === undefined || now - this.lastRefetch >= REFETCH_COOLDOWN_MS || now < this.lastRefetch;
   }
 
+  /** How long until canRefetch() turns true: 0 when it is now, Infinity for a source that is never refetched. */
+  refetchAllowedInMs(): number {
+    if (this.source.kind !== 'url') return Infinity;
+    if (this.canRefetch()) return 0;
+    return this.lastRefetch! + REFETCH_COOLDOWN_MS - this.now();
+  }
+
   /** Refetches for an unknown kid if the cool-down allows; undefined when it does not. */
   async refetch(): Promise<KeySetSnapshot | undefined> {
     if (this.inflight) return this.inflight;
