@@ -51,7 +51,10 @@ Examples:
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--path <path>', 'URL path webhooks are POSTed to', '/')
     .option('--forward-to <url>', 'POST each valid event, decoded, as JSON to this URL and print its status')
-    .option('--events <types>', 'comma-separated event types to report and forward, from those of `partner sandbox emit --help` (default: all; others are acknowledged and ignored)');
+    .option('--events <types>', 'comma-separated event types to report and forward, from those of `partner sandbox emit --help` (default: all; others are acknowledged and ignored)')
+    .option('--forward-timeout <duration>', 'total time limit of one forward, like 5s or 500ms (default: 5s)')
+    .option('--spool <dir>', 'keep every verified event in this directory (append-only, fsync\'d journal, mode 0700) before acknowledging it; forward from there with retries')
+    .option('--max-age <duration>', 'refuse events whose timestamp is older than this, like 10m (replay protection; default: off)');
   addKeyOptions(listen);
   listen
     .addOption(new Option('-o, --output <format>', 'a line per event, or one JSON object per line').choices(['table', 'ndjson']).default('table'))
@@ -63,6 +66,13 @@ Answers 200 for a valid event, 401 for a bad signature, algorithm or key,
 prints a line: time, HTTP status, event type, employee code (or approval
 request id), status. Ctrl-C stops it.
 
+With --forward-to, 200 means the event is safely kept: the target answered
+2xx (within --forward-timeout), or, with --spool, it is on disk and will be
+forwarded with retries. Otherwise the sender gets 503 with Retry-After and
+should retry; a copy of an event already delivered is acknowledged again but
+not forwarded twice. 503 with Retry-After also answers a key that may have
+just rotated while the key-set refetch is held back (at most one per 30 s).
+
 Examples:
   $ partner webhook listen --port 4242 --forward-to http://localhost:3000/webhooks
   $ partner webhook listen --events EMPLOYEE_CREATED,EMPLOYEE_UPDATED -o ndjson
@@ -70,4 +80,23 @@ Examples:
   $ partner webhook listen --port 4242 & partner sandbox emit EMPLOYEE_CREATED --to http://127.0.0.1:4242/`,
     )
     .action(lazyAction(runtime, () => import('./listen.js')));
+
+  webhook
+    .command('replay')
+    .description('re-deliver events kept by `webhook listen --spool`, in arrival order')
+    .option('--spool <dir>', 'the spool directory of `webhook listen --spool`')
+    .option('--since <time>', 'only events received since this ISO 8601 time, or this long ago (like 2h)')
+    .option('--event-type <types>', 'only these comma-separated event types')
+    .option('--to <url>', 'POST them here (default: the --forward-to each was received with)')
+    .addHelpText(
+      'after',
+      `
+Every matching event is sent once, whether or not it was delivered before.
+Exit status: 0 all delivered (2xx), 1 any not delivered, 2 usage.
+
+Examples:
+  $ partner webhook replay --spool ~/.partner-spool --since 2h --to http://localhost:3000/webhooks
+  $ partner webhook replay --spool ./spool --event-type EMPLOYEE_CREATED,EMPLOYEE_UPDATED`,
+    )
+    .action(lazyAction(runtime, () => import('./replay.js')));
 }
