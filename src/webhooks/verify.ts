@@ -171,8 +171,8 @@ function shortJson(v: unknown, max: number): string {
   return (JSON.stringify(v) ?? String(v)).slice(0, max);
 }
 
-/** Tries one key; true when the signature verifies. Returns the payload bytes then. */
-async function tryKey(store: KeyStore, entry: KeyEntry, jws: string): Promise<Uint8Array | undefined> {
+/** Tries one key; returns the payload bytes when the signature verifies. Exported to test this layer on its own. */
+export async function tryKey(store: KeyStore, entry: KeyEntry, jws: string): Promise<Uint8Array | undefined> {
   let key: CryptoKey;
   try {
     key = await store.cryptoKey(entry);

@@ -1,0 +1,312 @@
+// `webhook listen` as something you can leave running (issue 13): hostile
+// bodies do not silence it, nothing is acknowledged that was not kept
+// (target down, failing, slow), copies are not forwarded twice, a key-set
+// outage is 503, and with --spool a kill -9 mid-load loses nothing and
+// delivers every acknowledged event exactly once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { b64, ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
+
+interface Listener {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcessWithoutNullStreams[] = [];
+
+function listen(args: string[], env: NodeJS.ProcessEnv): Promise<Listener> {
+  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`listen did not start: ${err}`)), 15_000);
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+      const m = /Listening for webhooks on (\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]!, stdout: () => out, stderr: () => err, exited });
+      }
+    });
+    exited.then(() => reject(new Error(`listen exited: ${err}`)));
+  });
+}
+
+async function until(cond: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The partner's app: answers per `mode`, records every body it got (and took, with a 2xx). */
+function target() {
+  const state = {
+    mode: 'ok' as 'ok' | 'fail' | 'slow',
+    delayMs: 0,
+    got: [] as { body: string; id: string | undefined }[],
+    took: [] as string[],
+    server: undefined as unknown as Server,
+    url: '',
+  };
+  state.server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      state.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined });
+      const answer = () => {
+        if (state.mode === 'fail') return res.writeHead(500).end();
+        state.took.push(body);
+        res.writeHead(202).end();
+      };
+      if (state.mode === 'slow') setTimeout(answer, 3000);
+      else if (state.delayMs) setTimeout(answer, state.delayMs);
+      else answer();
+    });
+  });
+  return state;
+}
+
+const digest = (body: string) => createHash('sha256').update(body).digest('hex');
+const k1 = ecKey('k1');
+let dir: { path: string; cleanup: () => void };
+let env: NodeJS.ProcessEnv;
+let jwksFile: string;
+let app: ReturnType<typeof target>;
+let seq = 0;
+/** A genuine event, unique per call. */
+const genuine = () => signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ employeeCode: `E-${++seq}` }), k1.privateKey);
+
+beforeAll(async () => {
+  dir = tempDir();
+  env = isolatedEnv(dir.path);
+  jwksFile = join(dir.path, 'jwks.json');
+  writeFileSync(jwksFile, JSON.stringify({ keys: [k1.jwk] }));
+  app = target();
+  await new Promise<void>((r) => app.server.listen(0, '127.0.0.1', r));
+  app.url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/hooks`;
+});
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  app.server.closeAllConnections();
+  await new Promise<void>((r) => app.server.close(() => r()));
+  dir.cleanup();
+});
+
+const post = (url: string, body: string) => fetch(url, { method: 'POST', body });
+
+describe('webhook listen: hostile bodies never silence the receiver', () => {
+  it('a 5,000-deep header, then a genuine event: both answered, both printed (-o ndjson); POST // is 404', async () => {
+    const l = await listen(['--jwks-file', jwksFile, '-o', 'ndjson'], env);
+    const nested = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const hostile = await post(l.url, `${b64(nested)}.${genuine().split('.').slice(1).join('.')}`);
+    expect(hostile.status).toBe(413);
+    expect((await hostile.json()).error).toBe('TOO_LARGE');
+    const deep = await post(l.url, `${b64(`{"alg":"ES512","x":${'['.repeat(1000)}${']'.repeat(1000)}}`)}.AAAA.AAAA`);
+    expect(deep.status).toBe(400);
+    const ok = await post(l.url, genuine());
+    expect(ok.status).toBe(200);
+    await until(() => l.stdout().trim().split('\n').length === 3, 'three ndjson lines');
+    const lines = l.stdout().trim().split('\n').map((x) => JSON.parse(x));
+    expect(lines.map((x) => [x.httpStatus, x.reason])).toEqual([
+      [413, 'TOO_LARGE'],
+      [400, 'MALFORMED'],
+      [200, null],
+    ]);
+    const raw = await new Promise<number>((resolve, reject) => {
+      const u = new URL(l.url);
+      import('node:http').then(({ request }) => {
+        const req = request({ host: u.hostname, port: u.port, path: '//', method: 'POST' }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end('x');
+      });
+    });
+    expect(raw).toBe(404);
+    l.child.kill('SIGINT');
+    expect(await l.exited).toBe(130);
+    expect(l.stderr()).not.toMatch(/Maximum call stack|receiver error/);
+  });
+
+  it('webhook verify --file: a hostile line does not stop the lines after it', async () => {
+    const nested = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const file = join(dir.path, 'mixed.jws');
+    writeFileSync(file, `${b64(nested)}.AAAA.AAAA\n\ufeff${genuine()}\n${genuine()}\n`);
+    const r = await runCli(['webhook', 'verify', '--file', file, '--jwks-file', jwksFile, '-o', 'ndjson'], { env });
+    expect(r.code).toBe(8);
+    const lines = r.stdout.trim().split('\n').map((x) => JSON.parse(x));
+    expect(lines.map((x) => [x.line, x.reason])).toEqual([
+      [1, 'TOO_LARGE'],
+      [2, 'MALFORMED'],
+      [3, null],
+    ]);
+    expect(r.stderr).toMatch(/3 webhooks: 1 valid, 2 invalid/);
+  });
+});
+
+describe('webhook listen --forward-to: 2xx only when the target took it', () => {
+  it('target failing → 503 + Retry-After; sender retries after recovery → 200; a later copy → 200 without a second forward', async () => {
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url], env);
+    const jws = genuine();
+    const before = app.took.length;
+    app.mode = 'fail';
+    const first = await post(l.url, jws);
+    expect(first.status).toBe(503);
+    expect(first.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await first.json()).error).toBe('NOT_DELIVERED');
+    app.mode = 'ok';
+    const retry = await post(l.url, jws);
+    expect(retry.status).toBe(200);
+    expect(app.took.length).toBe(before + 1);
+    const copy = await post(l.url, jws);
+    expect(copy.status).toBe(200);
+    expect(await copy.json()).toMatchObject({ received: true, duplicate: true });
+    expect(app.took.length).toBe(before + 1);
+    await until(() => /already delivered/.test(l.stdout()), 'the duplicate line');
+    expect(l.stdout()).toMatch(/ 503 .*forwarded 500/);
+    l.child.kill('SIGINT');
+    await l.exited;
+  });
+
+  it('target down → 503; slow target → 503 within --forward-timeout', async () => {
+    const down = createServer();
+    await new Promise<void>((r) => down.listen(0, '127.0.0.1', r));
+    const deadUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}/x`;
+    await new Promise<void>((r) => down.close(() => r()));
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', deadUrl], env);
+    const r = await post(l.url, genuine());
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('5');
+    l.child.kill('SIGINT');
+    await l.exited;
+
+    const s = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--forward-timeout', '500ms'], env);
+    app.mode = 'slow';
+    const t0 = Date.now();
+    const slow = await post(s.url, genuine());
+    const took = Date.now() - t0;
+    app.mode = 'ok';
+    expect(slow.status).toBe(503);
+    expect(took).toBeLessThan(2500);
+    await until(() => /no answer within 0.5 s/.test(s.stdout()), 'the timeout line');
+    s.child.kill('SIGINT');
+    await s.exited;
+  });
+
+  it('a key-set outage answers 503 with Retry-After, never 401', async () => {
+    const keys = createServer((_req, res) => res.writeHead(404).end('{"error":"NOT_FOUND"}'));
+    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
+    const l = await listen(['--jwks-url', `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`], env);
+    const r = await post(l.url, genuine());
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await r.json()).error).toBe('KEYS_UNAVAILABLE');
+    l.child.kill('SIGINT');
+    await l.exited;
+    keys.closeAllConnections();
+    await new Promise<void>((res) => keys.close(() => res()));
+  });
+});
+
+describe('webhook listen --spool', () => {
+  it('kill -9 mid-load and restart: every acknowledged event is delivered exactly once; journal private', async () => {
+    const spool = join(dir.path, 'spool');
+    app.mode = 'ok';
+    app.delayMs = 15; // a backlog builds up, so the kill catches undelivered events
+    const startGot = app.got.length;
+    const acked = new Set<string>();
+    const fire = async (url: string, n: number) => {
+      const jobs: Promise<void>[] = [];
+      for (let i = 0; i < n; i++) {
+        const jws = genuine();
+        const body = JSON.stringify(JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')));
+        jobs.push(
+          post(url, jws)
+            .then((r) => {
+              if (r.status === 200) acked.add(digest(body));
+            })
+            .catch(() => undefined),
+        );
+        if (jobs.length % 10 === 0) await Promise.all(jobs.slice(-10));
+      }
+      await Promise.all(jobs);
+    };
+    const l1 = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    const load = fire(l1.url, 120);
+    await until(() => acked.size >= 60, 'sixty acknowledged events');
+    l1.child.kill('SIGKILL');
+    await load;
+    await l1.exited;
+    const beforeRestart = app.got.length - startGot;
+    expect(beforeRestart).toBeLessThan(acked.size); // some were acknowledged but not yet delivered
+    const l2 = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    expect(l2.stderr()).toMatch(/resuming \d+ undelivered event/);
+    await fire(l2.url, 20);
+    const received = () => app.got.slice(startGot).filter((g) => app.took.includes(g.body));
+    await until(() => [...acked].every((d) => received().some((g) => digest(g.body) === d)), 'every acknowledged event delivered', 30_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const counts = new Map<string, number>();
+    for (const g of received()) counts.set(digest(g.body), (counts.get(digest(g.body)) ?? 0) + 1);
+    // Delivery is sequential: at the kill, at most one forward was in flight. If the target took it but the
+    // receiver died before recording that, it is sent again after the restart — with the same
+    // x-partner-event-id, so the target drops the copy. Nothing else is ever sent twice.
+    const dupes = [...counts].filter(([, n]) => n > 1);
+    expect(dupes.length).toBeLessThanOrEqual(1);
+    for (const g of received()) expect(g.id).toBe(digest(g.body));
+    expect(new Set(received().map((g) => g.id)).size).toBe(acked.size);
+    if (process.platform !== 'win32') {
+      expect(statSync(spool).mode & 0o777).toBe(0o700);
+      expect(statSync(join(spool, 'journal.ndjson')).mode & 0o777).toBe(0o600);
+    }
+    const journal = readFileSync(join(spool, 'journal.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
+    expect(journal.filter((r) => r.t === 'event').length).toBe(acked.size);
+    app.delayMs = 0;
+    l2.child.kill('SIGINT');
+    expect(await l2.exited).toBe(130);
+
+    // Replay: every stored EMPLOYEE_CREATED event again, to another URL, in arrival order.
+    const startReplay = app.got.length;
+    const r = await runCli(['webhook', 'replay', '--spool', spool, '--event-type', 'EMPLOYEE_CREATED', '--to', `${app.url}?replay=1`], { env, timeoutMs: 30_000 });
+    expect(r.stderr).toMatch(new RegExp(`${acked.size} events replayed: ${acked.size} delivered, 0 not delivered`));
+    expect(r.code).toBe(0);
+    const replayed = app.got.slice(startReplay).map((g) => digest(g.body));
+    expect(replayed).toEqual(journal.filter((x) => x.t === 'event').map((x) => x.digest));
+    const none = await runCli(['webhook', 'replay', '--spool', spool, '--event-type', 'EMPLOYEE_DELETED'], { env });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toMatch(/nothing replayed/);
+  }, 60_000);
+
+  it('target down: events are acknowledged once spooled and delivered when it comes back', async () => {
+    const spool = join(dir.path, 'spool2');
+    app.mode = 'fail';
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    const jws = genuine();
+    const r = await post(l.url, jws);
+    expect(r.status).toBe(200);
+    const body = JSON.stringify(JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')));
+    await until(() => app.got.filter((g) => g.body === body).length >= 2, 'two failed attempts');
+    app.mode = 'ok';
+    await until(() => app.took.includes(body), 'the delivery after recovery', 20_000);
+    const again = await post(l.url, jws);
+    expect(await again.json()).toMatchObject({ received: true, duplicate: true });
+    l.child.kill('SIGINT');
+    await l.exited;
+    expect(app.took.filter((b) => b === body)).toHaveLength(1);
+  }, 30_000);
+});
