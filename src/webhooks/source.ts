@@ -5,7 +5,8 @@
 import type { Context } from '../context.js';
 import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
 import { checkBaseUrl } from '../api/http.js';
-import { cacheDir } from '../config/paths.js';
+import { cacheDir, configDir } from '../config/paths.js';
+import { cacheSecret } from './cache-secret.js';
 import { JWKS_PATH, KeySetError, KeyStore, type FetchedJwks, type JwksFetcher } from './jwks.js';
 
 export interface KeyFlags {
@@ -46,7 +47,13 @@ function wrapFetchError(err: unknown, url: string): never {
 }
 
 export async function keyStoreFor(ctx: Context, flags: KeyFlags): Promise<KeyStore> {
-  const common = { cacheDir: cacheDir(ctx.env), useCache: flags.cache, now: () => ctx.now(), debug: (m: string) => ctx.log.debug(m) };
+  const common = {
+    cacheDir: cacheDir(ctx.env),
+    useCache: flags.cache,
+    cacheKey: () => cacheSecret(configDir(ctx.env), (m) => ctx.log.debug(m)),
+    now: () => ctx.now(),
+    debug: (m: string) => ctx.log.debug(m),
+  };
   if (flags.jwksFile !== undefined) return new KeyStore({ ...common, source: { kind: 'file', path: flags.jwksFile } });
   if (flags.jwksUrl !== undefined) {
     const target = checkBaseUrl(flags.jwksUrl);
