@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { InterruptedError, NetworkError, UsageError } from '../errors.js';
 import { apiErrorFrom, badJsonError } from './errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
+import { secretRedactor } from './redact.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -174,8 +175,8 @@ export class HttpClient {
     }
     this.opts.debug?.(`${method} ${url.origin}${target} -> ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
-    // An error body that echoes our Authorization header (some proxies do) must not put the token on stderr.
-    const redacted = (t: string) => (this.opts.token ? t.split(this.opts.token).join('***') : t);
+    // An error body that echoes our Authorization header (some proxies do), whole or in part, must not put the token on stderr.
+    const redacted = secretRedactor(this.opts.token);
     if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {

@@ -12,6 +12,7 @@ import { configDir, cacheDir } from '../../config/paths.js';
 import { maskSecret, type ResolvedProfile } from '../../config/resolve.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeJson } from '../../output/writer.js';
+import { secretRedactor } from '../../api/redact.js';
 
 export const MIN_NODE = [20, 18, 0] as const;
 /** Clock skew against the server's Date header above this is reported. */
@@ -323,6 +324,14 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
 
   checks.push(checkProxy(ctx.env, baseUrl));
 
+  // Anything a server said (error bodies, headers) may echo the token: mask any run of 8+ of its characters.
+  if (profile?.token) {
+    const redact = secretRedactor(profile.token);
+    for (const c of checks) {
+      c.message = redact(c.message);
+      if (c.fix) c.fix = redact(c.fix);
+    }
+  }
   const code = worstExitCode(checks.filter((c) => c.status === 'fail').map((c) => c.exitCode ?? ExitCode.FAILURE));
   if (opts.output === 'json') {
     await writeJson(ctx.io.stdout, { ok: code === 0, exitCode: code, checks });
