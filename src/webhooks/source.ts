@@ -7,7 +7,7 @@ import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
 import { checkBaseUrl } from '../api/http.js';
 import { cacheDir, configDir } from '../config/paths.js';
 import { cacheSecret } from './cache-secret.js';
-import { JWKS_PATH, KeySetError, KeyStore, type FetchedJwks, type JwksFetcher } from './jwks.js';
+import { JWKS_PATH, MAX_JWKS_BYTES, KeySetError, KeyStore, type FetchedJwks, type JwksFetcher } from './jwks.js';
 
 export interface KeyFlags {
   jwksUrl?: string;
@@ -42,7 +42,7 @@ function wrapFetchError(err: unknown, url: string): never {
   if (err instanceof ApiError) {
     throw new KeySetError(`Could not fetch the webhook key set from ${url}: HTTP ${err.status}`, 'Check the base URL (or pass --jwks-url URL), or verify offline with --jwks-file PATH.');
   }
-  if (err instanceof CliError) throw new KeySetError(`Could not fetch the webhook key set from ${url}: ${err.message}`, err.hint ?? 'Or verify offline with --jwks-file PATH.', err.code === 'BAD_RESPONSE' ? 'BAD_JWKS' : 'JWKS_UNAVAILABLE');
+  if (err instanceof CliError) throw new KeySetError(`Could not fetch the webhook key set from ${url}: ${err.message}`, err.hint ?? 'Or verify offline with --jwks-file PATH.', err.code === 'BAD_RESPONSE' || err.code === 'RESPONSE_TOO_LARGE' ? 'BAD_JWKS' : 'JWKS_UNAVAILABLE');
   throw err;
 }
 
@@ -68,7 +68,7 @@ export async function keyStoreFor(ctx: Context, flags: KeyFlags): Promise<KeySto
         ctx.onCleanup(() => c.close());
       }
       try {
-        const res = await client.send('GET', target.pathname, { query: Object.fromEntries(target.searchParams) });
+        const res = await client.send('GET', target.pathname, { query: Object.fromEntries(target.searchParams), maxBytes: MAX_JWKS_BYTES });
         return { body: res.body, cacheControl: headerText(res.headers['cache-control']) };
       } catch (err) {
         wrapFetchError(err, url);
@@ -85,7 +85,7 @@ export async function keyStoreFor(ctx: Context, flags: KeyFlags): Promise<KeySto
   const fetch: JwksFetcher = async () => {
     try {
       const http = await ctx.api({ tokenOptional: true });
-      const res = await http.send('GET', JWKS_PATH);
+      const res = await http.send('GET', JWKS_PATH, { maxBytes: MAX_JWKS_BYTES });
       return { body: res.body, cacheControl: headerText(res.headers['cache-control']) };
     } catch (err) {
       wrapFetchError(err, url);

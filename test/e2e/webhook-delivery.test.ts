@@ -310,3 +310,45 @@ describe('webhook listen --spool', () => {
     expect(app.took.filter((b) => b === body)).toHaveLength(1);
   }, 30_000);
 });
+
+describe('hostile key-set hosts', () => {
+  it('a 5 MB key set is cut off at 1 MiB and never cached; a host trickling bytes is cut off at --timeout', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let mode: 'huge' | 'trickle' = 'huge';
+    const keys = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (mode === 'huge') {
+        res.write('{"keys":[');
+        let sent = 0;
+        const pump = () => {
+          while (sent < 80 && !res.destroyed) {
+            sent++;
+            if (!res.write(chunk)) return res.once('drain', pump);
+          }
+          if (!res.destroyed) res.end(']}');
+        };
+        pump();
+      } else {
+        res.write('{');
+        const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(' ')), 200);
+        res.on('close', () => clearInterval(t));
+      }
+    });
+    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
+    const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`;
+    const cacheEnv = { ...env, PARTNER_CACHE_DIR: join(dir.path, 'hostile-cache') };
+    const big = await runCli(['webhook', 'verify', genuine(), '--jwks-url', jwksUrl], { env: cacheEnv });
+    expect(big.code).toBe(1);
+    expect(big.stderr).toMatch(/larger than 1048576 bytes/);
+    expect(() => statSync(join(dir.path, 'hostile-cache', 'jwks'))).toThrow();
+    mode = 'trickle';
+    const t0 = Date.now();
+    const slow = await runCli(['webhook', 'verify', genuine(), '--jwks-url', jwksUrl, '--timeout', '2'], { env: cacheEnv });
+    expect(slow.code).toBe(1);
+    expect(slow.stderr).toMatch(/within 2 s/);
+    // One attempt and a few retries of a GET may run, but each is cut off at 2 s: far from the 149 s of an idle timeout.
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    keys.closeAllConnections();
+    await new Promise<void>((r) => keys.close(() => r()));
+  }, 30_000);
+});
