@@ -352,3 +352,45 @@ describe('hostile key-set hosts', () => {
     await new Promise<void>((r) => keys.close(() => r()));
   }, 30_000);
 });
+
+describe('webhook verify --file on worker threads', () => {
+  it('a big file: verdicts in input order, hostile and forged lines among genuine ones; a key rotated after the first fetch is found', async () => {
+    const k2 = ecKey('k2');
+    const attacker = ecKey('k1');
+    let served = [k1.jwk];
+    const keys = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served })));
+    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
+    const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`;
+    const lines: string[] = [];
+    const expected: (string | null)[] = [];
+    for (let i = 0; lines.join('\n').length < 200 * 1024; i++) {
+      const kind = i % 7;
+      if (kind === 3) {
+        lines.push(signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ employeeCode: `F-${i}` }), attacker.privateKey));
+        expected.push('BAD_SIGNATURE');
+      } else if (kind === 5) {
+        lines.push(`${b64(`{"alg":"ES512","x":${'['.repeat(50)}${']'.repeat(50)}}`)}.AAAA.AAAA`);
+        expected.push('MALFORMED');
+      } else {
+        lines.push(signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ employeeCode: `G-${i}` }), k1.privateKey));
+        expected.push(null);
+      }
+    }
+    // The last line is signed with a key published only after the first fetch.
+    lines.push(signEs({ alg: 'ES512', kid: 'k2' }, employeeCreated({ employeeCode: 'ROTATED' }), k2.privateKey));
+    expected.push(null);
+    const file = join(dir.path, 'big.jws');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const run = runCli(['webhook', 'verify', '--file', file, '--jwks-url', jwksUrl, '--no-cache', '-o', 'ndjson', '--debug'], { env, timeoutMs: 120_000 });
+    served = [k1.jwk, k2.jwk];
+    const r = await run;
+    expect(r.stderr).toMatch(/verifying on \d+ worker threads/);
+    const got = r.stdout.trim().split('\n').map((x) => JSON.parse(x));
+    expect(got.map((x) => x.line)).toEqual(lines.map((_, i) => i + 1));
+    expect(got.map((x) => x.reason)).toEqual(expected);
+    expect(got.at(-1)).toMatchObject({ valid: true, kid: 'k2' });
+    expect(r.code).toBe(8);
+    keys.closeAllConnections();
+    await new Promise<void>((res) => keys.close(() => res()));
+  }, 120_000);
+});
