@@ -123,8 +123,8 @@ export function parseJws(input: string | Uint8Array): ParsedJws {
     } catch {
       throw new VerificationError(REASONS.MALFORMED, 'the body starts with a quote but is not a JSON string');
     }
-    if (typeof unwrapped !== 'string') throw new VerificationError(REASONS.MALFORMED, 'the body is JSON but not a string');
-    text = trimJsonWhitespace(unwrapped);
+    // Text starting with a quote that parses is always a JSON string.
+    text = trimJsonWhitespace(unwrapped as string);
   }
   if (text.startsWith('{')) throw new VerificationError(REASONS.MALFORMED, 'the body is a JSON object, not a compact JWS (the JSON serialisation and raw JSON are refused)');
   const parts = text.split('.', 4);
