@@ -16,7 +16,7 @@ _partner_subcommands() {
     'dynamic-details') _partner_r='submit' ;;
     'auth') _partner_r='login status logout' ;;
     'sandbox') _partner_r='start emit' ;;
-    'webhook') _partner_r='verify listen' ;;
+    'webhook') _partner_r='verify listen replay' ;;
     *) _partner_r='' ;;
   esac
 }
@@ -37,7 +37,8 @@ _partner_flags() {
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file --no-cache -o --output' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --max-age --jwks-url --jwks-file --no-cache -o --output' ;;
+    'webhook replay') _partner_r='--spool --since --event-type --to' ;;
     'doctor') _partner_r='-o --output' ;;
     *) _partner_r='' ;;
   esac
@@ -58,7 +59,8 @@ _partner_value_flags() {
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --data' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file -o --output' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --max-age --jwks-url --jwks-file -o --output' ;;
+    'webhook replay') _partner_r='--spool --since --event-type --to' ;;
     'doctor') _partner_r='-o --output' ;;
     *) _partner_r='' ;;
   esac
