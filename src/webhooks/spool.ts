@@ -90,7 +90,7 @@ function takeLock(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new SpoolError(`Cannot lock --spool ${dir}: ${(err as NodeJS.ErrnoException).code}`);
       const pid = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) {
         throw new SpoolError(`--spool ${dir} is in use by another receiver (pid ${pid})`, 'Stop it first, or use another directory.');
       }
       rmSync(path, { force: true });

@@ -59,8 +59,31 @@ describe('webhook listen: flag parsing', () => {
     [{ events: 'EMPLOYEE CREATED' }, /not an event type/],
     [{ path: '/a?b' }, /--path/],
     [{ output: 'csv' }, /table or ndjson/],
+    [{ forwardTimeout: '0' }, /--forward-timeout must be a duration from 100ms to 10m/],
+    [{ forwardTimeout: 'soon' }, /--forward-timeout/],
+    [{ maxAge: '500ms' }, /--max-age must be a duration from 1s to 365d/],
+    [{ spool: ' ' }, /--spool must name a directory/],
   ])('%j → usage error', (raw, message) => {
     expect(usage(() => parseListen([], raw))).toMatch(message);
+  });
+  it('--forward-timeout (default 5 s, under common senders\' 10 s), --max-age (off by default), --spool', () => {
+    expect(parseListen([], {})).toMatchObject({ forwardTimeoutMs: 5000, maxAgeMs: undefined, spool: undefined });
+    expect(parseListen([], { forwardTimeout: '2.5', maxAge: '10m', spool: '/tmp/s' })).toMatchObject({ forwardTimeoutMs: 2500, maxAgeMs: 600_000, spool: '/tmp/s' });
+    expect(parseListen([], { forwardTimeout: '750ms', maxAge: '2h' })).toMatchObject({ forwardTimeoutMs: 750, maxAgeMs: 7_200_000 });
+  });
+});
+
+describe('webhook replay: flag parsing', () => {
+  it('needs --spool; --since takes a time or a duration ago; --event-type a list; --to an http(s) URL', async () => {
+    const { parse: parseReplay } = await import('../../../src/commands/webhook/replay.js');
+    expect(usage(() => parseReplay([], {}))).toMatch(/--spool DIR is required/);
+    expect(parseReplay([], { spool: 'd', since: '2025-03-01T00:00:00Z', eventType: 'A, B', to: 'http://localhost:3000/x' })).toEqual({ spool: 'd', since: Date.parse('2025-03-01T00:00:00Z'), eventTypes: ['A', 'B'], to: 'http://localhost:3000/x' });
+    const since = parseReplay([], { spool: 'd', since: '2h' }).since!;
+    expect(Math.abs(Date.now() - 2 * 3_600_000 - since)).toBeLessThan(5000);
+    expect(usage(() => parseReplay([], { spool: 'd', since: '2025-13-45' }))).toMatch(/--since "2025-13-45" is not a valid time/);
+    expect(usage(() => parseReplay([], { spool: 'd', since: 'yesterday' }))).toMatch(/--since must be a duration/);
+    expect(usage(() => parseReplay([], { spool: 'd', to: 'ftp://x' }))).toMatch(/--to must be an http\(s\) URL/);
+    expect(usage(() => parseReplay([], { spool: 'd', eventType: ',' }))).toMatch(/--event-type needs at least one/);
   });
 });
 
