@@ -46,13 +46,14 @@ export class Forwarder {
     this.agent = new Agent({ connections, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: Math.min(timeoutMs, 10_000) } });
   }
 
-  async post(e: ForwardEvent, url = this.url): Promise<ForwardResult> {
+  async post(e: ForwardEvent, url = this.url, stop?: AbortSignal): Promise<ForwardResult> {
+    // A total deadline: a target trickling its answer cannot hold the sender past it.
+    const deadline = AbortSignal.timeout(this.timeoutMs);
     try {
       const res = await request(url, {
         method: 'POST',
         dispatcher: this.agent,
-        // A total deadline: a target trickling its answer cannot hold the sender past it.
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: stop ? AbortSignal.any([stop, deadline]) : deadline,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'partner-cli-webhook-listen',
@@ -67,13 +68,15 @@ export class Forwarder {
       return { url, status: res.statusCode };
     } catch (err) {
       const x = err as Error & { code?: string };
-      const timedOut = x.name === 'TimeoutError' || x.code === 'UND_ERR_HEADERS_TIMEOUT' || x.code === 'UND_ERR_BODY_TIMEOUT';
+      if (stop?.aborted) return { url, error: 'stopped' };
+      const timedOut = deadline.aborted || x.code === 'UND_ERR_HEADERS_TIMEOUT' || x.code === 'UND_ERR_BODY_TIMEOUT';
       return { url, error: timedOut ? `no answer within ${this.timeoutMs / 1000} s` : (x.code ?? x.message) };
     }
   }
 
+  /** Stops at once: a forward still in flight is abandoned (its sender got no 2xx, so it retries). */
   close(): Promise<void> {
-    return this.agent.close();
+    return this.agent.destroy();
   }
 }
 

@@ -306,7 +306,9 @@ export class Spool implements EventStore {
         this.wake = undefined;
         continue;
       }
-      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: JSON.stringify(next.payload) });
+      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: JSON.stringify(next.payload) }, undefined, this.stop.signal);
+      // Stopped mid-delivery: unless the target took it, it stays undelivered in the journal, resumed at the next start.
+      if (this.closed && !delivered(r)) break;
       const at = new Date(this.now()).toISOString();
       this.opts.onDelivery?.(next, r);
       if (delivered(r)) {

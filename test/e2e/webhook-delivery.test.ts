@@ -394,3 +394,41 @@ describe('webhook verify --file on worker threads', () => {
     await new Promise<void>((res) => keys.close(() => res()));
   }, 120_000);
 });
+
+describe('webhook listen: --max-age and look-alike event types', () => {
+  it('an event older than --max-age is refused (400 STALE_EVENT); a fresh one is taken; a type with U+200B is printed escaped', async () => {
+    const l = await listen(['--jwks-file', jwksFile, '--max-age', '1h'], env);
+    const old = await post(l.url, genuine());
+    expect(old.status).toBe(400);
+    expect((await old.json()).error).toBe('STALE_EVENT');
+    const fresh = signEs({ alg: 'ES512', kid: 'k1' }, { ...employeeCreated({ employeeCode: 'FRESH-1' }), timestamp: new Date().toISOString() }, k1.privateKey);
+    expect((await post(l.url, fresh)).status).toBe(200);
+    const sneaky = signEs({ alg: 'ES512', kid: 'k1' }, { ...employeeCreated(), eventType: 'EMPLOYEE_CREATED\u200b', timestamp: new Date().toISOString() }, k1.privateKey);
+    expect((await post(l.url, sneaky)).status).toBe(200);
+    await until(() => /EMPLOYEE_CREATED\\u200b/.test(l.stdout()), 'the escaped event type');
+    expect(l.stdout()).not.toContain('\u200b');
+    expect(l.stdout()).toMatch(/ 400 .*older than --max-age/);
+    l.child.kill('SIGINT');
+    await l.exited;
+  });
+});
+
+describe('webhook listen: Ctrl-C is prompt even with a forward in flight', () => {
+  it('with a target that never answers, SIGINT exits 130 within a second (spool and direct)', async () => {
+    const hang = createServer(() => undefined);
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    const hangUrl = `http://127.0.0.1:${(hang.address() as AddressInfo).port}/`;
+    for (const extra of [['--spool', join(dir.path, 'spool-hang')], []]) {
+      const l = await listen(['--jwks-file', jwksFile, '--forward-to', hangUrl, '--forward-timeout', '60s', ...extra], env);
+      const pending = post(l.url, genuine()).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      const t0 = Date.now();
+      l.child.kill('SIGINT');
+      expect(await l.exited).toBe(130);
+      expect(Date.now() - t0).toBeLessThan(1500);
+      await pending;
+    }
+    hang.closeAllConnections();
+    await new Promise<void>((r) => hang.close(() => r()));
+  }, 30_000);
+});
