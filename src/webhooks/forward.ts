@@ -34,6 +34,16 @@ export interface ForwardEvent {
   body: string;
 }
 
+/**
+ * How long a forward may run before it is abandoned: a target that answers
+ * slowly has usually done the work, so giving up (and sending again) early
+ * would deliver it twice. The sender is answered 503 after --forward-timeout
+ * while this runs on; its retry joins this forward instead of starting one.
+ */
+export function abandonAfterMs(forwardTimeoutMs: number): number {
+  return Math.max(60_000, 6 * forwardTimeoutMs);
+}
+
 /** One POST per call, with a total deadline; a pool sized for concurrent deliveries. */
 export class Forwarder {
   private readonly agent: Agent;
@@ -122,8 +132,13 @@ export class DirectDelivery {
   private readonly inflight = new Map<string, Promise<ForwardResult>>();
   readonly done: DedupeWindow;
 
+  /**
+   * @param forwarder posts with the long abandon deadline (abandonAfterMs)
+   * @param answerWithinMs --forward-timeout: how long a sender waits for the outcome
+   */
   constructor(
     private readonly forwarder: Forwarder,
+    private readonly answerWithinMs: number,
     windowMs: number,
     now?: () => number,
   ) {
@@ -133,6 +148,7 @@ export class DirectDelivery {
   deliver(e: ForwardEvent): Promise<ForwardResult> {
     if (this.done.has(e.digest)) return Promise.resolve({ url: this.forwarder.url, duplicate: true });
     let p = this.inflight.get(e.digest);
+    const joined = p !== undefined;
     if (!p) {
       p = this.forwarder.post(e).then((r) => {
         if (delivered(r)) this.done.add(e.digest);
@@ -142,6 +158,10 @@ export class DirectDelivery {
       q.finally(() => this.inflight.delete(e.digest)).catch(() => undefined);
       this.inflight.set(e.digest, q);
     }
-    return p;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<ForwardResult>((resolve) => {
+      timer = setTimeout(() => resolve({ url: this.forwarder.url, error: `no answer within ${this.answerWithinMs / 1000} s (still waiting for it: a retry is not sent again)` }), this.answerWithinMs);
+    });
+    return Promise.race([p.then((r) => (joined && delivered(r) ? { ...r, duplicate: true } : r)), late]).finally(() => clearTimeout(timer));
   }
 }

@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { listenError } from '../errors.js';
-import { delivered, DirectDelivery, Forwarder, payloadDigest, type ForwardEvent, type ForwardResult } from './forward.js';
+import { abandonAfterMs, delivered, DirectDelivery, Forwarder, payloadDigest, type ForwardEvent, type ForwardResult } from './forward.js';
 import type { KeyStore } from './jwks.js';
 import { MAX_WEBHOOK_BYTES, REASONS, tooLargeVerdict, verifyWebhook, type Verdict } from './verify.js';
 
@@ -134,8 +134,8 @@ export function requestPath(target: string | undefined): string {
 
 export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEvent: (e: ReceivedEvent) => void | Promise<void>, onError: (message: string) => void): Promise<Receiver> {
   const now = opts.now ?? Date.now;
-  const forwarder = opts.forwardTo && !opts.spool ? new Forwarder(opts.forwardTo, opts.forwardTimeoutMs) : undefined;
-  const direct = forwarder ? new DirectDelivery(forwarder, DEDUPE_WINDOW_MS, now) : undefined;
+  const forwarder = opts.forwardTo && !opts.spool ? new Forwarder(opts.forwardTo, abandonAfterMs(opts.forwardTimeoutMs)) : undefined;
+  const direct = forwarder ? new DirectDelivery(forwarder, opts.forwardTimeoutMs, DEDUPE_WINDOW_MS, now) : undefined;
   const sockets = new Set<Socket>();
   let closed = false;
 

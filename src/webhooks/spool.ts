@@ -21,7 +21,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { CliError, ExitCode } from '../errors.js';
 import { ensurePrivateDir } from '../config/secure-files.js';
 import { untrustedReason } from './trust.js';
-import { DedupeWindow, delivered, Forwarder, type ForwardResult } from './forward.js';
+import { abandonAfterMs, DedupeWindow, delivered, Forwarder, type ForwardResult } from './forward.js';
 import type { EventStore } from './listen.js';
 import type { Verdict } from './verify.js';
 
@@ -217,7 +217,8 @@ export class Spool implements EventStore {
   ) {
     this.now = opts.now ?? Date.now;
     this.seen = new DedupeWindow(SPOOL_DEDUPE_MS, 1_000_000, this.now);
-    if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, opts.forwardTimeoutMs);
+    // The sender already has its 2xx: a slow target is waited for (giving up early would deliver twice).
+    if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, abandonAfterMs(opts.forwardTimeoutMs));
   }
 
   /** Undelivered events waiting for the worker, oldest first. */

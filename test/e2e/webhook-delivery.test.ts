@@ -198,13 +198,23 @@ describe('webhook listen --forward-to: 2xx only when the target took it', () => 
 
     const s = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--forward-timeout', '500ms'], env);
     app.mode = 'slow';
+    const slowJws = genuine();
+    const slowBody = JSON.stringify(JSON.parse(Buffer.from(slowJws.split('.')[1]!, 'base64url').toString('utf8')));
     const t0 = Date.now();
-    const slow = await post(s.url, genuine());
+    const slow = await post(s.url, slowJws);
     const took = Date.now() - t0;
-    app.mode = 'ok';
     expect(slow.status).toBe(503);
     expect(took).toBeLessThan(2500);
+    // The sender retries at once: it joins the forward still in flight (not a second POST), and is told 503 again.
+    expect((await post(s.url, slowJws)).status).toBe(503);
+    app.mode = 'ok';
     await until(() => /no answer within 0.5 s/.test(s.stdout()), 'the timeout line');
+    // The slow target finishes; the next retry is acknowledged without sending the event again.
+    await until(() => app.took.includes(slowBody), 'the slow target to finish', 10_000);
+    const retry = await post(s.url, slowJws);
+    expect(retry.status).toBe(200);
+    expect(await retry.json()).toMatchObject({ duplicate: true });
+    expect(app.got.filter((g) => g.body === slowBody)).toHaveLength(1);
     s.child.kill('SIGINT');
     await s.exited;
   });
