@@ -83,7 +83,8 @@ function b64urlPart(part: string, name: string): Buffer {
 // fatal: invalid UTF-8 is refused, never replaced by U+FFFD (which could turn
 // a refused byte sequence into an accepted string). ignoreBOM: a byte-order
 // mark stays in the text, so it is refused too rather than silently dropped.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// (The label left out is UTF-8, the decoder's default and only encoding.)
+const utf8 = new TextDecoder(undefined, { fatal: true, ignoreBOM: true });
 
 function describeAlg(alg: unknown): string {
   if (alg === undefined) return 'the header has no "alg"';
@@ -92,7 +93,7 @@ function describeAlg(alg: unknown): string {
   if (alg.toLowerCase() === 'none') return `alg ${a}: unsigned tokens are never accepted; only ES512`;
   if (/^HS/i.test(alg)) return `alg ${a} (HMAC) is refused: an algorithm-confusion attempt; only ES512 is accepted`;
   if (/^(RS|PS)/i.test(alg)) return `alg ${a} (RSA) is refused; only ES512 is accepted`;
-  if (/^ES/i.test(alg) || alg === 'ES256K') return `alg ${a} is refused; only ES512 (P-521) is accepted`;
+  if (/^ES/i.test(alg)) return `alg ${a} is refused; only ES512 (P-521) is accepted`;
   return `alg ${a} is refused; only ES512 is accepted`;
 }
 
@@ -104,7 +105,7 @@ export interface ParsedJws {
 
 /** Steps up to the algorithm check: size, unwrapping, compact shape, header, crit, alg. */
 export function parseJws(input: string | Uint8Array): ParsedJws {
-  const size = typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength;
+  const size = Buffer.byteLength(input);
   if (size > MAX_WEBHOOK_BYTES) throw new VerificationError(REASONS.TOO_LARGE, `the body is ${size} bytes; at most 1 MiB (${MAX_WEBHOOK_BYTES} bytes) is accepted`);
   let text: string;
   try {
@@ -183,10 +184,9 @@ export async function tryKey(store: KeyStore, entry: KeyEntry, jws: string): Pro
     const { payload } = await compactVerify(jws, key, { algorithms: ['ES512'] });
     return payload;
   } catch (err) {
-    if (err instanceof joseErrors.JWSSignatureVerificationFailed) return undefined;
     if (err instanceof joseErrors.JOSEAlgNotAllowed) throw new VerificationError(REASONS.UNSUPPORTED_ALG, describeAlg(undefined));
     if (err instanceof joseErrors.JWSInvalid) throw new VerificationError(REASONS.MALFORMED, `invalid JWS: ${err.message}`);
-    return undefined;
+    return undefined; // JWSSignatureVerificationFailed: not this key
   }
 }
 
@@ -227,8 +227,9 @@ export async function verifySignature(input: string | Uint8Array, store: KeyStor
   if (result.payload) return { parsed, payload: result.payload };
   // The refetch that could have found a rotated key is held back by the cool-down: the answer may change.
   const fail = (code: Reason, message: string) =>
-    heldBackMs !== undefined && heldBackMs > 0 && Number.isFinite(heldBackMs)
-      ? new DeferredVerificationError(code, `${message}; the key set was refetched less than 30 s ago, so it is checked again in ${Math.ceil(heldBackMs / 1000)} s (a rotated key may not be known yet)`, heldBackMs)
+    // Finite: only a remote key set is refetched (a file or static set never changes).
+    Number.isFinite(heldBackMs)
+      ? new DeferredVerificationError(code, `${message}; the key set was refetched less than 30 s ago, so it is checked again in ${Math.ceil(heldBackMs! / 1000)} s (a rotated key may not be known yet)`, heldBackMs!)
       : new VerificationError(code, message);
   if (parsed.kid !== undefined) {
     const kid = JSON.stringify(parsed.kid.slice(0, 80));
@@ -352,10 +353,10 @@ const SHOWN_HEADER_MEMBERS = 8;
  */
 function looseHeader(input: string | Uint8Array): Record<string, unknown> | undefined {
   try {
-    if ((typeof input === 'string' ? input.length : input.byteLength) > MAX_WEBHOOK_BYTES) return undefined;
-    let text = trimJsonWhitespace(typeof input === 'string' ? input : Buffer.from(input).toString('utf8'));
+    if (input.length > MAX_WEBHOOK_BYTES) return undefined;
+    let text = trimJsonWhitespace(typeof input === 'string' ? input : Buffer.from(input).toString());
     if (text.startsWith('"')) text = trimJsonWhitespace(String(JSON.parse(text)));
-    const header = parseHeader(text.slice(0, text.indexOf('.') === -1 ? text.length : text.indexOf('.')));
+    const header = parseHeader(text.split('.', 1)[0]!);
     const shown: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(header).slice(0, SHOWN_HEADER_MEMBERS)) {
       const key = k.slice(0, 40);
