@@ -442,3 +442,34 @@ describe('webhook listen: Ctrl-C is prompt even with a forward in flight', () =>
     await new Promise<void>((r) => hang.close(() => r()));
   }, 30_000);
 });
+
+describe('webhook listen: key rotation twice within 30 s', () => {
+  it('the second new kid gets 503 with Retry-After (not 401) while the refetch is held back', async () => {
+    const k2 = ecKey('k2');
+    const k3 = ecKey('k3');
+    let served = [k1.jwk];
+    let fetches = 0;
+    const keys = createServer((_req, res) => {
+      fetches++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served }));
+    });
+    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
+    const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`;
+    const l = await listen(['--jwks-url', jwksUrl, '--no-cache'], env);
+    expect((await post(l.url, genuine())).status).toBe(200);
+    served = [k1.jwk, k2.jwk];
+    expect((await post(l.url, signEs({ alg: 'ES512', kid: 'k2' }, employeeCreated(), k2.privateKey))).status).toBe(200);
+    served = [k2.jwk, k3.jwk];
+    const third = await post(l.url, signEs({ alg: 'ES512', kid: 'k3' }, employeeCreated(), k3.privateKey));
+    expect(third.status).toBe(503);
+    const wait = Number(third.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(30);
+    expect((await third.json()).error).toBe('UNKNOWN_KID');
+    expect(fetches).toBe(2);
+    l.child.kill('SIGINT');
+    await l.exited;
+    keys.closeAllConnections();
+    await new Promise<void>((r) => keys.close(() => r()));
+  });
+});
