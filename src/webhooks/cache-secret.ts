@@ -9,8 +9,11 @@ import { untrustedReason } from './trust.js';
 
 export const CACHE_SECRET_FILE = 'cache.key';
 
-/** The secret, or undefined (then the disk cache is skipped) when it cannot be kept safely. */
-export function cacheSecret(configDir: string, debug: (m: string) => void = () => undefined): Buffer | undefined {
+/**
+ * The secret, or undefined (then the disk cache is skipped) when it cannot be
+ * kept safely. `create: false` only reads (doctor: no secret, no valid cache).
+ */
+export function cacheSecret(configDir: string, debug: (m: string) => void = () => undefined, opts: { create?: boolean } = {}): Buffer | undefined {
   const path = join(configDir, CACHE_SECRET_FILE);
   for (const p of [configDir, path]) {
     const why = untrustedReason(p);
@@ -28,6 +31,7 @@ export function cacheSecret(configDir: string, debug: (m: string) => void = () =
       return undefined;
     }
   }
+  if (opts.create === false) return undefined;
   const secret = randomBytes(32);
   try {
     writePrivateFile(path, `${secret.toString('hex')}\n`);

@@ -13,6 +13,7 @@ import { maskSecret, type ResolvedProfile } from '../../config/resolve.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeJson } from '../../output/writer.js';
 import { secretRedactor } from '../../api/redact.js';
+import { cacheSecret } from '../../webhooks/cache-secret.js';
 
 export const MIN_NODE = [20, 18, 0] as const;
 /** Clock skew against the server's Date header above this is reported. */
@@ -301,6 +302,7 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
     const cached = new KeyStore({
       source: { kind: 'url', url, fetch: () => Promise.reject(new NoCachedCopy()) },
       cacheDir: cacheDir(ctx.env),
+      cacheKey: () => cacheSecret(configDir(ctx.env), undefined, { create: false }),
       now: () => ctx.now(),
     });
     try {
