@@ -230,7 +230,7 @@ export class Spool implements EventStore {
     for (const e of events) {
       const at = Date.parse(e.receivedAt);
       this.seen.add(e.digest, Number.isNaN(at) ? this.now() : at);
-      if (!deliveredIds.has(e.id)) this.queue.push(e);
+      if (!deliveredIds.has(e.id) && this.forwarder) this.queue.push(e);
     }
     if (this.queue.length > 0) this.opts.log?.(`spool ${this.dir}: resuming ${this.queue.length} undelivered event${this.queue.length === 1 ? '' : 's'}`);
     if (this.forwarder) this.worker = this.run();
@@ -263,8 +263,11 @@ export class Spool implements EventStore {
       this.storing.delete(e.digest);
     }
     this.seen.add(e.digest);
-    this.queue.push(record);
-    this.wake?.();
+    // Without --forward-to nothing delivers: the journal keeps them for `webhook replay`.
+    if (this.forwarder) {
+      this.queue.push(record);
+      this.wake?.();
+    }
     return 'stored';
   }
 

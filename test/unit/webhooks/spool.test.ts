@@ -20,8 +20,8 @@ const tmp = () => {
   dirs.push(d);
   return d;
 };
-const open = async (dir: string) => {
-  const s = await openSpool(dir, { forwardTimeoutMs: 1000 });
+const open = async (dir: string, forwardTo?: string) => {
+  const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo });
   spools.push(s);
   return s;
 };
@@ -31,7 +31,8 @@ const event = (n: number) => ({ digest: payloadDigest(verdict(n).payload), jws: 
 describe('spool journal', () => {
   it('stores each event once (copies by payload digest), in a 0700 directory, and keeps them across a reopen', async () => {
     const dir = join(tmp(), 'spool');
-    const s = await open(dir);
+    // A target that refuses every connection: the events stay undelivered.
+    const s = await open(dir, 'http://127.0.0.1:1/');
     expect(await s.accept(event(1))).toBe('stored');
     // Two copies at once share the first append.
     expect(await Promise.all([s.accept(event(2)), s.accept(event(2))])).toEqual(['stored', 'duplicate']);
@@ -39,13 +40,19 @@ describe('spool journal', () => {
     if (process.platform !== 'win32') expect(statSync(dir).mode & 0o777).toBe(0o700);
     const { events, deliveredIds } = await readJournal(dir);
     expect(events.map((e) => e.jws)).toEqual(['jws-1', 'jws-2']);
-    expect(events[0]).toMatchObject({ t: 'event', eventType: 'EMPLOYEE_CREATED', kid: 'k1', payload: { n: 1 }, target: null });
+    expect(events[0]).toMatchObject({ t: 'event', eventType: 'EMPLOYEE_CREATED', kid: 'k1', payload: { n: 1 }, target: 'http://127.0.0.1:1/' });
     expect(deliveredIds.size).toBe(0);
     expect(s.backlog).toBe(2);
     await s.close();
-    const again = await open(dir);
+    const again = await open(dir, 'http://127.0.0.1:1/');
     expect(again.backlog).toBe(2);
     expect(await again.accept(event(1))).toBe('duplicate');
+    await again.close();
+    // Without --forward-to nothing is queued for delivery (the journal keeps them for replay).
+    const keepOnly = await open(dir);
+    expect(keepOnly.backlog).toBe(0);
+    expect(await keepOnly.accept(event(5))).toBe('stored');
+    expect(keepOnly.backlog).toBe(0);
   });
 
   it('a torn last record (a crash mid-write) is cut on open; complete records stay', async () => {
