@@ -14,7 +14,7 @@ _partner_subcommands() {
     'profile') _partner_r='get' ;;
     'gp') _partner_r='create schema' ;;
     'dynamic-details') _partner_r='submit' ;;
-    'webhook') _partner_r='verify listen' ;;
+    'webhook') _partner_r='verify listen replay' ;;
     'auth') _partner_r='login status logout' ;;
     'sandbox') _partner_r='start emit' ;;
     *) _partner_r='' ;;
@@ -33,7 +33,8 @@ _partner_flags() {
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --jq' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file --no-cache -o --output' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --max-age --jwks-url --jwks-file --no-cache -o --output' ;;
+    'webhook replay') _partner_r='--spool --since --event-type --to' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
     'doctor') _partner_r='-o --output --fields --jq' ;;
@@ -56,7 +57,8 @@ _partner_value_flags() {
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'dynamic-details submit') _partner_r='--from-file --set' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output --jq' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --jwks-url --jwks-file -o --output' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --max-age --jwks-url --jwks-file -o --output' ;;
+    'webhook replay') _partner_r='--spool --since --event-type --to' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
     'doctor') _partner_r='-o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;

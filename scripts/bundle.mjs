@@ -16,7 +16,8 @@ const external = Object.keys(pkg.dependencies)
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli.ts'],
+  // The worker of `webhook verify --file` is an entry of its own: dist/verify-worker.js.
+  entryPoints: { cli: 'src/cli.ts', 'verify-worker': 'src/webhooks/verify-worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -1,8 +1,10 @@
 import { EnvHttpProxyAgent, RetryAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { setTimeout as delay } from 'node:timers/promises';
-import { InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { BodyTooLargeError, readCapped } from './read-capped.js';
 import { apiErrorFrom, badJsonError } from './errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
+import { secretRedactor } from './redact.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -35,6 +37,46 @@ export interface HttpClientOptions {
   onRetry?: (e: RetryEvent) => void;
   /** Tests: the dispatcher under the retry policy (an undici MockAgent) instead of the keep-alive proxy-aware agent. */
   dispatcher?: Dispatcher;
+}
+
+/**
+ * The --timeout of one attempt, as a total deadline: headers AND the whole
+ * body within it (undici's own timeouts only bound the gap between bytes, so
+ * a server sending a byte a second was never cut off). Paused while the retry
+ * policy waits between attempts, restarted for the next attempt.
+ */
+class Deadline {
+  private readonly ctrl = new AbortController();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly ms: number) {
+    this.start();
+  }
+
+  get signal(): AbortSignal {
+    return this.ctrl.signal;
+  }
+
+  get expired(): boolean {
+    return this.ctrl.signal.aborted;
+  }
+
+  start(): void {
+    this.stop();
+    this.timer = setTimeout(() => this.ctrl.abort(new Error('deadline')), this.ms);
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** A response larger than the cap the caller set (the webhook key set: 1 MiB). */
+export class ResponseTooLargeError extends CliError {
+  constructor(where: string, maxBytes: number) {
+    super(`The response of ${where} is larger than ${maxBytes} bytes; it was not read further`, { code: 'RESPONSE_TOO_LARGE', exitCode: ExitCode.FAILURE });
+  }
 }
 
 export interface ApiResponse<T = unknown> {
@@ -75,6 +117,8 @@ export class HttpClient {
   private readonly opts: HttpClientOptions;
   private readonly agent: Dispatcher;
   private readonly dispatcher: Dispatcher;
+  /** The deadline of each request in flight, by the signal handed to undici (the retry policy pauses it). */
+  private readonly deadlines = new WeakMap<AbortSignal, Deadline>();
 
   constructor(opts: HttpClientOptions) {
     this.opts = opts;
@@ -101,12 +145,17 @@ export class HttpClient {
           cb(err);
           return;
         }
+        const deadline = signal ? this.deadlines.get(signal) : undefined;
+        deadline?.stop();
         const waitMs = (status !== undefined ? parseRetryAfter(e.headers?.['retry-after']) : undefined) ?? backoffMs(state.counter, base);
         const path = String(reqOpts.path ?? '');
         this.opts.debug?.(`retry ${state.counter}/${maxRetries} ${method} ${path} after ${status ?? e.code}, waiting ${waitMs} ms`);
         this.opts.onRetry?.({ method, path, attempt: state.counter, status, errorCode: status === undefined ? e.code : undefined, waitMs });
         delay(waitMs, undefined, { signal }).then(
-          () => cb(null),
+          () => {
+            deadline?.start();
+            cb(null);
+          },
           () => cb(err),
         );
       },
@@ -117,7 +166,12 @@ export class HttpClient {
     return (await this.send<T>('GET', path, { query })).body;
   }
 
-  async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<ApiResponse<T>> {
+  /**
+   * One request. `maxBytes` caps the response body (read streaming, cut off
+   * past it: ResponseTooLargeError). Every attempt has a total deadline of
+   * timeoutMs, headers and body included.
+   */
+  async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal; maxBytes?: number } = {}): Promise<ApiResponse<T>> {
     const url = new URL(this.baseUrl.pathname.replace(/\/$/, '') + path, this.baseUrl);
     for (const [k, v] of Object.entries(init.query ?? {})) {
       if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
@@ -132,28 +186,39 @@ export class HttpClient {
       payload = JSON.stringify(init.body);
       headers['content-type'] = 'application/json';
     }
-    const signal = anySignal(init.signal, this.opts.signal);
+    const interrupt = anySignal(init.signal, this.opts.signal);
+    const deadline = new Deadline(this.opts.timeoutMs);
+    const signal = anySignal(interrupt, deadline.signal)!;
+    this.deadlines.set(signal, deadline);
     const started = performance.now();
     const target = `${url.pathname}${url.search}`;
+    const failed = (err: unknown): Error => {
+      if (interrupt?.aborted) return new InterruptedError();
+      if (deadline.expired) return timeoutError(url, method, this.opts.timeoutMs, err);
+      return networkError(err, url, method, this.opts.timeoutMs);
+    };
     let res: Dispatcher.ResponseData;
-    try {
-      res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal });
-    } catch (err) {
-      if (signal?.aborted) throw new InterruptedError();
-      this.opts.debug?.(`${method} ${url.origin}${target} failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
-      throw networkError(err, url, method, this.opts.timeoutMs);
-    }
     let text: string;
     try {
-      text = await res.body.text();
-    } catch (err) {
-      if (signal?.aborted) throw new InterruptedError();
-      throw networkError(err, url, method, this.opts.timeoutMs);
+      try {
+        res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal });
+      } catch (err) {
+        this.opts.debug?.(`${method} ${url.origin}${target} failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
+        throw failed(err);
+      }
+      try {
+        text = init.maxBytes === undefined ? await res.body.text() : (await readCapped(res.body, init.maxBytes, res.headers['content-length'])).toString('utf8');
+      } catch (err) {
+        if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
+        throw failed(err);
+      }
+    } finally {
+      deadline.stop();
     }
     this.opts.debug?.(`${method} ${url.origin}${target} -> ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
-    // An error body that echoes our Authorization header (some proxies do) must not put the token on stderr.
-    const redacted = (t: string) => (this.opts.token ? t.split(this.opts.token).join('***') : t);
+    // An error body that echoes our Authorization header (some proxies do), whole or in part, must not put the token on stderr.
+    const redacted = secretRedactor(this.opts.token);
     if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {
@@ -171,6 +236,11 @@ export class HttpClient {
 function anySignal(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
   if (a && b) return AbortSignal.any([a, b]);
   return a ?? b;
+}
+
+function timeoutError(url: URL, method: string, timeoutMs: number, cause: unknown): NetworkError {
+  const hint = method === 'GET' ? 'Raise the limit with --timeout SECONDS, or check the server and your network.' : 'The request was sent: check whether it took effect before trying again.';
+  return new NetworkError(`No complete answer from ${method} ${url.origin}${url.pathname} within ${timeoutMs / 1000} s`, hint, 'TIMEOUT', cause);
 }
 
 function networkError(err: unknown, url: URL, method: string, timeoutMs: number): NetworkError {

@@ -1,4 +1,7 @@
 import Conf from 'conf';
+import { lstatSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError, ExitCode } from '../errors.js';
 import { configDir } from './paths.js';
 import { ensurePrivateDir, tightenIfWide } from './secure-files.js';
 
@@ -26,6 +29,7 @@ export class ConfigStore {
   constructor(env: NodeJS.ProcessEnv) {
     const dir = configDir(env);
     ensurePrivateDir(dir);
+    refuseSymlink(join(dir, 'config.json'));
     this.conf = new Conf<ConfigShape>({
       projectName: 'partner',
       projectSuffix: '',
@@ -74,4 +78,30 @@ export class ConfigStore {
     if (this.activeProfile === name) this.conf.delete('activeProfile');
     return true;
   }
+}
+
+/**
+ * The config file holds tokens: a symbolic link in its place would make every
+ * save write them wherever the link points (another user's file, a shared
+ * directory). Refused, never followed.
+ */
+function refuseSymlink(path: string): void {
+  let isLink = false;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    return; // absent: conf creates a regular file
+  }
+  if (!isLink) return;
+  let target = '';
+  try {
+    target = ` (to ${readlinkSync(path)})`;
+  } catch {
+    // unreadable link: still refused
+  }
+  throw new CliError(`Refusing the config file ${path}: it is a symbolic link${target}; tokens are never written through a link`, {
+    code: 'CONFIG_SYMLINK',
+    exitCode: ExitCode.FAILURE,
+    hint: `Remove the link and log in again (\`rm ${path} && partner auth login\`), or point PARTNER_CONFIG_DIR at a private directory.`,
+  });
 }

@@ -73,8 +73,9 @@ function has(o: Obj, k: string): boolean {
   return Object.hasOwn(o, k) && o[k] !== undefined && o[k] !== null;
 }
 
+/** A value quoted for a message: JSON, cut to 60 characters, anything outside visible ASCII as a \u escape (no look-alikes). */
 function show(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v);
+  const s = (JSON.stringify(v) ?? String(v)).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
@@ -117,7 +118,7 @@ export function checkEvent(payload: Obj): EventCheck {
     if (typeof payload.timestamp !== 'string' || !validInstant(payload.timestamp)) w(`timestamp ${show(payload.timestamp)} is not an ISO 8601 instant`);
     else check.timestamp = payload.timestamp;
   } else if (info.kind !== 'contract') {
-    w('no timestamp in the payload (the spec says it is required)');
+    e('timestamp is missing (required on every event but the deprecated contract events)');
   }
 
   let normalizedData: Obj | undefined;

@@ -8,12 +8,13 @@
 // "unknown kid" and "kid of a P-256/RSA key" into one error, where we must
 // report them apart. The disk cache keeps jose's ExportedJWKSCache shape
 // ({jwks, uat}) so it can seed jose's [jwksCache] hook if ever wanted.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { importJWK, type JWK } from 'jose';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { writePrivateFile } from '../config/secure-files.js';
+import { untrustedReason } from './trust.js';
 
 /** The spec: the key set may be cached for at most 1 hour. */
 export const MAX_CACHE_MS = 60 * 60 * 1000;
@@ -70,6 +71,13 @@ export interface KeyStoreOptions {
   /** Directory of the disk cache (the user's cache dir); absent or useCache false: no disk cache. */
   cacheDir?: string;
   useCache?: boolean;
+  /**
+   * Secret that authenticates the disk cache (HMAC-SHA256 over its content,
+   * fetch time included). It lives in the config directory, beside the
+   * token: whoever can write the cache directory alone can neither plant a
+   * key nor extend the one-hour limit. Without it the disk cache is not used.
+   */
+  cacheKey?: () => Buffer | undefined;
   now?: () => number;
   debug?: (message: string) => void;
 }
@@ -83,6 +91,13 @@ interface CacheFile {
   /** Last refetch caused by an unknown kid. */
   refetchedAt?: number;
   jwks: unknown;
+  /** HMAC-SHA256 (hex) of the other members, with the cache key. */
+  mac?: string;
+}
+
+function cacheMac(key: Buffer, f: CacheFile): string {
+  const content = JSON.stringify([f.version, f.url, f.uat, f.maxAgeMs, f.refetchedAt ?? null, f.jwks]);
+  return createHmac('sha256', key).update(content).digest('hex');
 }
 
 /** max-age from a Cache-Control header, in ms; 0 for no-store/no-cache; undefined when absent. */
@@ -136,6 +151,7 @@ export function parseJwks(body: unknown, origin: string): KeyEntry[] {
 export class KeyStore {
   private readonly source: KeySource;
   private readonly cachePath?: string;
+  private readonly cacheKey: () => Buffer | undefined;
   private readonly now: () => number;
   private readonly debug: (m: string) => void;
   private snapshot?: KeySetSnapshot;
@@ -147,6 +163,7 @@ export class KeyStore {
     this.source = opts.source;
     this.now = opts.now ?? Date.now;
     this.debug = opts.debug ?? (() => undefined);
+    this.cacheKey = opts.cacheKey ?? (() => undefined);
     if (opts.source.kind === 'url' && opts.cacheDir && opts.useCache !== false) {
       const name = createHash('sha256').update(opts.source.url).digest('hex').slice(0, 24);
       this.cachePath = join(opts.cacheDir, 'jwks', `${name}.json`);
@@ -200,6 +217,13 @@ export class KeyStore {
     return this.lastRefetch === undefined || now - this.lastRefetch >= REFETCH_COOLDOWN_MS || now < this.lastRefetch;
   }
 
+  /** How long until canRefetch() turns true: 0 when it is now, Infinity for a source that is never refetched. */
+  refetchAllowedInMs(): number {
+    if (this.source.kind !== 'url') return Infinity;
+    if (this.canRefetch()) return 0;
+    return this.lastRefetch! + REFETCH_COOLDOWN_MS - this.now();
+  }
+
   /** Refetches for an unknown kid if the cool-down allows; undefined when it does not. */
   async refetch(): Promise<KeySetSnapshot | undefined> {
     if (this.inflight) return this.inflight;
@@ -245,8 +269,11 @@ export class KeyStore {
     const maxAgeMs = Math.min(MAX_CACHE_MS, maxAge ?? MAX_CACHE_MS);
     this.snapshot = { keys, fetchedAt: now, maxAgeMs, origin: s.url, fromCache: false };
     this.debug(`fetched key set from ${s.url}: ${keys.length} key(s), usable for ${Math.round(maxAgeMs / 1000)} s`);
-    if (this.cachePath && maxAgeMs > 0) {
-      const file: CacheFile = { version: 1, url: s.url, uat: now, maxAgeMs, refetchedAt: this.lastRefetch, jwks: res.body };
+    // Only a set that parsed and holds a key usable for ES512 is cached, and only its public members.
+    const key = this.cachePath && maxAgeMs > 0 && keys.some((k) => k.usable) ? this.cacheKey() : undefined;
+    if (this.cachePath && key) {
+      const file: CacheFile = { version: 1, url: s.url, uat: now, maxAgeMs, refetchedAt: this.lastRefetch, jwks: { keys: keys.map((k) => k.jwk) } };
+      file.mac = cacheMac(key, file);
       try {
         writePrivateFile(this.cachePath, `${JSON.stringify(file)}\n`);
       } catch (err) {
@@ -258,13 +285,30 @@ export class KeyStore {
 
   private readCache(now: number): KeySetSnapshot | undefined {
     if (!this.cachePath || this.source.kind !== 'url') return undefined;
+    // Trust only what we wrote: our own directory and file, writable by nobody else.
+    for (const p of [dirname(this.cachePath), this.cachePath]) {
+      const why = untrustedReason(p);
+      if (why) {
+        this.debug(`ignoring the key-set cache: ${p}: ${why}; fetching the key set`);
+        return undefined;
+      }
+    }
+    const key = this.cacheKey();
+    if (!key) return undefined;
     let file: CacheFile;
     try {
+      if (statSync(this.cachePath).size > 2 * MAX_JWKS_BYTES) return undefined;
       file = JSON.parse(readFileSync(this.cachePath, 'utf8')) as CacheFile;
     } catch {
       return undefined;
     }
     if (file?.version !== 1 || file.url !== this.source.url || typeof file.uat !== 'number' || typeof file.maxAgeMs !== 'number') return undefined;
+    const expected = Buffer.from(cacheMac(key, file), 'hex');
+    const actual = Buffer.from(typeof file.mac === 'string' ? file.mac : '', 'hex');
+    if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
+      this.debug('ignoring the key-set cache: its content does not match what this CLI wrote (edited?); fetching the key set');
+      return undefined;
+    }
     const snap: KeySetSnapshot = { keys: [], fetchedAt: file.uat, maxAgeMs: Math.min(MAX_CACHE_MS, file.maxAgeMs), origin: this.source.url, fromCache: true };
     if (typeof file.refetchedAt === 'number') snap.refetchedAt = file.refetchedAt;
     if (!isFresh(snap, now)) {

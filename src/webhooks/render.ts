@@ -27,6 +27,17 @@ export function verdictJson(v: Verdict): Record<string, unknown> {
   return doc;
 }
 
+/**
+ * An event type as shown: anything but visible ASCII (a zero-width space,
+ * a Cyrillic look-alike letter, a control) is written as a \u escape, so
+ * `EMPLOYEE_CREATED\u200b` can never pass for EMPLOYEE_CREATED.
+ */
+export function showEventType(t: string | null | undefined): string {
+  if (t === null || t === undefined || t === '') return '-';
+  const escaped = t.slice(0, 100).replace(/[^\x21-\x7e]|\\/g, (c) => (c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return t.length > 100 ? `${escaped}…` : escaped;
+}
+
 function cell(v: unknown): string {
   return v === null || v === undefined || v === '' ? '-' : sanitizeCell(String(v));
 }
@@ -46,7 +57,7 @@ export function renderVerdict(v: Verdict, c: Colors): string {
     ['kid', cell(v.kid)],
     ['alg', cell(v.alg)],
   ];
-  if (v.eventType !== null) rows.push(['event', `${cell(v.eventType)}${v.meaning ? c.dim(` — ${v.meaning}`) : ''}`]);
+  if (v.eventType !== null) rows.push(['event', `${showEventType(v.eventType)}${v.meaning ? c.dim(` — ${v.meaning}`) : ''}`]);
   if (v.signatureValid) rows.push(['timestamp', cell(v.timestamp)]);
   for (const [k, val] of rows) lines.push(`  ${k.padEnd(10)} ${val}`);
   let out = `${lines.join('\n')}\n`;
@@ -70,7 +81,7 @@ export function renderVerdict(v: Verdict, c: Colors): string {
 export function verdictLine(v: Verdict, c: Colors, prefix = ''): string {
   if (v.valid) {
     const warn = v.warnings.length > 0 ? c.yellow(`  (${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''}: ${sanitizeCell(v.warnings[0]!)})`) : '';
-    return `${prefix}${c.green('VALID  ')}  ${cell(v.eventType)}  ${cell(v.subject)}  ${cell(v.status)}  kid=${cell(v.kid)}${warn}\n`;
+    return `${prefix}${c.green('VALID  ')}  ${showEventType(v.eventType)}  ${cell(v.subject)}  ${cell(v.status)}  kid=${cell(v.kid)}${warn}\n`;
   }
   return `${prefix}${c.red('INVALID')}  ${v.reason}  ${sanitizeCell(v.message ?? '')}\n`;
 }

@@ -6,8 +6,9 @@ import type { Context } from '../context.js';
 import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
 import { checkBaseUrl } from '../api/urls.js';
 import type { KeyFlags } from '../commands/webhook/key-flags.js';
-import { cacheDir } from '../config/paths.js';
-import { JWKS_PATH, KeySetError, KeyStore, type FetchedJwks, type JwksFetcher } from './jwks.js';
+import { cacheDir, configDir } from '../config/paths.js';
+import { cacheSecret } from './cache-secret.js';
+import { JWKS_PATH, MAX_JWKS_BYTES, KeySetError, KeyStore, type FetchedJwks, type JwksFetcher } from './jwks.js';
 
 function headerText(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
@@ -18,12 +19,18 @@ function wrapFetchError(err: unknown, url: string): never {
   if (err instanceof ApiError) {
     throw new KeySetError(`Could not fetch the webhook key set from ${url}: HTTP ${err.status}`, 'Check the base URL (or pass --jwks-url URL), or verify offline with --jwks-file PATH.');
   }
-  if (err instanceof CliError) throw new KeySetError(`Could not fetch the webhook key set from ${url}: ${err.message}`, err.hint ?? 'Or verify offline with --jwks-file PATH.', err.code === 'BAD_RESPONSE' ? 'BAD_JWKS' : 'JWKS_UNAVAILABLE');
+  if (err instanceof CliError) throw new KeySetError(`Could not fetch the webhook key set from ${url}: ${err.message}`, err.hint ?? 'Or verify offline with --jwks-file PATH.', err.code === 'BAD_RESPONSE' || err.code === 'RESPONSE_TOO_LARGE' ? 'BAD_JWKS' : 'JWKS_UNAVAILABLE');
   throw err;
 }
 
 export async function keyStoreFor(ctx: Context, flags: KeyFlags): Promise<KeyStore> {
-  const common = { cacheDir: cacheDir(ctx.env), useCache: flags.cache, now: () => ctx.clock.now(), debug: (m: string) => ctx.log.debug(m) };
+  const common = {
+    cacheDir: cacheDir(ctx.env),
+    useCache: flags.cache,
+    cacheKey: () => cacheSecret(configDir(ctx.env), (m) => ctx.log.debug(m)),
+    now: () => ctx.clock.now(),
+    debug: (m: string) => ctx.log.debug(m),
+  };
   if (flags.jwksFile !== undefined) return new KeyStore({ ...common, source: { kind: 'file', path: flags.jwksFile } });
   if (flags.jwksUrl !== undefined) {
     const target = checkBaseUrl(flags.jwksUrl);
@@ -33,7 +40,7 @@ export async function keyStoreFor(ctx: Context, flags: KeyFlags): Promise<KeySto
       // No token: the key set is public, and this address is not the API's.
       client ??= await ctx.http({ baseUrl: target.origin, token: null, connections: 1 });
       try {
-        const res = await client.send('GET', target.pathname, { query: Object.fromEntries(target.searchParams) });
+        const res = await client.send('GET', target.pathname, { query: Object.fromEntries(target.searchParams), maxBytes: MAX_JWKS_BYTES });
         return { body: res.body, cacheControl: headerText(res.headers['cache-control']) };
       } catch (err) {
         wrapFetchError(err, url);
@@ -50,7 +57,7 @@ export async function keyStoreFor(ctx: Context, flags: KeyFlags): Promise<KeySto
   const fetch: JwksFetcher = async () => {
     try {
       const http = await ctx.http();
-      const res = await http.send('GET', JWKS_PATH);
+      const res = await http.send('GET', JWKS_PATH, { maxBytes: MAX_JWKS_BYTES });
       return { body: res.body, cacheControl: headerText(res.headers['cache-control']) };
     } catch (err) {
       wrapFetchError(err, url);

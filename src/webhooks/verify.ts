@@ -5,10 +5,17 @@
 // VerificationError with a stable code.
 import { compactVerify, errors as joseErrors } from 'jose';
 import { VerificationError } from '../errors.js';
+import { nestingExceeds, trimJsonWhitespace } from './bounded-json.js';
 import { checkEvent, type EventCheck } from './events.js';
 import type { KeyEntry, KeySetSnapshot, KeyStore } from './jwks.js';
 
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
+/** The decoded protected header; a genuine one is about 60 bytes. */
+export const MAX_HEADER_BYTES = 4096;
+/** Nesting of the header: a genuine one is flat (1); room for a jwk member. */
+export const MAX_HEADER_DEPTH = 4;
+/** Nesting of the payload: the spec's deepest event (approval details) is 4. */
+export const MAX_PAYLOAD_DEPTH = 32;
 
 export const REASONS = {
   TOO_LARGE: 'TOO_LARGE',
@@ -50,6 +57,19 @@ export interface Verdict {
   warnings: string[];
   /** Event shape errors (reason EVENT_SHAPE). */
   errors: string[];
+  /**
+   * Set when the verdict may change soon: the key set needs a refetch (unknown
+   * kid, or no key verifying a JWS without kid) but one happened less than 30 s
+   * ago. A receiver answers 503 with Retry-After, never a permanent 401.
+   */
+  retryAfterMs?: number;
+}
+
+/** A verification that could not be completed yet: the keys may have rotated and a refetch is held back. */
+export class DeferredVerificationError extends VerificationError {
+  constructor(code: string, message: string, readonly retryAfterMs: number) {
+    super(code, message);
+  }
 }
 
 const B64URL = /^[A-Za-z0-9_-]*$/;
@@ -60,16 +80,20 @@ function b64urlPart(part: string, name: string): Buffer {
   return Buffer.from(part, 'base64url');
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// fatal: invalid UTF-8 is refused, never replaced by U+FFFD (which could turn
+// a refused byte sequence into an accepted string). ignoreBOM: a byte-order
+// mark stays in the text, so it is refused too rather than silently dropped.
+// (The label left out is UTF-8, the decoder's default and only encoding.)
+const utf8 = new TextDecoder(undefined, { fatal: true, ignoreBOM: true });
 
 function describeAlg(alg: unknown): string {
   if (alg === undefined) return 'the header has no "alg"';
-  if (typeof alg !== 'string') return `"alg" is ${JSON.stringify(alg)?.slice(0, 30)}, not a string`;
+  if (typeof alg !== 'string') return `"alg" is ${shortJson(alg, 30)}, not a string`;
   const a = JSON.stringify(alg.slice(0, 30));
   if (alg.toLowerCase() === 'none') return `alg ${a}: unsigned tokens are never accepted; only ES512`;
   if (/^HS/i.test(alg)) return `alg ${a} (HMAC) is refused: an algorithm-confusion attempt; only ES512 is accepted`;
   if (/^(RS|PS)/i.test(alg)) return `alg ${a} (RSA) is refused; only ES512 is accepted`;
-  if (/^ES/i.test(alg) || alg === 'ES256K') return `alg ${a} is refused; only ES512 (P-521) is accepted`;
+  if (/^ES/i.test(alg)) return `alg ${a} is refused; only ES512 (P-521) is accepted`;
   return `alg ${a} is refused; only ES512 is accepted`;
 }
 
@@ -81,7 +105,7 @@ export interface ParsedJws {
 
 /** Steps up to the algorithm check: size, unwrapping, compact shape, header, crit, alg. */
 export function parseJws(input: string | Uint8Array): ParsedJws {
-  const size = typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength;
+  const size = Buffer.byteLength(input);
   if (size > MAX_WEBHOOK_BYTES) throw new VerificationError(REASONS.TOO_LARGE, `the body is ${size} bytes; at most 1 MiB (${MAX_WEBHOOK_BYTES} bytes) is accepted`);
   let text: string;
   try {
@@ -89,8 +113,9 @@ export function parseJws(input: string | Uint8Array): ParsedJws {
   } catch {
     throw new VerificationError(REASONS.MALFORMED, 'the body is not UTF-8 text');
   }
-  text = text.trim();
+  text = trimJsonWhitespace(text);
   if (text === '') throw new VerificationError(REASONS.MALFORMED, 'the body is empty');
+  if (text.charCodeAt(0) === 0xfeff) throw new VerificationError(REASONS.MALFORMED, 'the body starts with a byte-order mark (U+FEFF): a compact JWS starts with its base64url header');
   // The raw HTTP body may be the JWS as a JSON string: "eyJ…".
   if (text.startsWith('"')) {
     let unwrapped: unknown;
@@ -99,36 +124,56 @@ export function parseJws(input: string | Uint8Array): ParsedJws {
     } catch {
       throw new VerificationError(REASONS.MALFORMED, 'the body starts with a quote but is not a JSON string');
     }
-    if (typeof unwrapped !== 'string') throw new VerificationError(REASONS.MALFORMED, 'the body is JSON but not a string');
-    text = unwrapped.trim();
+    // Text starting with a quote that parses is always a JSON string.
+    text = trimJsonWhitespace(unwrapped as string);
   }
   if (text.startsWith('{')) throw new VerificationError(REASONS.MALFORMED, 'the body is a JSON object, not a compact JWS (the JSON serialisation and raw JSON are refused)');
-  const parts = text.split('.');
-  if (parts.length !== 3) throw new VerificationError(REASONS.MALFORMED, `a compact JWS has 3 dot-separated parts; this has ${parts.length}`);
+  const parts = text.split('.', 4);
+  if (parts.length !== 3) throw new VerificationError(REASONS.MALFORMED, `a compact JWS has 3 dot-separated parts; this has ${parts.length === 4 ? 'more' : parts.length}`);
   const [h, p, s] = parts as [string, string, string];
+  const header = parseHeader(h);
+  if (header.crit !== undefined) {
+    throw new VerificationError(REASONS.UNSUPPORTED_CRIT, `the header marks extensions as critical (crit ${shortJson(header.crit, 60)}); none is understood`);
+  }
+  if (header.alg !== 'ES512') throw new VerificationError(REASONS.UNSUPPORTED_ALG, describeAlg(header.alg));
+  if (header.kid !== undefined && typeof header.kid !== 'string') throw new VerificationError(REASONS.MALFORMED, '"kid" in the header is not a string');
+  b64urlPart(p, 'payload');
+  if (s === '') throw new VerificationError(REASONS.MALFORMED, 'the signature is empty (an unsigned token)');
+  b64urlPart(s, 'signature');
+  return { jws: text, header, kid: header.kid as string | undefined };
+}
+
+/** The protected header: size and nesting bounded before JSON.parse. */
+function parseHeader(h: string): Record<string, unknown> {
   if (h === '') throw new VerificationError(REASONS.MALFORMED, 'the protected header is empty');
-  const headerBytes = b64urlPart(h, 'protected header');
+  // Every 4 base64url characters carry 3 bytes: refuse by the encoded length, before decoding.
+  if (Math.floor((h.length * 3) / 4) > MAX_HEADER_BYTES) {
+    throw new VerificationError(REASONS.TOO_LARGE, `the protected header is about ${Math.floor((h.length * 3) / 4)} bytes; at most ${MAX_HEADER_BYTES} bytes are accepted`);
+  }
+  const bytes = b64urlPart(h, 'protected header');
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new VerificationError(REASONS.MALFORMED, 'the protected header is not UTF-8 text');
+  }
+  if (nestingExceeds(text, MAX_HEADER_DEPTH)) throw new VerificationError(REASONS.MALFORMED, `the protected header nests deeper than ${MAX_HEADER_DEPTH} levels`);
   let header: unknown;
   try {
-    header = JSON.parse(utf8.decode(headerBytes));
+    header = JSON.parse(text);
   } catch {
     throw new VerificationError(REASONS.MALFORMED, 'the protected header is not JSON');
   }
   if (header === null || typeof header !== 'object' || Array.isArray(header)) throw new VerificationError(REASONS.MALFORMED, 'the protected header is not a JSON object');
-  const hdr = header as Record<string, unknown>;
-  if (hdr.crit !== undefined) {
-    throw new VerificationError(REASONS.UNSUPPORTED_CRIT, `the header marks extensions as critical (crit ${JSON.stringify(hdr.crit)?.slice(0, 60)}); none is understood`);
-  }
-  if (hdr.alg !== 'ES512') throw new VerificationError(REASONS.UNSUPPORTED_ALG, describeAlg(hdr.alg));
-  if (hdr.kid !== undefined && typeof hdr.kid !== 'string') throw new VerificationError(REASONS.MALFORMED, '"kid" in the header is not a string');
-  b64urlPart(p, 'payload');
-  if (s === '') throw new VerificationError(REASONS.MALFORMED, 'the signature is empty (an unsigned token)');
-  b64urlPart(s, 'signature');
-  return { jws: text, header: hdr, kid: hdr.kid as string | undefined };
+  return header as Record<string, unknown>;
 }
 
-/** Tries one key; true when the signature verifies. Returns the payload bytes then. */
-async function tryKey(store: KeyStore, entry: KeyEntry, jws: string): Promise<Uint8Array | undefined> {
+function shortJson(v: unknown, max: number): string {
+  return (JSON.stringify(v) ?? String(v)).slice(0, max);
+}
+
+/** Tries one key; returns the payload bytes when the signature verifies. Exported to test this layer on its own. */
+export async function tryKey(store: KeyStore, entry: KeyEntry, jws: string): Promise<Uint8Array | undefined> {
   let key: CryptoKey;
   try {
     key = await store.cryptoKey(entry);
@@ -139,10 +184,9 @@ async function tryKey(store: KeyStore, entry: KeyEntry, jws: string): Promise<Ui
     const { payload } = await compactVerify(jws, key, { algorithms: ['ES512'] });
     return payload;
   } catch (err) {
-    if (err instanceof joseErrors.JWSSignatureVerificationFailed) return undefined;
     if (err instanceof joseErrors.JOSEAlgNotAllowed) throw new VerificationError(REASONS.UNSUPPORTED_ALG, describeAlg(undefined));
     if (err instanceof joseErrors.JWSInvalid) throw new VerificationError(REASONS.MALFORMED, `invalid JWS: ${err.message}`);
-    return undefined;
+    return undefined; // JWSSignatureVerificationFailed: not this key
   }
 }
 
@@ -170,22 +214,31 @@ export async function verifySignature(input: string | Uint8Array, store: KeyStor
   let result = await verifyWithSet(parsed, snap, store);
   // An unknown kid (or, without a kid, no key verifying) may mean the keys rotated: one refetch, rate-limited.
   const kidUnknown = parsed.kid !== undefined && result.matched.length === 0;
+  let heldBackMs: number | undefined;
   if (!result.payload && (kidUnknown || parsed.kid === undefined)) {
     const fresh = await store.refetch();
     if (fresh) {
       snap = fresh;
       result = await verifyWithSet(parsed, snap, store);
+    } else {
+      heldBackMs = store.refetchAllowedInMs();
     }
   }
   if (result.payload) return { parsed, payload: result.payload };
+  // The refetch that could have found a rotated key is held back by the cool-down: the answer may change.
+  const fail = (code: Reason, message: string) =>
+    // Finite: only a remote key set is refetched (a file or static set never changes).
+    Number.isFinite(heldBackMs)
+      ? new DeferredVerificationError(code, `${message}; the key set was refetched less than 30 s ago, so it is checked again in ${Math.ceil(heldBackMs! / 1000)} s (a rotated key may not be known yet)`, heldBackMs!)
+      : new VerificationError(code, message);
   if (parsed.kid !== undefined) {
     const kid = JSON.stringify(parsed.kid.slice(0, 80));
-    if (result.matched.length === 0) throw new VerificationError(REASONS.UNKNOWN_KID, `no key with kid ${kid} in the key set from ${snap.origin}`);
+    if (result.matched.length === 0) throw fail(REASONS.UNKNOWN_KID, `no key with kid ${kid} in the key set from ${snap.origin}`);
     if (!result.matched.some((k) => k.usable)) throw new VerificationError(REASONS.WRONG_KEY_TYPE, `the key with kid ${kid} is unusable for ES512: ${result.matched[0]!.problem}`);
     throw new VerificationError(REASONS.BAD_SIGNATURE, `the signature does not verify with the key ${kid}: forged or altered`);
   }
-  if (!snap.keys.some((k) => k.usable)) throw new VerificationError(REASONS.WRONG_KEY_TYPE, `the key set from ${snap.origin} has no EC P-521 key to verify ES512 with`);
-  throw new VerificationError(REASONS.BAD_SIGNATURE, 'no key of the set verifies the signature (the header has no kid): forged or altered');
+  if (!snap.keys.some((k) => k.usable)) throw fail(REASONS.WRONG_KEY_TYPE, `the key set from ${snap.origin} has no EC P-521 key to verify ES512 with`);
+  throw fail(REASONS.BAD_SIGNATURE, 'no key of the set verifies the signature (the header has no kid): forged or altered');
 }
 
 function emptyVerdict(): Verdict {
@@ -223,24 +276,31 @@ export async function verifyWebhook(input: string | Uint8Array, store: KeyStore)
     v.alg = 'ES512';
     payloadBytes = payload;
   } catch (err) {
+    // Anything else (the key set could not be fetched) says nothing about the webhook: it propagates.
     if (!(err instanceof VerificationError)) throw err;
-    // Show what the (untrusted) header said, when it parsed, to help debugging.
-    try {
-      const p = looseHeader(input);
-      if (p) {
-        v.header = p;
-        v.kid = typeof p.kid === 'string' ? p.kid : null;
-        v.alg = typeof p.alg === 'string' ? p.alg : null;
-      }
-    } catch {
-      // nothing to show
+    // Show what the (untrusted) header said, when it parsed, to help debugging: a bounded summary, never the whole object.
+    const p = looseHeader(input);
+    if (p) {
+      v.header = p;
+      v.kid = typeof p.kid === 'string' ? p.kid : null;
+      v.alg = typeof p.alg === 'string' ? p.alg : null;
     }
+    if (err instanceof DeferredVerificationError) v.retryAfterMs = err.retryAfterMs;
     return fail(v, err);
   }
   v.signatureValid = true;
   let payload: unknown;
+  let payloadText: string;
   try {
-    payload = JSON.parse(utf8.decode(payloadBytes));
+    payloadText = utf8.decode(payloadBytes);
+  } catch {
+    return fail(v, new VerificationError(REASONS.PAYLOAD_NOT_JSON, 'the signature is genuine, but the payload is not UTF-8 text'));
+  }
+  if (nestingExceeds(payloadText, MAX_PAYLOAD_DEPTH)) {
+    return fail(v, new VerificationError(REASONS.PAYLOAD_SHAPE, `the signature is genuine, but the payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels`));
+  }
+  try {
+    payload = JSON.parse(payloadText);
   } catch {
     return fail(v, new VerificationError(REASONS.PAYLOAD_NOT_JSON, 'the signature is genuine, but the payload is not JSON'));
   }
@@ -283,13 +343,29 @@ function fail(v: Verdict, err: VerificationError): Verdict {
   return v;
 }
 
-/** The header of an input that failed, for display only (never trusted). */
+/** Header members shown for a refused webhook: at most this many, strings cut to 100 characters. */
+const SHOWN_HEADER_MEMBERS = 8;
+
+/**
+ * The header of an input that failed, for display only (never trusted): only
+ * when it passes the same size and nesting limits, and only a summary (the
+ * first few members; objects and arrays named, not echoed).
+ */
 function looseHeader(input: string | Uint8Array): Record<string, unknown> | undefined {
-  let text = (typeof input === 'string' ? input : Buffer.from(input).toString('utf8')).trim();
-  if (text.length > MAX_WEBHOOK_BYTES) return undefined;
-  if (text.startsWith('"')) text = String(JSON.parse(text)).trim();
-  const h = text.split('.')[0];
-  if (!h || !B64URL.test(h)) return undefined;
-  const parsed: unknown = JSON.parse(Buffer.from(h, 'base64url').toString('utf8'));
-  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  try {
+    if (input.length > MAX_WEBHOOK_BYTES) return undefined;
+    let text = trimJsonWhitespace(typeof input === 'string' ? input : Buffer.from(input).toString());
+    if (text.startsWith('"')) text = trimJsonWhitespace(String(JSON.parse(text)));
+    const header = parseHeader(text.split('.', 1)[0]!);
+    const shown: Record<string, unknown> = {};
+    for (const [k, val] of Object.entries(header).slice(0, SHOWN_HEADER_MEMBERS)) {
+      const key = k.slice(0, 40);
+      if (typeof val === 'string') shown[key] = val.length > 100 ? `${val.slice(0, 100)}…` : val;
+      else if (val === null || typeof val === 'number' || typeof val === 'boolean') shown[key] = val;
+      else shown[key] = Array.isArray(val) ? '[array]' : '[object]';
+    }
+    return shown;
+  } catch {
+    return undefined;
+  }
 }

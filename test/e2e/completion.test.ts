@@ -77,7 +77,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(complete(['partner', ''])).toEqual(expect.arrayContaining(['employees', 'gp', 'auth', 'webhook', 'sandbox', 'doctor', 'completion', 'help']));
     expect(complete(['partner', 'emp'])).toEqual(['employees']);
     expect(complete(['partner', 'auth', ''])).toEqual(['login', 'status', 'logout']);
-    expect(complete(['partner', '--sandbox', '--timeout', '5', 'webhook', ''])).toEqual(['verify', 'listen']);
+    expect(complete(['partner', '--sandbox', '--timeout', '5', 'webhook', ''])).toEqual(['verify', 'listen', 'replay']);
   });
 
   it('completes flags of the command under the cursor, global flags included', () => {

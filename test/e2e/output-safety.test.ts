@@ -193,7 +193,7 @@ describe('webhook payloads with escape sequences', () => {
   });
 
   it('webhook listen: the line printed for each event is neutralised', async () => {
-    const child = spawn(process.execPath, [BIN, 'webhook', 'listen', '--port', '0'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', '-o', 'table'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

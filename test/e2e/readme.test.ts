@@ -50,6 +50,7 @@ const SPECIAL: { match: RegExp; reason: string }[] = [
   { match: /^partner sandbox start --port 8080$/, reason: 'runs until Ctrl-C; this test starts the same sandbox in-process instead' },
   { match: /^partner webhook listen /, reason: 'runs until Ctrl-C on a fixed port: run below on port 0, forwarding to a local receiver, then stopped' },
   { match: /^partner sandbox emit EMPLOYEE_CREATED --to http:\/\/127\.0\.0\.1:4242\/$/, reason: 'needs the receiver above: run below against its real port' },
+  { match: /^partner webhook replay --spool /, reason: 'needs a spool filled by a running receiver and an app on port 3000 (listen --spool and replay are tested in test/e2e/webhook-delivery.test.ts)' },
 ];
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -142,7 +143,8 @@ describe('README', () => {
     const appUrl = `http://127.0.0.1:${(app.address() as { port: number }).port}/webhooks`;
     const listenLine = commands.find((c) => c.line.startsWith('partner webhook listen '))!.line;
     const args = listenLine.replace(/^partner /, '').split(/\s+/).map((a) => (a === '4242' ? '0' : a === 'http://localhost:3000/webhooks' ? appUrl : a));
-    const listen = spawn(process.execPath, [BIN, ...args], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    // As on a terminal: the event lines (piped, listen would print NDJSON).
+    const listen = spawn(process.execPath, [BIN, ...args, '-o', 'table'], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     listen.stdout.on('data', (c: Buffer) => (out += c));

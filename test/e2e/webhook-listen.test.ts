@@ -16,7 +16,8 @@ interface Listener {
 
 /** Spawns `partner webhook listen` and waits for its Ready line (the URL it listens on). */
 function listen(args: string[], env: NodeJS.ProcessEnv): Promise<Listener> {
-  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  // The event lines people read (piped, listen prints NDJSON unless -o table).
+  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...(args.includes('-o') ? [] : ['-o', 'table']), ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));

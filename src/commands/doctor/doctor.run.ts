@@ -15,6 +15,8 @@ import { configDir, cacheDir } from '../../config/paths.js';
 import { maskSecret, type ResolvedProfile } from '../../config/resolve.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
+import { secretRedactor } from '../../api/redact.js';
+import { cacheSecret } from '../../webhooks/cache-secret.js';
 
 export const MIN_NODE = [20, 18, 0] as const;
 /** Clock skew against the server's Date header above this is reported. */
@@ -294,6 +296,7 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
     const cached = new KeyStore({
       source: { kind: 'url', url, fetch: () => Promise.reject(new NoCachedCopy()) },
       cacheDir: cacheDir(ctx.env),
+      cacheKey: () => cacheSecret(configDir(ctx.env), undefined, { create: false }),
       now: () => ctx.clock.now(),
     });
     try {
@@ -317,10 +320,16 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
 
   checks.push(checkProxy(ctx.env, baseUrl));
 
-  const code = worstExitCode(checks.filter((c) => c.status === 'fail').map((c) => c.exitCode ?? ExitCode.FAILURE));
-  {
-    await writeRecord(ctx.io, ctx.io.stdout, { ok: code === 0, exitCode: code, checks }, outputOptions(opts, ctx.io), { table: () => renderChecks(checks, ctx) });
+  // Anything a server said (error bodies, headers) may echo the token: mask any run of 8+ of its characters.
+  if (profile?.token) {
+    const redact = secretRedactor(profile.token);
+    for (const c of checks) {
+      c.message = redact(c.message);
+      if (c.fix) c.fix = redact(c.fix);
+    }
   }
+  const code = worstExitCode(checks.filter((c) => c.status === 'fail').map((c) => c.exitCode ?? ExitCode.FAILURE));
+  await writeRecord(ctx.io, ctx.io.stdout, { ok: code === 0, exitCode: code, checks }, outputOptions(opts, ctx.io), { table: () => renderChecks(checks, ctx) });
   return code;
 }
 

@@ -1,15 +1,15 @@
-import type { OptionsOf } from '../../command.js';
-import type { listen } from './listen.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { isLoopback } from '../../api/http.js';
-import { parseInteger } from '../../options.js';
+import type { OptionsOf } from '../../command.js';
 import { jsonText, sanitizeCell } from '../../output/sanitize.js';
 import { writeChunk } from '../../output/stream.js';
-import { isEventType, EVENT_TYPES } from '../../webhooks/events.js';
+import { isEventType } from '../../webhooks/events.js';
+import { isLoopback } from '../../api/urls.js';
 import { startReceiver, type ReceivedEvent } from '../../webhooks/listen.js';
-import { verdictJson } from '../../webhooks/render.js';
+import { showEventType, verdictJson } from '../../webhooks/render.js';
+import { openSpool } from '../../webhooks/spool.js';
 import { keyStoreFor } from '../../webhooks/source.js';
+import type { listen } from './listen.js';
+import { outputOptions } from '../../output/options.js';
 
 export type ListenOptions = OptionsOf<typeof listen>;
 
@@ -19,19 +19,24 @@ function line(e: ReceivedEvent, ctx: Context): string {
   const status = e.httpStatus === 200 ? c.green(String(e.httpStatus)) : c.red(String(e.httpStatus));
   let text: string;
   if (v.valid) {
-    const cells = [v.eventType, v.subject, v.status].map((x) => sanitizeCell(x ?? '-'));
+    const cells = [showEventType(v.eventType), sanitizeCell(v.subject ?? '-'), sanitizeCell(v.status ?? '-')];
     text = `${e.time}  ${status}  ${cells.join('  ')}`;
     if (v.warnings.length > 0) text += c.yellow(`  (${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''}: ${sanitizeCell(v.warnings[0]!)})`);
   } else {
     text = `${e.time}  ${status}  INVALID ${v.reason}  ${sanitizeCell(v.message ?? '')}`;
   }
-  if (e.forward) {
+  if (e.forward?.duplicate) text += '  -> already delivered (duplicate not forwarded)';
+  else if (e.forward) {
     text += e.forward.status !== undefined ? `  -> forwarded ${e.forward.status}` : c.red(`  -> forward failed: ${sanitizeCell(e.forward.error ?? '')}`);
   }
+  if (e.spooled) text += e.spooled === 'stored' ? '  -> spooled' : '  -> already spooled (duplicate)';
+  if (e.problem) text += c.red(`  (${sanitizeCell(e.problem)})`);
   return `${text}\n`;
 }
 
 export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
+  // Lines for people at a terminal, one JSON object per event when piped (or -o ndjson).
+  const format = outputOptions(opts, ctx.io).format;
   if (!isLoopback(opts.host)) ctx.log.warn(`listening on ${opts.host}, not loopback: anyone who can reach this address can send to it`);
   if (opts.events) {
     const unknown = opts.events.filter((e) => !isEventType(e));
@@ -47,30 +52,41 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
     if (opts.keys.jwksFile !== undefined) throw err;
     ctx.log.warn(`${(err as Error).message}; will try again when a webhook arrives`);
   }
+  const spool = opts.spool !== undefined ? await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m) }) : undefined;
+  if (spool) ctx.onCleanup(() => spool.close());
   let queue = Promise.resolve();
+  // Each write is isolated: one failure (a closed pipe, a rendering error) is reported and the next event still prints.
+  const print = (make: () => string) => {
+    queue = queue
+      .then(() => writeChunk(ctx.io.stdout, make()))
+      .catch((err: unknown) => ctx.log.warn(`could not print an event: ${(err as Error).message}`));
+    return queue;
+  };
   const receiver = await startReceiver(
-    { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, timeoutMs: ctx.globals.timeout * 1000, now: () => ctx.clock.now() },
+    { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, forwardTimeoutMs: opts.forwardTimeoutMs, spool, maxAgeMs: opts.maxAgeMs, now: () => ctx.clock.now() },
     store,
     (e) => {
       if (e.filtered) {
-        ctx.log.debug(`ignored ${e.verdict.eventType} (not in --events)`);
+        ctx.log.debug(`ignored ${showEventType(e.verdict.eventType)} (not in --events)`);
         return;
       }
       // Print in arrival order, with backpressure.
-      queue = queue.then(() =>
-        writeChunk(ctx.io.stdout, opts.output === 'ndjson' ? `${jsonText({ time: e.time, httpStatus: e.httpStatus, ...verdictJson(e.verdict), forward: e.forward ?? null })}\n` : line(e, ctx)),
+      return print(() =>
+        format === 'ndjson'
+          ? `${jsonText({ time: e.time, httpStatus: e.httpStatus, ...verdictJson(e.verdict), forward: e.forward ?? null, ...(e.spooled ? { spooled: e.spooled } : {}), ...(e.problem ? { problem: e.problem } : {}) })}\n`
+          : line(e, ctx),
       );
-      return queue;
     },
     (m) => ctx.log.warn(m),
   );
   ctx.onCleanup(() => receiver.close());
-  const forward = opts.forwardTo ? `, forwarding valid events to ${opts.forwardTo}` : '';
+  const forward = (opts.forwardTo ? `, forwarding valid events to ${opts.forwardTo}` : '') + (spool ? `, spooling to ${spool.dir}` : '');
   ctx.io.stderr.write(`Ready! Listening for webhooks on ${receiver.url} (keys from ${store.origin}${forward}). Press Ctrl-C to stop.\n`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await receiver.close();
+  await spool?.close();
   await queue;
 }

@@ -1,7 +1,8 @@
 // `partner webhook listen` (run: ./listen.run.ts).
 import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { custom, httpUrl, int, textOr } from '../../flags.js';
+import { custom, httpUrl, int, path, textOr } from '../../flags.js';
+import { parseDuration } from '../../webhooks/duration.js';
 import { EVENT_TYPES } from '../../webhooks/events.js';
 import { KEY_FLAGS, keyFlags } from './key-flags.js';
 
@@ -22,6 +23,9 @@ function eventList(raw: string): string[] {
   return events;
 }
 
+/** Well under the 10 s after which common senders give up and retry. */
+export const DEFAULT_FORWARD_TIMEOUT_MS = 5000;
+
 export const listen = defineCommand({
   name: 'listen',
   summary: 'run a local receiver that verifies every POSTed webhook and can forward it to your app',
@@ -31,15 +35,36 @@ export const listen = defineCommand({
     path: custom('URL path webhooks are POSTed to (default /)', 'path', urlPath),
     forwardTo: httpUrl('POST each valid event, decoded, as JSON to this URL and print its status', 'http://localhost:3000/webhooks'),
     events: custom('comma-separated event types to report and forward (default: all; others are acknowledged and ignored)', 'types', eventList),
+    forwardTimeout: custom('total time limit of one forward, like 5s or 500ms (default: 5s)', 'duration', (raw, name) => parseDuration(name, raw, { minMs: 100, maxMs: 600_000 })!),
+    spool: path("keep every verified event in this directory (append-only, fsync'd journal, mode 0700) before acknowledging it; forward from there with retries", { placeholder: 'dir' }),
+    maxAge: custom('refuse events whose timestamp is older than this, like 10m (replay protection; default: off)', 'duration', (raw, name) => parseDuration(name, raw, { minMs: 1000, maxMs: 365 * 86_400_000 })!),
     ...KEY_FLAGS,
   },
   output: { formats: ['table', 'ndjson'], fields: false, jq: false },
   needsToken: false,
-  refine: (o) => ({ keys: keyFlags(o), host: o.host, port: o.port, path: o.path ?? '/', forwardTo: o.forwardTo, events: o.events, output: o.output ?? 'table' }),
-  details: `Answers 200 for a valid event, 401 for a bad signature, algorithm or key, 400 for a malformed body or payload, 413 for a body over 1 MiB. Each event prints a line: time, HTTP status, event type, employee code (or approval request id), status (-o ndjson: one JSON object per event). Ctrl-C stops it.`,
+  refine: (o) => ({
+    keys: keyFlags(o),
+    host: o.host,
+    port: o.port,
+    path: o.path ?? '/',
+    forwardTo: o.forwardTo,
+    events: o.events,
+    output: o.output,
+    fields: o.fields,
+    jq: o.jq,
+    quiet: o.quiet,
+    csvRaw: o.csvRaw,
+    forwardTimeoutMs: o.forwardTimeout ?? DEFAULT_FORWARD_TIMEOUT_MS,
+    spool: o.spool,
+    maxAgeMs: o.maxAge,
+  }),
+  details: `Answers 200 for a valid event, 401 for a bad signature, algorithm or key, 400 for a malformed body or payload, 413 for a body over 1 MiB. On a terminal each event prints a line: time, HTTP status, event type, employee code (or approval request id), status; piped (or -o ndjson), one JSON object per event. Ctrl-C stops it.
+
+With --forward-to, 200 means the event is safely kept: the target answered 2xx (within --forward-timeout), or, with --spool, it is on disk and will be forwarded with retries. Otherwise the sender gets 503 with Retry-After and should retry; a copy of an event already delivered is acknowledged again but not forwarded twice. 503 with Retry-After also answers a key that may have just rotated while the key-set refetch is held back (at most one per 30 s).`,
   examples: [
     'partner webhook listen --port 4242 --forward-to http://localhost:3000/webhooks',
     'partner webhook listen --events EMPLOYEE_CREATED,EMPLOYEE_UPDATED -o ndjson',
+    'partner webhook listen --forward-to http://localhost:3000/webhooks --spool ~/.partner-spool',
   ],
   load: () => import('./listen.run.js'),
 });

@@ -12,6 +12,7 @@ import { writeChunk } from '../../output/stream.js';
 import { writeJson, writeRecord } from '../../output/writer.js';
 import { renderVerdict, verdictJson, verdictLine } from '../../webhooks/render.js';
 import { keyStoreFor } from '../../webhooks/source.js';
+import { BATCH_LINES, needsRecheck, VerifyPool } from '../../webhooks/verify-pool.js';
 import { MAX_WEBHOOK_BYTES, tooLargeVerdict, verifyWebhook, type Verdict } from '../../webhooks/verify.js';
 
 export type VerifyOptions = OptionsOf<typeof verify>;
@@ -87,6 +88,8 @@ export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
 
 /** JWS lines verified at once by --file. */
 const VERIFY_IN_FLIGHT = 8;
+/** From this file size on, --file verifies on worker threads (one per core): below it, starting them costs more than it saves. */
+const POOL_MIN_BYTES = 128 * 1024;
 
 async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, ctx: Context): Promise<number> {
   try {
@@ -97,43 +100,87 @@ async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, 
   }
   const store = await keyStoreFor(ctx, opts.keys);
   if (opts.keys.jwksFile !== undefined) await store.current();
-  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   const out = ctx.io.stdout;
   let lineNo = 0;
   let valid = 0;
   let invalid = 0;
   const reasons = new Map<string, number>();
-  // Verification runs on libuv's thread pool, so a few lines in flight use
-  // more than one core; results are still printed in file order.
-  const pending: { line: number; verdict: Promise<Verdict> }[] = [];
-  const emit = async (next: { line: number; verdict: Promise<Verdict> }) => {
-    const verdict = await next.verdict;
+  const emit = async (line: number, verdict: Verdict) => {
     if (verdict.valid) valid++;
     else {
       invalid++;
       reasons.set(verdict.reason!, (reasons.get(verdict.reason!) ?? 0) + 1);
     }
-    if (format === 'table') await writeChunk(out, verdictLine(verdict, ctx.colors, `line ${String(next.line).padEnd(5)} `));
+    if (format === 'table') await writeChunk(out, verdictLine(verdict, ctx.colors, `line ${String(line).padEnd(5)} `));
     else {
-      const doc = jsonText({ line: next.line, ...verdictJson(verdict) });
+      const doc = jsonText({ line, ...verdictJson(verdict) });
       if (format === 'ndjson') await writeChunk(out, `${doc}\n`);
       // The opening bracket waits for the first verdict: a file with no JWS leaves stdout empty.
       else await writeChunk(out, `${valid + invalid === 1 ? '[\n' : ',\n'}  ${doc}`);
     }
   };
+  // A big file is verified on worker threads, one per core, with a copy of the key set.
+  const pool = statSync(path).size >= POOL_MIN_BYTES ? VerifyPool.create(await store.current()) : undefined;
+  const refetchable = opts.keys.jwksFile === undefined;
+  // Opened only now: lines a readline interface emits before its iterator is taken (during an await above) are lost.
+  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   try {
-    for await (const line of rl) {
-      lineNo++;
-      if (ctx.signal.aborted) throw new InterruptedError();
-      if (line.trim() === '') continue;
-      const verdict = verifyWebhook(line, store);
-      verdict.catch(() => undefined); // awaited in order by emit(); avoid an unhandled rejection meanwhile
-      pending.push({ line: lineNo, verdict });
-      if (pending.length >= VERIFY_IN_FLIGHT) await emit(pending.shift()!);
+    if (pool) {
+      ctx.log.debug(`verifying on ${pool.size} worker threads`);
+      type Item = { line: number; text: string };
+      let batch: Item[] = [];
+      const inflight: { items: Item[]; verdicts: Promise<(Verdict | null)[]> }[] = [];
+      const send = () => {
+        const verdicts = pool.verify(batch.map((b) => b.text));
+        verdicts.catch(() => undefined); // awaited in order below
+        inflight.push({ items: batch, verdicts });
+        batch = [];
+      };
+      const drain = async () => {
+        const b = inflight.shift()!;
+        // A worker that failed leaves its lines to the main thread: nothing is skipped.
+        const verdicts = await b.verdicts.catch(() => b.items.map(() => null));
+        for (let i = 0; i < b.items.length; i++) {
+          let v = verdicts[i] ?? null;
+          if (needsRecheck(v, refetchable)) v = await verifyWebhook(b.items[i]!.text, store);
+          await emit(b.items[i]!.line, v!);
+        }
+      };
+      for await (const line of rl) {
+        lineNo++;
+        if (ctx.signal.aborted) throw new InterruptedError();
+        if (line.trim() === '') continue;
+        batch.push({ line: lineNo, text: line });
+        if (batch.length >= BATCH_LINES) {
+          send();
+          // Two batches per worker keep every core busy while the output catches up.
+          if (inflight.length >= pool.size * 2) await drain();
+        }
+      }
+      if (batch.length > 0) send();
+      while (inflight.length > 0) await drain();
+    } else {
+      // Verification runs on libuv's thread pool, so a few lines in flight use
+      // more than one core; results are still printed in file order.
+      const pending: { line: number; verdict: Promise<Verdict> }[] = [];
+      const next = async () => {
+        const p = pending.shift()!;
+        await emit(p.line, await p.verdict);
+      };
+      for await (const line of rl) {
+        lineNo++;
+        if (ctx.signal.aborted) throw new InterruptedError();
+        if (line.trim() === '') continue;
+        const verdict = verifyWebhook(line, store);
+        verdict.catch(() => undefined); // awaited in order by next(); avoid an unhandled rejection meanwhile
+        pending.push({ line: lineNo, verdict });
+        if (pending.length >= VERIFY_IN_FLIGHT) await next();
+      }
+      while (pending.length > 0) await next();
     }
-    while (pending.length > 0) await emit(pending.shift()!);
   } finally {
     rl.close();
+    await pool?.close();
   }
   const total = valid + invalid;
   if (total === 0) throw new UsageError(`--file ${path} holds no JWS (one per line expected)`, 'Save one webhook body (the compact JWS) per line.', 'MISSING_INPUT');

@@ -129,3 +129,57 @@ describe('HttpClient', () => {
     expect(lines.join('\n')).not.toContain('tok-abcdef');
   });
 });
+
+describe('total deadline and size cap (issue 13, item 4)', () => {
+  it('a server trickling one byte every 100 ms is cut off at --timeout, not kept busy', async () => {
+    queue.push((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      const t = setInterval(() => {
+        if (res.destroyed) return clearInterval(t);
+        res.write(' ');
+      }, 100);
+      res.on('close', () => clearInterval(t));
+    });
+    const http = client({ timeoutMs: 700, maxRetries: 0 });
+    const t0 = Date.now();
+    const err = await http.get('/trickle').catch((e) => e);
+    await http.close();
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.code).toBe('TIMEOUT');
+    expect(err.message).toMatch(/No complete answer from GET .*\/trickle within 0.7 s/);
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  it('the deadline is per attempt: a retry after a 503 gets its own full time', async () => {
+    queue.push((_q, res) => setTimeout(() => res.writeHead(503).end(), 300));
+    queue.push((_q, res) => setTimeout(() => json(200, { ok: true })(_q, res, ''), 300));
+    const http = client({ timeoutMs: 500, maxRetries: 1 });
+    expect(await http.get('/x')).toEqual({ ok: true });
+    await http.close();
+  });
+
+  it('maxBytes: a body over the cap is refused streaming (declared or not), one at the cap is read', async () => {
+    const { ResponseTooLargeError } = await import('../../../src/api/http.js');
+    const big = 'x'.repeat(64 * 1024);
+    queue.push((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // No Content-Length: chunked, endless unless cut off.
+      const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(big)), 1);
+      res.on('close', () => clearInterval(t));
+    });
+    const http = client({ maxRetries: 0 });
+    const err = await http.send('GET', '/huge', { maxBytes: 1024 * 1024 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ResponseTooLargeError);
+    expect(err.message).toMatch(/larger than 1048576 bytes/);
+    queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }).end());
+    expect(await http.send('GET', '/declared', { maxBytes: 1024 * 1024 }).catch((e) => e)).toBeInstanceOf(ResponseTooLargeError);
+    const exact = JSON.stringify({ a: 'y'.repeat(100 - 8) });
+    expect(exact.length).toBe(100);
+    queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(exact));
+    expect((await http.send('GET', '/exact', { maxBytes: 100 })).body).toEqual(JSON.parse(exact));
+    queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`${exact} `));
+    expect(await http.send('GET', '/over', { maxBytes: 100 }).catch((e) => e)).toBeInstanceOf(ResponseTooLargeError);
+    await http.close();
+  });
+});

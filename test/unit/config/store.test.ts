@@ -16,6 +16,25 @@ afterEach(() => dir.cleanup());
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 describe('ConfigStore', () => {
+  it.runIf(process.platform !== 'win32')('refuses a symbolic link at the config file path and writes nothing through it', async () => {
+    const { symlinkSync, existsSync } = await import('node:fs');
+    const cfg = join(dir.path, 'cfg');
+    mkdirSync(cfg, { mode: 0o700 });
+    const elsewhere = join(dir.path, 'elsewhere.json');
+    symlinkSync(elsewhere, join(cfg, 'config.json'));
+    expect(() => new ConfigStore(env)).toThrow(/Refusing the config file .*config\.json: it is a symbolic link \(to .*elsewhere\.json\)/);
+    expect(existsSync(elsewhere)).toBe(false);
+    // A dangling or not, a link to an existing file is refused the same way, and that file is left as it was.
+    writeFileSync(elsewhere, '{"profiles":{}}');
+    try {
+      new ConfigStore(env).setProfile('default', { token: 'tok_secret_1234' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as { code?: string }).code).toBe('CONFIG_SYMLINK');
+    }
+    expect(readFileSync(elsewhere, 'utf8')).toBe('{"profiles":{}}');
+  });
+
   it('writes the config 0600 in a 0700 directory', () => {
     const store = new ConfigStore(env);
     store.setProfile('default', { baseUrl: 'https://api.example.com', token: 'tok_secret_1234' });

@@ -27,8 +27,10 @@ function server(keys: Record<string, unknown>[], cacheControl?: string) {
   return Object.assign(state, { fetch });
 }
 
+const CACHE_KEY = Buffer.alloc(32, 7);
+
 function storeFor(s: ReturnType<typeof server>, cacheDir?: string, useCache = true): KeyStore {
-  return new KeyStore({ source: { kind: 'url', url: URL_, fetch: s.fetch }, cacheDir, useCache, now: () => s.t });
+  return new KeyStore({ source: { kind: 'url', url: URL_, fetch: s.fetch }, cacheDir, useCache, cacheKey: () => CACHE_KEY, now: () => s.t });
 }
 
 describe('KeyStore: disk cache and refetching', () => {

@@ -3,6 +3,8 @@ import { verify } from '../../../../src/commands/webhook/verify.js';
 import { listen } from '../../../../src/commands/webhook/listen.js';
 import { emit } from '../../../../src/commands/sandbox/emit.js';
 import { parserFor } from '../../../helpers/parse.js';
+import { replayCommand } from '../../../../src/commands/webhook/replay.js';
+import { parseSince } from '../../../../src/webhooks/duration.js';
 
 const parseVerify = parserFor(verify);
 const parseListen = parserFor(listen);
@@ -45,7 +47,7 @@ describe('webhook verify: flag parsing', () => {
 
 describe('webhook listen: flag parsing', () => {
   it('defaults', () => {
-    expect(parseListen([], {})).toMatchObject({ host: '127.0.0.1', port: 0, path: '/', output: 'table', events: undefined, forwardTo: undefined });
+    expect(parseListen([], {})).toMatchObject({ host: '127.0.0.1', port: 0, path: '/', output: undefined, events: undefined, forwardTo: undefined });
   });
   it('values', () => {
     expect(parseListen([], { port: '4242', path: 'hooks', events: 'employee_created, EMPLOYEE_UPDATED', forwardTo: 'http://localhost:3000/x', output: 'ndjson' })).toMatchObject({
@@ -64,8 +66,35 @@ describe('webhook listen: flag parsing', () => {
     [{ events: 'EMPLOYEE CREATED' }, /not an event type/],
     [{ path: '/a?b' }, /--path/],
     [{ output: 'csv' }, /Allowed choices are table, ndjson/],
+    [{ forwardTimeout: '0' }, /--forward-timeout must be a duration from 100ms to 10m/],
+    [{ forwardTimeout: 'soon' }, /--forward-timeout/],
+    [{ maxAge: '500ms' }, /--max-age must be a duration from 1s to 365d/],
+    [{ spool: ' ' }, /--spool must not be empty/],
   ])('%j → usage error', (raw, message) => {
     expect(usage(() => parseListen([], raw))).toMatch(message);
+  });
+});
+
+describe('webhook listen: delivery flags', () => {
+  it("--forward-timeout (default 5 s, under common senders' 10 s), --max-age (off by default), --spool", () => {
+    expect(parseListen([], {})).toMatchObject({ forwardTimeoutMs: 5000, maxAgeMs: undefined, spool: undefined });
+    expect(parseListen([], { forwardTimeout: '2.5', maxAge: '10m', spool: '/tmp/s' })).toMatchObject({ forwardTimeoutMs: 2500, maxAgeMs: 600_000, spool: '/tmp/s' });
+    expect(parseListen([], { forwardTimeout: '750ms', maxAge: '2h' })).toMatchObject({ forwardTimeoutMs: 750, maxAgeMs: 7_200_000 });
+  });
+});
+
+describe('webhook replay: flag parsing', () => {
+  it('needs --spool; --event-type a list; --to an http(s) URL; --since a time or a duration ago', async () => {
+    const parseReplay = parserFor(replayCommand);
+    expect(usage(() => parseReplay([], {}))).toMatch(/--spool DIR is required/);
+    expect(parseReplay([], { spool: 'd', since: '2h', eventType: 'A, B', to: 'http://localhost:3000/x' })).toEqual({ spool: 'd', since: '2h', eventTypes: ['A', 'B'], to: 'http://localhost:3000/x' });
+    expect(usage(() => parseReplay([], { spool: 'd', to: 'ftp://x' }))).toMatch(/--to must be an http\(s\) URL/);
+    expect(usage(() => parseReplay([], { spool: 'd', eventType: ',' }))).toMatch(/--event-type needs at least one/);
+    const now = Date.parse('2026-01-01T12:00:00Z');
+    expect(parseSince('--since', '2025-03-01T00:00:00Z', now)).toBe(Date.parse('2025-03-01T00:00:00Z'));
+    expect(parseSince('--since', '2h', now)).toBe(now - 2 * 3_600_000);
+    expect(usage(() => parseSince('--since', '2025-13-45', now))).toMatch(/--since "2025-13-45" is not a valid time/);
+    expect(usage(() => parseSince('--since', 'yesterday', now))).toMatch(/--since must be a duration/);
   });
 });
 

@@ -1,0 +1,34 @@
+// `partner webhook replay` (run: ./replay.run.ts).
+import { defineCommand } from '../../command.js';
+import { UsageError } from '../../errors.js';
+import { custom, httpUrl, path, text } from '../../flags.js';
+
+export const replayCommand = defineCommand({
+  name: 'replay',
+  summary: 're-deliver events kept by `webhook listen --spool`, in arrival order',
+  flags: {
+    spool: path('the spool directory of `webhook listen --spool` (required)', { placeholder: 'dir' }),
+    since: text('only events received since this ISO 8601 time, or this long ago (like 2h)', { placeholder: 'time' }),
+    eventType: custom('only these comma-separated event types', 'types', (raw) => {
+      const types = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+      if (types.length === 0) throw new UsageError('--event-type needs at least one event type');
+      return types;
+    }),
+    to: httpUrl('POST them here (default: the --forward-to each was received with)', 'http://localhost:3000/webhooks'),
+  },
+  needsToken: false,
+  refine: (o) => {
+    if (o.spool === undefined) throw new UsageError('--spool DIR is required', 'Pass the directory given to `partner webhook listen --spool`.', 'MISSING_OPTION');
+    return { spool: o.spool, since: o.since, eventTypes: o.eventType, to: o.to };
+  },
+  details: `Every matching event is sent once, whether or not it was delivered before.
+Exit status: 0 all delivered (2xx), 1 any not delivered, 2 usage.`,
+  examples: [
+    'partner webhook replay --spool ~/.partner-spool --since 2h --to http://localhost:3000/webhooks',
+    'partner webhook replay --spool ./spool --event-type EMPLOYEE_CREATED,EMPLOYEE_UPDATED',
+  ],
+  load: () => import('./replay.run.js'),
+});

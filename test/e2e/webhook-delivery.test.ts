@@ -1,0 +1,476 @@
+// `webhook listen` as something you can leave running (issue 13): hostile
+// bodies do not silence it, nothing is acknowledged that was not kept
+// (target down, failing, slow), copies are not forwarded twice, a key-set
+// outage is 503, and with --spool a kill -9 mid-load loses nothing and
+// delivers every acknowledged event exactly once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { b64, ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
+
+interface Listener {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcessWithoutNullStreams[] = [];
+
+function listen(args: string[], env: NodeJS.ProcessEnv): Promise<Listener> {
+  // The event lines people read (piped, listen prints NDJSON unless -o table).
+  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...(args.includes('-o') ? [] : ['-o', 'table']), ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`listen did not start: ${err}`)), 15_000);
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+      const m = /Listening for webhooks on (\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]!, stdout: () => out, stderr: () => err, exited });
+      }
+    });
+    exited.then(() => reject(new Error(`listen exited: ${err}`)));
+  });
+}
+
+async function until(cond: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The partner's app: answers per `mode`, records every body it got (and took, with a 2xx). */
+function target() {
+  const state = {
+    mode: 'ok' as 'ok' | 'fail' | 'slow',
+    delayMs: 0,
+    got: [] as { body: string; id: string | undefined }[],
+    took: [] as string[],
+    server: undefined as unknown as Server,
+    url: '',
+  };
+  state.server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      state.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined });
+      const answer = () => {
+        if (state.mode === 'fail') return res.writeHead(500).end();
+        state.took.push(body);
+        res.writeHead(202).end();
+      };
+      if (state.mode === 'slow') setTimeout(answer, 3000);
+      else if (state.delayMs) setTimeout(answer, state.delayMs);
+      else answer();
+    });
+  });
+  return state;
+}
+
+const digest = (body: string) => createHash('sha256').update(body).digest('hex');
+const k1 = ecKey('k1');
+let dir: { path: string; cleanup: () => void };
+let env: NodeJS.ProcessEnv;
+let jwksFile: string;
+let app: ReturnType<typeof target>;
+let seq = 0;
+/** A genuine event, unique per call. */
+const genuine = () => signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ employeeCode: `E-${++seq}` }), k1.privateKey);
+
+beforeAll(async () => {
+  dir = tempDir();
+  env = isolatedEnv(dir.path);
+  jwksFile = join(dir.path, 'jwks.json');
+  writeFileSync(jwksFile, JSON.stringify({ keys: [k1.jwk] }));
+  app = target();
+  await new Promise<void>((r) => app.server.listen(0, '127.0.0.1', r));
+  app.url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/hooks`;
+});
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  app.server.closeAllConnections();
+  await new Promise<void>((r) => app.server.close(() => r()));
+  dir.cleanup();
+});
+
+const post = (url: string, body: string) => fetch(url, { method: 'POST', body });
+
+describe('webhook listen: hostile bodies never silence the receiver', () => {
+  it('a 5,000-deep header, then a genuine event: both answered, both printed (-o ndjson); POST // is 404', async () => {
+    const l = await listen(['--jwks-file', jwksFile, '-o', 'ndjson'], env);
+    const nested = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const hostile = await post(l.url, `${b64(nested)}.${genuine().split('.').slice(1).join('.')}`);
+    expect(hostile.status).toBe(413);
+    expect((await hostile.json()).error).toBe('TOO_LARGE');
+    const deep = await post(l.url, `${b64(`{"alg":"ES512","x":${'['.repeat(1000)}${']'.repeat(1000)}}`)}.AAAA.AAAA`);
+    expect(deep.status).toBe(400);
+    const ok = await post(l.url, genuine());
+    expect(ok.status).toBe(200);
+    await until(() => l.stdout().trim().split('\n').length === 3, 'three ndjson lines');
+    const lines = l.stdout().trim().split('\n').map((x) => JSON.parse(x));
+    expect(lines.map((x) => [x.httpStatus, x.reason])).toEqual([
+      [413, 'TOO_LARGE'],
+      [400, 'MALFORMED'],
+      [200, null],
+    ]);
+    const raw = await new Promise<number>((resolve, reject) => {
+      const u = new URL(l.url);
+      import('node:http').then(({ request }) => {
+        const req = request({ host: u.hostname, port: u.port, path: '//', method: 'POST' }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end('x');
+      });
+    });
+    expect(raw).toBe(404);
+    l.child.kill('SIGINT');
+    expect(await l.exited).toBe(130);
+    expect(l.stderr()).not.toMatch(/Maximum call stack|receiver error/);
+  });
+
+  it('webhook verify --file: a hostile line does not stop the lines after it', async () => {
+    const nested = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const file = join(dir.path, 'mixed.jws');
+    writeFileSync(file, `${b64(nested)}.AAAA.AAAA\n\ufeff${genuine()}\n${genuine()}\n`);
+    const r = await runCli(['webhook', 'verify', '--file', file, '--jwks-file', jwksFile, '-o', 'ndjson'], { env });
+    expect(r.code).toBe(8);
+    const lines = r.stdout.trim().split('\n').map((x) => JSON.parse(x));
+    expect(lines.map((x) => [x.line, x.reason])).toEqual([
+      [1, 'TOO_LARGE'],
+      [2, 'MALFORMED'],
+      [3, null],
+    ]);
+    expect(r.stderr).toMatch(/3 webhooks: 1 valid, 2 invalid/);
+  });
+});
+
+describe('webhook listen --forward-to: 2xx only when the target took it', () => {
+  it('target failing → 503 + Retry-After; sender retries after recovery → 200; a later copy → 200 without a second forward', async () => {
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url], env);
+    const jws = genuine();
+    const before = app.took.length;
+    app.mode = 'fail';
+    const first = await post(l.url, jws);
+    expect(first.status).toBe(503);
+    expect(first.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await first.json()).error).toBe('NOT_DELIVERED');
+    app.mode = 'ok';
+    const retry = await post(l.url, jws);
+    expect(retry.status).toBe(200);
+    expect(app.took.length).toBe(before + 1);
+    const copy = await post(l.url, jws);
+    expect(copy.status).toBe(200);
+    expect(await copy.json()).toMatchObject({ received: true, duplicate: true });
+    expect(app.took.length).toBe(before + 1);
+    await until(() => /already delivered/.test(l.stdout()), 'the duplicate line');
+    expect(l.stdout()).toMatch(/ 503 .*forwarded 500/);
+    l.child.kill('SIGINT');
+    await l.exited;
+  });
+
+  it('target down → 503; slow target → 503 within --forward-timeout', async () => {
+    const down = createServer();
+    await new Promise<void>((r) => down.listen(0, '127.0.0.1', r));
+    const deadUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}/x`;
+    await new Promise<void>((r) => down.close(() => r()));
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', deadUrl], env);
+    const r = await post(l.url, genuine());
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('5');
+    l.child.kill('SIGINT');
+    await l.exited;
+
+    const s = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--forward-timeout', '500ms'], env);
+    app.mode = 'slow';
+    const slowJws = genuine();
+    const slowBody = JSON.stringify(JSON.parse(Buffer.from(slowJws.split('.')[1]!, 'base64url').toString('utf8')));
+    const t0 = Date.now();
+    const slow = await post(s.url, slowJws);
+    const took = Date.now() - t0;
+    expect(slow.status).toBe(503);
+    expect(took).toBeLessThan(2500);
+    // The sender retries at once: it joins the forward still in flight (not a second POST), and is told 503 again.
+    expect((await post(s.url, slowJws)).status).toBe(503);
+    app.mode = 'ok';
+    await until(() => /no answer within 0.5 s/.test(s.stdout()), 'the timeout line');
+    // The slow target finishes; the next retry is acknowledged without sending the event again.
+    await until(() => app.took.includes(slowBody), 'the slow target to finish', 10_000);
+    const retry = await post(s.url, slowJws);
+    expect(retry.status).toBe(200);
+    expect(await retry.json()).toMatchObject({ duplicate: true });
+    expect(app.got.filter((g) => g.body === slowBody)).toHaveLength(1);
+    s.child.kill('SIGINT');
+    await s.exited;
+  });
+
+  it('a key-set outage answers 503 with Retry-After, never 401', async () => {
+    const keys = createServer((_req, res) => res.writeHead(404).end('{"error":"NOT_FOUND"}'));
+    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
+    const l = await listen(['--jwks-url', `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`], env);
+    const r = await post(l.url, genuine());
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await r.json()).error).toBe('KEYS_UNAVAILABLE');
+    l.child.kill('SIGINT');
+    await l.exited;
+    keys.closeAllConnections();
+    await new Promise<void>((res) => keys.close(() => res()));
+  });
+});
+
+describe('webhook listen --spool', () => {
+  it('kill -9 mid-load and restart: every acknowledged event is delivered exactly once; journal private', async () => {
+    const spool = join(dir.path, 'spool');
+    app.mode = 'ok';
+    app.delayMs = 15; // a backlog builds up, so the kill catches undelivered events
+    const startGot = app.got.length;
+    const acked = new Set<string>();
+    const fire = async (url: string, n: number) => {
+      const jobs: Promise<void>[] = [];
+      for (let i = 0; i < n; i++) {
+        const jws = genuine();
+        const body = JSON.stringify(JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')));
+        jobs.push(
+          post(url, jws)
+            .then((r) => {
+              if (r.status === 200) acked.add(digest(body));
+            })
+            .catch(() => undefined),
+        );
+        if (jobs.length % 10 === 0) await Promise.all(jobs.slice(-10));
+      }
+      await Promise.all(jobs);
+    };
+    const l1 = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    const load = fire(l1.url, 120);
+    await until(() => acked.size >= 60, 'sixty acknowledged events');
+    l1.child.kill('SIGKILL');
+    await load;
+    await l1.exited;
+    const beforeRestart = app.got.length - startGot;
+    expect(beforeRestart).toBeLessThan(acked.size); // some were acknowledged but not yet delivered
+    const l2 = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    expect(l2.stderr()).toMatch(/resuming \d+ undelivered event/);
+    await fire(l2.url, 20);
+    const received = () => app.got.slice(startGot).filter((g) => app.took.includes(g.body));
+    await until(() => [...acked].every((d) => received().some((g) => digest(g.body) === d)), 'every acknowledged event delivered', 30_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const counts = new Map<string, number>();
+    for (const g of received()) counts.set(digest(g.body), (counts.get(digest(g.body)) ?? 0) + 1);
+    // Delivery is sequential: at the kill, at most one forward was in flight. If the target took it but the
+    // receiver died before recording that, it is sent again after the restart — with the same
+    // x-partner-event-id, so the target drops the copy. Nothing else is ever sent twice.
+    const dupes = [...counts].filter(([, n]) => n > 1);
+    expect(dupes.length).toBeLessThanOrEqual(1);
+    for (const g of received()) expect(g.id).toBe(digest(g.body));
+    expect(new Set(received().map((g) => g.id)).size).toBe(acked.size);
+    if (process.platform !== 'win32') {
+      expect(statSync(spool).mode & 0o777).toBe(0o700);
+      expect(statSync(join(spool, 'journal.ndjson')).mode & 0o777).toBe(0o600);
+    }
+    const journal = readFileSync(join(spool, 'journal.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
+    expect(journal.filter((r) => r.t === 'event').length).toBe(acked.size);
+    app.delayMs = 0;
+    l2.child.kill('SIGINT');
+    expect(await l2.exited).toBe(130);
+
+    // Replay: every stored EMPLOYEE_CREATED event again, to another URL, in arrival order.
+    const startReplay = app.got.length;
+    const r = await runCli(['webhook', 'replay', '--spool', spool, '--event-type', 'EMPLOYEE_CREATED', '--to', `${app.url}?replay=1`], { env, timeoutMs: 30_000 });
+    expect(r.stderr).toMatch(new RegExp(`${acked.size} events replayed: ${acked.size} delivered, 0 not delivered`));
+    expect(r.code).toBe(0);
+    const replayed = app.got.slice(startReplay).map((g) => digest(g.body));
+    expect(replayed).toEqual(journal.filter((x) => x.t === 'event').map((x) => x.digest));
+    const none = await runCli(['webhook', 'replay', '--spool', spool, '--event-type', 'EMPLOYEE_DELETED'], { env });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toMatch(/nothing replayed/);
+  }, 60_000);
+
+  it('target down: events are acknowledged once spooled and delivered when it comes back', async () => {
+    const spool = join(dir.path, 'spool2');
+    app.mode = 'fail';
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    const jws = genuine();
+    const r = await post(l.url, jws);
+    expect(r.status).toBe(200);
+    const body = JSON.stringify(JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')));
+    await until(() => app.got.filter((g) => g.body === body).length >= 2, 'two failed attempts');
+    app.mode = 'ok';
+    await until(() => app.took.includes(body), 'the delivery after recovery', 20_000);
+    const again = await post(l.url, jws);
+    expect(await again.json()).toMatchObject({ received: true, duplicate: true });
+    l.child.kill('SIGINT');
+    await l.exited;
+    expect(app.took.filter((b) => b === body)).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('hostile key-set hosts', () => {
+  it('a 5 MB key set is cut off at 1 MiB and never cached; a host trickling bytes is cut off at --timeout', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let mode: 'huge' | 'trickle' = 'huge';
+    const keys = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (mode === 'huge') {
+        res.write('{"keys":[');
+        let sent = 0;
+        const pump = () => {
+          while (sent < 80 && !res.destroyed) {
+            sent++;
+            if (!res.write(chunk)) return res.once('drain', pump);
+          }
+          if (!res.destroyed) res.end(']}');
+        };
+        pump();
+      } else {
+        res.write('{');
+        const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(' ')), 200);
+        res.on('close', () => clearInterval(t));
+      }
+    });
+    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
+    const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`;
+    const cacheEnv = { ...env, PARTNER_CACHE_DIR: join(dir.path, 'hostile-cache') };
+    const big = await runCli(['webhook', 'verify', genuine(), '--jwks-url', jwksUrl], { env: cacheEnv });
+    expect(big.code).toBe(1);
+    expect(big.stderr).toMatch(/larger than 1048576 bytes/);
+    expect(() => statSync(join(dir.path, 'hostile-cache', 'jwks'))).toThrow();
+    mode = 'trickle';
+    const t0 = Date.now();
+    const slow = await runCli(['webhook', 'verify', genuine(), '--jwks-url', jwksUrl, '--timeout', '2'], { env: cacheEnv });
+    expect(slow.code).toBe(1);
+    expect(slow.stderr).toMatch(/within 2 s/);
+    // One attempt and a few retries of a GET may run, but each is cut off at 2 s: far from the 149 s of an idle timeout.
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    keys.closeAllConnections();
+    await new Promise<void>((r) => keys.close(() => r()));
+  }, 30_000);
+});
+
+describe('webhook verify --file on worker threads', () => {
+  it('a big file: verdicts in input order, hostile and forged lines among genuine ones; a key rotated after the first fetch is found', async () => {
+    const k2 = ecKey('k2');
+    const attacker = ecKey('k1');
+    let served = [k1.jwk];
+    const keys = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served })));
+    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
+    const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`;
+    const lines: string[] = [];
+    const expected: (string | null)[] = [];
+    for (let i = 0; lines.join('\n').length < 200 * 1024; i++) {
+      const kind = i % 7;
+      if (kind === 3) {
+        lines.push(signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ employeeCode: `F-${i}` }), attacker.privateKey));
+        expected.push('BAD_SIGNATURE');
+      } else if (kind === 5) {
+        lines.push(`${b64(`{"alg":"ES512","x":${'['.repeat(50)}${']'.repeat(50)}}`)}.AAAA.AAAA`);
+        expected.push('MALFORMED');
+      } else {
+        lines.push(signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ employeeCode: `G-${i}` }), k1.privateKey));
+        expected.push(null);
+      }
+    }
+    // The last line is signed with a key published only after the first fetch.
+    lines.push(signEs({ alg: 'ES512', kid: 'k2' }, employeeCreated({ employeeCode: 'ROTATED' }), k2.privateKey));
+    expected.push(null);
+    const file = join(dir.path, 'big.jws');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const run = runCli(['webhook', 'verify', '--file', file, '--jwks-url', jwksUrl, '--no-cache', '-o', 'ndjson', '--debug'], { env, timeoutMs: 120_000 });
+    served = [k1.jwk, k2.jwk];
+    const r = await run;
+    expect(r.stderr).toMatch(/verifying on \d+ worker threads/);
+    const got = r.stdout.trim().split('\n').map((x) => JSON.parse(x));
+    expect(got.map((x) => x.line)).toEqual(lines.map((_, i) => i + 1));
+    expect(got.map((x) => x.reason)).toEqual(expected);
+    expect(got.at(-1)).toMatchObject({ valid: true, kid: 'k2' });
+    expect(r.code).toBe(8);
+    keys.closeAllConnections();
+    await new Promise<void>((res) => keys.close(() => res()));
+  }, 120_000);
+});
+
+describe('webhook listen: --max-age and look-alike event types', () => {
+  it('an event older than --max-age is refused (400 STALE_EVENT); a fresh one is taken; a type with U+200B is printed escaped', async () => {
+    const l = await listen(['--jwks-file', jwksFile, '--max-age', '1h'], env);
+    const old = await post(l.url, genuine());
+    expect(old.status).toBe(400);
+    expect((await old.json()).error).toBe('STALE_EVENT');
+    const fresh = signEs({ alg: 'ES512', kid: 'k1' }, { ...employeeCreated({ employeeCode: 'FRESH-1' }), timestamp: new Date().toISOString() }, k1.privateKey);
+    expect((await post(l.url, fresh)).status).toBe(200);
+    const sneaky = signEs({ alg: 'ES512', kid: 'k1' }, { ...employeeCreated(), eventType: 'EMPLOYEE_CREATED\u200b', timestamp: new Date().toISOString() }, k1.privateKey);
+    expect((await post(l.url, sneaky)).status).toBe(200);
+    await until(() => /EMPLOYEE_CREATED\\u200b/.test(l.stdout()), 'the escaped event type');
+    expect(l.stdout()).not.toContain('\u200b');
+    expect(l.stdout()).toMatch(/ 400 .*older than --max-age/);
+    l.child.kill('SIGINT');
+    await l.exited;
+  });
+});
+
+describe('webhook listen: Ctrl-C is prompt even with a forward in flight', () => {
+  it('with a target that never answers, SIGINT exits 130 within a second (spool and direct)', async () => {
+    const hang = createServer(() => undefined);
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    const hangUrl = `http://127.0.0.1:${(hang.address() as AddressInfo).port}/`;
+    for (const extra of [['--spool', join(dir.path, 'spool-hang')], []]) {
+      const l = await listen(['--jwks-file', jwksFile, '--forward-to', hangUrl, '--forward-timeout', '60s', ...extra], env);
+      const pending = post(l.url, genuine()).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      const t0 = Date.now();
+      l.child.kill('SIGINT');
+      expect(await l.exited).toBe(130);
+      expect(Date.now() - t0).toBeLessThan(1500);
+      await pending;
+    }
+    hang.closeAllConnections();
+    await new Promise<void>((r) => hang.close(() => r()));
+  }, 30_000);
+});
+
+describe('webhook listen: key rotation twice within 30 s', () => {
+  it('the second new kid gets 503 with Retry-After (not 401) while the refetch is held back', async () => {
+    const k2 = ecKey('k2');
+    const k3 = ecKey('k3');
+    let served = [k1.jwk];
+    let fetches = 0;
+    const keys = createServer((_req, res) => {
+      fetches++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served }));
+    });
+    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
+    const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`;
+    const l = await listen(['--jwks-url', jwksUrl, '--no-cache'], env);
+    expect((await post(l.url, genuine())).status).toBe(200);
+    served = [k1.jwk, k2.jwk];
+    expect((await post(l.url, signEs({ alg: 'ES512', kid: 'k2' }, employeeCreated(), k2.privateKey))).status).toBe(200);
+    served = [k2.jwk, k3.jwk];
+    const third = await post(l.url, signEs({ alg: 'ES512', kid: 'k3' }, employeeCreated(), k3.privateKey));
+    expect(third.status).toBe(503);
+    const wait = Number(third.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(30);
+    expect((await third.json()).error).toBe('UNKNOWN_KID');
+    expect(fetches).toBe(2);
+    l.child.kill('SIGINT');
+    await l.exited;
+    keys.closeAllConnections();
+    await new Promise<void>((r) => keys.close(() => r()));
+  });
+});

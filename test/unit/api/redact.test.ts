@@ -1,0 +1,75 @@
+// Token redaction that catches echoes (issue 13, item 7).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MIN_SECRET_RUN, redactSecret, secretForms } from '../../../src/api/redact.js';
+import { HttpClient } from '../../../src/api/http.js';
+import { ApiError } from '../../../src/errors.js';
+
+const TOKEN = 'pk_live_7Hq2Zx9WmR4tLc8VbN3sKd6YfJ1gPa5EuQ0oXi';
+
+/** True when some run of MIN_SECRET_RUN characters of any form of the token survives in text. */
+function leaks(text: string, token = TOKEN): boolean {
+  for (const f of secretForms(token)) for (let i = 0; i + MIN_SECRET_RUN <= f.length; i++) if (text.includes(f.slice(i, i + MIN_SECRET_RUN))) return true;
+  return false;
+}
+
+describe('redactSecret', () => {
+  it('masks the whole token and any run of 8 or more of its characters', () => {
+    expect(redactSecret(`Bearer ${TOKEN}`, TOKEN)).toBe('Bearer ***');
+    expect(redactSecret(`you sent "${TOKEN.slice(0, 40)}" (last 4: ${TOKEN.slice(-4)})`, TOKEN)).toBe(`you sent "***" (last 4: ${TOKEN.slice(-4)})`);
+    expect(redactSecret(`x${TOKEN.slice(10, 18)}y`, TOKEN)).toBe('x***y');
+    // 7 characters are too few to say anything (and would mask ordinary words).
+    expect(redactSecret(`x${TOKEN.slice(10, 17)}y`, TOKEN)).toBe(`x${TOKEN.slice(10, 17)}y`);
+    expect(redactSecret('nothing secret here at all', TOKEN)).toBe('nothing secret here at all');
+  });
+
+  it('catches upper-case and lower-case echoes', () => {
+    const out = redactSecret(`AUTH=${TOKEN.toUpperCase().slice(3, 30)};auth=${TOKEN.toLowerCase().slice(5, 25)}`, TOKEN);
+    expect(out).toBe('AUTH=***;auth=***');
+  });
+
+  it('catches base64 and base64url echoes at every alignment (Basic headers, "Bearer " prefixes)', () => {
+    for (const prefix of ['', 'a', 'ab', 'Bearer ', 'user:', 'partner:']) {
+      for (const enc of ['base64', 'base64url'] as const) {
+        const echo = Buffer.from(`${prefix}${TOKEN}`).toString(enc);
+        const out = redactSecret(`echo: ${echo}`, TOKEN);
+        expect(leaks(out), `${prefix} ${enc}: ${out}`).toBe(false);
+        expect(out).toMatch(/^echo: \S{0,12}\*\*\*\S{0,8}$/);
+      }
+    }
+    // A part of the token, base64-encoded from the middle.
+    const mid = Buffer.from(TOKEN.slice(7, 40)).toString('base64');
+    expect(leaks(redactSecret(mid, TOKEN))).toBe(false);
+  });
+
+  it('short secrets are masked whole; no secret leaves text as is', () => {
+    expect(redactSecret('a abc123 b', 'abc123')).toBe('a *** b');
+    expect(redactSecret('text', undefined)).toBe('text');
+  });
+});
+
+describe('HttpClient error bodies echoing part of the token', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const auth = String(req.headers.authorization ?? '').slice('Bearer '.length);
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'UNAUTHORIZED', message: `token ${auth.slice(0, 40)}… is not valid (${Buffer.from(auth).toString('base64')})` }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('the ApiError message carries no run of the token', async () => {
+    const http = new HttpClient({ baseUrl: url, token: TOKEN, userAgent: 't', timeoutMs: 5000, maxRetries: 0 });
+    const err = await http.send('GET', '/v1/employees').catch((e: unknown) => e);
+    await http.close();
+    expect(err).toBeInstanceOf(ApiError);
+    const text = `${(err as ApiError).message} ${JSON.stringify(err)}`;
+    expect(text).toMatch(/\*\*\*/);
+    expect(leaks(text)).toBe(false);
+  });
+});

@@ -1,0 +1,81 @@
+// Direct forwarding: a copy never starts a second POST while one is in
+// flight, a slow target is answered "not yet" at the deadline but waited for,
+// and only a 2xx counts as delivered.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { abandonAfterMs, delivered, DirectDelivery, Forwarder, payloadDigest } from '../../../src/webhooks/forward.js';
+
+let server: Server;
+let url: string;
+const hits: { id: string; status: number }[] = [];
+let delayMs = 0;
+let status = 200;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      hits.push({ id: String(req.headers['x-partner-event-id']), status });
+      setTimeout(() => res.writeHead(status).end(), delayMs);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+const ev = (n: number) => ({ digest: payloadDigest({ n }), eventType: 'X', kid: 'k', body: JSON.stringify({ n }) });
+
+describe('DirectDelivery', () => {
+  it('only 2xx is delivered; a failed event is sent again on retry; a delivered one is not', async () => {
+    const d = new DirectDelivery(new Forwarder(url, 5000), 2000, 60_000);
+    status = 500;
+    expect(await d.deliver(ev(1))).toMatchObject({ status: 500 });
+    expect(delivered({ url, status: 500 })).toBe(false);
+    status = 204;
+    expect(await d.deliver(ev(1))).toMatchObject({ status: 204 });
+    expect(await d.deliver(ev(1))).toEqual({ url, duplicate: true });
+    expect(hits.filter((h) => h.id === ev(1).digest)).toHaveLength(2);
+    status = 200;
+  });
+
+  it('a slow target: the sender hears "no answer" at the deadline, copies join the forward in flight, one POST in all', async () => {
+    const d = new DirectDelivery(new Forwarder(url, 5000), 200, 60_000);
+    delayMs = 600;
+    const first = await d.deliver(ev(2));
+    expect(first.error).toMatch(/no answer within 0.2 s \(still waiting/);
+    expect(delivered(first)).toBe(false);
+    const copy = d.deliver(ev(2));
+    await new Promise((r) => setTimeout(r, 700));
+    delayMs = 0;
+    expect((await copy).error).toMatch(/no answer within 0.2 s/);
+    expect(await d.deliver(ev(2))).toEqual({ url, duplicate: true });
+    expect(hits.filter((h) => h.id === ev(2).digest)).toHaveLength(1);
+  });
+
+  it('a copy that joins a forward which then succeeds is told it is a duplicate', async () => {
+    const d = new DirectDelivery(new Forwarder(url, 5000), 2000, 60_000);
+    delayMs = 100;
+    const [a, b] = await Promise.all([d.deliver(ev(3)), d.deliver(ev(3))]);
+    delayMs = 0;
+    expect(a).toMatchObject({ status: 200 });
+    expect(b).toMatchObject({ status: 200, duplicate: true });
+    expect(hits.filter((h) => h.id === ev(3).digest)).toHaveLength(1);
+  });
+
+  it('abandonAfterMs: at least 60 s, else 6x the forward timeout', () => {
+    expect(abandonAfterMs(5000)).toBe(60_000);
+    expect(abandonAfterMs(20_000)).toBe(120_000);
+  });
+
+  it('a target that is down is an error, not a delivery', async () => {
+    const f = new Forwarder('http://127.0.0.1:1/', 1000);
+    const r = await f.post(ev(4));
+    expect(r.error).toBe('ECONNREFUSED');
+    await f.close();
+  });
+});
