@@ -1,7 +1,7 @@
 import { EnvHttpProxyAgent, RetryAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../errors.js';
-import { BodyTooLargeError, readCapped } from './read-capped.js';
+import { BodyTooLargeError, readCapped } from '../input.js';
 import { apiErrorFrom, badJsonError } from './errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { secretRedactor } from './redact.js';
@@ -207,7 +207,7 @@ export class HttpClient {
         throw failed(err);
       }
       try {
-        text = init.maxBytes === undefined ? await res.body.text() : (await readCapped(res.body, init.maxBytes, res.headers['content-length'])).toString('utf8');
+        text = init.maxBytes === undefined ? await res.body.text() : (await readCapped(res.body, init.maxBytes, { declaredLength: res.headers['content-length'] })).toString('utf8');
       } catch (err) {
         if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
         throw failed(err);

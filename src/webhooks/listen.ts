@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { listenError } from '../errors.js';
+import { BodyTooLargeError, readCapped } from '../input.js';
 import { abandonAfterMs, delivered, DirectDelivery, Forwarder, payloadDigest, type ForwardEvent, type ForwardResult } from './forward.js';
 import type { KeyStore } from './jwks.js';
 import { MAX_WEBHOOK_BYTES, REASONS, tooLargeVerdict, verifyWebhook, type Verdict } from './verify.js';
@@ -93,38 +94,6 @@ function reply(res: ServerResponse, status: number, body: Record<string, unknown
   res.end(text);
 }
 
-/** Reads the body; undefined when it grows past the limit (reading stops there). */
-function readLimited(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (c: Buffer) => {
-      if (done) return;
-      size += c.length;
-      if (size > limit) {
-        done = true;
-        req.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (!done) {
-        done = true;
-        resolve(Buffer.concat(chunks));
-      }
-    });
-    req.on('error', (e) => {
-      if (!done) {
-        done = true;
-        reject(e);
-      }
-    });
-  });
-}
-
 /** The path of a request target, without query or fragment; never throws (`//`, `//x` are paths here, not hosts). */
 export function requestPath(target: string | undefined): string {
   const t = target ?? '/';
@@ -160,8 +129,14 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
       reply(res, 405, { error: 'METHOD_NOT_ALLOWED', message: 'webhooks are delivered with POST' }, { allow: 'POST' });
       return;
     }
-    const declared = Number(req.headers['content-length']);
-    const body = Number.isFinite(declared) && declared > MAX_WEBHOOK_BYTES ? undefined : await readLimited(req, MAX_WEBHOOK_BYTES);
+    // Capped while reading; too large is answered 413 on the same connection, then it is closed.
+    const body = await readCapped(req, MAX_WEBHOOK_BYTES, { declaredLength: req.headers['content-length'], keepOpen: true }).catch((err: unknown) => {
+      if (err instanceof BodyTooLargeError) {
+        req.pause();
+        return undefined;
+      }
+      throw err;
+    });
     let verdict: Verdict;
     if (body === undefined) {
       // Too large: answer at once without reading the rest, and close the connection.

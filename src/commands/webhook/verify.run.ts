@@ -1,4 +1,6 @@
 import type { OptionsOf } from '../../command.js';
+import { BodyTooLargeError, readCapped } from '../../input.js';
+import { CancelledError } from '../../errors.js';
 import type { verify } from './verify.js';
 import { outputOptions } from '../../output/options.js';
 import { createReadStream, statSync } from 'node:fs';
@@ -18,41 +20,19 @@ import { MAX_WEBHOOK_BYTES, tooLargeVerdict, verifyWebhook, type Verdict } from 
 export type VerifyOptions = OptionsOf<typeof verify>;
 type VerifyFormat = 'table' | 'json' | 'ndjson';
 
-const TOO_LARGE = Symbol('too large');
+const TOO_LARGE: unique symbol = Symbol('too large');
 
-/** Reads stdin up to the size limit; more than that is reported as TOO_LARGE, not read into memory. */
-async function readCapped(stream: Readable, signal: AbortSignal): Promise<Uint8Array | typeof TOO_LARGE> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Ctrl-C while waiting for input ends the read at once, not at the next chunk.
-  const onAbort = () => stream.destroy(new InterruptedError());
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    for await (const chunk of stream) {
-      if (signal.aborted) throw new InterruptedError();
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += buf.length;
-      if (size > MAX_WEBHOOK_BYTES) {
-        stream.destroy();
-        return TOO_LARGE;
-      }
-      chunks.push(buf);
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-  return Buffer.concat(chunks);
-}
 
 async function promptLine(ctx: Context): Promise<string> {
   ctx.io.stderr.write('Paste the webhook JWS: ');
   const rl = createInterface({ input: ctx.io.stdin, terminal: false });
   try {
     return await new Promise<string>((resolve, reject) => {
-      const onAbort = () => reject(new InterruptedError());
+      // Ctrl-C or Ctrl-D at the paste prompt cancels, like every prompt: "Cancelled.", exit 130.
+      const onAbort = () => reject(new CancelledError());
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       rl.once('line', (line) => resolve(line));
-      rl.once('close', () => resolve(''));
+      rl.once('close', () => reject(new CancelledError()));
     });
   } finally {
     rl.close();
@@ -67,7 +47,14 @@ async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Ui
     if (line.trim() === '') throw new UsageError('No JWS given', 'Paste the whole JWS on one line, or pass it as an argument.', 'MISSING_INPUT');
     return line;
   }
-  const body = await readCapped(ctx.io.stdin, ctx.signal);
+  // Over the limit is a TOO_LARGE verdict, and nothing more is read into memory.
+  let body: Buffer | typeof TOO_LARGE;
+  try {
+    body = await readCapped(ctx.io.stdin, MAX_WEBHOOK_BYTES, { signal: ctx.signal });
+  } catch (err) {
+    if (!(err instanceof BodyTooLargeError)) throw err;
+    body = TOO_LARGE;
+  }
   if (body !== TOO_LARGE && Buffer.from(body).toString('utf8').trim() === '') {
     throw new UsageError('No JWS given (stdin is empty)', 'Pass it as an argument, use --file PATH (one per line), or pipe it on stdin.', 'MISSING_INPUT');
   }
