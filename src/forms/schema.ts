@@ -72,6 +72,20 @@ export function presentation(schema: JsonSchema): Record<string, unknown> {
   return isObj(schema['x-jsf-presentation']) ? schema['x-jsf-presentation'] : {};
 }
 
+const truthy = (v: unknown) => v !== undefined && v !== null && v !== false && v !== 0 && v !== '' && v !== 'false';
+
+/**
+ * A secret field: any truthy `maskSecret` (servers send `true` or a number
+ * such as 2) in its presentation or on the schema, `inputType: "password"`,
+ * `format: "password"` or `writeOnly`. Field-list PASSWORD/SECRET types are
+ * translated into these markers. Secrets are masked everywhere and never
+ * stored in drafts.
+ */
+export function isSecretSchema(s: JsonSchema): boolean {
+  const p = presentation(s);
+  return truthy(p.maskSecret) || truthy(s.maskSecret) || s.writeOnly === true || s.format === 'password' || p.inputType === 'password';
+}
+
 /**
  * Reads a schema the server sent. Sections are the top-level properties;
  * dynamic ones come from `x-dynamic-sections` and/or a section's

@@ -279,7 +279,7 @@ const DEU_PARTS: CountryFormParts = {
     properties: {
       taxId: text('Tax identification number (Steuer-ID)', { pattern: '^[0-9]{11}$', description: 'Eleven digits.', writeOnly: true, 'x-jsf-presentation': { inputType: 'text', maskSecret: true } }),
       taxClass: options('Tax class (Steuerklasse)', [[1, 'I — single'], [2, 'II — single parent'], [3, 'III — married, higher earner'], [4, 'IV — married, equal earners'], [5, 'V — married, lower earner'], [6, 'VI — second job']]),
-      socialSecurityNumber: text('Social security number', { pattern: '^[0-9]{8}[A-Z][0-9]{3}$', description: 'Rentenversicherungsnummer, e.g. 12345678A123.', 'x-jsf-presentation': { inputType: 'text', maskSecret: true } }),
+      socialSecurityNumber: text('Social security number', { pattern: '^[0-9]{8}[A-Z][0-9]{3}$', description: 'Rentenversicherungsnummer, e.g. 12345678A123.', 'x-jsf-presentation': { inputType: 'text', maskSecret: 2 } }),
       healthInsurance: { type: 'string', title: 'Health insurance', enum: ['TK', 'AOK', 'BARMER', 'DAK', 'PRIVATE'], 'x-jsf-presentation': { inputType: 'select' } },
       churchTaxLiable: { type: 'boolean', title: 'Liable to church tax', 'x-jsf-presentation': { inputType: 'checkbox' } },
       denomination: options('Denomination', [['RK', 'Roman Catholic'], ['EV', 'Protestant'], ['OTHER', 'Other church tax collecting body']]),
@@ -346,7 +346,7 @@ const IND_PARTS: CountryFormParts = {
     required: ['pan', 'taxRegime', 'pfOptIn'],
     properties: {
       pan: text('PAN', { pattern: '^[A-Z]{5}[0-9]{4}[A-Z]$', description: 'Permanent Account Number, e.g. ABCDE1234F.', 'x-jsf-presentation': { inputType: 'text', maskSecret: true } }),
-      aadhaar: text('Aadhaar number', { pattern: '^[0-9]{12}$', writeOnly: true, 'x-jsf-presentation': { inputType: 'text', maskSecret: true } }),
+      aadhaar: text('Aadhaar number', { pattern: '^[0-9]{12}$', 'x-jsf-presentation': { inputType: 'text', maskSecret: 2 } }),
       taxRegime: options('Income tax regime', [['NEW', 'New regime (default)'], ['OLD', 'Old regime']], 'radio'),
       pfOptIn: { type: 'boolean', title: 'Enrol in Provident Fund (EPF)', 'x-jsf-presentation': { inputType: 'checkbox' } },
       uan: text('Universal Account Number (UAN)', { pattern: '^[0-9]{12}$', description: 'Twelve digits; required when enrolling in EPF.' }),

@@ -48,6 +48,8 @@ export interface RequestLogEntry {
   /** 0 while in flight and for dropped connections */
   status: number;
   at: number;
+  /** the parsed JSON body of a POST or PATCH that reached a route (tests assert exact bodies) */
+  body?: unknown;
 }
 
 export interface Sandbox {
@@ -155,7 +157,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return json(200, { jws: await signer.sign(body.payload), kid: signer.kid });
   }
 
-  async function dispatch(req: IncomingMessage, info: RequestInfo): Promise<SbxResponse> {
+  async function dispatch(req: IncomingMessage, info: RequestInfo, entry: RequestLogEntry): Promise<SbxResponse> {
     const { method, path } = info;
     const isV1 = path === '/v1' || path.startsWith('/v1/');
     const isJwks = path === JWKS_PATH;
@@ -201,6 +203,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (raw.trim() === '') return error(400, info, { message: 'request body is required', details: [{ field: 'body', message: 'is required' }] });
       try {
         ctx.body = JSON.parse(raw) as unknown;
+        entry.body = JSON.parse(raw) as unknown; // its own copy: routes may keep and change ctx.body
       } catch (e) {
         return error(400, info, { message: 'request body is not valid JSON', details: [{ field: 'body', message: (e as Error).message }] });
       }
@@ -243,7 +246,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     };
     requests.push(entry);
 
-    dispatch(req, info)
+    dispatch(req, info, entry)
       .catch((e: unknown) => error(500, info, { message: `an unexpected error occurred: ${(e as Error)?.message ?? String(e)}` }))
       .then((out) => {
         const delay = faults.latencyMs;

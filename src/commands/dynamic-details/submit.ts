@@ -9,6 +9,7 @@ import { DraftStore } from '../../forms/drafts.js';
 import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
 import { inquirerPrompter, type Prompter } from '../../forms/prompter.js';
 import { isObj, loadSchema } from '../../forms/schema.js';
+import { secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
 import { parseSetFlag, type SetPair } from '../../forms/values.js';
 import { fixIssues, review, type Wizard } from '../../forms/wizard.js';
 
@@ -69,8 +70,14 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
     doc = d.answers;
     asked = new Set(d.asked);
     ctx.log.info(`Resuming the draft saved at ${d.savedAt}.`);
+    const note = secretsResumeNote(form, doc, sections);
+    if (note) ctx.log.info(note);
   }
-  const save = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers: dynamicPart(form, doc), asked: [...asked] });
+  // Secret answers stay in memory only: the draft file never holds them.
+  const save = () => {
+    const { answers, asked: rest } = withoutSecrets(form, dynamicPart(form, doc), asked);
+    drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers, asked: rest });
+  };
   const resumeCmd = `partner dynamic-details submit ${id} --resume`;
 
   if (!interactive) {

@@ -11,6 +11,7 @@ import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromA
 import { inquirerPrompter, type Prompter } from '../../forms/prompter.js';
 import { allFields, getAt } from '../../forms/questions.js';
 import { loadSchema, type FormSchema } from '../../forms/schema.js';
+import { secretsNotKeptHint, secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
 import { parseSetFlag, type SetPair } from '../../forms/values.js';
 import { fixIssues, review, type Wizard } from '../../forms/wizard.js';
 
@@ -69,11 +70,15 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     doc = existing.answers;
     asked = new Set(existing.asked);
     ctx.log.info(`Resuming the draft saved at ${existing.savedAt}.`);
+    const note = secretsResumeNote(form, doc);
+    if (note) ctx.log.info(note);
   } else if (existing && interactive) {
     const cont = await prompter.confirm({ message: `A draft for ${sanitizeTerminal(entity)} saved at ${existing.savedAt} exists. Continue it?`, default: true });
     if (cont) {
       doc = existing.answers;
       asked = new Set(existing.asked);
+      const note = secretsResumeNote(form, doc);
+      if (note) prompter.note(ctx.colors.dim(note));
     }
   }
 
@@ -95,7 +100,8 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     sections,
     prompter,
     colors: ctx.colors,
-    save: () => drafts.saveGp({ entity: entity!, answers: w.doc, asked: [...w.asked] }),
+    // Secret answers stay in memory only: the draft file never holds them.
+    save: () => drafts.saveGp({ entity: entity!, ...kept(form, w.doc, w.asked) }),
   };
   prompter.note(
     `${ctx.colors.bold(`New GP employee for ${sanitizeTerminal(entity)}`)}\n${ctx.colors.dim('Answers are saved as a draft after each question; Ctrl-C keeps them and --resume continues.')}`,
@@ -128,6 +134,12 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     }
     throw err;
   }
+}
+
+/** What a draft keeps: the answers and asked questions without secrets. */
+function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iterable<string>): { answers: Record<string, unknown>; asked: string[] } {
+  const { answers, asked: rest } = withoutSecrets(form, doc, asked);
+  return { answers, asked: rest };
 }
 
 async function askEntity(ctx: Context, prompter: Prompter): Promise<string> {
@@ -189,8 +201,8 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
     // Nothing typed is lost: values from --from-file/--set become a draft that
     // `--resume` walks through (each question pre-filled), whatever went wrong.
     if (!w) {
-      drafts.saveGp({ entity, answers: s.doc, asked: [] });
-      ctx.io.stderr.write(`Your values are kept as a draft: ${resumeCmd} (or fix the file and run again).\n`);
+      drafts.saveGp({ entity, ...kept(form, s.doc, []) });
+      ctx.io.stderr.write(`Your values are kept as a draft: ${resumeCmd} (or fix the file and run again).${secretsNotKeptHint(form, s.doc)}\n`);
     }
     if (isFieldRejection(err)) {
       const issues = issuesFromApi(form, err);
@@ -240,7 +252,7 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
   const finishCmd = `partner dynamic-details submit ${id} --resume`;
   const dynSections = dynamicKeys(form);
   if (body && id) {
-    const saveDyn = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers: dynamicPart(form, s.doc), asked: w ? [...w.asked].filter((a) => dynSections.includes(a.split('.')[0])) : [] });
+    const saveDyn = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter((a) => dynSections.includes(a.split('.')[0])) : []) });
     saveDyn();
     for (;;) {
       try {
@@ -280,7 +292,7 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
         const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
         ctx.io.stderr.write(
           `${ctx.colors.red('Error:')} Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${sanitizeTerminal((err as Error).message)}${detail}\n` +
-            `Your answers for them are kept. Finish with: ${finishCmd}\n`,
+            `Your answers for them are kept. Finish with: ${finishCmd}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}\n`,
         );
         exit = exitCodeFor(err);
         break;

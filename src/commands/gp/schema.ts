@@ -5,7 +5,7 @@ import { writeJson } from '../../output/writer.js';
 import { renderTable } from '../../output/table.js';
 import { shapeOf } from '../../forms/conditions.js';
 import { choicesOf, kindOf, merge } from '../../forms/questions.js';
-import { isObj, loadSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
+import { isObj, isSecretSchema, loadSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
 
 export interface SchemaOptions {
   entity: string;
@@ -110,7 +110,7 @@ function details(form: FormSchema, s: JsonSchema, kind: string): string {
   bound('minItems', 'min items');
   bound('maxItems', 'max items');
   if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
-  if (presentation(s).maskSecret === true || s.writeOnly === true) parts.push('secret');
+  if (isSecretSchema(s)) parts.push('secret');
   if (str(s.description)) parts.push(str(s.description)!);
   return parts.join('; ');
 }

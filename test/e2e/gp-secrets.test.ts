@@ -1,0 +1,103 @@
+// Secrets through a real pseudo-terminal: the India form marks PAN with
+// maskSecret: true and Aadhaar with maskSecret: 2 (a number, as reference
+// forms do). Neither is echoed while typing, shown on the review or in the
+// change list, nor stored in the draft; a resume says so and asks them again,
+// and the PATCH the sandbox receives carries them.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { DOWN, ENTER, hasScript, Pty } from '../helpers/pty.js';
+
+const PAN = 'PQRST6789K';
+const AADHAAR = '987654321098';
+
+let sandbox: Sandbox;
+let dir: { path: string; cleanup: () => void };
+let env: NodeJS.ProcessEnv;
+const ptys: Pty[] = [];
+const pty = (args: string[]) => {
+  const p = new Pty(args, env);
+  ptys.push(p);
+  return p;
+};
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  dir = tempDir();
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, TERM: 'xterm' });
+});
+
+afterAll(async () => {
+  for (const p of ptys) p.kill();
+  await sandbox.close();
+  dir.cleanup();
+});
+
+const draftsDir = () => join(dir.path, 'config', 'drafts');
+
+describe.skipIf(!hasScript)('secret answers through a pseudo-terminal', () => {
+  it('masks PAN and Aadhaar (maskSecret: 2) while typing, on the review and in the change list; the draft never holds them; resume asks them again', async () => {
+    const page = await fetch(`${sandbox.url}/v1/employees?pageSize=100`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } });
+    const employee = ((await page.json()) as { data: { id: string; employeeCode: string; entity: string }[] }).data.find((e) => e.entity === 'Acme India Pvt Ltd')!;
+
+    const p = pty(['dynamic-details', 'submit', employee.employeeCode]);
+    await p.expect(/\? PAN/);
+    await p.type(PAN);
+    await p.expect(/\? Aadhaar number \(optional\)/);
+    await p.type(AADHAAR);
+    await p.answer(/\? Income tax regime/, ENTER);
+    await p.expect(/\? Enrol in Provident Fund/);
+    process.kill(p.cliPid(), 'SIGINT');
+    await p.expect(/Your answers are saved\. Continue with: partner dynamic-details submit \S+ --resume/);
+    expect(await p.done).toBe(130);
+    expect(p.raw).not.toContain(PAN);
+    expect(p.raw).not.toContain(AADHAAR);
+    expect(p.out).toMatch(/Aadhaar number \(optional\) \*{12}/); // one * per typed character, nothing else
+
+    const files = readdirSync(draftsDir());
+    expect(files).toHaveLength(1);
+    const text = readFileSync(join(draftsDir(), files[0]), 'utf8');
+    expect(text).not.toContain(PAN);
+    expect(text).not.toContain(AADHAAR);
+    const draft = JSON.parse(text);
+    expect(draft.answers).toEqual({ legal: { taxRegime: 'NEW' } });
+    expect(draft.asked).not.toContain('legal.pan');
+    expect(draft.asked).not.toContain('legal.aadhaar');
+
+    const r = pty(['dynamic-details', 'submit', employee.employeeCode, '--resume']);
+    await r.expect(/Secret answers \(PAN, Aadhaar number\) are never stored in drafts; they are asked again\./);
+    await r.expect(/\? PAN/);
+    await r.type(PAN);
+    await r.expect(/\? Aadhaar number \(optional\)/);
+    await r.type(AADHAAR);
+    await r.answer(/\? Enrol in Provident Fund/, `n${ENTER}`);
+    await r.answer(/\? Add nominee\?/, ENTER);
+    await r.answer(/\? Cost center/, `CC-4242${ENTER}`);
+    await r.answer(/\? Laptop \(optional\)/, ENTER);
+    await r.answer(/\? Working languages \(optional\)/, ENTER);
+    await r.answer(/\? T-shirt size \(optional\)/, ENTER);
+    await r.expect(/Review your answers/);
+    await r.expect(/PAN: \*{8}/);
+    await r.expect(/Aadhaar number: \*{8}/);
+    await r.answer(/\? What next\?/, `${DOWN}${ENTER}`); // Change an answer
+    await r.expect(/\? Which answer\?/);
+    await r.expect(/PAN: \*{8}/);
+    await new Promise((res) => setTimeout(res, 50));
+    r.send(ENTER); // PAN
+    await r.expect(/Press Enter to keep the current value/);
+    await r.answer(/\? PAN/, ENTER);
+    await r.expect(/Review your answers/);
+    await r.answer(/\? What next\?/, ENTER); // Submit
+    await r.expect(/Dynamic details saved for/);
+    expect(await r.done).toBe(0);
+    expect(r.raw).not.toContain(PAN);
+    expect(r.raw).not.toContain(AADHAAR);
+
+    const patch = sandbox.requests.filter((q) => q.method === 'PATCH' && q.path === `/v1/employees/${employee.id}/dynamic-details`);
+    expect(patch.map((q) => q.status)).toEqual([204]);
+    expect(patch[0].body).toEqual({ legal: { pan: PAN, aadhaar: AADHAAR, taxRegime: 'NEW', pfOptIn: false }, customFields: { costCenter: 'CC-4242', laptop: 'MACOS', tShirtSize: 'XS' } }); // Enter takes an optional select's first option
+    expect(readdirSync(draftsDir())).toEqual([]);
+  }, 60_000);
+});
