@@ -29,9 +29,9 @@ _partner_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --csv-raw --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set --dry-run --resume -o --output' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes -o --output' ;;
     'gp schema') _partner_r='--entity -o --output' ;;
-    'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
     'auth status') _partner_r='-o --output --fields --csv-raw --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
@@ -51,9 +51,9 @@ _partner_value_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set -o --output' ;;
+    'gp create') _partner_r='--entity --from-file --set --body-file -o --output' ;;
     'gp schema') _partner_r='--entity -o --output' ;;
-    'dynamic-details submit') _partner_r='--from-file --set' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --body-file' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --data' ;;
@@ -82,9 +82,11 @@ _partner_values() {
     'profile get|#0') _partner_r='' ;;
     'profile get|#'*) _partner_r='w:personal contact address bank education employment compensation' ;;
     'gp create|--from-file') _partner_r='f' ;;
+    'gp create|--body-file') _partner_r='f' ;;
     'gp create|-o'|'gp create|--output') _partner_r='w:table json' ;;
     'gp schema|-o'|'gp schema|--output') _partner_r='w:table json' ;;
     'dynamic-details submit|--from-file') _partner_r='f' ;;
+    'dynamic-details submit|--body-file') _partner_r='f' ;;
     'auth status|-o'|'auth status|--output') _partner_r='w:table json ndjson csv' ;;
     'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'webhook verify|--file') _partner_r='f' ;;

@@ -4,13 +4,18 @@
 // are submitted later with PATCH …/dynamic-details; the others form the body
 // of POST /v1/employees/gp-employments.
 
+import { FIELD_LIST_ENTITY, FIELD_LIST_FORM, FIELD_LIST_SCHEMA } from './field-list-form.js';
+
 export type JsonSchema = Record<string, unknown>;
 
 export interface EntityForm {
   name: string;
   country: string;
   currency: string;
+  /** The rules the sandbox validates bodies with (JSON Schema). */
   schema: JsonSchema;
+  /** What GET …/dynamic-details/schema serves when it is not `schema` itself (a field-definition list). */
+  served?: unknown;
 }
 
 const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
@@ -377,4 +382,5 @@ const IND_PARTS: CountryFormParts = {
 export const ENTITY_FORMS: readonly EntityForm[] = [
   { name: 'Acme Deutschland GmbH', country: 'DEU', currency: 'EUR', schema: entitySchema('Acme Deutschland GmbH', 'DEU', 'EUR', 'Germany', DEU_PARTS) },
   { name: 'Acme India Pvt Ltd', country: 'IND', currency: 'INR', schema: entitySchema('Acme India Pvt Ltd', 'IND', 'INR', 'India', IND_PARTS) },
+  { ...FIELD_LIST_ENTITY, schema: FIELD_LIST_SCHEMA, served: FIELD_LIST_FORM },
 ];

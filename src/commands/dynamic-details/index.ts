@@ -16,6 +16,8 @@ Examples:
     .option('--set <section.field=value>', 'one value, typed by the schema (repeatable); no prompts', collect, [])
     .option('--resume', 'continue from the saved draft of this employee (kept when a submit failed)')
     .option('--dry-run', 'validate and print the request body (JSON) without sending')
+    .option('--body-file <path>', 'send this hand-written PATCH body (JSON, "-" reads stdin) as it is, after showing it; for any server')
+    .option('--yes', 'with --body-file: send without asking')
     .addHelpText(
       'after',
       `
@@ -27,7 +29,8 @@ Examples:
   $ partner dynamic-details submit ACME-0042
   $ partner dynamic-details submit 3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a --resume
   $ partner dynamic-details submit ACME-0042 --from-file legal.json
-  $ partner dynamic-details submit ACME-0042 --set legal.taxId=12345678901 --set customFields.costCenter=CC-1234`,
+  $ partner dynamic-details submit ACME-0042 --set legal.taxId=12345678901 --set customFields.costCenter=CC-1234
+  $ partner dynamic-details submit ACME-0042 --body-file patch.json --yes`,
     )
     .action(lazyAction(runtime, () => import('./submit.js')));
 }

@@ -6,9 +6,11 @@ import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeJson } from '../../output/writer.js';
 import { dynamicBody, dynamicKeys, dynamicPart } from '../../forms/bodies.js';
 import { DraftStore } from '../../forms/drafts.js';
+import { loadServerForm } from '../../forms/load.js';
+import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
 import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
 import { inquirerPrompter, type Prompter } from '../../forms/prompter.js';
-import { isObj, loadSchema } from '../../forms/schema.js';
+import { isObj } from '../../forms/schema.js';
 import { secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
 import { parseSetFlag, type SetPair } from '../../forms/values.js';
 import { fixIssues, review, type Wizard } from '../../forms/wizard.js';
@@ -19,6 +21,9 @@ export interface SubmitOptions {
   sets: SetPair[];
   resume: boolean;
   dryRun: boolean;
+  /** A hand-written PATCH body, sent as it is after confirmation. */
+  bodyFile?: string;
+  yes: boolean;
 }
 
 export function parse(args: string[], raw: Record<string, unknown>): SubmitOptions {
@@ -26,7 +31,12 @@ export function parse(args: string[], raw: Record<string, unknown>): SubmitOptio
   if (!employee) throw new UsageError('Give the employee id or code', 'For example: partner dynamic-details submit ACME-0042', 'MISSING_ARGUMENT');
   const fromFile = raw.fromFile === undefined ? undefined : String(raw.fromFile);
   if (fromFile !== undefined && fromFile.trim() === '') throw new UsageError('--from-file needs a path, or - for stdin', undefined, 'INVALID_OPTION');
-  return { employee, fromFile, sets: ((raw.set as string[] | undefined) ?? []).map(parseSetFlag), resume: Boolean(raw.resume), dryRun: Boolean(raw.dryRun) };
+  const bodyFile = raw.bodyFile === undefined ? undefined : String(raw.bodyFile);
+  if (bodyFile !== undefined && bodyFile.trim() === '') throw new UsageError('--body-file needs a path, or - for stdin', undefined, 'INVALID_OPTION');
+  if (bodyFile !== undefined && (fromFile !== undefined || (raw.set as string[] | undefined)?.length || raw.resume)) {
+    throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set or --resume', undefined, 'INVALID_OPTION');
+  }
+  return { employee, fromFile, sets: ((raw.set as string[] | undefined) ?? []).map(parseSetFlag), resume: Boolean(raw.resume), dryRun: Boolean(raw.dryRun), bodyFile, yes: Boolean(raw.yes) };
 }
 
 export async function run(opts: SubmitOptions, ctx: Context): Promise<number> {
@@ -37,8 +47,9 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
   const interactive = ctx.io.canPrompt && !fileMode;
   const http = await ctx.api();
-  // A bad values file is reported before anything is sent.
+  // A bad values or body file is reported before anything is sent.
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
+  const handBody = opts.bodyFile !== undefined ? await readBodyFile(opts.bodyFile, ctx) : undefined;
 
   // The employee: an id as given, a code looked up.
   let id: string;
@@ -53,11 +64,29 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   }
   const employment = await getProfileSection(http, id, 'employment', ctx.signal);
   const entity = isObj(employment) && typeof employment.entity === 'string' ? employment.entity : undefined;
-  if (!entity) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
+  if (!entity && !handBody) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
   code ??= isObj(employment) && typeof employment.employeeCode === 'string' ? employment.employeeCode : undefined;
   const who = code ?? id;
 
-  const form = loadSchema(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
+  if (handBody) {
+    // The escape hatch: the body as written, whatever the form looks like.
+    if (opts.dryRun) {
+      await writeJson(ctx.io.stdout, handBody);
+      ctx.log.info('Dry run: nothing was sent.');
+      return ExitCode.OK;
+    }
+    const readable = entity ? await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity })) : undefined;
+    if (!(await confirmSend(ctx, prompter, { what: `PATCH /v1/employees/${id}/dynamic-details`, body: handBody, form: readable, yes: opts.yes }))) {
+      ctx.io.stderr.write('Nothing was sent.\n');
+      return ExitCode.INTERRUPTED;
+    }
+    await submitDynamicDetails(http, id, handBody);
+    ctx.io.stderr.write(`${ctx.colors.green('✓')} Dynamic details saved for ${who}.\n`);
+    return ExitCode.OK;
+  }
+
+  if (!entity) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
+  const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), ctx.log);
   const sections = dynamicKeys(form);
   if (sections.length === 0) throw new UsageError(`The form of ${entity} has no dynamic sections; there is nothing to submit for ${who}`, undefined, 'NO_DYNAMIC_SECTIONS');
 

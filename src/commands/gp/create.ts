@@ -7,10 +7,12 @@ import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeJson } from '../../output/writer.js';
 import { buildBodies, dynamicBody, dynamicKeys, dynamicPart, type Bodies } from '../../forms/bodies.js';
 import { DraftStore } from '../../forms/drafts.js';
+import { loadServerForm } from '../../forms/load.js';
+import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
 import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
 import { inquirerPrompter, type Prompter } from '../../forms/prompter.js';
 import { allFields, getAt } from '../../forms/questions.js';
-import { loadSchema, type FormSchema } from '../../forms/schema.js';
+import type { FormSchema } from '../../forms/schema.js';
 import { secretsNotKeptHint, secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
 import { parseSetFlag, type SetPair } from '../../forms/values.js';
 import { fixIssues, review, type Wizard } from '../../forms/wizard.js';
@@ -22,13 +24,23 @@ export interface CreateOptions {
   dryRun: boolean;
   resume: boolean;
   output?: 'table' | 'json';
+  /** A hand-written POST body, sent as it is after confirmation. */
+  bodyFile?: string;
+  yes: boolean;
 }
 
 export function parse(_args: string[], raw: Record<string, unknown>): CreateOptions {
   const fromFile = raw.fromFile === undefined ? undefined : String(raw.fromFile);
   if (fromFile !== undefined && fromFile.trim() === '') throw new UsageError('--from-file needs a path, or - for stdin', undefined, 'INVALID_OPTION');
+  const bodyFile = raw.bodyFile === undefined ? undefined : String(raw.bodyFile);
+  if (bodyFile !== undefined && bodyFile.trim() === '') throw new UsageError('--body-file needs a path, or - for stdin', undefined, 'INVALID_OPTION');
+  if (bodyFile !== undefined && (fromFile !== undefined || (raw.set as string[] | undefined)?.length || raw.resume)) {
+    throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set or --resume', undefined, 'INVALID_OPTION');
+  }
   return {
     entity: parseText('--entity', raw.entity),
+    bodyFile,
+    yes: Boolean(raw.yes),
     fromFile,
     sets: ((raw.set as string[] | undefined) ?? []).map(parseSetFlag),
     dryRun: Boolean(raw.dryRun),
@@ -45,6 +57,7 @@ const q = (s: string) => (/^[A-Za-z0-9._-]+$/.test(s) ? s : `"${s.replace(/(["\\
 
 /** The command with its prompter injected (tests script the answers). */
 export async function createRun(opts: CreateOptions, ctx: Context, prompter: Prompter): Promise<number> {
+  if (opts.bodyFile !== undefined) return createFromBody(opts, opts.bodyFile, ctx, prompter);
   const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
   const interactive = ctx.io.canPrompt && !fileMode;
   const http = await ctx.api();
@@ -58,7 +71,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
   const drafts = new DraftStore(ctx.env);
   if (opts.resume && !drafts.loadGp(entity)) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: partner gp create --entity ${q(entity)}`, 'NO_DRAFT');
-  const form = loadSchema(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
+  const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), ctx.log);
   const sections = form.sections.map((s) => s.key);
   const resumeCmd = `partner gp create --entity ${q(entity)} --resume`;
 
@@ -140,6 +153,46 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
 function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iterable<string>): { answers: Record<string, unknown>; asked: string[] } {
   const { answers, asked: rest } = withoutSecrets(form, doc, asked);
   return { answers, asked: rest };
+}
+
+/** `--body-file`: the POST body as written, shown, confirmed (or --yes), sent once. */
+async function createFromBody(opts: CreateOptions, path: string, ctx: Context, prompter: Prompter): Promise<number> {
+  const file = await readBodyFile(path, ctx);
+  if (opts.entity !== undefined && file.entity !== undefined && file.entity !== opts.entity) {
+    throw new UsageError(`${path} names entity "${String(file.entity).slice(0, 80)}" but --entity is "${opts.entity}"`, 'Drop one of them, or make them agree.', 'INVALID_BODY_FILE');
+  }
+  const entity = opts.entity ?? (typeof file.entity === 'string' ? file.entity : undefined);
+  if (entity === undefined) throw new UsageError('Which legal entity? Pass --entity NAME or put "entity" in the body', undefined, 'MISSING_ENTITY');
+  const { entity: _e, ...rest } = file;
+  const body = { entity, ...rest };
+  if (opts.dryRun) {
+    await writeJson(ctx.io.stdout, body);
+    ctx.log.info('Dry run: nothing was sent.');
+    return ExitCode.OK;
+  }
+  const http = await ctx.api();
+  const form = await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
+  if (!(await confirmSend(ctx, prompter, { what: 'POST /v1/employees/gp-employments', body, form, yes: opts.yes }))) {
+    ctx.io.stderr.write('Nothing was sent.\n');
+    return ExitCode.INTERRUPTED;
+  }
+  let created: Record<string, unknown>;
+  try {
+    created = await createGpEmployment(http, body);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) {
+      throw new CliError(`An employee with these details already exists: ${err.message}`, { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: 'Nothing was created. Look for them with: partner employees list --all --fields employeeCode,fullName,workEmail,status' });
+    }
+    if (err instanceof NetworkError && (err.cause as { code?: string } | undefined)?.code !== 'ECONNREFUSED') {
+      throw new NetworkError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, 'It is not retried automatically. Check with: partner employees list --all --fields id,employeeCode,workEmail,status', 'MAYBE_CREATED', err);
+    }
+    throw err;
+  }
+  await printCreated(ctx, created, opts.output);
+  const who = typeof created.employeeCode === 'string' ? created.employeeCode : String(created.id ?? '');
+  const next = form && dynamicKeys(form).length ? `\nNext: send its dynamic details (${dynamicKeys(form).join(', ')}) with \`partner dynamic-details submit ${who} --body-file patch.json\`.` : '';
+  ctx.io.stderr.write(`${ctx.colors.green('✓')} Created ${who} (${String(created.status ?? 'ONBOARDING')}).${next}\n`);
+  return ExitCode.OK;
 }
 
 async function askEntity(ctx: Context, prompter: Prompter): Promise<string> {

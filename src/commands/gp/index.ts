@@ -17,6 +17,8 @@ Examples:
     .option('--set <section.field=value>', 'one value, typed by the schema (repeatable); no prompts', collect, [])
     .option('--dry-run', 'validate and print both request bodies (JSON) without sending')
     .option('--resume', 'continue from the saved draft of this entity')
+    .option('--body-file <path>', 'send this hand-written POST body (JSON, "-" reads stdin) as it is, after showing it; for any server')
+    .option('--yes', 'with --body-file: send without asking')
     .addOption(new Option('-o, --output <format>', 'result format (default: table on a terminal, else json)').choices(['table', 'json']))
     .addHelpText(
       'after',
@@ -30,14 +32,15 @@ Examples:
   $ partner gp create --entity "Acme Deutschland GmbH"
   $ partner gp create --entity "Acme Deutschland GmbH" --resume
   $ partner gp create --entity "Acme India Pvt Ltd" --from-file values.json --dry-run
-  $ cat values.json | partner gp create --entity "Acme India Pvt Ltd" --from-file - --set employment.startDate=2025-09-01`,
+  $ cat values.json | partner gp create --entity "Acme India Pvt Ltd" --from-file - --set employment.startDate=2025-09-01
+  $ partner gp create --entity "Acme Sverige AB" --body-file post.json --yes`,
     )
     .action(lazyAction(runtime, () => import('./create.js')));
 
   gp.command('schema')
-    .description('show the form of a legal entity: its sections and fields (table) or the JSON Schema itself (-o json)')
+    .description('show the form of a legal entity: its sections and fields (table) or the server\'s document as sent (-o json)')
     .requiredOption('--entity <name>', 'legal entity name')
-    .addOption(new Option('-o, --output <format>', 'table: an outline of sections and fields; json: the schema (default: table on a terminal, else json)').choices(['table', 'json']))
+    .addOption(new Option('-o, --output <format>', 'table: an outline of sections and fields; json: the server\'s document verbatim, JSON Schema or field list (default: table on a terminal, else json)').choices(['table', 'json']))
     .addHelpText(
       'after',
       `

@@ -5,7 +5,10 @@ import { writeJson } from '../../output/writer.js';
 import { renderTable } from '../../output/table.js';
 import { shapeOf } from '../../forms/conditions.js';
 import { choicesOf, kindOf, merge } from '../../forms/questions.js';
-import { isObj, isSecretSchema, loadSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
+import { FormFormatError, isObj, isSecretSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
+import { loadServerForm } from '../../forms/load.js';
+import { ExitCode } from '../../errors.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
 
 export interface SchemaOptions {
   entity: string;
@@ -115,14 +118,25 @@ function details(form: FormSchema, s: JsonSchema, kind: string): string {
   return parts.join('; ');
 }
 
-export async function run(opts: SchemaOptions, ctx: Context): Promise<void> {
+export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
   const http = await ctx.api();
   const raw = await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: opts.entity });
-  const form = loadSchema(raw);
   const format = opts.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
   if (format === 'json') {
+    // The server's document as it came, whatever its format.
     await writeJson(ctx.io.stdout, raw);
-    return;
+    return ExitCode.OK;
+  }
+  let form: FormSchema;
+  try {
+    form = loadServerForm(raw, ctx.log);
+  } catch (err) {
+    if (!(err instanceof FormFormatError)) throw err;
+    // Show what there is, and say what is not understood.
+    ctx.io.stdout.write(renderTable(['MEMBER', 'TYPE', 'SIZE'], topLevel(raw), { columns: ctx.io.columns, color: ctx.io.color }));
+    ctx.log.warn(`${sanitizeTerminal(err.message)}.`);
+    ctx.log.info(`The whole document: partner gp schema --entity ${q(opts.entity)} -o json. ${err.hint ?? ''}`);
+    return ExitCode.OK;
   }
   const rows = outline(form);
   ctx.io.stdout.write(
@@ -132,5 +146,17 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<void> {
       { columns: ctx.io.columns, color: ctx.io.color },
     ),
   );
-  ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. Use with: partner gp create --entity "${opts.entity}" --from-file values.json`);
+  if (form.format === 'field-list') ctx.log.info('The server sent a field-definition list; it is shown as partner reads it (-o json prints it as sent).');
+  ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. Use with: partner gp create --entity ${q(opts.entity)} --from-file values.json`);
+  return ExitCode.OK;
+}
+
+const q = (s: string) => (/^[A-Za-z0-9._-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
+
+/** The top-level members of a document partner does not understand, for the table. */
+function topLevel(raw: unknown): string[][] {
+  const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  const size = (v: unknown) => (Array.isArray(v) ? `${v.length} item${v.length === 1 ? '' : 's'}` : isObj(v) ? `${Object.keys(v).length} member${Object.keys(v).length === 1 ? '' : 's'}` : typeof v === 'string' ? `${v.length} chars` : '');
+  if (!isObj(raw)) return [['(document)', typeOf(raw), size(raw)]];
+  return Object.entries(raw).slice(0, 200).map(([k, v]) => [k, typeOf(v), size(v)]);
 }
