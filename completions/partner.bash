@@ -12,7 +12,7 @@ _partner_subcommands() {
     'employees') _partner_r='list' ;;
     'trackers') _partner_r='onboarding offboarding' ;;
     'profile') _partner_r='get' ;;
-    'gp') _partner_r='create schema' ;;
+    'gp') _partner_r='create template schema' ;;
     'dynamic-details') _partner_r='submit' ;;
     'auth') _partner_r='login status logout' ;;
     'sandbox') _partner_r='start emit' ;;
@@ -29,7 +29,8 @@ _partner_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --csv-raw --jq' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --csv-raw --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes -o --output' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes --from-csv --skip-invalid --results -o --output' ;;
+    'gp template') _partner_r='--entity -o --output' ;;
     'gp schema') _partner_r='--entity -o --output' ;;
     'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
@@ -51,7 +52,8 @@ _partner_value_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set --body-file -o --output' ;;
+    'gp create') _partner_r='--entity --from-file --set --body-file --from-csv --results -o --output' ;;
+    'gp template') _partner_r='--entity -o --output' ;;
     'gp schema') _partner_r='--entity -o --output' ;;
     'dynamic-details submit') _partner_r='--from-file --set --body-file' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
@@ -84,6 +86,7 @@ _partner_values() {
     'gp create|--from-file') _partner_r='f' ;;
     'gp create|--body-file') _partner_r='f' ;;
     'gp create|-o'|'gp create|--output') _partner_r='w:table json' ;;
+    'gp template|-o'|'gp template|--output') _partner_r='w:csv json' ;;
     'gp schema|-o'|'gp schema|--output') _partner_r='w:table json' ;;
     'dynamic-details submit|--from-file') _partner_r='f' ;;
     'dynamic-details submit|--body-file') _partner_r='f' ;;

@@ -5,10 +5,11 @@ import { parseChoice, parseText } from '../../options.js';
 import { renderKeyValue } from '../../output/table.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeJson } from '../../output/writer.js';
-import { buildBodies, dynamicBody, dynamicKeys, dynamicPart, type Bodies } from '../../forms/bodies.js';
+import { buildBodies, dynamicBody, dynamicKeys, dynamicPart, workEmailOf, type Bodies } from '../../forms/bodies.js';
 import { DraftStore } from '../../forms/drafts.js';
 import { loadServerForm } from '../../forms/load.js';
 import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
+import { bulkOnboard } from '../../forms/bulk/onboard.js';
 import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
 import { inquirerPrompter, type Prompter } from '../../forms/prompter.js';
 import { allFields, getAt } from '../../forms/questions.js';
@@ -27,6 +28,11 @@ export interface CreateOptions {
   /** A hand-written POST body, sent as it is after confirmation. */
   bodyFile?: string;
   yes: boolean;
+  /** Bulk onboarding: one employee per row of this CSV. */
+  fromCsv?: string;
+  skipInvalid: boolean;
+  /** The results CSV of a bulk run (its journal is beside it). */
+  results?: string;
 }
 
 export function parse(_args: string[], raw: Record<string, unknown>): CreateOptions {
@@ -37,8 +43,19 @@ export function parse(_args: string[], raw: Record<string, unknown>): CreateOpti
   if (bodyFile !== undefined && (fromFile !== undefined || (raw.set as string[] | undefined)?.length || raw.resume)) {
     throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set or --resume', undefined, 'INVALID_OPTION');
   }
+  const fromCsv = raw.fromCsv === undefined ? undefined : String(raw.fromCsv);
+  if (fromCsv !== undefined && fromCsv.trim() === '') throw new UsageError('--from-csv needs a path', undefined, 'INVALID_OPTION');
+  if (fromCsv !== undefined && (fromFile !== undefined || (raw.set as string[] | undefined)?.length || raw.resume || bodyFile !== undefined)) {
+    throw new UsageError('--from-csv takes every value from the spreadsheet; it cannot be combined with --from-file, --set, --resume or --body-file', undefined, 'INVALID_OPTION');
+  }
+  if (fromCsv === undefined && (raw.skipInvalid || raw.results !== undefined)) throw new UsageError('--skip-invalid and --results go with --from-csv', undefined, 'INVALID_OPTION');
+  const results = raw.results === undefined ? undefined : String(raw.results);
+  if (results !== undefined && results.trim() === '') throw new UsageError('--results needs a path', undefined, 'INVALID_OPTION');
   return {
     entity: parseText('--entity', raw.entity),
+    fromCsv,
+    skipInvalid: Boolean(raw.skipInvalid),
+    results,
     bodyFile,
     yes: Boolean(raw.yes),
     fromFile,
@@ -58,6 +75,12 @@ const q = (s: string) => (/^[A-Za-z0-9._-]+$/.test(s) ? s : `"${s.replace(/(["\\
 /** The command with its prompter injected (tests script the answers). */
 export async function createRun(opts: CreateOptions, ctx: Context, prompter: Prompter): Promise<number> {
   if (opts.bodyFile !== undefined) return createFromBody(opts, opts.bodyFile, ctx, prompter);
+  if (opts.fromCsv !== undefined) {
+    if (opts.entity === undefined) throw new UsageError('--from-csv needs --entity NAME, the legal entity that hires every row', undefined, 'MISSING_ENTITY');
+    const http = await ctx.api();
+    const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: opts.entity }), ctx.log);
+    return bulkOnboard(ctx, http, form, { entity: opts.entity, csvPath: opts.fromCsv, resultsPath: opts.results, skipInvalid: opts.skipInvalid, dryRun: opts.dryRun });
+  }
   const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
   const interactive = ctx.io.canPrompt && !fileMode;
   const http = await ctx.api();
@@ -219,14 +242,6 @@ async function dryRun(ctx: Context, bodies: Bodies, say = true): Promise<number>
   return ExitCode.OK;
 }
 
-/** The work e-mail of the answers, for messages (first e-mail field whose key says "work", else the first e-mail). */
-function workEmail(form: FormSchema, doc: Record<string, unknown>): string | undefined {
-  const emails = allFields(form, doc).filter((f) => f.kind === 'email' && !form.sections.find((s) => s.key === f.section)?.dynamic);
-  const f = emails.find((e) => /work/i.test(e.key)) ?? emails[0];
-  const v = f ? getAt(doc, f.path) : undefined;
-  return typeof v === 'string' ? v : undefined;
-}
-
 interface SubmitInput {
   form: FormSchema;
   entity: string;
@@ -245,7 +260,7 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
   const { form, entity, drafts, wizard: w } = s;
   const http = await ctx.api();
   const resumeCmd = `partner gp create --entity ${q(entity)} --resume`;
-  const email = workEmail(form, s.doc);
+  const email = workEmailOf(form, s.doc);
   let created: Record<string, unknown>;
   try {
     ctx.log.info(`Creating the employee…`);

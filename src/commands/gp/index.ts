@@ -19,6 +19,9 @@ Examples:
     .option('--resume', 'continue from the saved draft of this entity')
     .option('--body-file <path>', 'send this hand-written POST body (JSON, "-" reads stdin) as it is, after showing it; for any server')
     .option('--yes', 'with --body-file: send without asking')
+    .option('--from-csv <path>', 'bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it); every row is checked first')
+    .option('--skip-invalid', 'with --from-csv: create the valid rows even when some rows are invalid')
+    .option('--results <path>', 'with --from-csv: the results CSV (default: FILE.results.csv beside the input); its journal is PATH.journal')
     .addOption(new Option('-o, --output <format>', 'result format (default: table on a terminal, else json)').choices(['table', 'json']))
     .addHelpText(
       'after',
@@ -33,9 +36,26 @@ Examples:
   $ partner gp create --entity "Acme Deutschland GmbH" --resume
   $ partner gp create --entity "Acme India Pvt Ltd" --from-file values.json --dry-run
   $ cat values.json | partner gp create --entity "Acme India Pvt Ltd" --from-file - --set employment.startDate=2025-09-01
-  $ partner gp create --entity "Acme Sverige AB" --body-file post.json --yes`,
+  $ partner gp create --entity "Acme Sverige AB" --body-file post.json --yes
+  $ partner gp template --entity "Acme India Pvt Ltd" -o csv > hires.csv
+  $ partner gp create --entity "Acme India Pvt Ltd" --from-csv hires.csv`,
     )
     .action(lazyAction(runtime, () => import('./create.js')));
+
+  gp.command('template')
+    .description('write a CSV template for bulk onboarding: a header of every field (dot paths) and a "#" row describing each')
+    .requiredOption('--entity <name>', 'legal entity name')
+    .addOption(new Option('-o, --output <format>', 'csv: the template; json: the columns and their descriptions (default: csv)').choices(['csv', 'json']))
+    .addHelpText(
+      'after',
+      `
+Fill one row per employee (the "#" row is ignored), then:
+  $ partner gp create --entity NAME --from-csv FILE
+
+Examples:
+  $ partner gp template --entity "Acme India Pvt Ltd" -o csv > hires.csv`,
+    )
+    .action(lazyAction(runtime, () => import('./template.js')));
 
   gp.command('schema')
     .description('show the form of a legal entity: its sections and fields (table) or the server\'s document as sent (-o json)')
