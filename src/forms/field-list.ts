@@ -96,6 +96,7 @@ function objectOf(fields: unknown[], section: string, warnings: string[]): JsonS
   const required: string[] = [];
   const order: string[] = [];
   const branches: JsonSchema[] = [];
+  const conditional: string[] = [];
   const where = (key: string) => (section ? `${section}.${key}` : key);
   const defs = fields.map((f, i) => {
     if (!isObj(f)) throw new FieldListError(`field ${i + 1}${section ? ` of section "${section}"` : ''} is not an object`);
@@ -113,14 +114,19 @@ function objectOf(fields: unknown[], section: string, warnings: string[]): JsonS
       // Declared only in the branch: the engine shows it while the condition holds and drops it otherwise.
       const then: JsonSchema = { properties: { [key]: schema } };
       if (f.required === true) then.required = [key];
-      branches.push({ if: { properties: { [cond.field]: cond.test }, required: [cond.field] }, then });
+      // Hidden: refused when the condition does not hold (the wizard drops such answers itself).
+      branches.push({ if: { properties: { [cond.field]: cond.test }, required: [cond.field] }, then, else: { properties: { [key]: false } } });
+      conditional.push(key);
       continue;
     }
     properties[key] = schema;
     if (f.required === true) required.push(key);
   }
-  // unevaluatedProperties (not additionalProperties) so fields declared in a condition's branch count as known.
-  const out: JsonSchema = { type: 'object', properties, 'x-jsf-order': order, unevaluatedProperties: false };
+  // Unknown members are refused. Fields declared only in a condition's branch are
+  // made known to additionalProperties through patternProperties (not properties,
+  // which would make them unconditional for the engine).
+  const out: JsonSchema = { type: 'object', properties, 'x-jsf-order': order, additionalProperties: false };
+  if (conditional.length) out.patternProperties = { [`^(${conditional.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`]: true };
   if (required.length) out.required = required;
   if (branches.length) out.allOf = branches;
   return out;

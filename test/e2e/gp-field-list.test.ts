@@ -72,7 +72,7 @@ describe('a field-definition-list form from the sandbox', () => {
     expect(refused.stderr).toContain('Invalid values (4):');
     expect(refused.stderr).toContain('employment.workEmail: Work e-mail must be an e-mail address');
     // dependsOn: the end date exists only for a fixed term.
-    expect(refused.stderr).toContain('employment.endDate: Contract end date is not a field of this form');
+    expect(refused.stderr).toContain('employment.endDate: Contract end date is not allowed here (its condition does not hold)');
     expect(refused.stderr).toContain('tax.taxTable: Tax table must be at most 42');
     expect(refused.stderr).toMatch(/custom\.costCenter: Cost center /);
     expect(writes().length).toBe(before);
