@@ -10,6 +10,7 @@ import { DraftStore } from '../../forms/drafts.js';
 import { loadServerForm } from '../../forms/load.js';
 import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
 import { bulkOnboard } from '../../forms/bulk/onboard.js';
+import { readSheet } from '../../forms/bulk/read.js';
 import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
 import { inquirerPrompter, type Prompter } from '../../forms/prompter.js';
 import { allFields, getAt } from '../../forms/questions.js';
@@ -77,9 +78,10 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   if (opts.bodyFile !== undefined) return createFromBody(opts, opts.bodyFile, ctx, prompter);
   if (opts.fromCsv !== undefined) {
     if (opts.entity === undefined) throw new UsageError('--from-csv needs --entity NAME, the legal entity that hires every row', undefined, 'MISSING_ENTITY');
+    const sheet = await readSheet(opts.fromCsv); // a bad file is reported before any request
     const http = await ctx.api();
     const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: opts.entity }), ctx.log);
-    return bulkOnboard(ctx, http, form, { entity: opts.entity, csvPath: opts.fromCsv, resultsPath: opts.results, skipInvalid: opts.skipInvalid, dryRun: opts.dryRun });
+    return bulkOnboard(ctx, http, form, { entity: opts.entity, csvPath: opts.fromCsv, resultsPath: opts.results, skipInvalid: opts.skipInvalid, dryRun: opts.dryRun, sheet });
   }
   const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
   const interactive = ctx.io.canPrompt && !fileMode;

@@ -16,7 +16,7 @@ import { sanitizeTerminal } from '../../output/sanitize.js';
 import { buildBodies, workEmailOf } from '../bodies.js';
 import type { FormSchema } from '../schema.js';
 import { Journal, rowHash, type RowState } from './journal.js';
-import { readSheet, type CsvRow } from './read.js';
+import { readSheet, type CsvRow, type CsvSheet } from './read.js';
 import { rowDoc, unknownColumns, type RowIssue } from './rows.js';
 
 export interface BulkOptions {
@@ -27,6 +27,8 @@ export interface BulkOptions {
   skipInvalid: boolean;
   /** Check every row and stop: nothing is sent. */
   dryRun?: boolean;
+  /** The sheet when the caller read it already (a bad file is reported before any request). */
+  sheet?: CsvSheet;
 }
 
 type Outcome = 'created' | 'already-created' | 'invalid' | 'conflict' | 'rejected' | 'patch-failed' | 'failed' | 'not-run';
@@ -61,7 +63,7 @@ function stopsTheRun(err: unknown): boolean {
 }
 
 export async function bulkOnboard(ctx: Context, http: HttpClient, form: FormSchema, opts: BulkOptions): Promise<number> {
-  const sheet = await readSheet(opts.csvPath);
+  const sheet = opts.sheet ?? (await readSheet(opts.csvPath));
   const unknown = unknownColumns(form, sheet.columns);
   if (unknown.length) {
     throw new UsageError(
