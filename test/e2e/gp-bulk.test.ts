@@ -231,10 +231,13 @@ describe('gp create --from-csv', () => {
         expect(partial.filter((x) => x.outcome === 'created').length).toBeGreaterThanOrEqual(2);
         expect(partial.some((x) => x.outcome === 'not-run')).toBe(true);
       } else expect(stopped.signal).toBe('SIGKILL');
+      // A kill leaves the run's lock behind; the re-run takes it over (its process is gone).
+      expect(existsSync(`${journal}.lock`)).toBe(signal === 'SIGKILL');
 
       const again = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file], { env });
       expectCode(again, 0);
       expect(again.stderr).not.toContain('conflict');
+      expect(existsSync(`${journal}.lock`)).toBe(false);
       const rows = results(join(dir.path, `${tag}.results.csv`));
       expect(rows.map((x) => x.outcome).every((o) => o === 'created' || o === 'already-created')).toBe(true);
       for (let i = 1; i <= n; i++) {

@@ -4,7 +4,7 @@
 // which POST may have reached the server. It holds no cell values: a row is
 // recognised by a hash of its cells.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { NEW_FILE_MODE } from '../../output/output-file.js';
 
@@ -35,6 +35,15 @@ interface Header {
   entity: string;
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function rowHash(cells: string[]): string {
   return createHash('sha256').update(JSON.stringify(cells)).digest('hex').slice(0, 32);
 }
@@ -42,12 +51,51 @@ export function rowHash(cells: string[]): string {
 export class Journal {
   private readonly latest = new Map<number, JournalEntry>();
   private fd: number | undefined;
+  private locked = false;
 
   private constructor(readonly path: string) {}
 
   /** Opens (or starts) the journal at `path` for `entity`; a journal of another entity is refused. */
   static open(path: string, entity: string): Journal {
     const j = new Journal(path);
+    j.lock();
+    try {
+      j.load(entity);
+    } catch (err) {
+      j.close();
+      throw err;
+    }
+    return j;
+  }
+
+  /**
+   * One run per journal: PATH.lock holds the running process id. A lock left
+   * by a process that no longer exists (killed) is taken over.
+   */
+  private lock(): void {
+    const lockPath = `${this.path}.lock`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(lockPath, 'wx', NEW_FILE_MODE);
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
+        this.locked = true;
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`Cannot lock the journal ${this.path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'BULK_JOURNAL');
+      }
+      const pid = Number(readFileSync(lockPath, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+        throw new UsageError(`Another run (process ${pid}) is using the journal ${this.path}`, `Wait for it to finish: two runs of one file would create the same employees twice. If no run is going on, delete ${lockPath}.`, 'BULK_BUSY');
+      }
+      rmSync(lockPath, { force: true });
+    }
+    throw new UsageError(`Cannot lock the journal ${this.path}`, undefined, 'BULK_JOURNAL');
+  }
+
+  private load(entity: string): void {
+    const j = this;
+    const path = this.path;
     let text = '';
     try {
       text = readFileSync(path, 'utf8');
@@ -75,7 +123,6 @@ export class Journal {
     }
     j.fd = openSync(path, 'a', NEW_FILE_MODE);
     if (!lines.length) j.write({ kind: 'partner-bulk-journal', version: 1, entity } satisfies Header);
-    return j;
   }
 
   get(row: number): JournalEntry | undefined {
@@ -91,6 +138,8 @@ export class Journal {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    if (this.locked) rmSync(`${this.path}.lock`, { force: true });
+    this.locked = false;
   }
 
   private write(value: unknown): void {

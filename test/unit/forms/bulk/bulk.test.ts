@@ -1,6 +1,6 @@
 // The parts of bulk onboarding: reading the sheet, a row into answers and
 // issues, the journal a re-run trusts, the template's columns.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -106,6 +106,20 @@ describe('the journal', () => {
     expect(() => Journal.open(path, 'Other')).toThrow(/belongs to entity "E", not "Other"/);
     writeFileSync(join(dir, 'x'), 'hello\n');
     expect(() => Journal.open(join(dir, 'x'), 'E')).toThrow(/is not a partner bulk journal/);
+  });
+
+  it('one run at a time: a live holder of the lock is refused, a dead one (killed) is taken over', () => {
+    dir = mkdtempSync(join(tmpdir(), 'partner-journal-'));
+    const path = join(dir, 'r.csv.journal');
+    const first = Journal.open(path, 'E');
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(String(process.pid));
+    expect(() => Journal.open(path, 'E')).toThrow(`Another run (process ${process.pid}) is using the journal ${path}`);
+    first.close();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    writeFileSync(`${path}.lock`, '2147483646'); // no such process
+    const second = Journal.open(path, 'E');
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(String(process.pid));
+    second.close();
   });
 
   it('recognises a row by a hash of its cells, not the cells', () => {
