@@ -230,7 +230,7 @@ const files: Record<string, Case> = {
   'gp create --from-csv a directory': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-csv', f.dir!], message: /Cannot read --from-csv/ },
   'gp create --from-csv empty': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-csv', f.empty!], message: /has no header row/ },
   'gp create --from-csv binary': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-csv', f.binary!], message: /not fields of the form|not valid CSV/, lines: 3, reads: /^\/v1\/employees\/dynamic-details\/schema$/ },
-  'gp create --from-csv 10 MB of one cell': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-csv', f.big!], message: /not fields of the form/, lines: 3, reads: /^\/v1\/employees\/dynamic-details\/schema$/ },
+  'gp create --from-csv 10 MB of one cell': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-csv', f.big!], message: /has a row over 256 KiB/ },
   'gp create --from-csv without --entity': { args: () => ['gp', 'create', '--from-csv', f.empty!], message: /--from-csv needs --entity/ },
   'gp create --from-csv with --set': { args: () => ['gp', 'create', '--entity', ENTITY, '--from-csv', f.empty!, '--set', 'a.b=c'], message: /cannot be combined with --from-file, --set/ },
   'gp create --skip-invalid without --from-csv': { args: ['gp', 'create', '--entity', ENTITY, '--skip-invalid'], message: /--skip-invalid and --results go with --from-csv/ },

@@ -7,6 +7,8 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../errors.js';
 
 export const MAX_CSV_BYTES = 32 * 1024 * 1024;
+/** One row (all its cells) at most: a form row is a few kB; this refuses a runaway quote or a non-CSV file fast. */
+export const MAX_ROW_BYTES = 256 * 1024;
 
 export interface CsvRow {
   /** Spreadsheet row number (the header is row 1). */
@@ -35,9 +37,10 @@ export async function readSheet(path: string): Promise<CsvSheet> {
 export function parseSheet(text: string, source: string): CsvSheet {
   let records: string[][];
   try {
-    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false }) as string[][];
+    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false, max_record_size: MAX_ROW_BYTES }) as string[][];
   } catch (err) {
-    throw new UsageError(`${source} is not valid CSV: ${(err as Error).message.slice(0, 200)}`, 'Save the spreadsheet as CSV (comma-separated, UTF-8).', 'INVALID_CSV');
+    const big = (err as { code?: string }).code === 'CSV_MAX_RECORD_SIZE';
+    throw new UsageError(big ? `${source} has a row over ${MAX_ROW_BYTES / 1024} KiB (a quote left open, or not a CSV file)` : `${source} is not valid CSV: ${(err as Error).message.slice(0, 200)}`, 'Save the spreadsheet as CSV (comma-separated, UTF-8).', 'INVALID_CSV');
   }
   const numbered = records.map((cells, i) => ({ row: i + 1, cells }));
   const blank = (cells: string[]) => cells.every((c) => c.trim() === '');

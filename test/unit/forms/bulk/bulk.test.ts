@@ -46,6 +46,7 @@ describe('reading the sheet', () => {
     expect(code('a,,b\n')).toMatch(/empty column name/);
     expect(code('a,b,a\n')).toBe('f.csv: the column "a" appears twice in the header');
     expect(code('a,b\n"x,y\n')).toMatch(/^f\.csv is not valid CSV/);
+    expect(code(`a,b\n"${'x'.repeat(300 * 1024)}`)).toBe('f.csv has a row over 256 KiB (a quote left open, or not a CSV file)');
   });
 });
 
