@@ -9,6 +9,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, runCli, spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { hasScript, Pty } from '../helpers/pty.js';
 
 const SWE = 'Acme Sverige AB';
 const IND = 'Acme India Pvt Ltd';
@@ -202,6 +203,52 @@ describe('gp create --from-csv', () => {
     expect(patchesOf(id).at(-1)!.body).toEqual(bodies('p', 1).patch);
     expect(results(join(dir.path, 'patch.results.csv')).map((x) => [x.outcome, x.employeeId])).toEqual([['already-created', id], ['already-created', rows[1].employeeId]]);
   });
+
+  it('a JSON Schema form with a list: numbered columns become the list, typed; the bodies are exact', async () => {
+    const t = await runCli(['gp', 'template', '--entity', IND, '-o', 'csv'], { env });
+    const cols = (parseCsv(t.stdout) as string[][])[0];
+    const cells: Record<string, string> = {
+      'personal.firstName': 'Meera', 'personal.lastName': 'Iyer', 'personal.dateOfBirth': '1988-08-08', 'personal.gender': 'Female', 'personal.nationality': 'IND',
+      'contact.personalEmail': 'meera@example.org', 'contact.personalPhoneNumber': '+91 98765 43210',
+      'employment.workEmail': 'meera.iyer.bulk@acme.example', 'employment.startDate': '2025-10-01', 'employment.designation': 'Data Scientist', 'employment.department': 'Data', 'employment.type': 'EMPLOYEE', 'employment.term': 'PERMANENT',
+      'compensation.baseSalary': '1800000', 'compensation.currency': 'INR', 'compensation.payFrequency': 'MONTHLY',
+      'legal.pan': 'PQRST6789K', 'legal.aadhaar': '987654321098', 'legal.taxRegime': 'NEW', 'legal.pfOptIn': 'yes', 'legal.uan': '100200300400',
+      'legal.nominees.0.name': 'Ravi Iyer', 'legal.nominees.0.relationship': 'PARENT', 'legal.nominees.0.sharePercent': '60',
+      'legal.nominees.1.name': 'Asha Iyer', 'legal.nominees.1.relationship': 'SIBLING', 'legal.nominees.1.sharePercent': '40',
+      'customFields.costCenter': 'CC-7777', 'customFields.languages': 'EN, HI',
+    };
+    const file = join(dir.path, 'ind.csv');
+    writeFileSync(file, `${cols.join(',')}\n${cols.map((c) => (cells[c] ?? '').replace(/^(.*,.*)$/, '"$1"')).join(',')}\n`);
+    const r = await runCli(['gp', 'create', '--entity', IND, '--from-csv', file], { env });
+    expectCode(r, 0);
+    const [row] = results(join(dir.path, 'ind.results.csv'));
+    const post = posts('meera.iyer.bulk@acme.example');
+    expect(post.map((q) => q.status)).toEqual([201]);
+    expect(post[0].body).toMatchObject({ entity: IND, personal: { firstName: 'Meera', gender: 'FEMALE' }, compensation: { baseSalary: 1800000, currency: 'INR', payFrequency: 'MONTHLY' } });
+    expect((post[0].body as Record<string, unknown>).legal).toBeUndefined();
+    expect(patchesOf(row.employeeId).map((q) => [q.status, q.body])).toEqual([
+      [
+        204,
+        {
+          legal: { pan: 'PQRST6789K', aadhaar: '987654321098', taxRegime: 'NEW', pfOptIn: true, uan: '100200300400', nominees: [{ name: 'Ravi Iyer', relationship: 'PARENT', sharePercent: 60 }, { name: 'Asha Iyer', relationship: 'SIBLING', sharePercent: 40 }] },
+          customFields: { costCenter: 'CC-7777', languages: ['EN', 'HI'] },
+        },
+      ],
+    ]);
+    expect(r.stderr).not.toMatch(/PQRST6789K|987654321098/);
+  });
+
+  it.skipIf(!hasScript)('shows a progress bar on a terminal', async () => {
+    const file = writeCsv('bar.csv', [person('bar', 1), person('bar', 2)]);
+    const p = new Pty(['gp', 'create', '--entity', SWE, '--from-csv', file], { ...env, TERM: 'xterm' });
+    try {
+      expect(await p.done).toBe(0);
+      expect(p.raw).toMatch(/Onboarding \[#+\] 100% · 2\/2 rows · 2 created/);
+      expect(p.out).toContain('2 created (of 2 rows).');
+    } finally {
+      p.kill();
+    }
+  }, 30_000);
 
   for (const signal of ['SIGINT', 'SIGKILL'] as const) {
     it(`${signal} mid-run, then the same command again: every employee created exactly once, every body exact`, async () => {
