@@ -28,11 +28,24 @@ export function isFieldList(raw: unknown): raw is Record<string, unknown> {
 const KNOWN = ['TEXT', 'NUMBER', 'INTEGER', 'DATE', 'EMAIL', 'PHONE', 'BOOLEAN', 'SELECT', 'MULTI_SELECT', 'TEXTAREA', 'PASSWORD', 'SECRET'] as const;
 type FieldType = (typeof KNOWN)[number];
 
+/** Common other names of the same types. */
+const ALIASES: Record<string, FieldType> = {
+  MULTISELECT: 'MULTI_SELECT',
+  CHECKBOXES: 'MULTI_SELECT',
+  STRING: 'TEXT',
+  TEL: 'PHONE',
+  INT: 'INTEGER',
+  DECIMAL: 'NUMBER',
+  CHECKBOX: 'BOOLEAN',
+  RADIO: 'SELECT',
+  DROPDOWN: 'SELECT',
+};
+
 /** `MULTI_SELECT`, `multi-select`, `multiSelect` and `multiselect` are one type. */
 function normaliseType(t: unknown): string {
   if (typeof t !== 'string') return 'TEXT';
   const u = t.replace(/([a-z])([A-Z])/g, '$1_$2').replace(/[-\s]/g, '_').toUpperCase();
-  return u === 'MULTISELECT' ? 'MULTI_SELECT' : u;
+  return ALIASES[u] ?? u;
 }
 
 const dynamicMarker = (s: Record<string, unknown>) => s.submit === 'dynamic-details' || s.dynamic === true || s['x-submit'] === 'dynamic-details';
@@ -109,7 +122,7 @@ function objectOf(fields: unknown[], section: string, warnings: string[]): JsonS
     if (order.includes(key)) throw new FieldListError(`two fields are called "${where(key)}"`);
     order.push(key);
     const schema = fieldSchema(f, where(key), warnings);
-    const cond = condition(f.dependsOn ?? f.visibleWhen, where(key), keys, warnings);
+    const cond = condition(f.dependsOn ?? f.visibleWhen, where(key), section, keys, warnings);
     if (cond) {
       // Declared only in the branch: the engine shows it while the condition holds and drops it otherwise.
       const then: JsonSchema = { properties: { [key]: schema } };
@@ -132,15 +145,17 @@ function objectOf(fields: unknown[], section: string, warnings: string[]): JsonS
   return out;
 }
 
-function condition(raw: unknown, where: string, keys: Set<string>, warnings: string[]): { field: string; test: JsonSchema } | undefined {
+function condition(raw: unknown, where: string, section: string, keys: Set<string>, warnings: string[]): { field: string; test: JsonSchema } | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!isObj(raw) || !str(raw.field)) {
     warnings.push(`${where}: its condition is not {field, equals|in}; the field is always asked`);
     return undefined;
   }
-  const field = str(raw.field)!;
+  // `section.field` names a field of the same section too.
+  const named = str(raw.field)!;
+  const field = section && named.startsWith(`${section}.`) ? named.slice(section.length + 1) : named;
   if (!keys.has(field)) {
-    warnings.push(`${where}: its condition names "${field}", which is not a field of the same section; the field is always asked`);
+    warnings.push(`${where}: its condition names "${named}", which is not a field of the same section; the field is always asked`);
     return undefined;
   }
   if ('equals' in raw) return { field, test: { const: raw.equals } };
@@ -200,6 +215,7 @@ function fieldSchema(f: Record<string, unknown>, where: string, warnings: string
       const inputType = { TEXT: 'text', TEXTAREA: 'textarea', DATE: 'date', EMAIL: 'email', PHONE: 'tel', SELECT: 'select', PASSWORD: 'password', SECRET: 'password' }[type];
       s['x-jsf-presentation'] = { inputType };
       if (type === 'DATE') s.format = 'date';
+      if (type === 'DATE' && (v.min !== undefined || v.max !== undefined)) warnings.push(`${where}: date bounds (validation.min/max) are not checked here; the server checks them`);
       if (type === 'EMAIL') s.format = 'email';
       if (type === 'PASSWORD' || type === 'SECRET') s['x-jsf-presentation'] = { inputType, maskSecret: true };
       if (typeof v.pattern === 'string') s.pattern = v.pattern;

@@ -168,6 +168,38 @@ describe('field-definition lists', () => {
     expect(t.schema.required).toEqual(FIELD_LIST_SCHEMA.required);
   });
 
+  it('common other type names are the same types; conditions may name section.field; what cannot be honoured is a warning', () => {
+    const f = loadSchema({
+      sections: [
+        {
+          key: 's',
+          fields: [
+            { key: 'a', type: 'checkbox' },
+            { key: 'b', type: 'multiSelect', options: [{ value: 1, label: 'One' }, { value: 2, label: 'Two' }] },
+            { key: 'c', type: 'Radio', allowedValues: ['X', 'Y'] },
+            { key: 'd', type: 'tel' },
+            { key: 'e', type: 'decimal' },
+            { key: 'f', type: 'string', dependsOn: { field: 's.a', equals: true } },
+            { key: 'g', type: 'DATE', validation: { min: '2020-01-01' } },
+            { key: 'h', type: 'TEXT', dependsOn: { field: 'nope', equals: 1 } },
+            { key: 'i', type: 'TEXT', visibleWhen: { field: 'a' } },
+            { key: 'j', type: 'TEXT', dependsOn: 'a' },
+          ],
+        },
+      ],
+    });
+    expect(kinds(f, {})).toEqual({ 's.a': 'boolean', 's.b': 'multiselect', 's.c': 'select', 's.d': 'text', 's.e': 'number', 's.g': 'date', 's.h': 'text', 's.i': 'text', 's.j': 'text' });
+    expect(kinds(f, { s: { a: true } })['s.f']).toBe('text');
+    expect(f.warnings).toEqual([
+      's.g: date bounds (validation.min/max) are not checked here; the server checks them',
+      's.h: its condition names "nope", which is not a field of the same section; the field is always asked',
+      's.i: its condition has neither "equals" nor "in"; the field is always asked',
+      's.j: its condition is not {field, equals|in}; the field is always asked',
+    ]);
+    expect(validateDoc(f, { s: { b: [1, 2], e: 2.5 } }, ['s'])).toEqual([]);
+    expect(validateDoc(f, { s: { b: [3] } }, ['s']).map((i) => i.path)).toEqual(['s.b.0']);
+  });
+
   it('broken lists and unknown structures are clear errors naming what was expected', () => {
     const err = (doc: unknown) => {
       try {
