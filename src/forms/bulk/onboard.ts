@@ -199,8 +199,13 @@ async function onboardRow(ctx: Context, http: HttpClient, form: FormSchema, enti
     note('posting');
     try {
       const res = await createGpEmployment(http, bodies.create);
-      id = String(res.id ?? '');
       code = typeof res.employeeCode === 'string' ? res.employeeCode : undefined;
+      if (typeof res.id !== 'string' || res.id === '') {
+        // Created, but without an id its dynamic details cannot be sent: say so, never POST it again.
+        note('done', { code, error: 'the create answer had no id' });
+        return { row: row.row, code, outcome: 'patch-failed', error: 'created, but the answer had no employee id: send its dynamic details with partner dynamic-details submit' };
+      }
+      id = res.id;
       note('created', { id, code });
     } catch (err) {
       if (stopsTheRun(err)) throw err;

@@ -2,7 +2,7 @@
 // the same engine (questions, conditions, ajv validation, bodies, --set).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FormFormatError, loadSchema, type FormSchema } from '../../../src/forms/schema.js';
 import { isFieldList, translateFieldList } from '../../../src/forms/field-list.js';
 import { allFields, sectionFields } from '../../../src/forms/questions.js';
@@ -15,8 +15,13 @@ import { FIELD_LIST_FORM, FIELD_LIST_SCHEMA } from '../../../src/sandbox/field-l
 import { scripted, type Step } from './scripted.js';
 
 const raw = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/forms/field-list.json'), 'utf8'));
-const form = loadSchema(raw);
-const all = form.sections.map((s) => s.key);
+// Loaded in each test (not at import), so mutation testing sees which tests run the translation.
+let form: FormSchema;
+let all: string[];
+beforeEach(() => {
+  form = loadSchema(raw);
+  all = form.sections.map((s) => s.key);
+});
 const kinds = (f: FormSchema, doc: Record<string, unknown>) => Object.fromEntries(allFields(f, doc).map((x) => [x.id, `${x.kind}${x.required ? '!' : ''}`]));
 
 const valid = () => ({

@@ -3,19 +3,23 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSheet } from '../../../../src/forms/bulk/read.js';
 import { rowDoc, unknownColumns } from '../../../../src/forms/bulk/rows.js';
 import { Journal, rowHash } from '../../../../src/forms/bulk/journal.js';
 import { defaultResultsPath } from '../../../../src/forms/bulk/onboard.js';
 import { templateColumns } from '../../../../src/commands/gp/template.js';
-import { loadSchema } from '../../../../src/forms/schema.js';
+import { loadSchema, type FormSchema } from '../../../../src/forms/schema.js';
 import { UsageError } from '../../../../src/errors.js';
 import { getSchema } from '../../../../src/sandbox/forms.js';
 import { FIELD_LIST_FORM } from '../../../../src/sandbox/field-list-form.js';
 
-const swe = loadSchema(FIELD_LIST_FORM);
-const ind = loadSchema(getSchema('Acme India Pvt Ltd'));
+let swe: FormSchema;
+let ind: FormSchema;
+beforeEach(() => {
+  swe = loadSchema(FIELD_LIST_FORM);
+  ind = loadSchema(getSchema('Acme India Pvt Ltd'));
+});
 let dir: string | undefined;
 afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
