@@ -12,7 +12,7 @@ _partner_subcommands() {
     'employees') _partner_r='list' ;;
     'trackers') _partner_r='onboarding offboarding' ;;
     'profile') _partner_r='get' ;;
-    'gp') _partner_r='create schema' ;;
+    'gp') _partner_r='create schema template' ;;
     'dynamic-details') _partner_r='submit' ;;
     'webhook') _partner_r='verify listen replay' ;;
     'auth') _partner_r='login status logout' ;;
@@ -29,9 +29,10 @@ _partner_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw' ;;
-    'gp create') _partner_r='--entity --from-file --set --dry-run --resume -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes --from-csv --skip-invalid --results -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
-    'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run' ;;
+    'gp template') _partner_r='--entity -o --output --jq --csv-raw' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --jq' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --max-age --jwks-url --jwks-file --no-cache -o --output' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to' ;;
@@ -53,9 +54,10 @@ _partner_value_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --body-file --from-csv --results -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
-    'dynamic-details submit') _partner_r='--from-file --set' ;;
+    'gp template') _partner_r='--entity -o --output --jq' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --body-file' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output --jq' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --max-age --jwks-url --jwks-file -o --output' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to' ;;
@@ -86,9 +88,12 @@ _partner_values() {
     'profile get|#0') _partner_r='' ;;
     'profile get|#'*) _partner_r='w:personal contact address bank education employment compensation' ;;
     'gp create|--from-file') _partner_r='f' ;;
+    'gp create|--body-file') _partner_r='f' ;;
     'gp create|-o'|'gp create|--output') _partner_r='w:table json' ;;
     'gp schema|-o'|'gp schema|--output') _partner_r='w:table json' ;;
+    'gp template|-o'|'gp template|--output') _partner_r='w:csv json' ;;
     'dynamic-details submit|--from-file') _partner_r='f' ;;
+    'dynamic-details submit|--body-file') _partner_r='f' ;;
     'webhook verify|--file') _partner_r='f' ;;
     'webhook verify|--jwks-file') _partner_r='f' ;;
     'webhook verify|-o'|'webhook verify|--output') _partner_r='w:table json ndjson' ;;

@@ -57,7 +57,7 @@ function argumentSyntax(key: string, flag: Flag<unknown>): string {
 export function outputOptions(spec: OutputSpec): Option[] {
   const opts: Option[] = [];
   const formats = spec.formats;
-  const o = new Option('-o, --output <format>', `output format: ${formats.join(', ')} (default: ${formats.includes('table') ? 'table on a terminal, ' : ''}json when piped)`);
+  const o = new Option('-o, --output <format>', `output format: ${formats.join(', ')} (default: ${spec.default ?? `${formats.includes('table') ? 'table on a terminal, ' : ''}json when piped`})`);
   o.argChoices = [...formats];
   opts.push(o);
   if (spec.fields !== false) opts.push(new Option('--fields <list>', 'comma-separated fields or dot paths to show, in order'));

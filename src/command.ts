@@ -42,6 +42,8 @@ export interface OutputSpec {
   fields?: boolean;
   /** --jq filters the JSON document (default true). */
   jq?: boolean;
+  /** The format without -o when the output is a file format whatever stdout is (a CSV template); default: table on a terminal, JSON when piped. */
+  default?: Format;
 }
 
 export interface CommandModule<O = never> {

@@ -1,7 +1,7 @@
 // Answers -> request bodies. POST /v1/employees/gp-employments takes
 // `{entity, <non-dynamic section>: {…}}`; PATCH …/dynamic-details takes
 // `{<dynamic section>: {…}}`.
-import { compact } from './questions.js';
+import { allFields, compact, getAt } from './questions.js';
 import type { FormSchema } from './schema.js';
 
 export interface Bodies {
@@ -37,4 +37,12 @@ export function dynamicPart(form: FormSchema, doc: Record<string, unknown>): Rec
   const out: Record<string, unknown> = {};
   for (const key of dynamicKeys(form)) if (doc[key] !== undefined) out[key] = structuredClone(doc[key]);
   return out;
+}
+
+/** The work e-mail of the answers, for messages and lookups (first e-mail field of a POSTed section whose key says "work", else the first). */
+export function workEmailOf(form: FormSchema, doc: Record<string, unknown>): string | undefined {
+  const emails = allFields(form, doc).filter((f) => f.kind === 'email' && !form.sections.find((s) => s.key === f.section)?.dynamic);
+  const f = emails.find((e) => /work/i.test(e.key)) ?? emails[0];
+  const v = f ? getAt(doc, f.path) : undefined;
+  return typeof v === 'string' ? v : undefined;
 }

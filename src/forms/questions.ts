@@ -2,7 +2,7 @@
 // Nested objects are flattened into their fields; arrays of objects are one
 // group question whose items are small forms of their own.
 import { isVisible, shapeOf, visibleKeys, type NodeShape } from './conditions.js';
-import { isObj, presentation, resolveRef, str, type FormSchema, type JsonSchema } from './schema.js';
+import { isObj, isSecretSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from './schema.js';
 
 export type Kind = 'text' | 'textarea' | 'email' | 'date' | 'number' | 'integer' | 'select' | 'multiselect' | 'list' | 'boolean' | 'secret' | 'group' | 'object' | 'json';
 
@@ -125,11 +125,6 @@ export function choicesOf(form: FormSchema, s: JsonSchema): Choice[] | undefined
   return undefined;
 }
 
-function isSecret(s: JsonSchema): boolean {
-  const p = presentation(s);
-  return p.maskSecret === true || s.maskSecret === true || s.writeOnly === true || s.format === 'password' || p.inputType === 'password';
-}
-
 export function kindOf(form: FormSchema, s: JsonSchema): Kind {
   const p = presentation(s);
   const inputType = typeof p.inputType === 'string' ? p.inputType : undefined;
@@ -149,7 +144,7 @@ export function kindOf(form: FormSchema, s: JsonSchema): Kind {
   if (type === 'number') return 'number';
   if (type === 'integer') return 'integer';
   if (type === 'object' || isObj(s.properties)) return 'json';
-  if (isSecret(s)) return 'secret';
+  if (isSecretSchema(s)) return 'secret';
   if (s.format === 'date' || inputType === 'date') return 'date';
   if (s.format === 'email' || inputType === 'email') return 'email';
   if (inputType === 'textarea') return 'textarea';

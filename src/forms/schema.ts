@@ -1,7 +1,8 @@
 // Loading a server form schema (json-schema-form dialect, draft 2020-12 or
 // 07) into sections. Only what the engine needs is read; unknown keywords
 // are carried along untouched and never rejected.
-import { ResponseFormatError } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
+import { describeShape, FieldListError, isFieldList, translateFieldList } from './field-list.js';
 
 export type JsonSchema = Record<string, unknown>;
 export type Draft = '2020-12' | '07';
@@ -18,10 +19,25 @@ export interface Section {
 }
 
 export interface FormSchema {
+  /** JSON Schema; for a field-definition list, its translation. */
   root: JsonSchema;
   draft: Draft;
   title?: string;
   sections: Section[];
+  /** What the server sent: JSON Schema or a field-definition list (translated into `root`). */
+  format: 'json-schema' | 'field-list';
+  /** Parts of a field-definition list translated with a guess (unknown types…). */
+  warnings: string[];
+}
+
+const FORMATS_HINT =
+  'See the document with `partner gp schema --entity NAME -o json`. To onboard anyway, write the request bodies by hand: `partner gp create --entity NAME --body-file post.json`, then `partner dynamic-details submit EMPLOYEE --body-file patch.json`.';
+
+/** The server's form document is in no format partner understands (exit 1). */
+export class FormFormatError extends CliError {
+  constructor(message: string) {
+    super(message, { code: 'FORM_FORMAT', exitCode: ExitCode.FAILURE, hint: FORMATS_HINT });
+  }
 }
 
 export function isObj(v: unknown): v is Record<string, unknown> {
@@ -72,15 +88,46 @@ export function presentation(schema: JsonSchema): Record<string, unknown> {
   return isObj(schema['x-jsf-presentation']) ? schema['x-jsf-presentation'] : {};
 }
 
+const truthy = (v: unknown) => v !== undefined && v !== null && v !== false && v !== 0 && v !== '' && v !== 'false';
+
 /**
- * Reads a schema the server sent. Sections are the top-level properties;
- * dynamic ones come from `x-dynamic-sections` and/or a section's
- * `x-submit: "dynamic-details"`.
+ * A secret field: any truthy `maskSecret` (servers send `true` or a number
+ * such as 2) in its presentation or on the schema, `inputType: "password"`,
+ * `format: "password"` or `writeOnly`. Field-list PASSWORD/SECRET types are
+ * translated into these markers. Secrets are masked everywhere and never
+ * stored in drafts.
+ */
+export function isSecretSchema(s: JsonSchema): boolean {
+  const p = presentation(s);
+  return truthy(p.maskSecret) || truthy(s.maskSecret) || s.writeOnly === true || s.format === 'password' || p.inputType === 'password';
+}
+
+/**
+ * Reads a schema the server sent: JSON Schema, or a field-definition list
+ * translated into JSON Schema first (field-list.ts). Sections are the
+ * top-level properties; dynamic ones come from `x-dynamic-sections` and/or a
+ * section's `x-submit: "dynamic-details"`.
  */
 export function loadSchema(raw: unknown): FormSchema {
-  if (!isObj(raw) || !isObj(raw.properties)) {
-    throw new ResponseFormatError('The form schema from the server has no top-level properties (sections)', 200, JSON.stringify(raw ?? null).slice(0, 160));
+  if (isFieldList(raw)) {
+    let translated;
+    try {
+      translated = translateFieldList(raw);
+    } catch (err) {
+      if (err instanceof FieldListError) throw new FormFormatError(`The form from the server looks like a field-definition list, but ${err.message}`);
+      throw err;
+    }
+    return { ...fromJsonSchema(translated.schema), format: 'field-list', warnings: translated.warnings };
   }
+  if (!isObj(raw) || !isObj(raw.properties)) {
+    throw new FormFormatError(
+      `The form from the server is neither JSON Schema (an object with top-level "properties", one per section) nor a field-definition list ("sections": [{key, fields: […]}] or "fields": […]); it is ${describeShape(raw)}`,
+    );
+  }
+  return { ...fromJsonSchema(raw), format: 'json-schema', warnings: [] };
+}
+
+function fromJsonSchema(raw: JsonSchema): Omit<FormSchema, 'format' | 'warnings'> {
   const root = raw;
   const props = root.properties as Record<string, unknown>;
   const listed = Array.isArray(root['x-dynamic-sections']) ? (root['x-dynamic-sections'] as unknown[]).filter((s): s is string => typeof s === 'string') : [];

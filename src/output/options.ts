@@ -19,7 +19,7 @@ export interface OutputFlags {
 /** Parses and cross-checks -o, --fields, -q, --jq and --csv-raw against what the command offers. */
 export function parseOutputFlags(raw: Record<string, unknown>, spec: OutputSpec = { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true }): OutputFlags {
   const flags: OutputFlags = {
-    output: parseChoice('--output', raw.output, spec.formats),
+    output: parseChoice('--output', raw.output, spec.formats) ?? (raw.jq === undefined ? spec.default : undefined),
     fields: parseFields(raw.fields as string | undefined),
     quiet: raw.quiet === true,
     csvRaw: raw.csvRaw === true,

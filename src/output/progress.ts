@@ -17,6 +17,8 @@ export interface ProgressOptions {
   minIntervalMs?: number;
   now?: () => number;
   label?: string;
+  /** What the two counts are called (default pages, employees). */
+  units?: { pages: string; items: string };
 }
 
 const CLEAR_LINE = '\r\x1b[2K';
@@ -34,6 +36,7 @@ export class Progress {
   private readonly minIntervalMs: number;
   private readonly now: () => number;
   private readonly label: string;
+  private readonly units: { pages: string; items: string };
   private readonly started: number;
   private lastDraw = -Infinity;
   private drawn = false;
@@ -46,6 +49,7 @@ export class Progress {
     this.minIntervalMs = opts.minIntervalMs ?? 100;
     this.now = opts.now ?? Date.now;
     this.label = opts.label ?? 'Exporting';
+    this.units = opts.units ?? { pages: 'pages', items: 'employees' };
     this.started = this.now();
   }
 
@@ -82,8 +86,8 @@ export class Progress {
     const fraction = s.totalItems ? Math.min(1, s.items / s.totalItems) : s.totalPages ? Math.min(1, s.pages / s.totalPages) : undefined;
     const parts: string[] = [];
     if (fraction !== undefined) parts.push(`${Math.floor(fraction * 100)}%`);
-    parts.push(`${count(s.pages)}${s.totalPages !== undefined ? `/${count(s.totalPages)}` : ''} pages`);
-    parts.push(`${count(s.items)}${s.totalItems !== undefined ? `/${count(s.totalItems)}` : ''} employees`);
+    parts.push(`${count(s.pages)}${s.totalPages !== undefined ? `/${count(s.totalPages)}` : ''} ${this.units.pages}`);
+    parts.push(`${count(s.items)}${s.totalItems !== undefined ? `/${count(s.totalItems)}` : ''} ${this.units.items}`);
     const rate = elapsed > 0 ? s.items / elapsed : 0;
     parts.push(`${count(Math.round(rate))}/s`);
     if (s.totalItems !== undefined && rate > 0 && s.items < s.totalItems) parts.push(`${duration((s.totalItems - s.items) / rate)} left`);

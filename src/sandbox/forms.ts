@@ -39,6 +39,12 @@ export function getSchema(entity: string): JsonSchema | undefined {
   return form ? structuredClone(form.schema) : undefined;
 }
 
+/** What GET …/dynamic-details/schema serves for the entity (a copy): its JSON Schema, or a field-definition list. */
+export function getServedSchema(entity: string): unknown {
+  const form = byName.get(entity);
+  return form ? structuredClone(form.served ?? form.schema) : undefined;
+}
+
 /** Names of the sections submitted with PATCH …/dynamic-details. */
 export function dynamicSections(schema: JsonSchema): string[] {
   const props = sectionsOf(schema);

@@ -2,7 +2,7 @@
 // and writes, and the events that writes announce. HTTP plumbing, auth and
 // faults live in server.ts.
 import type { ErrorDetail } from './errors.js';
-import { createSections, getSchema, listEntities, validateCreate, validateDynamic } from './forms.js';
+import { createSections, getSchema, getServedSchema, listEntities, validateCreate, validateDynamic } from './forms.js';
 import { error, json, type RequestInfo, type SbxResponse } from './http.js';
 import { UUID_RE } from './prng.js';
 import type { CompanyStore, EmployeeRef } from './store.js';
@@ -193,7 +193,7 @@ function formSchema(ctx: RouteContext): SbxResponse {
   }
   const failed = respondProblems(p, ctx.req);
   if (failed) return failed;
-  return json(200, getSchema(entity!));
+  return json(200, getServedSchema(entity!));
 }
 
 function createGpEmployee(ctx: RouteContext): SbxResponse {

@@ -4,13 +4,18 @@
 // are submitted later with PATCH …/dynamic-details; the others form the body
 // of POST /v1/employees/gp-employments.
 
+import { FIELD_LIST_ENTITY, FIELD_LIST_FORM, FIELD_LIST_SCHEMA } from './field-list-form.js';
+
 export type JsonSchema = Record<string, unknown>;
 
 export interface EntityForm {
   name: string;
   country: string;
   currency: string;
+  /** The rules the sandbox validates bodies with (JSON Schema). */
   schema: JsonSchema;
+  /** What GET …/dynamic-details/schema serves when it is not `schema` itself (a field-definition list). */
+  served?: unknown;
 }
 
 const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
@@ -282,7 +287,7 @@ const DEU_PARTS: CountryFormParts = {
     properties: {
       taxId: text('Tax identification number (Steuer-ID)', { pattern: '^[0-9]{11}$', description: 'Eleven digits.', writeOnly: true, 'x-jsf-presentation': { inputType: 'text', maskSecret: true } }),
       taxClass: options('Tax class (Steuerklasse)', [[1, 'I — single'], [2, 'II — single parent'], [3, 'III — married, higher earner'], [4, 'IV — married, equal earners'], [5, 'V — married, lower earner'], [6, 'VI — second job']]),
-      socialSecurityNumber: text('Social security number', { pattern: '^[0-9]{8}[A-Z][0-9]{3}$', description: 'Rentenversicherungsnummer, e.g. 12345678A123.', 'x-jsf-presentation': { inputType: 'text', maskSecret: true } }),
+      socialSecurityNumber: text('Social security number', { pattern: '^[0-9]{8}[A-Z][0-9]{3}$', description: 'Rentenversicherungsnummer, e.g. 12345678A123.', 'x-jsf-presentation': { inputType: 'text', maskSecret: 2 } }),
       healthInsurance: { type: 'string', title: 'Health insurance', enum: ['TK', 'AOK', 'BARMER', 'DAK', 'PRIVATE'], 'x-jsf-presentation': { inputType: 'select' } },
       churchTaxLiable: { type: 'boolean', title: 'Liable to church tax', 'x-jsf-presentation': { inputType: 'checkbox' } },
       denomination: options('Denomination', [['RK', 'Roman Catholic'], ['EV', 'Protestant'], ['OTHER', 'Other church tax collecting body']]),
@@ -365,7 +370,7 @@ const IND_PARTS: CountryFormParts = {
     required: ['pan', 'taxRegime', 'pfOptIn'],
     properties: {
       pan: text('PAN', { pattern: '^[A-Z]{5}[0-9]{4}[A-Z]$', description: 'Permanent Account Number, e.g. ABCDE1234F.', 'x-jsf-presentation': { inputType: 'text', maskSecret: true } }),
-      aadhaar: text('Aadhaar number', { pattern: '^[0-9]{12}$', writeOnly: true, 'x-jsf-presentation': { inputType: 'text', maskSecret: true } }),
+      aadhaar: text('Aadhaar number', { pattern: '^[0-9]{12}$', 'x-jsf-presentation': { inputType: 'text', maskSecret: 2 } }),
       taxRegime: options('Income tax regime', [['NEW', 'New regime (default)'], ['OLD', 'Old regime']], 'radio'),
       pfOptIn: { type: 'boolean', title: 'Enrol in Provident Fund (EPF)', 'x-jsf-presentation': { inputType: 'checkbox' } },
       uan: text('Universal Account Number (UAN)', { pattern: '^[0-9]{12}$', description: 'Twelve digits; required when enrolling in EPF.' }),
@@ -396,4 +401,5 @@ const IND_PARTS: CountryFormParts = {
 export const ENTITY_FORMS: readonly EntityForm[] = [
   { name: 'Acme Deutschland GmbH', country: 'DEU', currency: 'EUR', schema: entitySchema('Acme Deutschland GmbH', 'DEU', 'EUR', 'Germany', DEU_PARTS) },
   { name: 'Acme India Pvt Ltd', country: 'IND', currency: 'INR', schema: entitySchema('Acme India Pvt Ltd', 'IND', 'INR', 'India', IND_PARTS) },
+  { ...FIELD_LIST_ENTITY, schema: FIELD_LIST_SCHEMA, served: FIELD_LIST_FORM },
 ];

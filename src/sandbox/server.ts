@@ -50,7 +50,7 @@ export interface RequestLogEntry {
   /** 0 while in flight and for dropped connections */
   status: number;
   at: number;
-  /** the parsed JSON body of a POST or PATCH, so tests can assert exactly what was sent */
+  /** the parsed JSON body of a POST or PATCH that reached a route (tests assert exact bodies) */
   body?: unknown;
 }
 
@@ -230,7 +230,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (raw.trim() === '') return error(400, info, { message: 'request body is required', details: [{ field: 'body', message: 'is required' }] });
       try {
         ctx.body = JSON.parse(raw) as unknown;
-        entry.body = ctx.body;
+        entry.body = JSON.parse(raw) as unknown; // its own copy: routes may keep and change ctx.body
       } catch (e) {
         return error(400, info, { message: 'request body is not valid JSON', details: [{ field: 'body', message: (e as Error).message }] });
       }

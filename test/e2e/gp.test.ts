@@ -171,20 +171,33 @@ describe('gp create --from-file / --set', () => {
     expect(created.status).toBe('ONBOARDING');
     expect(r.stderr).toContain(`was created, but its dynamic details (legal, customFields) were not saved`);
     expect(r.stderr).toContain(`partner dynamic-details submit ${created.id} --resume`);
+    // Secrets are never written to the draft; the message says how to give them again.
+    expect(r.stderr).toContain('Secret values are not kept in drafts: give them again when asked, or with --set legal.taxId=… --set legal.socialSecurityNumber=…');
     const files = drafts();
     expect(files.length).toBe(1);
     const draftFile = join(draftsDir(), files[0]);
     expect(statSync(draftFile).mode & 0o777).toBe(0o600);
     expect(statSync(draftsDir()).mode & 0o777).toBe(0o700);
     const draft = JSON.parse(readFileSync(draftFile, 'utf8'));
-    expect(draft).toMatchObject({ kind: 'dynamic-details', employeeId: created.id, answers: { legal: v.legal, customFields: v.customFields } });
+    const { taxId, socialSecurityNumber, ...legalKept } = v.legal;
+    expect(draft).toMatchObject({ kind: 'dynamic-details', employeeId: created.id, answers: { legal: legalKept, customFields: v.customFields } });
     expect(draft.answers.personal).toBeUndefined();
+    expect(draft.answers.legal.taxId).toBeUndefined();
+    expect(readFileSync(draftFile, 'utf8')).not.toMatch(/12345678901|12345678A123/);
 
+    // Without the secrets the resume refuses to send (they are required), and says why.
     const before = patches();
-    const done = await runCli(['dynamic-details', 'submit', created.employeeCode, '--resume'], { env });
+    const missing = await runCli(['dynamic-details', 'submit', created.employeeCode, '--resume'], { env });
+    expectCode(missing, 2);
+    expect(missing.stderr).toContain('Secret answers (Tax identification number (Steuer-ID), Social security number) are never stored in drafts; they are asked again.');
+    expect(missing.stderr).toMatch(/legal\.taxId: .*is required/);
+    expect(patches()).toBe(before);
+    const done = await runCli(['dynamic-details', 'submit', created.employeeCode, '--resume', '--set', `legal.taxId=${String(taxId)}`, '--set', `legal.socialSecurityNumber=${String(socialSecurityNumber)}`], { env });
     expect(done.stderr).toContain(`Dynamic details saved for ${created.employeeCode}`);
     expectCode(done, 0);
     expect(patches()).toBe(before + 1);
+    const patch = sandbox.requests.filter((q) => q.method === 'PATCH' && q.path === `/v1/employees/${created.id}/dynamic-details`).at(-1)!;
+    expect(patch.body).toEqual({ legal: v.legal, customFields: v.customFields });
     expect(drafts()).toEqual([]);
   });
 });

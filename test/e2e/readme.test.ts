@@ -72,6 +72,9 @@ beforeAll(async () => {
   symlinkSync(BIN, join(bin, 'partner'));
   // The values file the GP section passes with --from-file (a valid answer set for Acme Deutschland GmbH).
   copyFileSync(join(ROOT, 'test/fixtures/forms/deu-values.json'), join(work, 'values.json'));
+  // The hand-written bodies the field-list section passes with --body-file (Acme Sverige AB).
+  copyFileSync(join(ROOT, 'test/fixtures/forms/swe-post.json'), join(work, 'post.json'));
+  copyFileSync(join(ROOT, 'test/fixtures/forms/swe-patch.json'), join(work, 'patch.json'));
   env = isolatedEnv(dir.path, { PATH: `${bin}:${process.env.PATH}`, HOME: home, PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
 });
 afterAll(async () => {

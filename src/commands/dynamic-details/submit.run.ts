@@ -5,11 +5,14 @@ import { isUuid } from '../../options.js';
 import type { OptionsOf } from '../../command.js';
 import type { submit } from './submit.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
-import { writeJson } from '../../output/writer.js';
+import { writeRecord } from '../../output/writer.js';
 import { dynamicBody, dynamicKeys, dynamicPart } from '../../forms/bodies.js';
 import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
 import type { Prompter } from '../../forms/prompter.js';
-import { isObj, loadSchema } from '../../forms/schema.js';
+import { isObj } from '../../forms/schema.js';
+import { loadServerForm } from '../../forms/load.js';
+import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
+import { secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
 import { fixIssues, review, type Wizard } from '../../forms/wizard.js';
 
 export type SubmitOptions = OptionsOf<typeof submit>;
@@ -22,8 +25,9 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
   const interactive = ctx.io.canPrompt && !fileMode;
   const http = await ctx.http();
-  // A bad values file is reported before anything is sent.
+  // A bad values or body file is reported before anything is sent.
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
+  const handBody = opts.bodyFile !== undefined ? await readBodyFile(opts.bodyFile, ctx) : undefined;
 
   // The employee: an id as given, a code looked up.
   let id: string;
@@ -38,11 +42,29 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   }
   const employment = await getProfileSection(http, id, 'employment', ctx.signal);
   const entity = isObj(employment) && typeof employment.entity === 'string' ? employment.entity : undefined;
-  if (!entity) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
+  if (!entity && !handBody) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
   code ??= isObj(employment) && typeof employment.employeeCode === 'string' ? employment.employeeCode : undefined;
   const who = code ?? id;
 
-  const form = loadSchema(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
+  if (handBody) {
+    // The escape hatch: the body as written, whatever the form looks like.
+    if (opts.dryRun) {
+      await writeRecord(ctx.io, ctx.io.stdout, handBody, { format: 'json' });
+      ctx.log.info('Dry run: nothing was sent.');
+      return ExitCode.OK;
+    }
+    const readable = entity ? await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity })) : undefined;
+    if (!(await confirmSend(ctx, prompter, { what: `PATCH /v1/employees/${id}/dynamic-details`, body: handBody, form: readable, yes: opts.yes }))) {
+      ctx.io.stderr.write('Nothing was sent.\n');
+      return ExitCode.INTERRUPTED;
+    }
+    await submitDynamicDetails(http, id, handBody);
+    ctx.io.stderr.write(`${ctx.errColors.green('✓')} Dynamic details saved for ${who}.\n`);
+    return ExitCode.OK;
+  }
+
+  if (!entity) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
+  const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), ctx.log);
   const sections = dynamicKeys(form);
   if (sections.length === 0) throw new UsageError(`The form of ${entity} has no dynamic sections; there is nothing to submit for ${who}`, undefined, 'NO_DYNAMIC_SECTIONS');
 
@@ -55,8 +77,14 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
     doc = d.answers;
     asked = new Set(d.asked);
     ctx.log.info(`Resuming the draft saved at ${d.savedAt}.`);
+    const note = secretsResumeNote(form, doc, sections);
+    if (note) ctx.log.info(note);
   }
-  const save = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers: dynamicPart(form, doc), asked: [...asked] });
+  // Secret answers stay in memory only: the draft file never holds them.
+  const save = () => {
+    const { answers, asked: rest } = withoutSecrets(form, dynamicPart(form, doc), asked);
+    drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers, asked: rest });
+  };
   const resumeCmd = `partner dynamic-details submit ${id} --resume`;
 
   if (!interactive) {
@@ -70,7 +98,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
     if (issues.length) failWithIssues(ctx, issues, fileMode);
     const body = dynamicBody(form, doc) ?? {};
     if (opts.dryRun) {
-      await writeJson(ctx.io.stdout, { dynamicDetails: body });
+      await writeRecord(ctx.io, ctx.io.stdout, { dynamicDetails: body }, { format: 'json' });
       ctx.log.info('Dry run: the values are valid; nothing was sent.');
       return ExitCode.OK;
     }
@@ -99,7 +127,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
       }
       const body = dynamicBody(form, doc) ?? {};
       if (opts.dryRun) {
-        await writeJson(ctx.io.stdout, { dynamicDetails: body });
+        await writeRecord(ctx.io, ctx.io.stdout, { dynamicDetails: body }, { format: 'json' });
         return ExitCode.OK;
       }
       try {

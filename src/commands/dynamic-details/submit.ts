@@ -1,6 +1,7 @@
 // `partner dynamic-details submit`: the dynamic sections of an employee's form (run: ./submit.run.ts).
 import { defineCommand } from '../../command.js';
 import { arg, bool, path, repeated } from '../../flags.js';
+import { UsageError } from '../../errors.js';
 import { parseSetFlag } from '../../forms/set-flag.js';
 
 export const submit = defineCommand({
@@ -12,13 +13,22 @@ export const submit = defineCommand({
     set: repeated('one value, typed by the schema (repeatable); no prompts', 'section.field=value', (v) => parseSetFlag(v)),
     resume: bool('continue from the saved draft of this employee (kept when a submit failed)'),
     dryRun: bool('validate and print the request body (JSON) without sending'),
+    bodyFile: path('send this hand-written PATCH body (JSON, "-" reads stdin) as it is, after showing it; for any server'),
+    yes: bool('with --body-file: send without asking'),
   },
-  refine: (o) => ({ employee: o.employee, fromFile: o.fromFile, sets: o.set, resume: o.resume, dryRun: o.dryRun }),
+  refine: (o) => {
+    if (o.bodyFile !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume)) {
+      throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set or --resume', undefined, 'INVALID_OPTION');
+    }
+    if (o.yes && o.bodyFile === undefined) throw new UsageError('--yes goes with --body-file', undefined, 'INVALID_OPTION');
+    return { employee: o.employee, fromFile: o.fromFile, sets: o.set, resume: o.resume, dryRun: o.dryRun, bodyFile: o.bodyFile, yes: o.yes };
+  },
   details: `The employee's legal entity is read from their employment section, and only the dynamic sections of that entity's form are asked (those listed in x-dynamic-sections or marked x-submit: "dynamic-details").`,
   examples: [
     'partner dynamic-details submit ACME-00042',
     'partner dynamic-details submit ACME-00042 --resume',
     'partner dynamic-details submit ACME-00042 --from-file legal.json --dry-run',
+    'partner dynamic-details submit ACME-00042 --body-file patch.json --yes',
   ],
   load: () => import('./submit.run.js'),
 });

@@ -7,11 +7,16 @@ import { renderKeyValue } from '../../output/table.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
 import { outputOptions } from '../../output/options.js';
-import { buildBodies, dynamicBody, dynamicKeys, dynamicPart, type Bodies } from '../../forms/bodies.js';
+import { buildBodies, dynamicBody, dynamicKeys, dynamicPart, workEmailOf, type Bodies } from '../../forms/bodies.js';
+import { loadServerForm } from '../../forms/load.js';
+import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
+import { bulkOnboard } from '../../forms/bulk/onboard.js';
+import { readSheet } from '../../forms/bulk/read.js';
 import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
 import type { Prompter } from '../../forms/prompter.js';
 import { allFields, getAt } from '../../forms/questions.js';
-import { loadSchema, type FormSchema } from '../../forms/schema.js';
+import type { FormSchema } from '../../forms/schema.js';
+import { secretsNotKeptHint, secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
 import { fixIssues, review, type Wizard } from '../../forms/wizard.js';
 
 export type CreateOptions = OptionsOf<typeof create>;
@@ -24,6 +29,14 @@ const q = (s: string) => (/^[A-Za-z0-9._-]+$/.test(s) ? s : `"${s.replace(/(["\\
 
 /** The command with its prompter injected (tests script the answers). */
 export async function createRun(opts: CreateOptions, ctx: Context, prompter: Prompter): Promise<number> {
+  if (opts.bodyFile !== undefined) return createFromBody(opts, opts.bodyFile, ctx, prompter);
+  if (opts.fromCsv !== undefined) {
+    if (opts.entity === undefined) throw new UsageError('--from-csv needs --entity NAME, the legal entity that hires every row', undefined, 'MISSING_ENTITY');
+    const sheet = await readSheet(opts.fromCsv); // a bad file is reported before any request
+    const http = await ctx.http();
+    const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: opts.entity }), ctx.log);
+    return bulkOnboard(ctx, http, form, { entity: opts.entity, csvPath: opts.fromCsv, resultsPath: opts.results, skipInvalid: opts.skipInvalid, dryRun: opts.dryRun, sheet });
+  }
   const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
   const interactive = ctx.io.canPrompt && !fileMode;
   const http = await ctx.http();
@@ -37,7 +50,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
   const drafts = await ctx.drafts();
   if (opts.resume && !drafts.loadGp(entity)) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: partner gp create --entity ${q(entity)}`, 'NO_DRAFT');
-  const form = loadSchema(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
+  const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), ctx.log);
   const sections = form.sections.map((s) => s.key);
   const resumeCmd = `partner gp create --entity ${q(entity)} --resume`;
 
@@ -49,11 +62,15 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     doc = existing.answers;
     asked = new Set(existing.asked);
     ctx.log.info(`Resuming the draft saved at ${existing.savedAt}.`);
+    const note = secretsResumeNote(form, doc);
+    if (note) ctx.log.info(note);
   } else if (existing && interactive) {
     const cont = await prompter.confirm({ message: `A draft for ${sanitizeTerminal(entity)} saved at ${existing.savedAt} exists. Continue it?`, default: true });
     if (cont) {
       doc = existing.answers;
       asked = new Set(existing.asked);
+      const note = secretsResumeNote(form, doc);
+      if (note) prompter.note(ctx.errColors.dim(note));
     }
   }
 
@@ -75,7 +92,8 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     sections,
     prompter,
     colors: ctx.errColors,
-    save: () => drafts.saveGp({ entity: entity!, answers: w.doc, asked: [...w.asked] }),
+    // Secret answers stay in memory only: the draft file never holds them.
+    save: () => drafts.saveGp({ entity: entity!, ...kept(form, w.doc, w.asked) }),
   };
   prompter.note(
     `${ctx.errColors.bold(`New GP employee for ${sanitizeTerminal(entity)}`)}\n${ctx.errColors.dim('Answers are saved as a draft after each question; Ctrl-C keeps them and --resume continues.')}`,
@@ -110,6 +128,52 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   }
 }
 
+/** What a draft keeps: the answers and asked questions without secrets. */
+function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iterable<string>): { answers: Record<string, unknown>; asked: string[] } {
+  const { answers, asked: rest } = withoutSecrets(form, doc, asked);
+  return { answers, asked: rest };
+}
+
+/** `--body-file`: the POST body as written, shown, confirmed (or --yes), sent once. */
+async function createFromBody(opts: CreateOptions, path: string, ctx: Context, prompter: Prompter): Promise<number> {
+  const file = await readBodyFile(path, ctx);
+  if (opts.entity !== undefined && file.entity !== undefined && file.entity !== opts.entity) {
+    throw new UsageError(`${path} names entity "${String(file.entity).slice(0, 80)}" but --entity is "${opts.entity}"`, 'Drop one of them, or make them agree.', 'INVALID_BODY_FILE');
+  }
+  const entity = opts.entity ?? (typeof file.entity === 'string' ? file.entity : undefined);
+  if (entity === undefined) throw new UsageError('Which legal entity? Pass --entity NAME or put "entity" in the body', undefined, 'MISSING_ENTITY');
+  const { entity: _e, ...rest } = file;
+  const body = { entity, ...rest };
+  if (opts.dryRun) {
+    await writeRecord(ctx.io, ctx.io.stdout, body, { format: 'json', jq: opts.jq, fields: opts.fields });
+    ctx.log.info('Dry run: nothing was sent.');
+    return ExitCode.OK;
+  }
+  const http = await ctx.http();
+  const form = await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
+  if (!(await confirmSend(ctx, prompter, { what: 'POST /v1/employees/gp-employments', body, form, yes: opts.yes }))) {
+    ctx.io.stderr.write('Nothing was sent.\n');
+    return ExitCode.INTERRUPTED;
+  }
+  let created: Record<string, unknown>;
+  try {
+    created = await createGpEmployment(http, body);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) {
+      throw new CliError(`An employee with these details already exists: ${err.message}`, { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: 'Nothing was created. Look for them with: partner employees list --all --fields employeeCode,fullName,workEmail,status' });
+    }
+    if (err instanceof NetworkError && (err.cause as { code?: string } | undefined)?.code !== 'ECONNREFUSED') {
+      throw new NetworkError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, 'It is not retried automatically. Check with: partner employees list --all --fields id,employeeCode,workEmail,status', 'MAYBE_CREATED', err);
+    }
+    throw err;
+  }
+  await printCreated(ctx, created, opts);
+  const who = typeof created.employeeCode === 'string' ? created.employeeCode : String(created.id ?? '');
+  const next = form && dynamicKeys(form).length ? `\nNext: send its dynamic details (${dynamicKeys(form).join(', ')}) with \`partner dynamic-details submit ${who} --body-file patch.json\`.` : '';
+  ctx.io.stderr.write(`${ctx.errColors.green('✓')} Created ${who} (${String(created.status ?? 'ONBOARDING')}).${next}\n`);
+  return ExitCode.OK;
+}
+
 async function askEntity(ctx: Context, prompter: Prompter): Promise<string> {
   let names: string[] = [];
   try {
@@ -135,14 +199,6 @@ async function dryRun(ctx: Context, bodies: Bodies, opts: CreateOptions, say = t
   return ExitCode.OK;
 }
 
-/** The work e-mail of the answers, for messages (first e-mail field whose key says "work", else the first e-mail). */
-function workEmail(form: FormSchema, doc: Record<string, unknown>): string | undefined {
-  const emails = allFields(form, doc).filter((f) => f.kind === 'email' && !form.sections.find((s) => s.key === f.section)?.dynamic);
-  const f = emails.find((e) => /work/i.test(e.key)) ?? emails[0];
-  const v = f ? getAt(doc, f.path) : undefined;
-  return typeof v === 'string' ? v : undefined;
-}
-
 interface SubmitInput {
   form: FormSchema;
   entity: string;
@@ -162,7 +218,7 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
   const { form, entity, drafts, wizard: w } = s;
   const http = await ctx.http();
   const resumeCmd = `partner gp create --entity ${q(entity)} --resume`;
-  const email = workEmail(form, s.doc);
+  const email = workEmailOf(form, s.doc);
   let created: Record<string, unknown>;
   try {
     ctx.log.info(`Creating the employee…`);
@@ -171,8 +227,8 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
     // Nothing typed is lost: values from --from-file/--set become a draft that
     // `--resume` walks through (each question pre-filled), whatever went wrong.
     if (!w) {
-      drafts.saveGp({ entity, answers: s.doc, asked: [] });
-      ctx.io.stderr.write(`Your values are kept as a draft: ${resumeCmd} (or fix the file and run again).\n`);
+      drafts.saveGp({ entity, ...kept(form, s.doc, []) });
+      ctx.io.stderr.write(`Your values are kept as a draft: ${resumeCmd} (or fix the file and run again).${secretsNotKeptHint(form, s.doc)}\n`);
     }
     if (isFieldRejection(err)) {
       const issues = issuesFromApi(form, err);
@@ -222,7 +278,7 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
   const finishCmd = `partner dynamic-details submit ${id} --resume`;
   const dynSections = dynamicKeys(form);
   if (body && id) {
-    const saveDyn = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers: dynamicPart(form, s.doc), asked: w ? [...w.asked].filter((a) => dynSections.includes(a.split('.')[0])) : [] });
+    const saveDyn = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter((a) => dynSections.includes(a.split('.')[0])) : []) });
     saveDyn();
     for (;;) {
       try {
@@ -262,7 +318,7 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
         const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
         ctx.io.stderr.write(
           `${ctx.errColors.red('Error:')} Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${sanitizeTerminal((err as Error).message)}${detail}\n` +
-            `Your answers for them are kept. Finish with: ${finishCmd}\n`,
+            `Your answers for them are kept. Finish with: ${finishCmd}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}\n`,
         );
         exit = exitCodeFor(err);
         break;

@@ -1,6 +1,7 @@
 // `partner gp create`: a GP employee from the entity's form (run: ./create.run.ts).
 import { defineCommand } from '../../command.js';
 import { bool, path, repeated, text } from '../../flags.js';
+import { UsageError } from '../../errors.js';
 import { parseSetFlag } from '../../forms/set-flag.js';
 
 export const create = defineCommand({
@@ -12,9 +13,40 @@ export const create = defineCommand({
     set: repeated('one value, typed by the schema (repeatable); no prompts', 'section.field=value', (v) => parseSetFlag(v)),
     dryRun: bool('validate and print both request bodies (JSON) without sending'),
     resume: bool('continue from the saved draft of this entity'),
+    bodyFile: path('send this hand-written POST body (JSON, "-" reads stdin) as it is, after showing it; for any server'),
+    yes: bool('with --body-file: send without asking'),
+    fromCsv: path('bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it); every row is checked first'),
+    skipInvalid: bool('with --from-csv: create the valid rows even when some rows are invalid'),
+    results: path('with --from-csv: the results CSV (default: FILE.results.csv beside the input); its journal is PATH.journal'),
   },
   output: { formats: ['table', 'json'] },
-  refine: (o) => ({ entity: o.entity, fromFile: o.fromFile, sets: o.set, dryRun: o.dryRun, resume: o.resume, output: o.output, fields: o.fields, jq: o.jq, quiet: o.quiet, csvRaw: o.csvRaw }),
+  refine: (o) => {
+    if (o.bodyFile !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume)) {
+      throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set or --resume', undefined, 'INVALID_OPTION');
+    }
+    if (o.fromCsv !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume || o.bodyFile !== undefined)) {
+      throw new UsageError('--from-csv takes every value from the spreadsheet; it cannot be combined with --from-file, --set, --resume or --body-file', undefined, 'INVALID_OPTION');
+    }
+    if (o.fromCsv === undefined && (o.skipInvalid || o.results !== undefined)) throw new UsageError('--skip-invalid and --results go with --from-csv', undefined, 'INVALID_OPTION');
+    if (o.yes && o.bodyFile === undefined) throw new UsageError('--yes goes with --body-file', undefined, 'INVALID_OPTION');
+    return {
+      entity: o.entity,
+      fromFile: o.fromFile,
+      sets: o.set,
+      dryRun: o.dryRun,
+      resume: o.resume,
+      bodyFile: o.bodyFile,
+      yes: o.yes,
+      fromCsv: o.fromCsv,
+      skipInvalid: o.skipInvalid,
+      results: o.results,
+      output: o.output,
+      fields: o.fields,
+      jq: o.jq,
+      quiet: o.quiet,
+      csvRaw: o.csvRaw,
+    };
+  },
   details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it.
 The non-dynamic sections are POSTed to /v1/employees/gp-employments, then the dynamic sections are PATCHed to the new employee's dynamic-details.
 The result (or, with --dry-run, the request bodies) is printed as a table on a terminal and as JSON when piped.`,
@@ -22,6 +54,9 @@ The result (or, with --dry-run, the request bodies) is printed as a table on a t
     'partner gp create --entity "Acme Deutschland GmbH"',
     'partner gp create --entity "Acme Deutschland GmbH" --resume',
     'partner gp create --entity "Acme Deutschland GmbH" --from-file values.json --dry-run',
+    'partner gp create --entity "Acme Sverige AB" --body-file post.json --yes',
+    'partner gp template --entity "Acme India Pvt Ltd" -o csv > hires.csv',
+    'partner gp create --entity "Acme India Pvt Ltd" --from-csv hires.csv',
   ],
   load: () => import('./create.run.js'),
 });

@@ -7,7 +7,10 @@ import { writeRecord } from '../../output/writer.js';
 import { renderTable } from '../../output/table.js';
 import { shapeOf } from '../../forms/conditions.js';
 import { choicesOf, kindOf, merge } from '../../forms/questions.js';
-import { isObj, loadSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
+import { FormFormatError, isObj, isSecretSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
+import { loadServerForm } from '../../forms/load.js';
+import { ExitCode } from '../../errors.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
 
 export type SchemaOptions = OptionsOf<typeof schema>;
 
@@ -105,20 +108,30 @@ function details(form: FormSchema, s: JsonSchema, kind: string): string {
   bound('minItems', 'min items');
   bound('maxItems', 'max items');
   if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
-  if (presentation(s).maskSecret === true || s.writeOnly === true) parts.push('secret');
+  if (isSecretSchema(s)) parts.push('secret');
   if (str(s.description)) parts.push(str(s.description)!);
   return parts.join('; ');
 }
 
-export async function run(opts: SchemaOptions, ctx: Context): Promise<void> {
+export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
   const http = await ctx.http();
   const raw = await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: opts.entity });
-  const form = loadSchema(raw);
   const output = outputOptions(opts, ctx.io);
   if (output.format !== 'table') {
-    // What the server sent, verbatim (through --jq when given).
+    // The server's document as it came, whatever its format (through --jq when given).
     await writeRecord(ctx.io, ctx.io.stdout, raw, output);
-    return;
+    return ExitCode.OK;
+  }
+  let form: FormSchema;
+  try {
+    form = loadServerForm(raw, ctx.log);
+  } catch (err) {
+    if (!(err instanceof FormFormatError)) throw err;
+    // Show what there is, and say what is not understood.
+    ctx.io.stdout.write(renderTable(['MEMBER', 'TYPE', 'SIZE'], topLevel(raw), { columns: ctx.io.columns, color: ctx.io.color }));
+    ctx.log.warn(`${sanitizeTerminal(err.message)}.`);
+    ctx.log.info(`The whole document: partner gp schema --entity ${q(opts.entity)} -o json. ${err.hint ?? ''}`);
+    return ExitCode.OK;
   }
   const rows = outline(form);
   ctx.io.stdout.write(
@@ -128,5 +141,17 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<void> {
       { columns: ctx.io.columns, color: ctx.io.color },
     ),
   );
-  ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. Use with: partner gp create --entity "${opts.entity}" --from-file values.json`);
+  if (form.format === 'field-list') ctx.log.info('The server sent a field-definition list; it is shown as partner reads it (-o json prints it as sent).');
+  ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. Use with: partner gp create --entity ${q(opts.entity)} --from-file values.json`);
+  return ExitCode.OK;
+}
+
+const q = (s: string) => (/^[A-Za-z0-9._-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
+
+/** The top-level members of a document partner does not understand, for the table. */
+function topLevel(raw: unknown): string[][] {
+  const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  const size = (v: unknown) => (Array.isArray(v) ? `${v.length} item${v.length === 1 ? '' : 's'}` : isObj(v) ? `${Object.keys(v).length} member${Object.keys(v).length === 1 ? '' : 's'}` : typeof v === 'string' ? `${v.length} chars` : '');
+  if (!isObj(raw)) return [['(document)', typeOf(raw), size(raw)]];
+  return Object.entries(raw).slice(0, 200).map(([k, v]) => [k, typeOf(v), size(v)]);
 }

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSchema, draftOf, type FormSchema } from '../../../src/forms/schema.js';
+import { loadSchema, draftOf, FormFormatError, type FormSchema } from '../../../src/forms/schema.js';
 import { allFields, compact, getAt, pruneHidden, sectionFields, itemFields, setAt } from '../../../src/forms/questions.js';
 import { validateDoc, validateValue, titleAt } from '../../../src/forms/validate.js';
 import { buildBodies, dynamicKeys } from '../../../src/forms/bodies.js';
 import { applySets, coerce, parseSetFlag } from '../../../src/forms/values.js';
 import { getSchema, listEntities } from '../../../src/sandbox/forms.js';
-import { ResponseFormatError, UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/errors.js';
 
 const FIX = join(import.meta.dirname, '../../fixtures/forms');
 const fixture = (name: string): FormSchema => loadSchema(JSON.parse(readFileSync(join(FIX, name), 'utf8')));
@@ -31,8 +31,8 @@ describe('loadSchema', () => {
   });
 
   it('refuses a body that has no sections', () => {
-    expect(() => loadSchema({ type: 'object' })).toThrow(ResponseFormatError);
-    expect(() => loadSchema('nope')).toThrow(ResponseFormatError);
+    expect(() => loadSchema({ type: 'object' })).toThrow(FormFormatError);
+    expect(() => loadSchema('nope')).toThrow(FormFormatError);
   });
 
   it('detects the draft from $schema', () => {

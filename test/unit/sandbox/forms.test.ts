@@ -2,6 +2,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSections, dynamicSections, getSchema, listEntities, startSandbox, validateCreate, validateDynamic, type Sandbox } from '../../../src/sandbox/index.js';
 import { call, deuBody, expectErrorShape, indBody } from './helpers.js';
+import { FIELD_LIST_FORM } from '../../../src/sandbox/field-list-form.js';
 
 let s: Sandbox;
 beforeAll(async () => {
@@ -11,7 +12,9 @@ afterAll(async () => {
   await s.close();
 });
 
-const ENTITIES = ['Acme Deutschland GmbH', 'Acme India Pvt Ltd'];
+const ENTITIES = ['Acme Deutschland GmbH', 'Acme India Pvt Ltd', 'Acme Sverige AB'];
+/** The entities whose form is served as JSON Schema (Acme Sverige AB's is a field-definition list). */
+const JSON_SCHEMA_ENTITIES = ENTITIES.slice(0, 2);
 const schemaPath = (entity: string) => `/v1/employees/dynamic-details/schema?employmentType=GLOBAL_PAYROLL&entity=${encodeURIComponent(entity)}`;
 
 /** every sub-schema, depth first */
@@ -24,10 +27,10 @@ function* walk(node: unknown): Generator<Record<string, unknown>> {
 }
 
 describe('forms module', () => {
-  it('lists two entities in different countries', () => {
+  it('lists three entities in different countries', () => {
     const list = listEntities();
     expect(list.map((e) => e.name)).toEqual(ENTITIES);
-    expect(new Set(list.map((e) => e.country)).size).toBe(2);
+    expect(new Set(list.map((e) => e.country)).size).toBe(3);
     expect(getSchema('Nope GmbH')).toBeUndefined();
   });
 
@@ -43,7 +46,7 @@ describe('forms module', () => {
     expect(validateDynamic('Nope GmbH', {})).toMatchObject({ ok: false, unknownEntity: true });
   });
 
-  it.each(ENTITIES)('the schema of %s is valid draft 2020-12 and uses the dialect', (entity) => {
+  it.each(JSON_SCHEMA_ENTITIES)('the schema of %s is valid draft 2020-12 and uses the dialect', (entity) => {
     const schema = getSchema(entity)!;
     const ajv = new Ajv2020Module.default({ strict: false });
     expect(ajv.validateSchema(schema)).toBe(true);
@@ -79,11 +82,20 @@ describe('forms module', () => {
 });
 
 describe('GET /v1/employees/dynamic-details/schema', () => {
-  it.each(ENTITIES)('returns the schema of %s', async (entity) => {
+  it.each(JSON_SCHEMA_ENTITIES)('returns the schema of %s', async (entity) => {
     const r = await call(s, schemaPath(entity));
     expect(r.status).toBe(200);
     expect(r.body).toEqual(getSchema(entity));
     expect(r.body['x-entity']).toBe(entity);
+  });
+
+  it('serves Acme Sverige AB\'s form as a field-definition list, and validates bodies with its own JSON Schema', async () => {
+    const r = await call(s, schemaPath('Acme Sverige AB'));
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(FIELD_LIST_FORM);
+    expect(r.body.properties).toBeUndefined();
+    expect(new Ajv2020Module.default({ strict: false }).validateSchema(getSchema('Acme Sverige AB')!)).toBe(true);
+    expect(validateDynamic('Acme Sverige AB', { tax: { personnummer: '1', taxTable: 30 } })).toMatchObject({ ok: false, details: [{ field: 'tax.personnummer' }] });
   });
 
   it('employmentType is required and must be known', async () => {

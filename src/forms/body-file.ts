@@ -1,0 +1,56 @@
+// The escape hatch for any server: a hand-written request body (`gp create
+// --body-file`, `dynamic-details submit --body-file`), shown, confirmed (or
+// --yes) and sent as it is. When the entity's form can be read, its secret
+// fields are masked in what is shown; the body itself is not changed.
+import type { Context } from '../context.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import { sanitizeTerminal } from '../output/sanitize.js';
+import { readValuesFile } from './inputs.js';
+import type { Prompter } from './prompter.js';
+import { setAt, getAt } from './questions.js';
+import { loadSchema, type FormSchema } from './schema.js';
+import { secretFields } from './secrets.js';
+
+const MASK = '********';
+
+/** Reads the body: one JSON object (at most 4 MiB; `-` reads stdin). */
+export async function readBodyFile(path: string, ctx: Context): Promise<Record<string, unknown>> {
+  try {
+    return await readValuesFile(path, ctx);
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(err.message.replace('--from-file', '--body-file').replace('must hold a JSON object of sections', 'must hold the request body, a JSON object'), 'The file holds the exact JSON body to send.', 'INVALID_BODY_FILE');
+    throw err;
+  }
+}
+
+/** The body as shown: pretty JSON, secret fields of the form masked, control characters made visible. */
+export function showBody(body: Record<string, unknown>, form?: FormSchema): string {
+  let shown = body;
+  if (form) {
+    shown = structuredClone(body);
+    for (const f of secretFields(form, shown)) if (getAt(shown, f.path) !== undefined) setAt(shown, f.path, MASK);
+  }
+  return sanitizeTerminal(JSON.stringify(shown, null, 2)).slice(0, 64 * 1024);
+}
+
+/**
+ * Shows what will be sent and asks; `--yes` skips the question. Without a
+ * terminal (and without --yes) nothing is sent: a usage error says to add --yes.
+ */
+export async function confirmSend(ctx: Context, prompter: Prompter, o: { what: string; body: Record<string, unknown>; form?: FormSchema; yes: boolean }): Promise<boolean> {
+  ctx.io.stderr.write(`${o.what}:\n${showBody(o.body, o.form)}\n`);
+  if (o.yes) return true;
+  if (!ctx.io.canPrompt) throw new UsageError('Not sent: confirm the body with --yes (no terminal to ask on)', 'Check the body above, then run the command again with --yes.', 'CONFIRMATION_REQUIRED');
+  return prompter.confirm({ message: 'Send it?', default: false });
+}
+
+/** The entity's form when it can be read (for masking only); undefined otherwise. */
+export async function formIfReadable(ctx: Context, fetch: () => Promise<unknown>): Promise<FormSchema | undefined> {
+  try {
+    return loadSchema(await fetch());
+  } catch (err) {
+    if (err instanceof InterruptedError) throw err;
+    ctx.log.debug(`form not used for masking: ${(err as Error).message}`);
+    return undefined;
+  }
+}

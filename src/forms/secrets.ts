@@ -1,0 +1,46 @@
+// Secret fields (isSecretSchema in schema.ts says which) and keeping their
+// values out of drafts: a resumed wizard asks them again.
+import { allFields, getAt, setAt } from './questions.js';
+import { isSecretSchema, type FormSchema } from './schema.js';
+
+/** Dot paths of the secret fields of the answers now (group items included). */
+export function secretFields(form: FormSchema, doc: Record<string, unknown>, sections?: string[]): { id: string; path: string[]; title: string }[] {
+  return allFields(form, doc, sections)
+    .filter((f) => isSecretSchema(f.schema))
+    .map((f) => ({ id: f.id, path: f.path, title: f.title }));
+}
+
+/**
+ * A copy of the answers without secret values, and the asked list without
+ * their questions (so a resumed wizard asks them again). `dropped` names the
+ * secret fields that had a value, for the resume message.
+ */
+export function withoutSecrets(form: FormSchema, doc: Record<string, unknown>, asked: Iterable<string> = []): { answers: Record<string, unknown>; asked: string[]; dropped: string[]; droppedIds: string[] } {
+  const answers = structuredClone(doc);
+  const dropped: string[] = [];
+  const droppedIds: string[] = [];
+  const secretIds = new Set<string>();
+  for (const f of secretFields(form, doc)) {
+    secretIds.add(f.id);
+    if (getAt(answers, f.path) !== undefined) {
+      dropped.push(f.title);
+      droppedIds.push(f.id);
+      setAt(answers, f.path, undefined);
+    }
+  }
+  return { answers, asked: [...asked].filter((a) => !secretIds.has(a)), dropped, droppedIds };
+}
+
+/** The sentence a resume prints about secret answers (empty when the form has none). */
+export function secretsResumeNote(form: FormSchema, doc: Record<string, unknown>, sections?: string[]): string {
+  const titles = [...new Set(secretFields(form, doc, sections).map((f) => f.title))];
+  if (titles.length === 0) return '';
+  return `Secret answers (${titles.join(', ')}) are never stored in drafts; they are asked again.`;
+}
+
+/** For messages after a non-interactive failure: how to give the secret values that the draft did not keep. */
+export function secretsNotKeptHint(form: FormSchema, doc: Record<string, unknown>): string {
+  const { droppedIds } = withoutSecrets(form, doc);
+  if (droppedIds.length === 0) return '';
+  return ` Secret values are not kept in drafts: give them again when asked, or with ${droppedIds.map((id) => `--set ${id}=…`).join(' ')}.`;
+}
