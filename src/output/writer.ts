@@ -4,8 +4,8 @@ import { csvRecord } from './csv.js';
 import { getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
-import { displayText, renderTable, type Column } from './table.js';
-import { jsonText, sanitizeTerminal } from './sanitize.js';
+import { displayText, hiddenNote, layoutTable, renderHeader, renderRows, type Column, type TableLayout } from './table.js';
+import { jsonText, sanitizeCell, sanitizeTerminal } from './sanitize.js';
 
 export interface OutputOptions {
   format: Format;
@@ -91,19 +91,27 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
     }
     case 'table': {
       const cols = fieldColumns ?? spec.columns;
-      const headers = cols.map((c) => c.header ?? c.key);
+      // The first block decides the layout (columns shown, widths); later blocks follow it under the same header.
+      let layout: TableLayout | undefined;
       let block: string[][] = [];
       const flush = async () => {
         if (block.length === 0) return;
-        await writeChunk(out, renderTable(headers, block, { columns: io.stdoutIsTTY ? io.columns : undefined, color: io.color }));
+        let text = '';
+        if (!layout) {
+          layout = layoutTable(cols, block, { columns: io.stdoutIsTTY ? io.columns : undefined, color: io.color });
+          text = renderHeader(layout);
+        }
+        await writeChunk(out, text + renderRows(layout, block));
         block = [];
       };
       for await (const item of items) {
         count++;
-        block.push(cols.map((c) => displayText(cellValue(item, c))));
+        block.push(cols.map((c) => sanitizeCell(displayText(cellValue(item, c)))));
         if (block.length >= TABLE_BLOCK) await flush();
       }
       await flush();
+      const note = layout && hiddenNote(layout);
+      if (layout && note) await writeChunk(out, `${layout.colors.dim(note)}\n`);
       if (count === 0) await writeChunk(out, 'No results.\n');
       const footer = spec.footer?.();
       if (footer) await writeChunk(out, `${footer}\n`);

@@ -65,15 +65,16 @@ describe('profile get', () => {
     expect(r.code).toBe(0);
     for (const s of SECTIONS) expect(r.stdout).toMatch(new RegExp(`^${s}$`, 'm'));
     expect(r.stdout).toContain(e.employeeCode);
-    expect(r.stdout).toMatch(/^ {2}reportsTo:$/m);
-    expect(r.stdout).toMatch(/^ {4}firstName +\S/m);
-    expect(r.stdout).toMatch(/^ {2}nationalities:$/m);
-    expect(r.stdout).toMatch(/^ {2}middleName +-$/m);
+    // Issue 12: human labels instead of raw camelCase keys.
+    expect(r.stdout).toMatch(/^ {2}Reports to:$/m);
+    expect(r.stdout).toMatch(/^ {4}First name +\S/m);
+    expect(r.stdout).toMatch(/^ {2}Nationalities:$/m);
+    expect(r.stdout).toMatch(/^ {2}Middle name +-$/m);
     expect(r.stdout).toContain(`****${account.slice(-4)}`);
     expect(r.stdout).not.toContain(account);
     const revealed = await runCli(['profile', 'get', e.employeeCode, 'bank', '-o', 'table', '--reveal'], { env });
     expect(revealed.code).toBe(0);
-    expect(revealed.stdout).toMatch(new RegExp(`accountNumber +${account}$`, 'm'));
+    expect(revealed.stdout).toMatch(new RegExp(`Account number +${account}$`, 'm'));
   });
 
   it('exports several employees as CSV with dot-path columns for every spec field', async () => {

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { getFormSchema } from '../../api/employees.js';
 import { parseChoice, parseText } from '../../options.js';
 import { writeJson } from '../../output/writer.js';
-import { renderTable } from '../../output/table.js';
+import { renderTable, type Column } from '../../output/table.js';
 import { shapeOf } from '../../forms/conditions.js';
 import { choicesOf, kindOf, merge } from '../../forms/questions.js';
 import { isObj, loadSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
@@ -15,6 +15,15 @@ export interface SchemaOptions {
 export function parse(_args: string[], raw: Record<string, unknown>): SchemaOptions {
   return { entity: parseText('--entity', raw.entity)!, output: parseChoice('--output', raw.output, ['table', 'json'] as const) };
 }
+
+// Field paths, kinds and "yes"/"no" are never cut; titles and details share the rest.
+export const SCHEMA_COLUMNS: Column[] = [
+  { key: 'field', header: 'FIELD', kind: 'key' },
+  { key: 'title', header: 'TITLE', kind: 'free', priority: 1 },
+  { key: 'kind', header: 'KIND', kind: 'short' },
+  { key: 'required', header: 'REQUIRED', kind: 'short' },
+  { key: 'details', header: 'DETAILS', kind: 'free' },
+];
 
 export interface OutlineRow {
   field: string;
@@ -127,7 +136,7 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<void> {
   const rows = outline(form);
   ctx.io.stdout.write(
     renderTable(
-      ['FIELD', 'TITLE', 'KIND', 'REQUIRED', 'DETAILS'],
+      SCHEMA_COLUMNS,
       rows.map((r) => [r.field, r.title, r.kind, r.required, r.details]),
       { columns: ctx.io.columns, color: ctx.io.color },
     ),

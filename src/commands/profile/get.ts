@@ -249,12 +249,12 @@ function tableBlock(r: ProfileResult, sections: ProfileSection[], opts: GetOptio
   let out = `${c.bold(sanitizeCell([code, name, r.id].filter(Boolean).join(' · ')))}\n`;
   if (opts.fields) {
     const rec = flatRecord(profileDocument(r, sections), opts.fields);
-    return `${out}${renderKeyValue(rec, 1)}\n`;
+    return `${out}${renderKeyValue(rec, 1, { width: ctx.io.columns })}\n`;
   }
   for (const s of sections) {
     if (!r.values.has(s)) continue;
     const mask = s === 'bank' && !opts.reveal ? (path: string, v: unknown) => (/(^|\.)(accountNumber|iban)$/i.test(path) ? maskAccount(v) : v) : undefined;
-    out += `\n${c.bold(s)}\n${renderKeyValue(r.values.get(s), 1, mask)}`;
+    out += `\n${c.bold(s)}\n${renderKeyValue(r.values.get(s), 1, { mask, width: ctx.io.columns, labels: 'human' })}`;
   }
   return `${out}\n`;
 }

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { cellWidth, truncateCell } from '../../../src/output/cells.js';
+import { hiddenNote, layoutTable, renderTable, type Column } from '../../../src/output/table.js';
+import { testIO } from '../../../src/io.js';
+import { writeList } from '../../../src/output/writer.js';
+import { EMPLOYEE_COLUMNS } from '../../../src/commands/employees/list.js';
+
+const employees = Array.from({ length: 12 }, (_, i) => ({
+  employeeCode: `ACME-${String(i + 1).padStart(5, '0')}`,
+  fullName: i === 3 ? '李小龍 Bruce Lee Jun-fan the Younger' : `Person Number ${i} With A Long Family Name`,
+  workEmail: `person.number.${i}@acme-corporation.example`,
+  designation: 'Senior Principal Staff Software Engineer',
+  department: 'Research and Development',
+  status: ['ACTIVE', 'ONBOARDING', 'OFFBOARDING', 'ENDED'][i % 4],
+  country: 'IND',
+  startDate: '2016-01-04',
+}));
+
+async function table(columns: number | undefined, color = false) {
+  const io = { ...testIO({ tty: columns !== undefined, columns }), color };
+  await writeList(io, io.stdout, employees, { columns: EMPLOYEE_COLUMNS, csvColumns: [] }, { format: 'table' });
+  return io.out();
+}
+
+const strip = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+describe('tables on a terminal', () => {
+  for (const width of [80, 120]) {
+    it(`at ${width} columns: no line wider than the terminal, key and short columns whole, no borders`, async () => {
+      const out = await table(width);
+      const lines = out.trimEnd().split('\n');
+      for (const l of lines) expect(cellWidth(l), l).toBeLessThanOrEqual(width);
+      expect(out).not.toMatch(/[│┌└─]/);
+      for (const e of employees) {
+        const line = lines.find((l) => l.startsWith(e.employeeCode))!;
+        expect(line).toBeDefined();
+        // Key and short columns shown appear whole.
+        const shown = [['CODE', e.employeeCode], ['STATUS', e.status], ['COUNTRY', e.country], ['START', e.startDate]].filter(([h]) => lines[0]!.includes(h!));
+        expect(shown.length).toBeGreaterThanOrEqual(4);
+        for (const [, v] of shown) expect(line.split(/ {2,}/)).toContain(v);
+      }
+      // Free text is cut with an ellipsis.
+      expect(out).toContain('…');
+    });
+  }
+
+  it('at 80 columns hides the lowest-priority columns and says so in the footer', async () => {
+    const out = await table(80);
+    const header = out.split('\n')[0]!;
+    expect(header).toMatch(/^CODE +NAME +EMAIL +STATUS +COUNTRY +START$/);
+    expect(out).toContain('2 columns hidden; widen the terminal or use -o csv\n');
+    for (const e of employees) expect(out).toMatch(new RegExp(`${e.employeeCode} .* ${e.status} +${e.country} +${e.startDate}\\n`));
+  });
+
+  it('at 120 columns keeps every column, cutting only free text', async () => {
+    const out = await table(120);
+    expect(out.split('\n')[0]).toMatch(/^CODE +NAME +EMAIL +DESIGNATION +DEPARTMENT +STATUS +COUNTRY +START$/);
+    expect(out).not.toContain('hidden');
+  });
+
+  it('piped: complete values, nothing hidden, nothing cut', async () => {
+    const out = await table(undefined);
+    for (const e of employees) for (const v of Object.values(e)) expect(out).toContain(v);
+    expect(out).not.toContain('…');
+    expect(out).not.toContain('hidden');
+  });
+
+  it('colour: bold headers and coloured statuses, same layout', async () => {
+    const out = await table(120, true);
+    expect(out.split('\n')[0]).toMatch(/^\u001b\[1mCODE/);
+    expect(out).toContain('\u001b[32mACTIVE\u001b[39m');
+    expect(out).toContain('\u001b[36mONBOARDING\u001b[39m');
+    expect(out).toContain('\u001b[33mOFFBOARDING\u001b[39m');
+    expect(out).toContain('\u001b[2mENDED\u001b[22m');
+    expect(strip(out)).toBe(await table(120));
+  });
+});
+
+describe('layoutTable', () => {
+  const cols: Column[] = [
+    { key: 'id', kind: 'key' },
+    { key: 'a', kind: 'free', priority: 2 },
+    { key: 'b', kind: 'free', priority: 1 },
+    { key: 'c', kind: 'short' },
+  ];
+  const rows = [['0123456789', 'x'.repeat(40), 'y'.repeat(40), 'short']];
+
+  it('shrinks the widest free column first, down to the minimum', () => {
+    const l = layoutTable(cols, rows, { columns: 70 });
+    expect(l.shown).toEqual([0, 1, 2, 3]);
+    expect(l.widths[0]).toBe(10);
+    expect(l.widths[3]).toBe(5);
+    expect(l.widths[0]! + l.widths[1]! + l.widths[2]! + l.widths[3]! + 6).toBe(70);
+    expect(Math.abs(l.widths[1]! - l.widths[2]!)).toBeLessThanOrEqual(1);
+  });
+
+  it('drops columns in priority order (lowest first) when the minimum does not fit', () => {
+    expect(layoutTable(cols, rows, { columns: 40 }).hidden).toEqual(['b']);
+    expect(layoutTable(cols, rows, { columns: 25 }).hidden).toEqual(['a', 'b']);
+    // The note names the hidden columns when that fits the width.
+    const narrow = layoutTable(cols, rows, { columns: 40 });
+    expect(hiddenNote(narrow)).toBe('1 column hidden; widen the terminal or use -o csv');
+    expect(hiddenNote({ ...narrow, width: 100 })).toBe('1 column hidden; widen the terminal or use -o csv (hidden: b)');
+    expect(hiddenNote(layoutTable(cols, rows, { columns: 200 }))).toBeUndefined();
+    // Then unprioritised columns from the right, never the first.
+    expect(layoutTable(cols, rows, { columns: 5 }).shown).toEqual([0]);
+  });
+
+  it('keeps natural widths when the table fits', () => {
+    const l = layoutTable(cols, rows, { columns: 200 });
+    expect(l.widths).toEqual([10, 40, 40, 5]);
+  });
+});
+
+describe('cells', () => {
+  it('measures wide and combining characters in terminal cells', () => {
+    expect(cellWidth('李小龍')).toBe(6);
+    expect(cellWidth('e\u0301')).toBe(1);
+    expect(cellWidth('abc')).toBe(3);
+  });
+
+  it('truncates to a width without splitting a wide character', () => {
+    expect(truncateCell('李小龍李小龍', 5)).toBe('李小…');
+    expect(cellWidth(truncateCell('李小龍李小龍', 5))).toBeLessThanOrEqual(5);
+    expect(truncateCell('abcdef', 4)).toBe('abc…');
+    expect(truncateCell('abc', 3)).toBe('abc');
+  });
+
+  it('renderTable lines up wide characters', () => {
+    const out = renderTable([{ key: 'n', header: 'N', kind: 'free' }, { key: 'c', header: 'C', kind: 'key' }], [['李', 'x'], ['ab', 'y']], {});
+    expect(out).toBe('N   C\n李  x\nab  y\n');
+  });
+});
