@@ -145,7 +145,11 @@ async function report(err: unknown, runtime: Runtime, interrupted: boolean): Pro
     return ExitCode.INTERRUPTED;
   }
   const debug = runtime.context?.globals.debug ?? envFlag(runtime.env.PARTNER_DEBUG);
-  const [{ colors }, { renderError }] = await Promise.all([import('./output/colors.js'), import('./output/render-error.js')]);
+  const [{ colors }, { renderError, renderErrorJson }] = await Promise.all([import('./output/colors.js'), import('./output/render-error.js')]);
+  if (runtime.errorFormat === 'json') {
+    runtime.io.stderr.write(renderErrorJson(err));
+    return exitCodeFor(err);
+  }
   const c = colors(runtime.io.stderrIsTTY && colorAllowed(runtime.env, { color: runtime.context?.globals.color }));
   runtime.io.stderr.write(renderError(err, c, debug));
   return err instanceof CliError ? err.exitCode : exitCodeFor(err);

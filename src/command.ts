@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
 import { envFlag, type IO } from './io.js';
+import { declaredFormat, errorFormatFor, type ErrorFormat } from './output/error-format.js';
 
 /**
  * What a command module exports: `parse` turns commander's positional
@@ -19,6 +20,8 @@ export interface Runtime {
   /** Set by the action: the exit code the command asked for, and its context. */
   exitCode: number;
   context?: Context;
+  /** How cli.ts reports a failure of the running command: JSON when its data is JSON (output/error-format.ts). */
+  errorFormat?: ErrorFormat;
 }
 
 /** Global flags, typed once, read from the root command. */
@@ -44,6 +47,7 @@ export function lazyAction<O>(runtime: Runtime, load: () => Promise<CommandModul
   return async (...actionArgs: unknown[]) => {
     const cmd = actionArgs[actionArgs.length - 1] as Command;
     const globals = globalOptions(cmd, runtime.env);
+    runtime.errorFormat = errorFormatFor(declaredFormat(cmd.opts(), cmd.options.some((o) => o.long === '--output'), runtime.io.stdoutIsTTY));
     const args = (cmd.processedArgs as unknown[]).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a.map(String) : [String(a)]));
     // The context (and chalk, through it) is loaded only when a command runs, never for --help.
     const [mod, { createContext }] = await Promise.all([load(), import('./context.js')]);

@@ -142,7 +142,8 @@ describe('profile get', () => {
     for (const args of [['ACME-00001', 'bnk'], ['ACME-00001', 'personal', 'salary'], ['personal'], [], ['--from-file', join(dir.path, 'missing.txt')], ['ACME-00001', '--concurrency', '0'], ['ACME-00001', '-o', 'csv', '--jq', '.']]) {
       const r = await runCli(['profile', 'get', ...args], { env });
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(/Error:/);
+      // Piped: the error is one JSON object when the data would be JSON (issue 12), else the text block.
+      expect(r.stderr).toMatch(/^Error: |^\{"error":\{"code":"\w+"/m);
     }
     const r = await runCli(['profile', 'get', 'ACME-00001', 'bnk'], { env });
     expect(r.stderr).toContain('did you mean bank?');

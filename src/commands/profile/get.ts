@@ -12,7 +12,8 @@ import { colors } from '../../output/colors.js';
 import { csvRecord } from '../../output/csv.js';
 import { flatten, getPath, pickFields } from '../../output/fields.js';
 import { outputOptions, parseOutputFlags, type OutputFlags } from '../../output/options.js';
-import { renderError } from '../../output/render-error.js';
+import { renderError, renderErrorJson } from '../../output/render-error.js';
+import { errorFormatFor } from '../../output/error-format.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { writeChunk } from '../../output/stream.js';
 import { renderKeyValue } from '../../output/table.js';
@@ -259,7 +260,12 @@ function tableBlock(r: ProfileResult, sections: ProfileSection[], opts: GetOptio
   return `${out}\n`;
 }
 
-function reportFailure(ctx: Context, r: ProfileResult, f: Failure, onlyOne: boolean): void {
+function reportFailure(ctx: Context, r: ProfileResult, f: Failure, onlyOne: boolean, json: boolean): void {
+  // Errors follow the data: one JSON line per failure when the output is JSON (issue 12).
+  if (json) {
+    ctx.io.stderr.write(renderErrorJson(f.error, { employee: r.ref, section: f.section ?? null }));
+    return;
+  }
   const c = colors(ctx.io.stderrIsTTY && colorAllowed(ctx.env, { color: ctx.globals.color }));
   const text = renderError(f.error, c, ctx.globals.debug);
   const label = f.section && !onlyOne ? `${r.ref}: section ${f.section}` : r.ref;
@@ -292,7 +298,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<number> {
     // Several sections failing the same way (403 on each) are one message.
     const collapse = r.failures.length > 1 && r.failures.length === sections.length && r.failures.every((f) => f.error instanceof CliError && f.error.code === (r.failures[0].error as CliError).code);
     for (const f of collapse ? [r.failures[0]] : r.failures) {
-      reportFailure(ctx, r, f, collapse);
+      reportFailure(ctx, r, f, collapse, output.jq !== undefined || errorFormatFor(output.format) === 'json');
       codes.push(exitCodeFor(f.error));
     }
     if (r.id === undefined || (r.values.size === 0 && r.failures.length > 0) || emitted.has(r.id)) continue;
