@@ -14,7 +14,7 @@ _partner_subcommands() {
     'profile') _partner_r='get' ;;
     'gp') _partner_r='create schema' ;;
     'dynamic-details') _partner_r='submit' ;;
-    'auth') _partner_r='login status logout' ;;
+    'auth') _partner_r='login status switch logout' ;;
     'sandbox') _partner_r='start emit' ;;
     'webhook') _partner_r='verify listen' ;;
     *) _partner_r='' ;;
@@ -33,7 +33,7 @@ _partner_flags() {
     'gp schema') _partner_r='--entity -o --output' ;;
     'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
-    'auth status') _partner_r='-o --output --fields --csv-raw --jq' ;;
+    'auth status') _partner_r='--all -o --output --fields --csv-raw --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output' ;;
@@ -86,6 +86,7 @@ _partner_values() {
     'gp schema|-o'|'gp schema|--output') _partner_r='w:table json' ;;
     'dynamic-details submit|--from-file') _partner_r='f' ;;
     'auth status|-o'|'auth status|--output') _partner_r='w:table json ndjson csv' ;;
+    'auth switch|#0') _partner_r='p' ;;
     'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'webhook verify|--file') _partner_r='f' ;;
     'webhook verify|--jwks-file') _partner_r='f' ;;

@@ -76,7 +76,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
   it('completes commands and subcommands', () => {
     expect(complete(['partner', ''])).toEqual(expect.arrayContaining(['employees', 'gp', 'auth', 'webhook', 'sandbox', 'doctor', 'completion', 'help']));
     expect(complete(['partner', 'emp'])).toEqual(['employees']);
-    expect(complete(['partner', 'auth', ''])).toEqual(['login', 'status', 'logout']);
+    expect(complete(['partner', 'auth', ''])).toEqual(['login', 'status', 'switch', 'logout']);
     expect(complete(['partner', '--sandbox', '--timeout', '5', 'webhook', ''])).toEqual(['verify', 'listen']);
   });
 
@@ -103,6 +103,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
 
   it('completes profile names from the config, never tokens', () => {
     expect(complete(['partner', '--profile', ''])).toEqual(['acme-staging', 'work']);
+    expect(complete(['partner', 'auth', 'switch', ''])).toEqual(['acme-staging', 'work']);
     expect(complete(['partner', 'employees', 'list', '--profile', 'w'])).toEqual(['work']);
   });
 
@@ -137,7 +138,7 @@ words=("$@"); CURRENT=$#; _partner`,
         .filter(Boolean);
     expect(drive(['partner', 'employees', 'list', '--status', ''])).toEqual(['ONBOARDING', 'ACTIVE', 'OFFBOARDING', 'ENDED', 'DELETED']);
     expect(drive(['partner', '--profile', ''])).toEqual(['acme-staging', 'work']);
-    expect(drive(['partner', 'auth', ''])).toEqual(['login', 'status', 'logout']);
+    expect(drive(['partner', 'auth', ''])).toEqual(['login', 'status', 'switch', 'logout']);
   });
 
   it.skipIf(!hasShell('fish'))('fish (skipped when fish is not installed): the script parses (fish -n) and completes statuses and profiles (complete -C)', () => {
@@ -149,6 +150,6 @@ words=("$@"); CURRENT=$#; _partner`,
         .map((l) => l.split('\t')[0]);
     expect(drive('partner employees list --status ').sort()).toEqual(['ACTIVE', 'DELETED', 'ENDED', 'OFFBOARDING', 'ONBOARDING']);
     expect(drive('partner --profile ')).toEqual(['acme-staging', 'work']);
-    expect(drive('partner auth ').sort()).toEqual(['login', 'logout', 'status']);
+    expect(drive('partner auth ').sort()).toEqual(['login', 'logout', 'status', 'switch']);
   });
 });

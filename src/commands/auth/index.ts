@@ -27,16 +27,31 @@ Examples:
     .action(lazyAction(runtime, () => import('./login.js')));
   const status = auth
     .command('status')
-    .description('show the active profile, where its token comes from, and check it')
+    .description('list the saved profiles (the active one marked), where the token comes from, and check it')
     .addHelpText(
       'after',
       `
 Examples:
   $ partner auth status
+  $ partner auth status --all
   $ PARTNER_TOKEN=... partner auth status -o json`,
     );
+  status.option('--all', 'check the token of every saved profile, not only the active one');
   addOutputOptions(status, { quiet: false });
   status.action(lazyAction(runtime, () => import('./status.js')));
+  auth
+    .command('switch')
+    .description('make a saved profile the active one')
+    .argument('<name>', 'a saved profile (see `partner auth status`)')
+    .addHelpText(
+      'after',
+      `
+PARTNER_PROFILE and --profile still win over the active profile.
+
+Examples:
+  $ partner auth switch staging`,
+    )
+    .action(lazyAction(runtime, () => import('./switch.js')));
   auth
     .command('logout')
     .description('forget the saved token of a profile')

@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { readAll } from '../../input.js';
 import { DEFAULT_PROFILE } from '../../config/store.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
 
 export interface LoginOptions {
   withToken: boolean;
@@ -43,13 +44,14 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   }
   const token = checkToken(raw);
 
+  let company: string | undefined;
   if (opts.verify) {
     const http = new HttpClient({ baseUrl, token, userAgent: `partner-cli/${ctx.version}`, timeoutMs: ctx.globals.timeout * 1000, signal: ctx.signal, debug: ctx.globals.debug ? ctx.log.debug : undefined });
     ctx.onCleanup(() => http.close());
     const { listEmployees } = await import('../../api/employees.js');
     const { ApiError } = await import('../../errors.js');
     try {
-      await listEmployees(http, { pageSize: 1 });
+      company = (await listEmployees(http, { pageSize: 1 })).data[0]?.customerName || undefined;
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) throw new AuthError('The server refused this token (HTTP 401); nothing was saved', 'Check the token and the base URL, then try again.');
       if (!(err instanceof ApiError && err.status === 403)) throw err;
@@ -58,4 +60,5 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   }
   store.setProfile(name, { baseUrl, token });
   ctx.log.info(`Logged in: profile "${name}" → ${new URL(baseUrl).origin} (saved to ${store.path}).`);
+  ctx.log.info(`Active profile is now "${name}"${company ? `; the token belongs to ${sanitizeTerminal(company)}` : ''}.`);
 }

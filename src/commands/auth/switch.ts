@@ -1,0 +1,26 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { unknownProfileError } from '../../config/resolve.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
+
+export interface SwitchOptions {
+  name: string;
+}
+
+export function parse(args: string[]): SwitchOptions {
+  const name = (args[0] ?? '').trim();
+  if (name === '') throw new UsageError('auth switch needs a profile name', 'See the saved ones with `partner auth status`.');
+  return { name };
+}
+
+export async function run(opts: SwitchOptions, ctx: Context): Promise<void> {
+  if (ctx.globals.sandbox) throw new UsageError('auth switch does not apply to --sandbox', 'The sandbox uses no saved profile.');
+  const store = await ctx.config();
+  if (!store.setActiveProfile(opts.name)) throw unknownProfileError(opts.name, store);
+  const saved = store.getProfile(opts.name);
+  const where = saved?.baseUrl ? ` (${sanitizeTerminal(saved.baseUrl)})` : '';
+  ctx.log.info(`Active profile: "${sanitizeTerminal(opts.name)}"${where}.`);
+  // Precedence: these still win over the active profile; say so rather than let the switch look ignored.
+  if (ctx.env.PARTNER_PROFILE) ctx.log.warn(`PARTNER_PROFILE=${sanitizeTerminal(ctx.env.PARTNER_PROFILE)} is set and wins over the active profile; unset it to use "${sanitizeTerminal(opts.name)}".`);
+  if (ctx.env.PARTNER_TOKEN) ctx.log.warn('PARTNER_TOKEN is set and wins over the token of the active profile.');
+}
