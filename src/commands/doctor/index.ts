@@ -11,7 +11,8 @@ export function registerDoctor(program: Command, runtime: Runtime): void {
       `
 Each line is OK, WARN, FAIL (with a fix) or -- (not applicable). Checks: the
 Node.js version (20.18 or newer), the config file and its permissions (0600 in
-a 0700 directory), the active profile and base URL (https, or loopback), the
+a 0700 directory), the active profile and base URL (https, or loopback; it
+must answer), the
 token (present, and accepted by one GET /v1/employees?pageSize=1), the webhook
 key set (reachable; kids; the age of the cached copy), clock skew against the
 server's Date header (warns over 60 s) and the proxy variables in use
