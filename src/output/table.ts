@@ -33,6 +33,8 @@ export interface TableOptions {
   /** Terminal width; absent when not a terminal: complete values, nothing dropped. */
   columns?: number;
   color?: boolean;
+  /** What the hidden-columns note suggests besides widening: `-o csv` unless said. */
+  fullOutput?: string;
 }
 
 /** Space between two columns (gh uses two). */
@@ -51,6 +53,7 @@ export interface TableLayout {
   hidden: string[];
   /** The terminal width fitted to; undefined when not a terminal. */
   width?: number;
+  fullOutput?: string;
   fit: boolean;
   colors: Colors;
 }
@@ -83,6 +86,7 @@ export function layoutTable(columns: Column[], rows: string[][], opts: TableOpti
         widths: widths ?? shown.map((i) => (isFree(columns[i]!) ? Math.min(natural[i]!, MIN_FREE_WIDTH) : natural[i]!)),
         hidden: all.filter((i) => !shown.includes(i)).map((i) => headerOf(columns[i]!)),
         width,
+        fullOutput: opts.fullOutput,
         fit: true,
         colors: c,
       };
@@ -142,7 +146,8 @@ function renderLine(layout: TableLayout, cells: string[], style: ((text: string)
     // No trailing spaces after the last column.
     return k === last ? painted : padCell(painted, text, width);
   });
-  return `${parts.join(' '.repeat(GAP))}\n`;
+  // An empty last cell leaves no trailing spaces either.
+  return `${parts.join(' '.repeat(GAP)).trimEnd()}\n`;
 }
 
 function paintStatus(text: string, c: Colors): string {
@@ -165,7 +170,7 @@ function paintStatus(text: string, c: Colors): string {
 export function hiddenNote(layout: TableLayout): string | undefined {
   const n = layout.hidden.length;
   if (n === 0) return undefined;
-  const note = `${n} column${n === 1 ? '' : 's'} hidden; widen the terminal or use -o csv`;
+  const note = `${n} column${n === 1 ? '' : 's'} hidden; widen the terminal or use ${layout.fullOutput ?? '-o csv'}`;
   const named = `${note} (hidden: ${layout.hidden.join(', ')})`;
   return layout.width !== undefined && cellWidth(named) > layout.width ? note : named;
 }

@@ -16,12 +16,13 @@ export function parse(_args: string[], raw: Record<string, unknown>): SchemaOpti
   return { entity: parseText('--entity', raw.entity)!, output: parseChoice('--output', raw.output, ['table', 'json'] as const) };
 }
 
-// Field paths, kinds and "yes"/"no" are never cut; titles and details share the rest.
+// Field paths are never cut; the rest shares what is left ("yes, when term = …",
+// "section (dynamic-details)"); titles go first when even that does not fit.
 export const SCHEMA_COLUMNS: Column[] = [
   { key: 'field', header: 'FIELD', kind: 'key' },
   { key: 'title', header: 'TITLE', kind: 'free', priority: 1 },
-  { key: 'kind', header: 'KIND', kind: 'short' },
-  { key: 'required', header: 'REQUIRED', kind: 'short' },
+  { key: 'kind', header: 'KIND', kind: 'free' },
+  { key: 'required', header: 'REQUIRED', kind: 'free' },
   { key: 'details', header: 'DETAILS', kind: 'free' },
 ];
 
@@ -138,7 +139,7 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<void> {
     renderTable(
       SCHEMA_COLUMNS,
       rows.map((r) => [r.field, r.title, r.kind, r.required, r.details]),
-      { columns: ctx.io.columns, color: ctx.io.color },
+      { columns: ctx.io.columns, color: ctx.io.color, fullOutput: '-o json' },
     ),
   );
   ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. Use with: partner gp create --entity "${opts.entity}" --from-file values.json`);
