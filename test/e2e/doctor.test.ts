@@ -1,10 +1,9 @@
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -164,7 +163,7 @@ describe('partner doctor', () => {
 
   it('wraps long messages at the terminal width, between words (pseudo-terminal, 60 columns)', async () => {
     const env = envFor({ HTTPS_PROXY: 'http://proxy.example.com:3128', NO_PROXY: 'localhost,127.0.0.1,.internal.example.com,.corp.example.com' });
-    const out = await underPtyAt(60, ['--sandbox', 'doctor', '--no-color'], env);
+    const out = await runOnTerminal(['--sandbox', 'doctor', '--no-color'], { env, columns: 60 });
     const lines = out.replace(/\r/g, '').split('\n');
     const proxy = lines.findIndex((l) => /^OK\s+proxy\s/.test(l));
     expect(proxy).toBeGreaterThan(0);
@@ -176,20 +175,3 @@ describe('partner doctor', () => {
     expect(out.replace(/\r?\n\s+/g, ' ')).toContain('NO_PROXY=localhost,127.0.0.1,.internal.example.com,.corp.example.com');
   });
 });
-
-/** The CLI under a pseudo-terminal of the given width (util-linux script). */
-function underPtyAt(columns: number, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', `stty cols ${columns} rows 50; ${quoted}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', () => {
-      clearTimeout(timer);
-      resolve(out);
-    });
-    child.stdin.end();
-  });
-}

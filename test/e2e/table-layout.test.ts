@@ -1,12 +1,11 @@
 // Issue 12 item 1, end to end through a pseudo-terminal (util-linux script)
 // at 80 and 120 columns, and piped: tables that fit, like gh's.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { sanitizeCell } from '../../src/output/sanitize.js';
-import { BIN, ROOT, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -22,22 +21,8 @@ afterAll(async () => {
   dir.cleanup();
 });
 
-/** stdout and stderr of the CLI on a terminal `columns` wide, carriage returns removed. */
-function onTerminal(columns: number, args: string[], extra: Record<string, string | undefined> = {}): Promise<string> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/script', ['-qfec', `stty cols ${columns} rows 50; ${quoted}`, '/dev/null'], { env: { ...env, TERM: 'xterm', ...extra }, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', () => {
-      clearTimeout(timer);
-      resolve(out.replace(/\r/g, ''));
-    });
-    child.stdin.end();
-  });
-}
+/** stdout and stderr of the CLI on a terminal `columns` wide. */
+const onTerminal = (columns: number, args: string[], extra: Record<string, string | undefined> = {}) => runOnTerminal(args, { env: { ...env, TERM: 'xterm', ...extra }, columns });
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
