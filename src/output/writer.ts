@@ -39,7 +39,11 @@ const TABLE_BLOCK = 500;
  * with backpressure, so memory stays flat for NDJSON, CSV and JSON arrays.
  */
 export async function writeList(io: IO, out: Writable, items: AsyncIterable<unknown> | Iterable<unknown>, spec: ListSpec, opts: OutputOptions): Promise<number> {
-  const fieldColumns = opts.fields?.map((f): Column => ({ key: f }));
+  // A field that is also a default column keeps its kind (a code is never cut) and style (status colours).
+  const fieldColumns = opts.fields?.map((f): Column => {
+    const known = spec.columns.find((c) => c.key === f && !c.value);
+    return { key: f, kind: known?.kind, style: known?.style };
+  });
   let count = 0;
   if (opts.quiet) {
     const idField = spec.idField ?? 'id';

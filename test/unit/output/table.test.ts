@@ -58,6 +58,15 @@ describe('tables on a terminal', () => {
     expect(out).not.toContain('hidden');
   });
 
+  it('--fields keeps the kind and style of a default column of the same key (codes whole, statuses coloured)', async () => {
+    const io = { ...testIO({ tty: true, columns: 40 }), color: true };
+    await writeList(io, io.stdout, employees, { columns: EMPLOYEE_COLUMNS, csvColumns: [] }, { format: 'table', fields: ['employeeCode', 'workEmail', 'status'] });
+    const out = io.out();
+    expect(out).toContain('\u001b[1memployeeCode');
+    for (const e of employees) expect(out).toContain(`${e.employeeCode}  `);
+    expect(out).toContain('\u001b[32mACTIVE\u001b[39m');
+  });
+
   it('piped: complete values, nothing hidden, nothing cut', async () => {
     const out = await table(undefined);
     for (const e of employees) for (const v of Object.values(e)) expect(out).toContain(v);
