@@ -25,7 +25,7 @@ const LABELS: Record<string, string> = {
   ctc: 'CTC',
 };
 
-const ACRONYMS = new Set(['id', 'ids', 'url', 'uri', 'uuid', 'iban', 'ifsc', 'bic', 'swift', 'pan', 'ssn', 'api', 'http', 'jwks', 'utc', 'ctc', 'gp', 'pf', 'uan', 'json', 'csv']);
+const ACRONYMS = new Map([...['id', 'url', 'uri', 'uuid', 'iban', 'ifsc', 'bic', 'swift', 'pan', 'ssn', 'api', 'http', 'jwks', 'utc', 'ctc', 'gp', 'pf', 'uan', 'json', 'csv'].map((w) => [w, w.toUpperCase()] as const), ['ids', 'IDs'] as const]);
 
 /** "workEmail" → "Work email", "employeeId" → "Employee ID", "address_line1" → "Address line 1". */
 export function humanLabel(key: string): string {
@@ -39,7 +39,7 @@ export function humanLabel(key: string): string {
     .replace(/([A-Za-z])(\d)/g, '$1 $2')
     .split(' ')
     .filter(Boolean)
-    .map((w) => (ACRONYMS.has(w.toLowerCase()) ? w.toUpperCase() : /^[A-Z]{2,}$/.test(w) ? w : w.toLowerCase()));
+    .map((w) => ACRONYMS.get(w.toLowerCase()) ?? (/^[A-Z]{2,}$/.test(w) ? w : w.toLowerCase()));
   const [first = key, ...rest] = words;
   return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(' ');
 }

@@ -137,16 +137,14 @@ export function renderRows(layout: TableLayout, rows: string[][]): string {
 }
 
 function renderLine(layout: TableLayout, cells: string[], style: ((text: string) => string) | undefined): string {
-  const last = cells.length - 1;
   const parts = cells.map((raw, k) => {
     const col = layout.columns[layout.shown[k]!]!;
     const width = layout.widths[k]!;
     const text = layout.fit && isFree(col) ? truncateCell(raw, width) : raw;
     const painted = style ? style(text) : col.style === 'status' ? paintStatus(text, layout.colors) : text;
-    // No trailing spaces after the last column.
-    return k === last ? painted : padCell(painted, text, width);
+    return padCell(painted, text, width);
   });
-  // An empty last cell leaves no trailing spaces either.
+  // No trailing spaces after the last column (colour codes end before its padding).
   return `${parts.join(' '.repeat(GAP)).trimEnd()}\n`;
 }
 

@@ -53,3 +53,45 @@ describe('renderKeyValue', () => {
     expect(formatPairs([['K', 'a b c d e f g h i j k l m n o p q r s t u v w x y z']])).toBe('K  a b c d e f g h i j k l m n o p q r s t u v w x y z\n');
   });
 });
+
+describe('labels and blocks, case by case', () => {
+  it('known keys and acronyms', () => {
+    const cases: [string, string][] = [
+      ['baseUrl', 'Base URL'],
+      ['baseUrlSource', 'Base URL from'],
+      ['profileSource', 'Profile from'],
+      ['dateOfBirth', 'Date of birth'],
+      ['panNumber', 'PAN'],
+      ['ctc', 'CTC'],
+      ['customerIds', 'Customer IDs'],
+      ['swiftCode', 'SWIFT code'],
+      ['redirectUri', 'Redirect URI'],
+      ['correlationId', 'Correlation ID'],
+      ['IBANNumber', 'IBAN number'],
+      ['gpEntity', 'GP entity'],
+      ['uanNumber', 'UAN number'],
+      ['pfAccount', 'PF account'],
+      ['jwksUrl', 'JWKS URL'],
+    ];
+    for (const [key, label] of cases) expect(humanLabel(key), key).toBe(label);
+  });
+
+  it('formatPairs: empty, and aligned by the widest label', () => {
+    expect(formatPairs([])).toBe('');
+    expect(formatPairs([['a', '1'], ['bbb', '2']])).toBe('a    1\nbbb  2\n');
+  });
+
+  it('wraps at no less than 20 cells beside the labels, however narrow the terminal', () => {
+    const out = formatPairs([['Label', 'aaaa bbbb cccc dddd eeee ffff']], { width: 10 });
+    expect(out).toBe('Label  aaaa bbbb cccc dddd\n       eeee ffff\n');
+  });
+
+  it('scalars, empty records, arrays of values inline, arrays of records as blocks', () => {
+    expect(renderKeyValue('x')).toBe('x\n');
+    expect(renderKeyValue(null, 1)).toBe('  -\n');
+    expect(renderKeyValue(undefined)).toBe('-\n');
+    expect(renderKeyValue({})).toBe('-\n');
+    expect(renderKeyValue({ tags: ['a', 'b'], none: [] })).toBe('tags  a, b\nnone  -\n');
+    expect(renderKeyValue({ items: [{ a: 1 }, { a: 2 }] })).toBe('items:\n  [1]:\n    a  1\n  [2]:\n    a  2\n');
+  });
+});

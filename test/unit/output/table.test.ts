@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellWidth, truncateCell } from '../../../src/output/cells.js';
+import { cellWidth, displayText, truncateCell } from '../../../src/output/cells.js';
 import { hiddenNote, layoutTable, renderTable, type Column } from '../../../src/output/table.js';
 import { testIO } from '../../../src/io.js';
 import { writeList } from '../../../src/output/writer.js';
@@ -138,5 +138,65 @@ describe('cells', () => {
   it('renderTable lines up wide characters', () => {
     const out = renderTable([{ key: 'n', header: 'N', kind: 'free' }, { key: 'c', header: 'C', kind: 'key' }], [['李', 'x'], ['ab', 'y']], {});
     expect(out).toBe('N   C\n李  x\nab  y\n');
+  });
+});
+
+describe('layout rules', () => {
+  it('a column without a kind is free text: cut on a terminal', () => {
+    const out = renderTable([{ key: 'a', header: 'A', kind: 'key' }, { key: 'b', header: 'B' }], [['k'.repeat(10), 'x'.repeat(50)]], { columns: 30 });
+    expect(out).toBe(`A           B\n${'k'.repeat(10)}  ${'x'.repeat(17)}…\n`);
+  });
+
+  it('shrinks the widest free column first, until it is as narrow as the next', () => {
+    const cols: Column[] = [{ key: 'a' }, { key: 'b' }, { key: 'c', kind: 'key' }];
+    expect(layoutTable(cols, [['a'.repeat(40), 'b'.repeat(20), 'c']], { columns: 55 }).widths).toEqual([30, 20, 1]);
+    expect(layoutTable(cols, [['a'.repeat(40), 'b'.repeat(20), 'c']], { columns: 35 }).widths).toEqual([15, 15, 1]);
+  });
+
+  it('without priorities, drops from the right, never the first column', () => {
+    const cols: Column[] = ['a', 'b', 'c', 'd'].map((key) => ({ key, kind: 'key' as const }));
+    const row = [['a'.repeat(10), 'b'.repeat(10), 'c'.repeat(10), 'd'.repeat(10)]];
+    expect(layoutTable(cols, row, { columns: 34 }).hidden).toEqual(['d']);
+    expect(layoutTable(cols, row, { columns: 22 }).hidden).toEqual(['c', 'd']);
+    expect(layoutTable(cols, row, { columns: 3 }).shown).toEqual([0]);
+  });
+
+  it('fits exactly at the budget; one cell more drops a column', () => {
+    const cols: Column[] = [{ key: 'a', kind: 'key' }, { key: 'b', kind: 'key' }];
+    expect(layoutTable(cols, [['aaaa', 'bbbb']], { columns: 10 }).hidden).toEqual([]);
+    expect(layoutTable(cols, [['aaaa', 'bbbb']], { columns: 9 }).hidden).toEqual(['b']);
+  });
+
+  it('the named note is used when it fits exactly, the short one when one cell wider', () => {
+    const narrow = layoutTable([{ key: 'a', kind: 'key' }, { key: 'b', kind: 'key' }], [['aaaa', 'bbbb']], { columns: 9 });
+    const named = '1 column hidden; widen the terminal or use -o csv (hidden: b)';
+    expect(hiddenNote({ ...narrow, width: named.length })).toBe(named);
+    expect(hiddenNote({ ...narrow, width: named.length - 1 })).toBe('1 column hidden; widen the terminal or use -o csv');
+    expect(hiddenNote({ ...narrow, width: 200, fullOutput: '-o json' })).toBe('1 column hidden; widen the terminal or use -o json (hidden: b)');
+  });
+
+  it('no trailing spaces, even after an empty or coloured last cell', () => {
+    const out = renderTable([{ key: 'a', header: 'A', kind: 'key' }, { key: 's', header: 'S', style: 'status' }], [['x', 'ACTIVE'], ['yyyy', '']], { columns: 80, color: true });
+    for (const l of out.split('\n')) expect(l).not.toMatch(/ $/);
+    expect(out).toContain('x     \u001b[32mACTIVE\u001b[39m\n');
+  });
+});
+
+describe('displayText', () => {
+  it('null, undefined and empty as a dash; arrays joined; objects as JSON', () => {
+    expect(displayText(null)).toBe('-');
+    expect(displayText(undefined)).toBe('-');
+    expect(displayText('')).toBe('-');
+    expect(displayText([])).toBe('-');
+    expect(displayText(['a', 1, { b: 2 }, null])).toBe('a, 1, {"b":2}, null');
+    expect(displayText({ a: [1] })).toBe('{"a":[1]}');
+    expect(displayText(0)).toBe('0');
+    expect(displayText(false)).toBe('false');
+  });
+
+  it('truncateCell keeps combining marks with their letter, and gives nothing for no room', () => {
+    const e = 'e\u0301';
+    expect(truncateCell(e.repeat(5), 3)).toBe(`${e}${e}…`);
+    expect(truncateCell('abc', 0)).toBe('');
   });
 });
