@@ -15,7 +15,7 @@ _partner_subcommands() {
     'gp') _partner_r='create schema template' ;;
     'dynamic-details') _partner_r='submit' ;;
     'webhook') _partner_r='verify listen replay' ;;
-    'auth') _partner_r='login status logout' ;;
+    'auth') _partner_r='login status switch logout' ;;
     'sandbox') _partner_r='start emit' ;;
     *) _partner_r='' ;;
   esac
@@ -37,7 +37,7 @@ _partner_flags() {
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --max-age --jwks-url --jwks-file --no-cache -o --output' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
-    'auth status') _partner_r='-o --output --fields --jq' ;;
+    'auth status') _partner_r='--all -o --output --fields --jq' ;;
     'doctor') _partner_r='-o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key -o --output --jq' ;;
@@ -101,6 +101,7 @@ _partner_values() {
     'webhook listen|--jwks-file') _partner_r='f' ;;
     'webhook listen|-o'|'webhook listen|--output') _partner_r='w:table ndjson' ;;
     'auth status|-o'|'auth status|--output') _partner_r='w:table json' ;;
+    'auth switch|#0') _partner_r='p' ;;
     'doctor|-o'|'doctor|--output') _partner_r='w:table json' ;;
     'sandbox emit|-o'|'sandbox emit|--output') _partner_r='w:table json' ;;
     'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
@@ -161,7 +162,9 @@ _partner() {
 
   local flag='' prefix=''
   if [[ -n $expect && $cur == '=' ]]; then
-    flag=$expect prefix='=' cur=''
+    # COMP_WORDS has "=" as the current word, but readline replaces only the
+    # text after it: the candidates must not repeat the "=" (--status==).
+    flag=$expect cur=''
   elif [[ -n $expect ]]; then
     flag=$expect
   elif [[ $cur == --*=* ]]; then

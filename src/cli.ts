@@ -70,7 +70,12 @@ async function report(err: unknown, runtime: Runtime, interrupted: boolean): Pro
     return ExitCode.INTERRUPTED;
   }
   const debug = runtime.context?.globals.debug ?? envFlag(runtime.env.PARTNER_DEBUG);
-  const [{ colors }, { renderError }] = await Promise.all([import('./output/colors.js'), import('./output/render-error.js')]);
+  const [{ colors }, { renderError, renderErrorJson }] = await Promise.all([import('./output/colors.js'), import('./output/render-error.js')]);
+  // Errors follow the data: a script reading JSON from stdout reads one JSON object from stderr (exit code unchanged).
+  if (runtime.format === 'json' || runtime.format === 'ndjson') {
+    runtime.io.stderr.write(renderErrorJson(err));
+    return err instanceof CliError ? err.exitCode : exitCodeFor(err);
+  }
   const c = colors(streamColor(runtime.env, { color: runtime.context?.globals.color }, runtime.io.stderrIsTTY) && runtime.io.stderrColor);
   let text = renderError(err, c, debug);
   if (err instanceof UsageError && runtime.commandPath) text += `${c.dim(`Run \`${runtime.commandPath} --help\` for usage.`)}\n`;

@@ -15,6 +15,8 @@ export interface TreeOptions {
   /** Terminal width for help (80 when not a terminal). */
   width: number;
   runner: Runner;
+  /** Called with the raw flags before they are parsed (so a usage error can be reported in the command's format). */
+  beforeParse?: (def: CommandDef, raw: Record<string, unknown>) => void;
   env: NodeJS.ProcessEnv;
   parseOutput: (raw: Record<string, unknown>, spec: OutputSpec) => OutputFlags;
   /** Every top-level entry, for help. */
@@ -79,6 +81,7 @@ function declareCommand(parent: Command, def: CommandDef, o: TreeOptions, path: 
   if (def.output) for (const opt of outputOptions(def.output)) cmd.addOption(opt);
   cmd.action(async (...actionArgs: unknown[]) => {
     const self = actionArgs[actionArgs.length - 1] as Command;
+    o.beforeParse?.(def, self.opts());
     const opts = parseCommand(def, self.processedArgs as unknown[], self.opts(), o.env, o.parseOutput);
     await o.runner(def, opts, self);
   });

@@ -142,7 +142,7 @@ export function exitCodeForStatus(status: number): number {
 function hintForStatus(status: number): string | undefined {
   switch (status) {
     case 401:
-      return 'Your token was refused. Log in again with `partner auth login`, or check PARTNER_TOKEN.';
+      return 'Log in again with `partner auth login`, or check PARTNER_TOKEN.';
     case 403:
       return 'The token is valid but lacks permission for this operation; ask your account manager for access.';
     case 429:

@@ -4,7 +4,8 @@ import { declareTree, optionFor, PartnerCommand, wantedGroup } from './command-t
 import type { Context } from './context.js';
 import type { IO } from './io.js';
 import { sanitizeTerminal } from './output/sanitize.js';
-import { parseOutputFlags, type OutputFlags } from './output/options.js';
+import { parseOutputFlags } from './output/options.js';
+import { declaredFormat } from './output/error-format.js';
 import type { Format } from './output/format.js';
 import { packageVersion } from './version.js';
 import { helpWidth } from './text/width.js';
@@ -51,6 +52,10 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
     wanted,
     parseOutput: parseOutputFlags,
     runner: (def, opts, cmd) => runCommand(runtime, def, opts, cmd),
+    // Errors follow the data: known from the raw flags, so even a usage error is JSON when the output would be.
+    beforeParse: (def, raw) => {
+      runtime.format = def.output ? (declaredFormat({ ...raw, output: raw.output ?? def.output.default }, true, runtime.io.stdoutIsTTY) ?? undefined) : undefined;
+    },
   });
   registerHelp(program);
   applyToAll(program, (cmd) => {
@@ -75,8 +80,6 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
 async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd: Command): Promise<void> {
   runtime.commandPath = commandPath(cmd);
   const globals = readGlobals(cmd, runtime.env);
-  // The output format is known before anything runs, so even an early failure can be reported as JSON.
-  if (def.output) runtime.format = resolvedFormat(opts as OutputFlags, runtime.io);
   const [mod, { createContext }] = await Promise.all([def.load() as Promise<CommandModule<unknown>>, import('./context.js')]);
   const io: IO = {
     ...runtime.io,
@@ -88,11 +91,6 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
   runtime.context = ctx;
   const code = await mod.run(opts, ctx);
   runtime.exitCode = typeof code === 'number' ? code : 0;
-}
-
-function resolvedFormat(flags: OutputFlags, io: IO): Format {
-  if (flags.jq !== undefined) return 'json';
-  return flags.output ?? (io.stdoutIsTTY ? 'table' : 'json');
 }
 
 /**

@@ -145,7 +145,9 @@ ${fn}() {
 
   local flag='' prefix=''
   if [[ -n $expect && $cur == '=' ]]; then
-    flag=$expect prefix='=' cur=''
+    # COMP_WORDS has "=" as the current word, but readline replaces only the
+    # text after it: the candidates must not repeat the "=" (--status==).
+    flag=$expect cur=''
   elif [[ -n $expect ]]; then
     flag=$expect
   elif [[ $cur == --*=* ]]; then

@@ -30,6 +30,7 @@ export const EXTRA_VALUES: Record<string, Record<string, ValueSource>> = {
   'sandbox emit': { '#0': { kind: 'words', words: EVENT_TYPES } },
   'webhook listen': { '--events': { kind: 'list', words: EVENT_TYPES } },
   help: { '#0': { kind: 'commands' } },
+  'auth switch': { '#0': { kind: 'profiles' } },
 };
 
 /** The subcommand used by the scripts to ask for dynamic values. */

@@ -1,3 +1,4 @@
+import { AuthError } from '../errors.js';
 import { DEFAULT_PROFILE, type ConfigStore } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'sandbox' | 'none';
@@ -16,11 +17,33 @@ export interface ProfileFlags {
   baseUrl?: string;
 }
 
+/** Which profile: --profile > PARTNER_PROFILE > the active one in the config file > "default". */
+export function profileName(flags: ProfileFlags, env: NodeJS.ProcessEnv, store?: ConfigStore): { name: string; source: Source } {
+  const envName = env.PARTNER_PROFILE || undefined;
+  if (flags.profile) return { name: flags.profile, source: 'flag' };
+  if (envName) return { name: envName, source: 'env' };
+  if (store?.activeProfile) return { name: store.activeProfile, source: 'profile' };
+  return { name: DEFAULT_PROFILE, source: 'none' };
+}
+
+/** A profile was named (flag, environment, `auth switch`) that the config file does not have. */
+export function unknownProfileError(name: string, store: ConfigStore, source: Source = 'flag'): AuthError {
+  const known = store.profileNames();
+  const where = source === 'env' ? ' (PARTNER_PROFILE)' : '';
+  const create = `\`partner --profile ${name} auth login --base-url URL\``;
+  return known.length === 0
+    ? new AuthError(`No profile "${name}"${where}; no profiles are saved yet`, `Create it with ${create}.`, 'UNKNOWN_PROFILE')
+    : new AuthError(`No profile "${name}"${where}; known: ${known.join(', ')}`, `Use one of those (\`partner auth status\` lists them), or create it with ${create}.`, 'UNKNOWN_PROFILE');
+}
+
 /**
  * Precedence, per value: flags > environment > the profile in the config file.
  * The token never comes from a flag. The store is only opened when the flags
  * and environment leave something to find (so CI with env vars never reads it,
  * nor loads the config library).
+ * A profile named by --profile or PARTNER_PROFILE that the config file does not
+ * have is an error when it is needed (the base URL or the token must come from
+ * it), rather than a confusing "Not logged in".
  */
 export async function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, openStore: () => Promise<ConfigStore>): Promise<ResolvedProfile> {
   const envName = env.PARTNER_PROFILE || undefined;
@@ -30,9 +53,9 @@ export async function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv
   let store: ConfigStore | undefined;
   const needStore = !(baseFromOutside && envToken) || flags.profile !== undefined || envName !== undefined;
   if (needStore) store = await openStore();
-  const name = flags.profile ?? envName ?? store?.activeProfile ?? DEFAULT_PROFILE;
-  const nameSource: Source = flags.profile ? 'flag' : envName ? 'env' : store?.activeProfile ? 'profile' : 'none';
+  const { name, source: nameSource } = profileName(flags, env, store);
   const stored = store?.getProfile(name);
+  if (store && !stored && (nameSource === 'flag' || nameSource === 'env') && !(baseFromOutside && envToken)) throw unknownProfileError(name, store, nameSource);
   return {
     name,
     nameSource,

@@ -69,6 +69,13 @@ export class ConfigStore {
     tightenIfWide(this.conf.path);
   }
 
+  /** Makes a saved profile the active one; returns false when there is none of that name. */
+  setActiveProfile(name: string): boolean {
+    if (!this.getProfile(name)) return false;
+    this.conf.set('activeProfile', name);
+    return true;
+  }
+
   /** Removes the profile; returns false when there was none. */
   deleteProfile(name: string): boolean {
     const profiles = { ...(this.conf.get('profiles') ?? {}) };

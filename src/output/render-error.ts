@@ -1,6 +1,22 @@
-import { ApiError, CliError, ResponseFormatError } from '../errors.js';
+import { ApiError, CliError, ResponseFormatError, exitCodeFor } from '../errors.js';
 import type { Colors } from './colors.js';
-import { sanitizeTerminal } from './sanitize.js';
+import { jsonText, sanitizeTerminal } from './sanitize.js';
+
+/** An UPPER_SNAKE word: a code, not a sentence (the 401 message is one: AUTHORIZATION_INVALID_TOKEN). */
+const CODE_LIKE = /^[A-Z][A-Z0-9_]{2,}$/;
+
+/**
+ * The first line of an error, the same in text and JSON. A 401 says what
+ * happened in words, with the most specific code the server gave.
+ */
+export function headline(err: unknown): string {
+  if (err instanceof ApiError && err.status === 401) {
+    const code = CODE_LIKE.test(err.message) ? err.message : (err.apiCode ?? 'HTTP 401');
+    return `Your token was refused (${code})`;
+  }
+  if (err instanceof CliError) return err.message;
+  return `unexpected failure: ${err instanceof Error ? err.message : String(err)}`;
+}
 
 /**
  * One readable block on stderr for any failure: the message, the API's code
@@ -11,7 +27,13 @@ export function renderError(err: unknown, c: Colors, debug: boolean): string {
   const lines: string[] = [];
   if (err instanceof ApiError) {
     const code = [err.apiCode, `HTTP ${err.status}`].filter(Boolean).join(', ');
-    lines.push(`${c.red('Error:')} ${clean(err.message)} (${clean(code)})`);
+    if (err.status === 401) {
+      lines.push(`${c.red('Error:')} ${clean(headline(err))}`);
+      // The server's own words when they are more than the code already shown.
+      lines.push(`  Server answer: ${clean(code)}${CODE_LIKE.test(err.message) ? '' : `: ${clean(err.message)}`}`);
+    } else {
+      lines.push(`${c.red('Error:')} ${clean(err.message)} (${clean(code)})`);
+    }
     for (const d of err.details) lines.push(`  - ${d.field ? `${c.bold(clean(d.field))}: ` : ''}${clean(d.message)}`);
     if (err.excerpt) lines.push(`  Body: ${clean(err.excerpt)}`);
     if (err.path) lines.push(`  Path: ${clean(err.path)}`);
@@ -23,12 +45,71 @@ export function renderError(err: unknown, c: Colors, debug: boolean): string {
     lines.push(`${c.red('Error:')} ${clean(err.message)}`);
   } else {
     const e = err instanceof Error ? err : new Error(String(err));
-    lines.push(`${c.red('Error:')} unexpected failure: ${clean(e.message)}`);
+    lines.push(`${c.red('Error:')} ${clean(headline(e))}`);
     lines.push(debug ? (e.stack ?? '') : 'This is a bug in partner. Run again with --debug for details and report it.');
   }
   if (err instanceof CliError && err.hint) lines.push(c.dim(err.hint));
   if (debug && err instanceof CliError && err.cause instanceof Error && err.cause.stack) lines.push(c.dim(err.cause.stack));
   return `${lines.join('\n')}\n`;
+}
+
+/** Bounds on what one JSON error line carries (server text is untrusted). */
+const MAX_TEXT = 1000;
+const MAX_DETAILS = 100;
+const MAX_DETAIL_TEXT = 500;
+
+export interface ErrorDocument {
+  error: {
+    /** The API's code (UNAUTHORIZED, VALIDATION_ERROR…) or partner's (USAGE, NETWORK, NOT_AUTHENTICATED…). */
+    code: string;
+    /** HTTP status of the API's answer; null when there was none. */
+    status: number | null;
+    message: string;
+    correlationId: string | null;
+    details: { field: string; message: string }[];
+    /** What to do next, when partner knows. */
+    hint?: string;
+    /** Start of a body that was not the JSON expected (a proxy's HTML page). */
+    body?: string;
+    exitCode: number;
+  };
+}
+
+/** The error as data: sanitised (no escape sequences) and bounded in size. */
+export function errorDocument(err: unknown): ErrorDocument {
+  const api = err instanceof ApiError ? err : undefined;
+  const status = api?.status ?? (err instanceof ResponseFormatError ? err.status : null);
+  const code = api?.apiCode ?? (err instanceof CliError ? err.code : 'UNEXPECTED');
+  const details = (api?.details ?? []).slice(0, MAX_DETAILS).map((d) => ({ field: bound(d.field, MAX_DETAIL_TEXT), message: bound(d.message, MAX_DETAIL_TEXT) }));
+  const doc: ErrorDocument = {
+    error: {
+      code: bound(code, MAX_DETAIL_TEXT),
+      status,
+      message: bound(headline(err), MAX_TEXT),
+      correlationId: api?.correlationId ? bound(api.correlationId, MAX_DETAIL_TEXT) : null,
+      details,
+      exitCode: exitCodeFor(err),
+    },
+  };
+  if (err instanceof CliError && err.hint) doc.error.hint = bound(err.hint, MAX_TEXT);
+  const excerpt = api?.excerpt ?? (err instanceof ResponseFormatError ? err.excerpt : undefined);
+  if (excerpt) doc.error.body = bound(excerpt, MAX_TEXT);
+  return doc;
+}
+
+/**
+ * One line of JSON for stderr, for scripts that asked for JSON output.
+ * `about` adds what the failure concerns (one employee of several).
+ */
+export function renderErrorJson(err: unknown, about: Record<string, string | null> = {}): string {
+  const doc = errorDocument(err);
+  const extra = Object.fromEntries(Object.entries(about).map(([k, v]) => [k, v === null ? null : bound(v, MAX_DETAIL_TEXT)]));
+  return `${jsonText({ error: { ...doc.error, ...extra } })}\n`;
+}
+
+function bound(s: string, max: number): string {
+  const t = clean(s);
+  return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
 function clean(s: string): string {

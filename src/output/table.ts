@@ -1,5 +1,15 @@
-import Table from 'cli-table3';
+import { colors, type Colors } from './colors.js';
 import { sanitizeCell } from './sanitize.js';
+import { cellWidth, padCell, truncateCell } from './cells.js';
+
+export { displayText } from './cells.js';
+
+/**
+ * How a column behaves when the table does not fit the terminal:
+ * - `key` and `short` (codes, ids, status, dates, country) are never truncated;
+ * - `free` (names, e-mail, titles; the default) share what is left and are cut with `…`.
+ */
+export type ColumnKind = 'key' | 'short' | 'free';
 
 export interface Column {
   /** Dot path into the item, also the header when none is given. */
@@ -7,63 +17,171 @@ export interface Column {
   header?: string;
   /** Computes the cell instead of reading `key` (pending documents as "2: A, B"). */
   value?: (item: unknown) => unknown;
+  /** Truncation rule on a terminal; `free` when absent. */
+  kind?: ColumnKind;
+  /**
+   * Drop order when even the narrowest free columns do not fit: columns with a
+   * priority go first, lowest number first. Columns without one are kept
+   * (dropped last, from the right, and never the first column).
+   */
+  priority?: number;
+  /** `status`: employee statuses coloured when colour is on. */
+  style?: 'status';
 }
 
-/** Text of a value in a table cell: null as a dash, arrays joined, objects as compact JSON. */
-export function displayText(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '-';
-  if (Array.isArray(value)) return value.length === 0 ? '-' : value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(', ');
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+export interface TableOptions {
+  /** Terminal width; absent when not a terminal: complete values, nothing dropped. */
+  columns?: number;
+  color?: boolean;
+  /** What the hidden-columns note suggests besides widening: `-o csv` unless said. */
+  fullOutput?: string;
+}
+
+/** Space between two columns (gh uses two). */
+export const GAP = 2;
+/** A free column is not squeezed below this (or its natural width, when smaller). */
+export const MIN_FREE_WIDTH = 12;
+
+/** Which columns are shown and how wide each is: decided once, from the first rows. */
+export interface TableLayout {
+  columns: Column[];
+  /** Indexes into the original columns, in order. */
+  shown: number[];
+  /** Width of each shown column, in terminal cells. */
+  widths: number[];
+  /** Headers of the dropped columns. */
+  hidden: string[];
+  /** The terminal width fitted to; undefined when not a terminal. */
+  width?: number;
+  fullOutput?: string;
+  fit: boolean;
+  colors: Colors;
+}
+
+const headerOf = (c: Column) => sanitizeCell(c.header ?? c.key);
+const isFree = (c: Column) => (c.kind ?? 'free') === 'free';
+
+/**
+ * Lays the table out. Without a width: natural widths. With one: key and
+ * short columns keep their natural width; free columns shrink, widest first,
+ * down to MIN_FREE_WIDTH; when even that does not fit, columns are dropped in
+ * their declared order and the layout tried again.
+ */
+export function layoutTable(columns: Column[], rows: string[][], opts: TableOptions): TableLayout {
+  const natural = columns.map((c, i) => Math.max(cellWidth(headerOf(c)), ...rows.map((r) => cellWidth(r[i] ?? ''))));
+  const c = colors(Boolean(opts.color));
+  const all = columns.map((_, i) => i);
+  if (!opts.columns) return { columns, shown: all, widths: natural, hidden: [], fit: false, colors: c };
+  const width = opts.columns;
+  const order = dropOrder(columns);
+  let shown = all;
+  for (let dropped = 0; ; dropped++) {
+    shown = all.filter((i) => !order.slice(0, dropped).includes(i));
+    const widths = fitFree(shown.map((i) => columns[i]!), shown.map((i) => natural[i]!), width - GAP * (shown.length - 1));
+    if (widths || dropped >= order.length) {
+      return {
+        columns,
+        shown,
+        // Nothing more to drop: free columns at their minimum, key columns whole (the line may overflow).
+        widths: widths ?? shown.map((i) => (isFree(columns[i]!) ? Math.min(natural[i]!, MIN_FREE_WIDTH) : natural[i]!)),
+        hidden: all.filter((i) => !shown.includes(i)).map((i) => headerOf(columns[i]!)),
+        width,
+        fullOutput: opts.fullOutput,
+        fit: true,
+        colors: c,
+      };
+    }
+  }
+}
+
+/** Columns with a priority, lowest first; then the others from the right, never the first. */
+function dropOrder(columns: Column[]): number[] {
+  const withPriority = columns
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => c.priority !== undefined)
+    .sort((a, b) => a.c.priority! - b.c.priority! || b.i - a.i)
+    .map(({ i }) => i);
+  const rest = columns.map((_, i) => i).filter((i) => i > 0 && !withPriority.includes(i)).reverse();
+  return [...withPriority, ...rest];
+}
+
+/** Widths that fit `budget` with free columns shrunk (widest first), or undefined when they cannot. */
+function fitFree(cols: Column[], natural: number[], budget: number): number[] | undefined {
+  const widths = [...natural];
+  const floor = natural.map((w, i) => (isFree(cols[i]!) ? Math.min(w, MIN_FREE_WIDTH) : w));
+  if (floor.reduce((a, b) => a + b, 0) > budget) return undefined;
+  let total = widths.reduce((a, b) => a + b, 0);
+  while (total > budget) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    }
+    widths[widest]! -= 1;
+    total -= 1;
+  }
+  return widths;
+}
+
+/** The header line: bold when colour is on. */
+export function renderHeader(layout: TableLayout): string {
+  return renderLine(
+    layout,
+    layout.shown.map((i) => headerOf(layout.columns[i]!)),
+    (text) => layout.colors.bold(text),
+  );
+}
+
+/** Data lines laid out as `layout` says (values wider than a free column cut with `…`). */
+export function renderRows(layout: TableLayout, rows: string[][]): string {
+  return rows.map((r) => renderLine(layout, layout.shown.map((i) => r[i] ?? ''), undefined)).join('');
+}
+
+function renderLine(layout: TableLayout, cells: string[], style: ((text: string) => string) | undefined): string {
+  const parts = cells.map((raw, k) => {
+    const col = layout.columns[layout.shown[k]!]!;
+    const width = layout.widths[k]!;
+    const text = layout.fit && isFree(col) ? truncateCell(raw, width) : raw;
+    const painted = style ? style(text) : col.style === 'status' ? paintStatus(text, layout.colors) : text;
+    return padCell(painted, text, width);
+  });
+  // No trailing spaces after the last column (colour codes end before its padding).
+  return `${parts.join(' '.repeat(GAP)).trimEnd()}\n`;
+}
+
+function paintStatus(text: string, c: Colors): string {
+  switch (text) {
+    case 'ACTIVE':
+      return c.green(text);
+    case 'ONBOARDING':
+      return c.cyan(text);
+    case 'OFFBOARDING':
+      return c.yellow(text);
+    case 'ENDED':
+    case 'DELETED':
+      return c.dim(text);
+    default:
+      return text;
+  }
+}
+
+/** The footer line for dropped columns, or undefined when none were. */
+export function hiddenNote(layout: TableLayout): string | undefined {
+  const n = layout.hidden.length;
+  if (n === 0) return undefined;
+  const note = `${n} column${n === 1 ? '' : 's'} hidden; widen the terminal or use ${layout.fullOutput ?? '-o csv'}`;
+  const named = `${note} (hidden: ${layout.hidden.join(', ')})`;
+  return layout.width !== undefined && cellWidth(named) > layout.width ? note : named;
 }
 
 /**
- * Renders rows as a table. On a terminal the widest columns are truncated so
- * the table fits its width; when piped, values are complete.
+ * Renders rows (already text) as a borderless table: headers, rows, and the
+ * hidden-columns note when columns were dropped to fit `opts.columns`.
  */
-export function renderTable(headers: string[], rows: string[][], opts: { columns?: number; color?: boolean }): string {
+export function renderTable(columns: Column[], rows: string[][], opts: TableOptions): string {
   const cells = rows.map((r) => r.map(sanitizeCell));
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => [...r[i]].length)));
-  if (opts.columns) fitWidths(widths, opts.columns);
-  const table = new Table({
-    head: headers,
-    colWidths: widths.map((w) => w + 2),
-    wordWrap: false,
-    truncate: '…',
-    style: { head: opts.color ? ['bold'] : [], border: opts.color ? ['grey'] : [], compact: true },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
-  for (const r of cells) table.push(r);
-  return `${table.toString()}\n`;
+  const layout = layoutTable(columns, cells, opts);
+  const note = hiddenNote(layout);
+  return `${renderHeader(layout)}${renderRows(layout, cells)}${note ? `${layout.colors.dim(note)}\n` : ''}`;
 }
 
-function fitWidths(widths: number[], columns: number): void {
-  // Borders take one character per column plus one, padding two per column.
-  const budget = columns - (widths.length * 3 + 1);
-  const minWidth = 6;
-  while (widths.reduce((a, b) => a + b, 0) > budget) {
-    const i = widths.indexOf(Math.max(...widths));
-    if (widths[i] <= minWidth) break;
-    widths[i] -= 1;
-  }
-}
-
-/** A key/value block for one record, nested values indented as sub-blocks. */
-export function renderKeyValue(value: unknown, indent = 0, mask?: (path: string, v: unknown) => unknown, path = ''): string {
-  const pad = '  '.repeat(indent);
-  if (value === null || value === undefined || typeof value !== 'object') return `${pad}${sanitizeCell(displayText(value))}\n`;
-  const entries = Array.isArray(value) ? value.map((v, i) => [`[${i + 1}]`, v, String(i)] as const) : Object.entries(value).map(([k, v]) => [k, v, k] as const);
-  if (entries.length === 0) return `${pad}-\n`;
-  const width = Math.max(...entries.map(([k]) => k.length));
-  let out = '';
-  for (const [label, raw, key] of entries) {
-    const childPath = path ? `${path}.${key}` : key;
-    const v = mask ? mask(childPath, raw) : raw;
-    if (v !== null && typeof v === 'object' && !(Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))) {
-      out += `${pad}${sanitizeCell(label)}:\n${renderKeyValue(v, indent + 1, mask, childPath)}`;
-    } else {
-      out += `${pad}${sanitizeCell(label).padEnd(width)}  ${sanitizeCell(displayText(v))}\n`;
-    }
-  }
-  return out;
-}
+export { renderKeyValue } from './key-value.js';

@@ -5,8 +5,9 @@ import { csvRecord } from './csv.js';
 import { flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
-import { displayText, renderKeyValue, renderTable, type Column } from './table.js';
-import { jsonText, sanitizeTerminal } from './sanitize.js';
+import { displayText, hiddenNote, layoutTable, renderHeader, renderRows, type Column, type TableLayout } from './table.js';
+import { renderKeyValue } from './key-value.js';
+import { jsonText, sanitizeCell, sanitizeTerminal } from './sanitize.js';
 
 export interface OutputOptions {
   format: Format;
@@ -44,7 +45,11 @@ const TABLE_BLOCK = 500;
  * with backpressure, so memory stays flat for NDJSON, CSV and JSON arrays.
  */
 export async function writeList(io: IO, out: Writable, items: AsyncIterable<unknown> | Iterable<unknown>, spec: ListSpec, opts: OutputOptions): Promise<number> {
-  const fieldColumns = opts.fields?.map((f): Column => ({ key: f }));
+  // A field that is also a default column keeps its kind (a code is never cut) and style (status colours).
+  const fieldColumns = opts.fields?.map((f): Column => {
+    const known = spec.columns.find((c) => c.key === f && !c.value);
+    return { key: f, kind: known?.kind, style: known?.style };
+  });
   let count = 0;
   if (opts.quiet) {
     const idField = spec.idField ?? 'id';
@@ -99,19 +104,27 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
     }
     case 'table': {
       const cols = fieldColumns ?? spec.columns;
-      const headers = cols.map((c) => c.header ?? c.key);
+      // The first block decides the layout (columns shown, widths); later blocks follow it under the same header.
+      let layout: TableLayout | undefined;
       let block: string[][] = [];
       const flush = async () => {
         if (block.length === 0) return;
-        await writeChunk(out, renderTable(headers, block, { columns: io.stdoutIsTTY ? io.columns : undefined, color: io.color }));
+        let text = '';
+        if (!layout) {
+          layout = layoutTable(cols, block, { columns: io.stdoutIsTTY ? io.columns : undefined, color: io.color });
+          text = renderHeader(layout);
+        }
+        await writeChunk(out, text + renderRows(layout, block));
         block = [];
       };
       for await (const item of items) {
         count++;
-        block.push(cols.map((c) => displayText(cellValue(item, c))));
+        block.push(cols.map((c) => sanitizeCell(displayText(cellValue(item, c)))));
         if (block.length >= TABLE_BLOCK) await flush();
       }
       await flush();
+      const note = layout && hiddenNote(layout);
+      if (layout && note) await writeChunk(out, `${layout.colors.dim(note)}\n`);
       if (count === 0) await writeChunk(out, 'No results.\n');
       const footer = spec.footer?.();
       if (footer) await writeChunk(out, `${footer}\n`);
@@ -155,7 +168,7 @@ export async function writeRecord(io: IO, out: Writable, value: unknown, opts: O
       return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), { raw: opts.csvRaw, terminal }));
     }
     case 'table':
-      return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : renderKeyValue(doc));
+      return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : renderKeyValue(doc, 0, { labels: 'human', width: io.stdoutIsTTY ? io.columns : undefined }));
   }
 }
 

@@ -24,6 +24,8 @@ describe('auth', () => {
     const r = await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token'], { env, input: `${sandbox.tokens.companyA}\n` });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Logged in: profile "default"/);
+    // Which profile is now active, and whose token it is (customerName of the first employee).
+    expect(r.stderr).toMatch(/Active profile is now "default"; the token belongs to Acme Corporation\./);
     expect(r.stdout + r.stderr).not.toContain(sandbox.tokens.companyA);
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir.path, 'config')).mode & 0o777).toBe(0o700);
@@ -42,7 +44,8 @@ describe('auth', () => {
     expect(s.token).toBe(`••••${sandbox.tokens.companyA.slice(-4)}`);
     // A table only when asked for: piped, auth status prints JSON like every command (issue 11).
     const fromEnv = await runCli(['auth', 'status', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
-    expect(fromEnv.stdout).toMatch(/tokenSource +env/);
+    // Issue 12: human labels; the source in words.
+    expect(fromEnv.stdout).toMatch(/^ +Token +••••\S{4} \(from PARTNER_TOKEN\)$/m);
     expect(fromEnv.stdout).not.toContain(sandbox.tokens.companyB);
   });
 
@@ -77,5 +80,87 @@ describe('auth', () => {
     expect(readFileSync(configFile(), 'utf8')).not.toContain(sandbox.tokens.companyA);
     const after = await runCli(['employees', 'list'], { env });
     expect(after.code).toBe(3);
+  });
+});
+
+describe('profiles you can see and switch (issue 12)', () => {
+  let pdir: ReturnType<typeof tempDir>;
+  let penv: NodeJS.ProcessEnv;
+  const login = (profile: string, token: string) => runCli(['--profile', profile, 'auth', 'login', '--base-url', sandbox.url, '--with-token'], { env: penv, input: `${token}\n` });
+
+  beforeAll(async () => {
+    pdir = tempDir();
+    penv = isolatedEnv(pdir.path);
+    expect((await login('default', sandbox.tokens.companyA)).code).toBe(0);
+    expect((await login('staging', sandbox.tokens.companyB)).code).toBe(0);
+  });
+  afterAll(() => pdir.cleanup());
+
+  it('auth status lists every profile, the active one marked and checked, the others masked and not checked', async () => {
+    const before = sandbox.requests.length;
+    const r = await runCli(['auth', 'status', '-o', 'table'], { env: penv });
+    expect(r.code, r.stderr).toBe(0);
+    // The last login made "staging" active.
+    expect(r.stdout).toMatch(/^\* staging \(active\)\n +Base URL +http:\/\/127\.0\.0\.1:\d+ \(from the config file\)\n +Token +••••\S{4} \(from the config file\)\n +Check +token accepted\n/);
+    expect(r.stdout).toMatch(/^ {2}default\n +Base URL +http:\/\/127\.0\.0\.1:\d+\n +Token +••••\S{4} \(from the config file\)\n +Check +not checked \(--all checks every profile\)\n/m);
+    for (const t of [sandbox.tokens.companyA, sandbox.tokens.companyB]) {
+      expect(r.stdout).toContain(`••••${t.slice(-4)}`);
+      expect(r.stdout + r.stderr).not.toContain(t);
+    }
+    expect(sandbox.requests.length - before).toBe(1);
+  });
+
+  it('auth status --all checks every profile (JSON: one entry per profile)', async () => {
+    const before = sandbox.requests.length;
+    const r = await runCli(['auth', 'status', '--all', '-o', 'json'], { env: penv });
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { profile: string; profiles: { name: string; active: boolean; check: string; company?: string }[] };
+    expect(s.profile).toBe('staging');
+    expect(s.profiles.map((p) => [p.name, p.active, p.check])).toEqual([
+      ['staging', true, 'token accepted'],
+      ['default', false, 'token accepted'],
+    ]);
+    expect(s.profiles.find((p) => p.name === 'default')!.company).toBe('Acme Corporation');
+    expect(sandbox.requests.length - before).toBe(2);
+  });
+
+  it('auth switch NAME makes it active; PARTNER_PROFILE still wins, with a warning', async () => {
+    const r = await runCli(['auth', 'switch', 'default'], { env: penv });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^Active profile: "default" \(http:\/\/127\.0\.0\.1:\d+\)\.$/m);
+    const status = JSON.parse((await runCli(['auth', 'status', '-o', 'json'], { env: penv })).stdout) as { profile: string; profileSource: string };
+    expect(status).toMatchObject({ profile: 'default', profileSource: 'profile' });
+    const warned = await runCli(['auth', 'switch', 'staging'], { env: { ...penv, PARTNER_PROFILE: 'default' } });
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toMatch(/PARTNER_PROFILE=default is set and wins/);
+    expect((await runCli(['auth', 'switch', 'default'], { env: penv })).code).toBe(0);
+  });
+
+  it('an unknown profile names the known ones (exit 3): --profile, PARTNER_PROFILE and auth switch; nothing sent', async () => {
+    const before = sandbox.requests.length;
+    for (const [args, extra] of [
+      [['--profile', 'nope', 'employees', 'list', '-o', 'table'], {}],
+      [['employees', 'list', '-o', 'table'], { PARTNER_PROFILE: 'nope' }],
+      [['auth', 'switch', 'nope'], {}],
+    ] as const) {
+      const r = await runCli([...args], { env: { ...penv, ...extra } });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(/^Error: No profile "nope"( \(PARTNER_PROFILE\))?; known: default, staging\n/);
+      expect(r.stderr).not.toMatch(/Not logged in/);
+    }
+    expect(sandbox.requests.length).toBe(before);
+    // The active profile did not change.
+    expect(JSON.parse(readFileSync(join(pdir.path, 'config', 'config.json'), 'utf8')).activeProfile).toBe('default');
+  });
+
+  it('with no saved profile at all, says so and how to create one', async () => {
+    const empty = tempDir();
+    try {
+      const r = await runCli(['--profile', 'nope', 'employees', 'list', '-o', 'table'], { env: isolatedEnv(empty.path) });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/^Error: No profile "nope"; no profiles are saved yet\nCreate it with `partner --profile nope auth login --base-url URL`\./);
+    } finally {
+      empty.cleanup();
+    }
   });
 });

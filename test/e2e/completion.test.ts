@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
@@ -76,7 +76,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
   it('completes commands and subcommands', () => {
     expect(complete(['partner', ''])).toEqual(expect.arrayContaining(['employees', 'gp', 'auth', 'webhook', 'sandbox', 'doctor', 'completion', 'help']));
     expect(complete(['partner', 'emp'])).toEqual(['employees']);
-    expect(complete(['partner', 'auth', ''])).toEqual(['login', 'status', 'logout']);
+    expect(complete(['partner', 'auth', ''])).toEqual(['login', 'status', 'switch', 'logout']);
     expect(complete(['partner', '--sandbox', '--timeout', '5', 'webhook', ''])).toEqual(['verify', 'listen', 'replay']);
   });
 
@@ -101,8 +101,23 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(complete(['partner', '--profile', 'employees', ''])).toEqual(expect.arrayContaining(['employees', 'auth']));
   });
 
+  it('--flag=<TAB>: bash splits "=" into its own word; the candidates do not repeat it (no --status==)', () => {
+    expect(complete(['partner', 'employees', 'list', '--status', '='])).toEqual(['ONBOARDING', 'ACTIVE', 'OFFBOARDING', 'ENDED', 'DELETED']);
+    expect(complete(['partner', 'employees', 'list', '--status', '=', 'OFF'])).toEqual(['OFFBOARDING']);
+    expect(complete(['partner', '--profile', '='])).toEqual(['acme-staging', 'work']);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('in a real interactive bash (pseudo-terminal): --status=<TAB> completes the value, never --status==', async () => {
+    const typed = await interactiveBash(['partner employees list --status=OFF\t', 'partner employees list --status=\t\t']);
+    expect(typed).toContain('--status=OFFBOARDING');
+    // Two tabs on an empty value list the statuses.
+    expect(typed).toMatch(/ACTIVE\s+DELETED\s+ENDED\s+OFFBOARDING\s+ONBOARDING/);
+    expect(typed).not.toContain('--status==');
+  });
+
   it('completes profile names from the config, never tokens', () => {
     expect(complete(['partner', '--profile', ''])).toEqual(['acme-staging', 'work']);
+    expect(complete(['partner', 'auth', 'switch', ''])).toEqual(['acme-staging', 'work']);
     expect(complete(['partner', 'employees', 'list', '--profile', 'w'])).toEqual(['work']);
   });
 
@@ -137,7 +152,7 @@ words=("$@"); CURRENT=$#; _partner`,
         .filter(Boolean);
     expect(drive(['partner', 'employees', 'list', '--status', ''])).toEqual(['ONBOARDING', 'ACTIVE', 'OFFBOARDING', 'ENDED', 'DELETED']);
     expect(drive(['partner', '--profile', ''])).toEqual(['acme-staging', 'work']);
-    expect(drive(['partner', 'auth', ''])).toEqual(['login', 'status', 'logout']);
+    expect(drive(['partner', 'auth', ''])).toEqual(['login', 'status', 'switch', 'logout']);
   });
 
   it.skipIf(!hasShell('fish'))('fish (skipped when fish is not installed): the script parses (fish -n) and completes statuses and profiles (complete -C)', () => {
@@ -149,6 +164,34 @@ words=("$@"); CURRENT=$#; _partner`,
         .map((l) => l.split('\t')[0]);
     expect(drive('partner employees list --status ').sort()).toEqual(['ACTIVE', 'DELETED', 'ENDED', 'OFFBOARDING', 'ONBOARDING']);
     expect(drive('partner --profile ')).toEqual(['acme-staging', 'work']);
-    expect(drive('partner auth ').sort()).toEqual(['login', 'logout', 'status']);
+    expect(drive('partner auth ').sort()).toEqual(['login', 'logout', 'status', 'switch']);
   });
 });
+
+/**
+ * Types each line into an interactive bash under a pseudo-terminal (util-linux
+ * script) with the completion script loaded, and returns what the terminal
+ * showed: readline's own handling of COMP_WORDBREAKS, which the COMP_WORDS
+ * harness above cannot show.
+ */
+function interactiveBash(lines: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { env: { ...env, PS1: '$ ', INPUTRC: '/dev/null', TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('error', reject);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(out.replace(/\r/g, ''));
+    });
+    const steps = [`source ${JSON.stringify(join(ROOT, COMPLETION_FILES.bash))}\n`, ...lines.flatMap((l) => [l, '\u0005\u0015\n']), 'exit\n'];
+    // One step at a time: readline must see each TAB after the text before it.
+    const next = (i: number) => {
+      if (i >= steps.length) return child.stdin.end();
+      child.stdin.write(steps[i]);
+      setTimeout(() => next(i + 1), 400);
+    };
+    setTimeout(() => next(0), 300);
+  });
+}

@@ -1,8 +1,9 @@
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -135,5 +136,42 @@ describe('partner doctor', () => {
     const r = await runCli(['doctor', '-o', 'table'], { env });
     expect(r.code).toBe(0);
     expect(line(r.stdout, 'key cache')).toMatch(/^OK\s+key cache\s+1 key\(s\) cached \d+ s ago; used for up to \d+ min/);
+  });
+
+  it('a valid base URL nobody answers on fails (it is tried, not just parsed): exit 1, token and keys not checked', async () => {
+    // A loopback port that was free a moment ago: connections are refused.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const url = `http://127.0.0.1:${port}`;
+    const r = await runCli(['doctor'], { env: envFor({ PARTNER_BASE_URL: url, PARTNER_TOKEN: 'tok-unreachable-1234' }), timeoutMs: 30_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(line(r.stdout, 'base URL')).toMatch(new RegExp(`^FAIL\\s+base URL\\s+${url.replace(/\./g, '\\.')} \\(from the environment\\): no answer: Could not reach GET ${url.replace(/\./g, '\\.')}/v1/employees: ECONNREFUSED`));
+    expect(r.stdout).toMatch(/fix: Check the base URL, your network/);
+    expect(line(r.stdout, 'token')).toMatch(/^--\s+token\s+••••1234 \(from the environment\); not checked: the server could not be reached/);
+    expect(line(r.stdout, 'webhook keys')).toMatch(/^--\s+webhook keys\s+not checked: the server could not be reached/);
+    expect(r.stdout).not.toMatch(/^OK\s+base URL/m);
+    expect(r.stdout).toMatch(/1 problem found\.\n$/);
+
+    // Without a token, the key-set fetch is the probe.
+    const noToken = await runCli(['doctor', '-o', 'json'], { env: envFor({ PARTNER_BASE_URL: url }), timeoutMs: 30_000 });
+    const checks = (JSON.parse(noToken.stdout) as { checks: { name: string; status: string; message: string }[] }).checks;
+    expect(checks.find((c) => c.name === 'base URL')).toMatchObject({ status: 'fail', message: expect.stringMatching(/no answer: Could not reach GET .*jwks\.json: ECONNREFUSED/) });
+    expect(noToken.code).toBe(3);
+  });
+
+  it('wraps long messages at the terminal width, between words (pseudo-terminal, 60 columns)', async () => {
+    const env = envFor({ HTTPS_PROXY: 'http://proxy.example.com:3128', NO_PROXY: 'localhost,127.0.0.1,.internal.example.com,.corp.example.com' });
+    const out = await runOnTerminal(['--sandbox', 'doctor', '--no-color'], { env, columns: 60 });
+    const lines = out.replace(/\r/g, '').split('\n');
+    const proxy = lines.findIndex((l) => /^OK\s+proxy\s/.test(l));
+    expect(proxy).toBeGreaterThan(0);
+    const column = lines[proxy]!.search(/HTTPS_PROXY/);
+    // Nothing wider than the terminal, except a single word longer than the room (a path, a URL), kept whole.
+    for (const l of lines) if (l.length > 60) expect(l.slice(column).trim(), l).not.toMatch(/\s/);
+    // The continuation line starts under the message, and no word was split.
+    expect(lines[proxy + 1]!.search(/\S/)).toBe(column);
+    expect(out.replace(/\r?\n\s+/g, ' ')).toContain('NO_PROXY=localhost,127.0.0.1,.internal.example.com,.corp.example.com');
   });
 });

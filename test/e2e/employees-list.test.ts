@@ -37,7 +37,7 @@ describe('employees list output formats', () => {
   it('prints a table with a footer on request', async () => {
     const r = await runCli(['employees', 'list', '-o', 'table', '--page', '3'], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/CODE +│ NAME/);
+    expect(r.stdout).toMatch(/^CODE +NAME +EMAIL/); // issue 12: no box borders
     expect(r.stdout).toContain('Page 3 of 3 · 45 employees');
     // Escape sequences from the data never reach the terminal.
     expect(r.stdout).not.toMatch(/\u001b/);
@@ -173,7 +173,8 @@ describe('errors from the server', () => {
   });
 
   it('401 for a refused token: exit 3 with code and correlation id', async () => {
-    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_TOKEN: 'wrong-token-000000' } });
+    // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+    const r = await runCli(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: 'wrong-token-000000' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/HTTP 401/);
     expect(r.stderr).toMatch(/Correlation id: \S+/);
@@ -181,14 +182,16 @@ describe('errors from the server', () => {
   });
 
   it('403 for a token without permission: exit 4', async () => {
-    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.noPermission } });
+    // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+    const r = await runCli(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.noPermission } });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/Insufficient permissions/);
     expect(r.stderr).toMatch(/HTTP 403/);
   });
 
   it('404 (unknown path under the base URL): exit 5', async () => {
-    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_BASE_URL: `${sandbox.url}/nowhere` } });
+    // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+    const r = await runCli(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: `${sandbox.url}/nowhere` } });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/HTTP 404/);
   });
@@ -202,7 +205,8 @@ describe('errors from the server', () => {
   it('an HTML 502 that persists: exit 1 with status and excerpt', async () => {
     sandbox.injectFault({ kind: 'html502', times: Infinity, path: '/v1/employees' });
     try {
-      const r = await runCli(['employees', 'list'], { env });
+      // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+      const r = await runCli(['employees', 'list', '-o', 'table'], { env });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/HTTP 502 with a non-JSON body/);
       expect(r.stderr).toMatch(/Bad Gateway/);
@@ -258,7 +262,8 @@ describe('a server other than the sandbox', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it('renders a 422 as one block with each failing field: exit 7', async () => {
-    const r = await runCli(['employees', 'list', '--status', 'DELETED'], { env: { ...env, PARTNER_BASE_URL: url } });
+    // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+    const r = await runCli(['employees', 'list', '--status', 'DELETED', '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: url } });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/Error: Request validation failed \(VALIDATION_ERROR, HTTP 422\)/);
     expect(r.stderr).toMatch(/- status: must be one of ACTIVE, ONBOARDING, OFFBOARDING/);

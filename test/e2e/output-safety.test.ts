@@ -240,12 +240,16 @@ describe('hostile error bodies from a server', () => {
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       const port = (server.address() as { port: number }).port;
       try {
-        const r = await runCli(['employees', 'list', '--timeout', '5'], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${port}` }, timeoutMs: 30_000 });
-        expect(r.code, r.stderr).toBe(b.code);
-        expect(r.stderr).toMatch(/^Error: /);
-        expect(r.stderr).not.toMatch(CONTROL);
-        expect(r.stderr).not.toContain('\u202e');
-        expect(r.stderr).not.toMatch(/\n\s+at /);
+        // The text block (-o table) and, piped, the JSON line (issue 12): neither carries control bytes.
+        for (const format of [['-o', 'table'], []]) {
+          const r = await runCli(['employees', 'list', '--timeout', '5', ...format], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${port}` }, timeoutMs: 30_000 });
+          expect(r.code, r.stderr).toBe(b.code);
+          if (format.length) expect(r.stderr).toMatch(/^Error: /);
+          else expect(JSON.parse(r.stderr).error.exitCode).toBe(b.code);
+          expect(r.stderr).not.toMatch(CONTROL);
+          expect(r.stderr).not.toContain('\u202e');
+          expect(r.stderr).not.toMatch(/\n\s+at /);
+        }
       } finally {
         server.closeAllConnections();
         await new Promise<void>((r) => server.close(() => r()));

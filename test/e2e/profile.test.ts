@@ -65,15 +65,16 @@ describe('profile get', () => {
     expect(r.code).toBe(0);
     for (const s of SECTIONS) expect(r.stdout).toMatch(new RegExp(`^${s}$`, 'm'));
     expect(r.stdout).toContain(e.employeeCode);
-    expect(r.stdout).toMatch(/^ {2}reportsTo:$/m);
-    expect(r.stdout).toMatch(/^ {4}firstName +\S/m);
-    expect(r.stdout).toMatch(/^ {2}nationalities:$/m);
-    expect(r.stdout).toMatch(/^ {2}middleName +-$/m);
+    // Issue 12: human labels instead of raw camelCase keys.
+    expect(r.stdout).toMatch(/^ {2}Reports to:$/m);
+    expect(r.stdout).toMatch(/^ {4}First name +\S/m);
+    expect(r.stdout).toMatch(/^ {2}Nationalities:$/m);
+    expect(r.stdout).toMatch(/^ {2}Middle name +-$/m);
     expect(r.stdout).toContain(`****${account.slice(-4)}`);
     expect(r.stdout).not.toContain(account);
     const revealed = await runCli(['profile', 'get', e.employeeCode, 'bank', '-o', 'table', '--reveal'], { env });
     expect(revealed.code).toBe(0);
-    expect(revealed.stdout).toMatch(new RegExp(`accountNumber +${account}$`, 'm'));
+    expect(revealed.stdout).toMatch(new RegExp(`Account number +${account}$`, 'm'));
   });
 
   it('exports several employees as CSV with dot-path columns for every spec field', async () => {
@@ -118,7 +119,9 @@ describe('profile get', () => {
     const r = await runCli(['profile', 'get', 'ACME-99999', 'personal', '-o', 'json'], { env });
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('No employee with code "ACME-99999"');
+    // -o json: the error is one JSON line on stderr (issue 12).
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'EMPLOYEE_NOT_FOUND', employee: 'ACME-99999', exitCode: 5 });
+    expect(JSON.parse(r.stderr).error.message).toContain('No employee with code "ACME-99999"');
     const mixed = await runCli(['profile', 'get', employees[0].employeeCode, 'NOPE-1', 'personal', '-o', 'json'], { env });
     expect(mixed.code).toBe(5);
     expect(JSON.parse(mixed.stdout).map((d: { id: string }) => d.id)).toEqual([employees[0].id]);
@@ -128,7 +131,8 @@ describe('profile get', () => {
   it("another company's employee is not found (404, exit 5)", async () => {
     const other = await runCli(['employees', 'list', '--page-size', '1', '-o', 'json'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
     const b = JSON.parse(other.stdout).data[0];
-    const byId = await runCli(['profile', 'get', b.id], { env });
+    // -o table: the text block (piped, the error would be JSON: issue 12).
+    const byId = await runCli(['profile', 'get', b.id, '-o', 'table'], { env });
     expect(byId.code).toBe(5);
     expect(byId.stderr).toContain(`No employee with id "${b.id}"`);
     expect(byId.stderr.match(/Error:/g)).toHaveLength(1);
@@ -141,7 +145,8 @@ describe('profile get', () => {
     for (const args of [['ACME-00001', 'bnk'], ['ACME-00001', 'personal', 'salary'], ['personal'], [], ['--from-file', join(dir.path, 'missing.txt')], ['ACME-00001', '--concurrency', '0'], ['ACME-00001', '-o', 'csv', '--jq', '.']]) {
       const r = await runCli(['profile', 'get', ...args], { env });
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(/Error:/);
+      // Piped: the error is one JSON object when the data would be JSON (issue 12), else the text block.
+      expect(r.stderr).toMatch(/^Error: |^\{"error":\{"code":"\w+"/m);
     }
     const r = await runCli(['profile', 'get', 'ACME-00001', 'bnk'], { env });
     expect(r.stderr).toContain('did you mean bank?');
@@ -166,10 +171,12 @@ describe('profile get with a failing section', () => {
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(['id', 'personal', 'contact', 'address', 'bank', 'education', 'employment']);
-    expect(r.stderr).toContain(`${e.employeeCode}: section compensation`);
-    expect(r.stderr).toContain('503');
+    // -o json: one JSON line per failed section, naming employee and section (issue 12).
+    expect(JSON.parse(r.stderr).error).toMatchObject({ employee: e.employeeCode, section: 'compensation', status: 503 });
     const table = await runCli(['profile', 'get', e.employeeCode, '-o', 'table'], { env: fenv });
     expect(table.code).toBe(1);
+    expect(table.stderr).toContain(`${e.employeeCode}: section compensation`);
+    expect(table.stderr).toContain('503');
     expect(table.stdout).toMatch(/^employment$/m);
     expect(table.stdout).not.toMatch(/^compensation$/m);
   });

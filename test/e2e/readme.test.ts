@@ -47,6 +47,7 @@ export function extractCommands(markdown: string): Command[] {
 const SPECIAL: { match: RegExp; reason: string }[] = [
   { match: /^partner auth login --base-url https:\/\/api\.example\.com$/, reason: 'hidden TTY prompt against a real server (login is tested in test/e2e/auth.test.ts)' },
   { match: /\| partner auth login --base-url https:\/\/api\.example\.com --with-token$/, reason: 'needs the real server at api.example.com (login --with-token is tested in test/e2e/auth.test.ts)' },
+  { match: /^partner auth switch staging$/, reason: 'needs a saved profile "staging" (auth switch is tested in test/e2e/auth.test.ts)' },
   { match: /^partner sandbox start --port 8080$/, reason: 'runs until Ctrl-C; this test starts the same sandbox in-process instead' },
   { match: /^partner webhook listen /, reason: 'runs until Ctrl-C on a fixed port: run below on port 0, forwarding to a local receiver, then stopped' },
   { match: /^partner sandbox emit EMPLOYEE_CREATED --to http:\/\/127\.0\.0\.1:4242\/$/, reason: 'needs the receiver above: run below against its real port' },

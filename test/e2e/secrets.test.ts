@@ -121,17 +121,18 @@ describe('a sweep of commands with --debug never shows the token', () => {
   });
 
   it('errors: 401 (a bogus token), 403, 422, 500 — messages never carry the token', async () => {
-    const e401 = await run(['employees', 'list'], { extraEnv: { PARTNER_TOKEN: BOGUS } });
+    // -o table: the text error blocks (piped data commands report errors as JSON, issue 12)
+    const e401 = await run(['employees', 'list', '-o', 'table'], { extraEnv: { PARTNER_TOKEN: BOGUS } });
     expect(e401.code, e401.stderr).toBe(3);
     expect(e401.stderr).toMatch(/HTTP 401/);
     const e403 = await run(['employees', 'list'], { extraEnv: { PARTNER_TOKEN: sandbox.tokens.noPermission } });
     expect(e403.code, e403.stderr).toBe(4);
-    const e422 = await run(['gp', 'schema', '--entity', 'No Such Entity GmbH']);
+    const e422 = await run(['gp', 'schema', '--entity', 'No Such Entity GmbH', '-o', 'table']);
     expect(e422.code, e422.stderr).toBe(7);
     expect(e422.stderr).toMatch(/HTTP 422/);
     // A 500 on the create POST (never retried, so no back-off to wait for).
     sandbox.injectFault({ kind: '500', times: 1, method: 'POST', path: '/v1/employees/gp-employments' });
-    const e500 = await run(['gp', 'create', '--entity', ENTITY, '--from-file', values, '--set', 'employment.workEmail=ada.e500@acme.example']);
+    const e500 = await run(['gp', 'create', '--entity', ENTITY, '--from-file', values, '--set', 'employment.workEmail=ada.e500@acme.example', '-o', 'table']);
     expect(e500.code, e500.stderr).toBe(1);
     expect(e500.stderr).toMatch(/HTTP 500/);
   });
@@ -159,7 +160,7 @@ describe('a sweep of commands with --debug never shows the token', () => {
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
       for (mode = 0; mode < 3; mode++) {
-        const r = await run(['employees', 'list'], { extraEnv: { PARTNER_BASE_URL: url, PARTNER_TOKEN: BOGUS } });
+        const r = await run(['employees', 'list', '-o', 'table'], { extraEnv: { PARTNER_BASE_URL: url, PARTNER_TOKEN: BOGUS } });
         expect(r.code, r.stderr).not.toBe(0);
         expect(r.stderr).toMatch(/^Error: /m);
       }

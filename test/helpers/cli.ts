@@ -106,3 +106,24 @@ export async function sandboxEnv(extra: Record<string, string | undefined> = {})
     },
   };
 }
+
+/**
+ * Runs bin/partner.js under a pseudo-terminal `columns` wide (util-linux
+ * script; stdout and stderr are both the terminal) and returns what it
+ * showed, carriage returns removed. Killed after timeoutMs.
+ */
+export function runOnTerminal(args: string[], opts: { env: NodeJS.ProcessEnv; columns: number; timeoutMs?: number }): Promise<string> {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('/usr/bin/script', ['-qfec', `stty cols ${opts.columns} rows 50; ${quoted}`, '/dev/null'], { env: opts.env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolvePromise(out.replace(/\r/g, ''));
+    });
+    child.stdin!.end();
+  });
+}

@@ -4,6 +4,7 @@ import type { login } from './login.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { readAll } from '../../input.js';
 import { checkBaseUrl } from '../../api/urls.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
 
 export type LoginOptions = OptionsOf<typeof login>;
 
@@ -37,12 +38,13 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   }
   const token = checkToken(raw);
 
+  let company: string | undefined;
   if (opts.verify) {
     const http = await ctx.http({ baseUrl, token });
     const { listEmployees } = await import('../../api/employees.js');
     const { ApiError } = await import('../../errors.js');
     try {
-      await listEmployees(http, { pageSize: 1 });
+      company = (await listEmployees(http, { pageSize: 1 })).data[0]?.customerName || undefined;
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) throw new AuthError('The server refused this token (HTTP 401); nothing was saved', 'Check the token and the base URL, then try again.');
       if (!(err instanceof ApiError && err.status === 403)) throw err;
@@ -51,4 +53,5 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   }
   store.setProfile(name, { baseUrl, token });
   ctx.log.info(`Logged in: profile "${name}" → ${new URL(baseUrl).origin} (saved to ${store.path}).`);
+  ctx.log.info(`Active profile is now "${name}"${company ? `; the token belongs to ${sanitizeTerminal(company)}` : ''}.`);
 }

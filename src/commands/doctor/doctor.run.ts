@@ -9,7 +9,8 @@ import { outputOptions } from '../../output/options.js';
 import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
-import { ApiError, CliError, ExitCode, UsageError, worstExitCode } from '../../errors.js';
+import { ApiError, CliError, ExitCode, NetworkError, UsageError, worstExitCode } from '../../errors.js';
+import { formatPairs } from '../../output/key-value.js';
 import { checkBaseUrl, type HttpClient } from '../../api/http.js';
 import { configDir, cacheDir } from '../../config/paths.js';
 import { maskSecret, type ResolvedProfile } from '../../config/resolve.js';
@@ -209,6 +210,14 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
 
   let http: HttpClient | undefined;
   let baseUrl: string | undefined;
+  // "base URL OK" only once the server answered something: a valid URL that nobody answers on is a failure.
+  let baseCheck: Check | undefined;
+  let answered = false;
+  let unreachable: NetworkError | undefined;
+  const noted = (err: unknown) => {
+    if (err instanceof ApiError) answered = true;
+    else if (err instanceof NetworkError) unreachable ??= err;
+  };
   if (profile) {
     checks.push({ name: 'profile', status: 'ok', message: `"${profile.name}" (${SOURCE[profile.nameSource] ?? profile.nameSource})` });
     if (!profile.baseUrl) {
@@ -217,7 +226,8 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
       try {
         checkBaseUrl(profile.baseUrl);
         baseUrl = profile.baseUrl;
-        checks.push({ name: 'base URL', status: 'ok', message: `${profile.baseUrl} (${SOURCE[profile.baseUrlSource] ?? profile.baseUrlSource})` });
+        baseCheck = { name: 'base URL', status: 'ok', message: `${profile.baseUrl} (${SOURCE[profile.baseUrlSource] ?? profile.baseUrlSource})` };
+        checks.push(baseCheck);
       } catch (err) {
         checks.push({ name: 'base URL', status: 'fail', message: `${profile.baseUrl}: ${(err as Error).message}`, fix: err instanceof UsageError ? (err.hint ?? 'Use an https:// URL (http:// only for loopback).') : undefined, exitCode: ExitCode.FAILURE });
       }
@@ -238,11 +248,14 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
       const { listEmployees } = await import('../../api/employees.js');
       try {
         await listEmployees(http, { pageSize: 1 }, ctx.signal);
+        answered = true;
         checks.push({ name: 'token', status: 'ok', message: `${maskSecret(profile.token)} (${SOURCE[profile.tokenSource] ?? profile.tokenSource}), accepted by GET /v1/employees` });
       } catch (err) {
         if (err instanceof CliError && err.code === 'INTERRUPTED') throw err;
+        noted(err);
         const refused = err instanceof ApiError && (err.status === 401 || err.status === 403);
-        checks.push({
+        if (unreachable && !answered) checks.push({ name: 'token', status: 'skip', message: `${maskSecret(profile.token)} (${SOURCE[profile.tokenSource] ?? profile.tokenSource}); not checked: the server could not be reached` });
+        else checks.push({
           name: 'token',
           status: 'fail',
           message: `${maskSecret(profile.token)} ${refused ? 'refused' : 'not checked'}: ${describeError(err)}`,
@@ -255,7 +268,9 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
 
   // JWKS: fetched live (reachability), through the same client; the Date header gives the clock skew.
   let serverDate: { date: number; localMid: number } | undefined;
-  if (http && baseUrl) {
+  if (unreachable && !answered) {
+    checks.push({ name: 'webhook keys', status: 'skip', message: 'not checked: the server could not be reached' });
+  } else if (http && baseUrl) {
     const { JWKS_PATH, KeyStore, MAX_CACHE_MS } = await import('../../webhooks/jwks.js');
     const base = new URL(baseUrl);
     const url = new URL(base.pathname.replace(/\/$/, '') + JWKS_PATH, base).toString();
@@ -266,7 +281,11 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
         url,
         fetch: async () => {
           const started = ctx.clock.now();
-          const res = await client.send('GET', JWKS_PATH, { signal: ctx.signal });
+          const res = await client.send('GET', JWKS_PATH, { signal: ctx.signal }).catch((err: unknown) => {
+            noted(err);
+            throw err;
+          });
+          answered = true;
           const date = Date.parse(headerText(res.headers.date) ?? '');
           if (!Number.isNaN(date)) serverDate = { date, localMid: (started + ctx.clock.now()) / 2 };
           return { body: res.body, cacheControl: headerText(res.headers['cache-control']) };
@@ -309,6 +328,15 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
     }
   }
 
+  if (baseCheck && unreachable && !answered) {
+    baseCheck.status = 'fail';
+    baseCheck.message = `${baseCheck.message}: no answer: ${unreachable.message}`;
+    baseCheck.fix = unreachable.hint ?? 'Check the base URL, your network and any proxy settings.';
+    baseCheck.exitCode = ExitCode.FAILURE;
+  } else if (baseCheck && answered) {
+    baseCheck.message = `${baseCheck.message}, answering`;
+  }
+
   if (serverDate) {
     const skew = Math.round((serverDate.date - serverDate.localMid) / 1000);
     const text = skew === 0 ? 'in step with the server (within 1 s)' : `${Math.abs(skew)} s ${skew > 0 ? 'behind' : 'ahead of'} the server`;
@@ -348,15 +376,17 @@ export function formatAge(seconds: number): string {
   return `${Math.round(seconds / 86400)} days`;
 }
 
-export function renderChecks(checks: Check[], ctx: Pick<Context, 'colors'>): string {
+export function renderChecks(checks: Check[], ctx: Pick<Context, 'colors'> & { io?: { columns?: number } }): string {
   const c = ctx.colors;
   const label: Record<Status, string> = { ok: c.green('OK  '), warn: c.yellow('WARN'), fail: c.red('FAIL'), skip: c.dim('--  ') };
   const width = Math.max(...checks.map((k) => k.name.length));
-  const lines: string[] = [];
+  // One aligned block, messages wrapped at the terminal width (never mid-word); a fix goes under its message.
+  const pairs: [string, string][] = [];
   for (const k of checks) {
-    lines.push(`${label[k.status]}  ${k.name.padEnd(width)}  ${sanitizeTerminal(k.message)}`);
-    if (k.fix && k.status !== 'ok') lines.push(`${' '.repeat(6 + width + 2)}${c.dim('fix:')} ${sanitizeTerminal(k.fix)}`);
+    pairs.push([`${label[k.status]}  ${k.name.padEnd(width)}`, sanitizeTerminal(k.message)]);
+    if (k.fix && k.status !== 'ok') pairs.push(['', `${c.dim('fix:')} ${sanitizeTerminal(k.fix)}`]);
   }
+  const lines: string[] = [formatPairs(pairs, { width: ctx.io?.columns }).trimEnd()];
   const failed = checks.filter((k) => k.status === 'fail').length;
   const warned = checks.filter((k) => k.status === 'warn').length;
   lines.push('');

@@ -16,15 +16,17 @@ import { writeList, type ListSpec } from '../../output/writer.js';
 
 export type ListOptions = OptionsOf<typeof list>;
 
+// Codes, status, country and dates are never cut; free text shares the rest. Dropped first when
+// even that does not fit: department, designation, country, start date.
 export const EMPLOYEE_COLUMNS: Column[] = [
-  { key: 'employeeCode', header: 'CODE' },
-  { key: 'fullName', header: 'NAME' },
-  { key: 'workEmail', header: 'EMAIL' },
-  { key: 'designation', header: 'DESIGNATION' },
-  { key: 'department', header: 'DEPARTMENT' },
-  { key: 'status', header: 'STATUS' },
-  { key: 'country', header: 'COUNTRY' },
-  { key: 'startDate', header: 'START' },
+  { key: 'employeeCode', header: 'CODE', kind: 'key' },
+  { key: 'fullName', header: 'NAME', kind: 'free' },
+  { key: 'workEmail', header: 'EMAIL', kind: 'free', priority: 5 },
+  { key: 'designation', header: 'DESIGNATION', kind: 'free', priority: 2 },
+  { key: 'department', header: 'DEPARTMENT', kind: 'free', priority: 1 },
+  { key: 'status', header: 'STATUS', kind: 'short', style: 'status' },
+  { key: 'country', header: 'COUNTRY', kind: 'short', priority: 3 },
+  { key: 'startDate', header: 'START', kind: 'short', priority: 4 },
 ];
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {

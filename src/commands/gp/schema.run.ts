@@ -4,7 +4,7 @@ import type { OptionsOf } from '../../command.js';
 import type { schema } from './schema.js';
 import { outputOptions } from '../../output/options.js';
 import { writeRecord } from '../../output/writer.js';
-import { renderTable } from '../../output/table.js';
+import { renderTable, type Column } from '../../output/table.js';
 import { shapeOf } from '../../forms/conditions.js';
 import { choicesOf, kindOf, merge } from '../../forms/questions.js';
 import { FormFormatError, isObj, isSecretSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
@@ -13,6 +13,16 @@ import { ExitCode } from '../../errors.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 
 export type SchemaOptions = OptionsOf<typeof schema>;
+
+// Field paths are never cut; the rest shares what is left ("yes, when term = …",
+// "section (dynamic-details)"); titles go first when even that does not fit.
+export const SCHEMA_COLUMNS: Column[] = [
+  { key: 'field', header: 'FIELD', kind: 'key' },
+  { key: 'title', header: 'TITLE', kind: 'free', priority: 1 },
+  { key: 'kind', header: 'KIND', kind: 'free' },
+  { key: 'required', header: 'REQUIRED', kind: 'free' },
+  { key: 'details', header: 'DETAILS', kind: 'free' },
+];
 
 export interface OutlineRow {
   field: string;
@@ -128,7 +138,7 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
   } catch (err) {
     if (!(err instanceof FormFormatError)) throw err;
     // Show what there is, and say what is not understood.
-    ctx.io.stdout.write(renderTable(['MEMBER', 'TYPE', 'SIZE'], topLevel(raw), { columns: ctx.io.columns, color: ctx.io.color }));
+    ctx.io.stdout.write(renderTable([{ key: 'member', header: 'MEMBER', kind: 'key' }, { key: 'type', header: 'TYPE', kind: 'short' }, { key: 'size', header: 'SIZE', kind: 'short' }], topLevel(raw), { columns: ctx.io.columns, color: ctx.io.color }));
     ctx.log.warn(`${sanitizeTerminal(err.message)}.`);
     ctx.log.info(`The whole document: partner gp schema --entity ${q(opts.entity)} -o json. ${err.hint ?? ''}`);
     return ExitCode.OK;
@@ -136,9 +146,9 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
   const rows = outline(form);
   ctx.io.stdout.write(
     renderTable(
-      ['FIELD', 'TITLE', 'KIND', 'REQUIRED', 'DETAILS'],
+      SCHEMA_COLUMNS,
       rows.map((r) => [r.field, r.title, r.kind, r.required, r.details]),
-      { columns: ctx.io.columns, color: ctx.io.color },
+      { columns: ctx.io.columns, color: ctx.io.color, fullOutput: '-o json' },
     ),
   );
   if (form.format === 'field-list') ctx.log.info('The server sent a field-definition list; it is shown as partner reads it (-o json prints it as sent).');

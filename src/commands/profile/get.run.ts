@@ -12,7 +12,8 @@ import type { OptionsOf } from '../../command.js';
 import type { get } from './get.js';
 import { flatten, getPath } from '../../output/fields.js';
 import { outputOptions } from '../../output/options.js';
-import { renderError } from '../../output/render-error.js';
+import { renderError, renderErrorJson } from '../../output/render-error.js';
+import { errorFormatFor } from '../../output/error-format.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { renderKeyValue } from '../../output/table.js';
 import { writeList, writeRecord, type ListSpec } from '../../output/writer.js';
@@ -154,17 +155,22 @@ function tableBlock(r: ProfileResult, sections: ProfileSection[], opts: GetOptio
   let out = `${c.bold(sanitizeCell([code, name, r.id].filter(Boolean).join(' · ')))}\n`;
   if (opts.fields) {
     const rec = flatRecord(profileDocument(r, sections), opts.fields);
-    return `${out}${renderKeyValue(rec, 1)}\n`;
+    return `${out}${renderKeyValue(rec, 1, { width: ctx.io.columns })}\n`;
   }
   for (const s of sections) {
     if (!r.values.has(s)) continue;
     const mask = s === 'bank' && !opts.reveal ? (path: string, v: unknown) => (/(^|\.)(accountNumber|iban)$/i.test(path) ? maskAccount(v) : v) : undefined;
-    out += `\n${c.bold(s)}\n${renderKeyValue(r.values.get(s), 1, mask)}`;
+    out += `\n${c.bold(s)}\n${renderKeyValue(r.values.get(s), 1, { mask, width: ctx.io.columns, labels: 'human' })}`;
   }
   return `${out}\n`;
 }
 
-function reportFailure(ctx: Context, r: ProfileResult, f: Failure, onlyOne: boolean): void {
+function reportFailure(ctx: Context, r: ProfileResult, f: Failure, onlyOne: boolean, json: boolean): void {
+  // Errors follow the data: one JSON line per failure when the output is JSON (issue 12).
+  if (json) {
+    ctx.io.stderr.write(renderErrorJson(f.error, { employee: r.ref, section: f.section ?? null }));
+    return;
+  }
   const c = ctx.errColors;
   const text = renderError(f.error, c, ctx.globals.debug);
   const label = f.section && !onlyOne ? `${r.ref}: section ${f.section}` : r.ref;
@@ -198,7 +204,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<number> {
       // Several sections failing the same way (403 on each) are one message.
       const collapse = r.failures.length > 1 && r.failures.length === sections.length && r.failures.every((f) => f.error instanceof CliError && f.error.code === (r.failures[0].error as CliError).code);
       for (const f of collapse ? [r.failures[0]] : r.failures) {
-        reportFailure(ctx, r, f, collapse);
+        reportFailure(ctx, r, f, collapse, output.jq !== undefined || errorFormatFor(output.format) === 'json');
         codes.push(exitCodeFor(f.error));
       }
       if (r.id === undefined || (r.values.size === 0 && r.failures.length > 0) || emitted.has(r.id)) continue;

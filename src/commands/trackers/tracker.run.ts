@@ -18,14 +18,16 @@ export function pendingDocumentsText(item: unknown): string | undefined {
 }
 
 const BASE_COLUMNS: Column[] = [
-  { key: 'employeeCode', header: 'CODE' },
-  { key: 'stage', header: 'STAGE' },
+  { key: 'employeeCode', header: 'CODE', kind: 'key' },
+  { key: 'stage', header: 'STAGE', kind: 'free' },
 ];
+const PENDING_COLUMN: Column = { key: 'pendingDocuments', header: 'PENDING DOCUMENTS', value: pendingDocumentsText, kind: 'free', priority: 1 };
+const ID_COLUMN: Column = { key: 'id', header: 'ID', kind: 'key' };
 
 export function trackerSpec(kind: TrackerKind): ListSpec {
   const offboarding = kind === 'offboarding';
   return {
-    columns: [...BASE_COLUMNS, ...(offboarding ? [{ key: 'pendingDocuments', header: 'PENDING DOCUMENTS', value: pendingDocumentsText }] : []), { key: 'id', header: 'ID' }],
+    columns: [...BASE_COLUMNS, ...(offboarding ? [PENDING_COLUMN] : []), ID_COLUMN],
     // Every field of the spec's tracker item, in spec order; CSV joins the document names with "; ".
     csvColumns: ['id', 'employeeCode', 'stage', ...(offboarding ? ['pendingDocuments'] : [])].map((key) => ({ key })),
     idField: 'id',

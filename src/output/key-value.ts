@@ -1,0 +1,95 @@
+// Key/value blocks (`profile get`, `auth status`, `doctor`, webhook payloads):
+// aligned labels, values wrapped at the terminal width between words.
+import wrapAnsi from 'wrap-ansi';
+import { sanitizeCell } from './sanitize.js';
+import { cellWidth, displayText, padCell } from './cells.js';
+
+export interface KeyValueOptions {
+  /** Rewrites a value before it is shown (masking account numbers); `path` is the dot path of the value. */
+  mask?: (path: string, v: unknown) => unknown;
+  /** Terminal width: values wrap to it (never mid-word). Absent: one line per value. */
+  width?: number;
+  /** `human`: "workEmail" shown as "Work email". Default `raw`: the keys as they are. */
+  labels?: 'raw' | 'human';
+}
+
+/** Labels whose words alone would read wrongly. */
+const LABELS: Record<string, string> = {
+  baseUrl: 'Base URL',
+  baseUrlSource: 'Base URL from',
+  profileSource: 'Profile from',
+  tokenSource: 'Token from',
+  dateOfBirth: 'Date of birth',
+  ifscCode: 'IFSC code',
+  panNumber: 'PAN',
+  ctc: 'CTC',
+};
+
+const ACRONYMS = new Map([...['id', 'url', 'uri', 'uuid', 'iban', 'ifsc', 'bic', 'swift', 'pan', 'ssn', 'api', 'http', 'jwks', 'utc', 'ctc', 'gp', 'pf', 'uan', 'json', 'csv'].map((w) => [w, w.toUpperCase()] as const), ['ids', 'IDs'] as const]);
+
+/** "workEmail" → "Work email", "employeeId" → "Employee ID", "address_line1" → "Address line 1". */
+export function humanLabel(key: string): string {
+  const known = LABELS[key];
+  if (known) return known;
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) return key;
+  const words = key
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])(\d)/g, '$1 $2')
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => ACRONYMS.get(w.toLowerCase()) ?? (/^[A-Z]{2,}$/.test(w) ? w : w.toLowerCase()));
+  const [first = key, ...rest] = words;
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(' ');
+}
+
+/**
+ * Aligned "label  value" lines. With a width, each value wraps between words
+ * to what is left of the line, continuation lines under the value; a word
+ * longer than that stays whole.
+ */
+export function formatPairs(pairs: readonly (readonly [label: string, value: string])[], opts: { indent?: number; width?: number; labelWidth?: number } = {}): string {
+  if (pairs.length === 0) return '';
+  const pad = '  '.repeat(opts.indent ?? 0);
+  const labelWidth = opts.labelWidth ?? Math.max(...pairs.map(([l]) => cellWidth(l)));
+  const lead = pad.length + labelWidth + 2;
+  // Too little room beside the labels: wrap at a readable minimum instead.
+  const room = opts.width ? Math.max(opts.width - lead, 20) : undefined;
+  let out = '';
+  for (const [label, value] of pairs) {
+    const lines = room ? wrapAnsi(value, room, { hard: false, trim: true }).split('\n') : [value];
+    out += `${pad}${padCell(label, label, labelWidth)}  ${lines[0] ?? ''}\n`;
+    for (const line of lines.slice(1)) out += `${' '.repeat(lead)}${line}\n`;
+  }
+  return out;
+}
+
+/** A key/value block for one record, nested values indented as sub-blocks. */
+export function renderKeyValue(value: unknown, indent = 0, opts: KeyValueOptions = {}, path = ''): string {
+  const pad = '  '.repeat(indent);
+  if (value === null || value === undefined || typeof value !== 'object') return `${pad}${sanitizeCell(displayText(value))}\n`;
+  const entries = Array.isArray(value) ? value.map((v, i) => [`[${i + 1}]`, v, String(i)] as const) : Object.entries(value).map(([k, v]) => [k, v, k] as const);
+  if (entries.length === 0) return `${pad}-\n`;
+  const label = (key: string) => sanitizeCell(opts.labels === 'human' ? humanLabel(key) : key);
+  const labelWidth = Math.max(...entries.map(([name]) => cellWidth(label(name))));
+  let out = '';
+  // Runs of plain values are aligned together; a nested block starts a new run.
+  let run: [string, string][] = [];
+  const flush = () => {
+    out += formatPairs(run, { indent, width: opts.width, labelWidth });
+    run = [];
+  };
+  for (const [name, raw, key] of entries) {
+    const childPath = path ? `${path}.${key}` : key;
+    const v = opts.mask ? opts.mask(childPath, raw) : raw;
+    if (v !== null && typeof v === 'object' && !(Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))) {
+      flush();
+      out += `${pad}${label(name)}:\n${renderKeyValue(v, indent + 1, opts, childPath)}`;
+    } else {
+      run.push([label(name), sanitizeCell(displayText(v))]);
+    }
+  }
+  flush();
+  return out;
+}

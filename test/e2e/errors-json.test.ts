@@ -1,0 +1,88 @@
+// Issue 12 item 6: when a command's data goes out as JSON or NDJSON (chosen
+// with -o, or implied because stdout is a pipe), an error is one JSON object
+// on stderr; the exit code is the same as with the text block.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+let dir: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+const BOGUS = 'bogus-token-7c1e5d9a';
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ employees: 5 });
+  dir = tempDir();
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: BOGUS });
+});
+afterAll(async () => {
+  await sandbox.close();
+  dir.cleanup();
+});
+
+interface ErrorLine {
+  error: { code: string; status: number | null; message: string; correlationId: string | null; details: { field: string; message: string }[]; exitCode: number; hint?: string };
+}
+
+function oneJsonLine(stderr: string): ErrorLine {
+  const lines = stderr.trimEnd().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  return JSON.parse(lines[0]!) as ErrorLine;
+}
+
+describe('errors as JSON on stderr', () => {
+  for (const [label, args] of [
+    ['-o json', ['employees', 'list', '-o', 'json']],
+    ['-o ndjson', ['employees', 'list', '-o', 'ndjson']],
+    ['piped, no -o', ['employees', 'list']],
+    ['--jq', ['employees', 'list', '--jq', '.data[].id']],
+  ] as const) {
+    it(`${label}: a 401 is one JSON object with code, status, the sentence and the correlation id; exit 3`, async () => {
+      const r = await runCli([...args], { env });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toBe('');
+      const { error } = oneJsonLine(r.stderr);
+      expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401, message: 'Your token was refused (AUTHORIZATION_INVALID_TOKEN)', details: [], exitCode: 3 });
+      expect(error.correlationId).toMatch(/^\S+$/);
+      expect(error.hint).toMatch(/partner auth login/);
+      expect(r.stderr).not.toContain(BOGUS);
+    });
+  }
+
+  it('a usage error found before any request is JSON too (exit 2, no HTTP status)', async () => {
+    const before = sandbox.requests.length;
+    const r = await runCli(['employees', 'list', '--page', '0', '-o', 'ndjson'], { env });
+    expect(r.code).toBe(2);
+    const { error } = oneJsonLine(r.stderr);
+    expect(error).toMatchObject({ code: 'INVALID_OPTION', status: null, correlationId: null, exitCode: 2 });
+    expect(error.message).toMatch(/--page/);
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it('-o table (or -o csv): the text block, with the 401 headline as a sentence; same exit code', async () => {
+    for (const format of ['table', 'csv']) {
+      const r = await runCli(['employees', 'list', '-o', format], { env });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/^Error: Your token was refused \(AUTHORIZATION_INVALID_TOKEN\)\n {2}Server answer: UNAUTHORIZED, HTTP 401\n/);
+      expect(r.stderr).toMatch(/Correlation id: \S+/);
+      expect(r.stderr).not.toMatch(/^\{/m);
+    }
+  });
+
+  it('profile get of several employees: one JSON line per failed employee, naming it; the others still printed', async () => {
+    const good = { ...env, PARTNER_TOKEN: sandbox.tokens.companyA };
+    const r = await runCli(['profile', 'get', 'ACME-00001', 'ACME-99999', 'personal', '-o', 'json'], { env: good });
+    expect(r.code).toBe(5);
+    const docs = JSON.parse(r.stdout) as { personal: unknown }[];
+    expect(docs).toHaveLength(1);
+    const { error } = oneJsonLine(r.stderr) as ErrorLine & { error: { employee: string } };
+    expect(error).toMatchObject({ employee: 'ACME-99999', exitCode: 5 });
+    expect(error.message).toMatch(/ACME-99999/);
+  });
+
+  it('a command that prints no data keeps the text block when piped', async () => {
+    const r = await runCli(['auth', 'login', '--base-url', 'http://api.example.com', '--with-token'], { env, input: 'tok\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: Refusing base URL http:\/\/api\.example\.com/);
+  });
+});

@@ -1,0 +1,94 @@
+// Issue 12 item 1, end to end through a pseudo-terminal (util-linux script)
+// at 80 and 120 columns, and piped: tables that fit, like gh's.
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import stringWidth from 'string-width';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { sanitizeCell } from '../../src/output/sanitize.js';
+import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+let dir: ReturnType<typeof tempDir>;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ employees: 45 });
+  dir = tempDir();
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+});
+afterAll(async () => {
+  await sandbox.close();
+  dir.cleanup();
+});
+
+/** stdout and stderr of the CLI on a terminal `columns` wide. */
+const onTerminal = (columns: number, args: string[], extra: Record<string, string | undefined> = {}) => runOnTerminal(args, { env: { ...env, TERM: 'xterm', ...extra }, columns });
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+describe.skipIf(!existsSync('/usr/bin/script'))('tables on a terminal', () => {
+  for (const columns of [80, 120]) {
+    it(`employees list at ${columns} columns: nothing wider than the terminal; codes, statuses, dates whole; no borders`, async () => {
+      const out = await onTerminal(columns, ['employees', 'list']);
+      const lines = out.trimEnd().split('\n');
+      for (const l of lines) expect(stringWidth(l), l).toBeLessThanOrEqual(columns);
+      expect(out).not.toMatch(/[│┌└─]/);
+      const rows = lines.filter((l) => /^ACME-\d{5} /.test(l));
+      expect(rows).toHaveLength(20);
+      for (const r of rows) {
+        expect(r).toMatch(/ (ACTIVE|ONBOARDING|OFFBOARDING|ENDED|DELETED) /);
+        expect(r).toMatch(/ \d{4}-\d{2}-\d{2}$/);
+        expect(r).not.toMatch(/ACME-\d{0,4}…|\d{4}-\d{0,2}…|ONBOAR…/);
+      }
+      if (columns === 80) {
+        expect(lines[0]).toMatch(/^CODE +NAME +EMAIL +STATUS +COUNTRY +START$/);
+        expect(out).toContain('2 columns hidden; widen the terminal or use -o csv');
+      } else {
+        expect(lines[0]).toMatch(/^CODE +NAME +EMAIL +DESIGNATION +DEPARTMENT +STATUS +COUNTRY +START$/);
+        expect(out).not.toContain('hidden');
+      }
+      expect(out).toContain('Page 1 of 3 · 45 employees');
+    });
+  }
+
+  it('trackers offboarding at 80 columns: the UUIDs are whole', async () => {
+    const out = await onTerminal(80, ['trackers', 'offboarding']);
+    const rows = out.split('\n').filter((l) => /^ACME-\d{5} /.test(l));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r).toMatch(new RegExp(`  ${UUID.source}$`));
+      expect(stringWidth(r)).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it('gp schema at 80 columns: field paths whole, REQUIRED not padded to its longest condition, the hint names -o json', async () => {
+    const out = await onTerminal(80, ['gp', 'schema', '--entity', 'Acme Deutschland GmbH']);
+    const lines = out.split('\n');
+    const header = lines[0]!;
+    expect(header).toMatch(/^FIELD +KIND +REQUIRED +DETAILS$/);
+    expect(lines.some((l) => /^employment\.endDate +date +yes, when/.test(l))).toBe(true);
+    // "yes" does not sit in a column as wide as its longest condition.
+    expect(lines.find((l) => l.startsWith('personal.firstName '))).toMatch(/ text +yes {2,14}\S/);
+    for (const l of lines.filter((x) => /^[a-z]+[.\w]* /.test(x))) expect(stringWidth(l), l).toBeLessThanOrEqual(80);
+    expect(out).toContain('1 column hidden; widen the terminal or use -o json');
+  });
+
+  it('colour on (no NO_COLOR): bold headers and statuses in colour', async () => {
+    const out = await onTerminal(120, ['employees', 'list'], { NO_COLOR: undefined });
+    expect(out).toMatch(/\u001b\[1mCODE/);
+    expect(out).toContain('\u001b[32mACTIVE\u001b[39m');
+    expect(out).toContain('\u001b[36mONBOARDING\u001b[39m');
+  });
+});
+
+describe('tables piped or to a file', () => {
+  it('-o table piped: complete values, nothing hidden or cut, no borders', async () => {
+    const json = JSON.parse((await runCli(['employees', 'list', '-o', 'json'], { env })).stdout) as { data: { employeeCode: string; fullName: string; workEmail: string; department: string }[] };
+    const r = await runCli(['employees', 'list', '-o', 'table'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('…');
+    expect(r.stdout).not.toContain('hidden');
+    expect(r.stdout).not.toMatch(/[│┌└─]/);
+    for (const e of json.data) for (const v of [e.employeeCode, e.workEmail, e.department]) expect(r.stdout).toContain(sanitizeCell(v));
+  });
+});
