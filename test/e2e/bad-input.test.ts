@@ -380,9 +380,10 @@ describe.concurrent('junk where a JWS belongs: exit 8, MALFORMED / TOO_LARGE, no
 // Not usage errors, but the user's set-up: a clear message and exit 1, never "a bug in partner".
 describe.concurrent('a local server that cannot listen: one clear message, exit 1', () => {
   const cases: Record<string, (port: string) => string[]> = {
-    'webhook listen on a port in use': (port) => ['webhook', 'listen', '--port', port],
+    // -o table: the text form of the error (piped, listen's output and errors are JSON).
+    'webhook listen on a port in use': (port) => ['webhook', 'listen', '--port', port, '-o', 'table'],
     'sandbox start on a port in use': (port) => ['sandbox', 'start', '--port', port],
-    'webhook listen on a host name that does not resolve': () => ['webhook', 'listen', '--host', 'no-such-host.invalid'],
+    'webhook listen on a host name that does not resolve': () => ['webhook', 'listen', '--host', 'no-such-host.invalid', '-o', 'table'],
   };
   for (const [name, args] of Object.entries(cases)) {
     it(name, async () => {

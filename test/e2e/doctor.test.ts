@@ -145,7 +145,7 @@ describe('partner doctor', () => {
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
     const url = `http://127.0.0.1:${port}`;
-    const r = await runCli(['doctor'], { env: envFor({ PARTNER_BASE_URL: url, PARTNER_TOKEN: 'tok-unreachable-1234' }), timeoutMs: 30_000 });
+    const r = await runCli(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: url, PARTNER_TOKEN: 'tok-unreachable-1234' }), timeoutMs: 30_000 });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(line(r.stdout, 'base URL')).toMatch(new RegExp(`^FAIL\\s+base URL\\s+${url.replace(/\./g, '\\.')} \\(from the environment\\): no answer: Could not reach GET ${url.replace(/\./g, '\\.')}/v1/employees: ECONNREFUSED`));
     expect(r.stdout).toMatch(/fix: Check the base URL, your network/);

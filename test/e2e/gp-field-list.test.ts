@@ -122,10 +122,10 @@ describe('a field-definition-list form from the sandbox', () => {
 
   it('--body-file cannot be mixed with --from-file; the entity in the body must agree with --entity', async () => {
     const file = write('e.json', { entity: 'Other AB', personal: {} });
-    const mixed = await runCli(['gp', 'create', '--entity', SWE, '--body-file', file, '--from-file', file], { env });
+    const mixed = await runCli(['gp', 'create', '--entity', SWE, '--body-file', file, '--from-file', file, '-o', 'table'], { env }); // text errors (piped, errors are JSON)
     expectCode(mixed, 2);
     expect(mixed.stderr).toContain('cannot be combined with --from-file');
-    const other = await runCli(['gp', 'create', '--entity', SWE, '--body-file', file, '--yes'], { env });
+    const other = await runCli(['gp', 'create', '--entity', SWE, '--body-file', file, '--yes', '-o', 'table'], { env });
     expectCode(other, 2);
     expect(other.stderr).toContain('names entity "Other AB" but --entity is "Acme Sverige AB"');
   });
@@ -169,7 +169,7 @@ describe('a form in no known format', () => {
     expect(table.stderr).toContain('neither JSON Schema (an object with top-level "properties", one per section) nor a field-definition list');
     expect(table.stderr).toContain('--body-file');
 
-    const create = await runCli(['gp', 'create', '--entity', 'X', '--from-file', write('v.json', { a: {} })], { env: e });
+    const create = await runCli(['gp', 'create', '--entity', 'X', '--from-file', write('v.json', { a: {} }), '-o', 'table'], { env: e });
     expectCode(create, 1);
     expect(create.stderr).toContain('it is an object with "formVersion", "questions", "meta"');
     expect(create.stderr).toContain('partner gp create --entity NAME --body-file post.json');

@@ -135,7 +135,7 @@ describe.skipIf(!hasScript)('the wizard over a field-definition list, through a 
     await p.answer(/\? Member of the Church of Sweden \(optional\)/, `y${ENTER}`); // -> parish
     await p.answer(/\? Parish/, `Katarina${ENTER}`);
     await p.answer(/\? Cost center/, `CC-2001${ENTER}`);
-    await p.answer(/\? T-shirt size \(optional\)/, `${DOWN}${ENTER}`); // S
+    await p.answer(/\? T-shirt size \(optional\)/, `${DOWN}${DOWN}${ENTER}`); // S (after "(leave empty)" and XS)
     await p.expect(/Review your answers/);
     await p.expect(/Personnummer: \*{8}/);
     await p.answer(/\? What next\?/, ENTER);

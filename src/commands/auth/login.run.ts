@@ -4,6 +4,7 @@ import type { login } from './login.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { readAll } from '../../input.js';
 import { checkBaseUrl } from '../../api/urls.js';
+import { profileName } from '../../config/resolve.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 
 export type LoginOptions = OptionsOf<typeof login>;
@@ -23,7 +24,9 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   if (ctx.globals.sandbox) throw new UsageError('auth login does not apply to --sandbox', 'The sandbox needs no login.');
   const store = await ctx.config();
   // The one precedence (config/resolve.ts): flag > env > the active profile > "default".
-  const { name, baseUrl } = await ctx.profile();
+  // Logging in may create the profile, so an unknown name is not an error here.
+  const { name } = profileName({ profile: ctx.globals.profile }, ctx.env, store);
+  const baseUrl = ctx.globals.baseUrl ?? (ctx.env.PARTNER_BASE_URL || undefined) ?? store.getProfile(name)?.baseUrl;
   if (!baseUrl) throw new UsageError('auth login needs the API base URL', 'Pass --base-url https://… (or set PARTNER_BASE_URL).', 'NO_BASE_URL');
   checkBaseUrl(baseUrl);
 

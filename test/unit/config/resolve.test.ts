@@ -23,15 +23,16 @@ describe('profileName', () => {
 });
 
 describe('resolveProfile', () => {
-  it('uses the active profile', () => {
-    expect(resolveProfile({}, {}, () => store)).toMatchObject({ name: 'staging', baseUrl: 'https://s.example', token: 'tok-staging-5678', tokenSource: 'profile' });
+  it('uses the active profile', async () => {
+    expect(await resolveProfile({}, {}, async () => store)).toMatchObject({ name: 'staging', baseUrl: 'https://s.example', token: 'tok-staging-5678', tokenSource: 'profile' });
   });
 
-  it('an unknown --profile or PARTNER_PROFILE is an error naming the known ones', () => {
-    expect(() => resolveProfile({ profile: 'nope' }, {}, () => store)).toThrow('No profile "nope"; known: default, staging');
-    expect(() => resolveProfile({}, { PARTNER_PROFILE: 'nope' }, () => store)).toThrow('No profile "nope" (PARTNER_PROFILE); known: default, staging');
+  it('an unknown --profile or PARTNER_PROFILE is an error naming the known ones', async () => {
+    await expect(resolveProfile({ profile: 'nope' }, {}, async () => store)).rejects.toThrow('No profile "nope"; known: default, staging');
+    await expect(resolveProfile({}, { PARTNER_PROFILE: 'nope' }, async () => store)).rejects.toThrow('No profile "nope" (PARTNER_PROFILE); known: default, staging');
     try {
-      resolveProfile({ profile: 'nope' }, {}, () => store);
+      await resolveProfile({ profile: 'nope' }, {}, async () => store);
+      expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(AuthError);
       expect((err as AuthError).exitCode).toBe(3);
@@ -39,8 +40,8 @@ describe('resolveProfile', () => {
     }
   });
 
-  it('not an error when the environment gives both the base URL and the token (the profile is not needed)', () => {
-    const p = resolveProfile({ profile: 'ci' }, { PARTNER_BASE_URL: 'https://c.example', PARTNER_TOKEN: 'tok-env-0000' }, () => store);
+  it('not an error when the environment gives both the base URL and the token (the profile is not needed)', async () => {
+    const p = await resolveProfile({ profile: 'ci' }, { PARTNER_BASE_URL: 'https://c.example', PARTNER_TOKEN: 'tok-env-0000' }, async () => store);
     expect(p).toMatchObject({ name: 'ci', baseUrl: 'https://c.example', tokenSource: 'env' });
   });
 

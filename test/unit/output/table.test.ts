@@ -3,7 +3,7 @@ import { cellWidth, displayText, truncateCell } from '../../../src/output/cells.
 import { hiddenNote, layoutTable, renderTable, type Column } from '../../../src/output/table.js';
 import { testIO } from '../../../src/io.js';
 import { writeList } from '../../../src/output/writer.js';
-import { EMPLOYEE_COLUMNS } from '../../../src/commands/employees/list.js';
+import { EMPLOYEE_COLUMNS } from '../../../src/commands/employees/list.run.js';
 
 const employees = Array.from({ length: 12 }, (_, i) => ({
   employeeCode: `ACME-${String(i + 1).padStart(5, '0')}`,
