@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const BUNDLED = new Set(['commander', 'undici', 'chalk', 'string-width', 'wrap-ansi']);
+const BUNDLED = new Set(['commander', 'undici', 'chalk', 'cli-table3', 'string-width', 'wrap-ansi']);
 const external = Object.keys(pkg.dependencies)
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);

@@ -1,6 +1,7 @@
+import Table from 'cli-table3';
 import { colors, type Colors } from './colors.js';
 import { sanitizeCell } from './sanitize.js';
-import { cellWidth, padCell, truncateCell } from './cells.js';
+import { cellWidth, truncateCell } from './cells.js';
 
 export { displayText } from './cells.js';
 
@@ -124,29 +125,43 @@ function fitFree(cols: Column[], natural: number[], budget: number): number[] | 
 
 /** The header line: bold when colour is on. */
 export function renderHeader(layout: TableLayout): string {
-  return renderLine(
+  return renderLines(
     layout,
-    layout.shown.map((i) => headerOf(layout.columns[i]!)),
+    [layout.shown.map((i) => headerOf(layout.columns[i]!))],
     (text) => layout.colors.bold(text),
   );
 }
 
 /** Data lines laid out as `layout` says (values wider than a free column cut with `…`). */
 export function renderRows(layout: TableLayout, rows: string[][]): string {
-  return rows.map((r) => renderLine(layout, layout.shown.map((i) => r[i] ?? ''), undefined)).join('');
+  return rows.length === 0 ? '' : renderLines(layout, rows.map((r) => layout.shown.map((i) => r[i] ?? '')), undefined);
 }
 
-function renderLine(layout: TableLayout, cells: string[], style: ((text: string) => string) | undefined): string {
-  const parts = cells.map((raw, k) => {
-    const col = layout.columns[layout.shown[k]!]!;
-    const width = layout.widths[k]!;
-    const text = layout.fit && isFree(col) ? truncateCell(raw, width) : raw;
-    const painted = style ? style(text) : col.style === 'status' ? paintStatus(text, layout.colors) : text;
-    return padCell(painted, text, width);
-  });
+/**
+ * Lines of the table: cli-table3 draws them (borderless: only the gap between
+ * columns), after our layout has decided the widths and cut free text to fit.
+ */
+function renderLines(layout: TableLayout, rows: string[][], style: ((text: string) => string) | undefined): string {
+  const table = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true }, colWidths: layout.widths.map((w) => Math.max(1, w)), wordWrap: false, truncate: '' });
+  for (const cells of rows) {
+    table.push(
+      cells.map((raw, k) => {
+        const col = layout.columns[layout.shown[k]!]!;
+        const text = layout.fit && isFree(col) ? truncateCell(raw, layout.widths[k]!) : raw;
+        return style ? style(text) : col.style === 'status' ? paintStatus(text, layout.colors) : text;
+      }),
+    );
+  }
   // No trailing spaces after the last column (colour codes end before its padding).
-  return `${parts.join(' '.repeat(GAP)).trimEnd()}\n`;
+  return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
 }
+
+const BORDERLESS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  middle: ' '.repeat(GAP),
+};
 
 function paintStatus(text: string, c: Colors): string {
   switch (text) {
