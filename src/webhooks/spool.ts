@@ -19,6 +19,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CliError, ExitCode } from '../errors.js';
+import { takePidLock } from '../pid-lock.js';
 import { ensurePrivateDir } from '../config/secure-files.js';
 import { untrustedReason } from './trust.js';
 import { abandonAfterMs, DedupeWindow, delivered, Forwarder, type ForwardResult } from './forward.js';
@@ -82,30 +83,10 @@ function prepareDir(dir: string): void {
 
 /** One process per spool: a lock file with our pid; a lock left by a dead process (kill -9) is taken over. */
 function takeLock(dir: string): () => void {
-  const path = join(dir, LOCK);
-  for (let i = 0; i < 2; i++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return () => rmSync(path, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new SpoolError(`Cannot lock --spool ${dir}: ${(err as NodeJS.ErrnoException).code}`);
-      const pid = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) {
-        throw new SpoolError(`--spool ${dir} is in use by another receiver (pid ${pid})`, 'Stop it first, or use another directory.');
-      }
-      rmSync(path, { force: true });
-    }
-  }
-  throw new SpoolError(`Cannot lock --spool ${dir}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  const r = takePidLock(join(dir, LOCK));
+  if (r.ok) return r.release;
+  if (r.holder !== undefined) throw new SpoolError(`--spool ${dir} is in use by another receiver (pid ${r.holder})`, 'Stop it first, or use another directory.');
+  throw new SpoolError(`Cannot lock --spool ${dir}${r.error ? `: ${r.error.code}` : ''}`);
 }
 
 /**

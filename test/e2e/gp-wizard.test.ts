@@ -1,74 +1,15 @@
 // The gp create wizard driven through a real pseudo-terminal (util-linux
 // `script`) with keystrokes, against the sandbox: typing, arrow keys, Enter,
 // space in a multi-select, a refused date, SIGINT mid-wizard and --resume.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BACKSPACE, DOWN, ENTER, hasScript, Pty, SPACE } from '../helpers/pty.js';
 
 const IND = 'Acme India Pvt Ltd';
-const ENTER = '\r';
-const DOWN = '\x1b[B';
-const SPACE = ' ';
-const BACKSPACE = '\x7f';
 const ESC = '\x1b';
-const hasScript = existsSync('/usr/bin/script');
-
-// eslint-disable-next-line no-control-regex
-const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b[()][0-9A-Za-z]/g, '').replace(/\r/g, '');
-
-class Pty {
-  readonly child: ChildProcess;
-  out = '';
-  private pos = 0;
-  readonly done: Promise<number | null>;
-
-  constructor(args: string[], env: NodeJS.ProcessEnv) {
-    const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    this.child = spawn('/usr/bin/script', ['-qfec', `stty cols 200 rows 50; exec ${quoted}`, '/dev/null'], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stdout!.on('data', (c: Buffer) => (this.out += strip(c.toString('utf8'))));
-    this.child.stderr!.on('data', (c: Buffer) => (this.out += strip(c.toString('utf8'))));
-    this.done = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
-  }
-
-  /** Waits for `re` in the output after the last match. */
-  async expect(re: RegExp, timeoutMs = 10_000): Promise<void> {
-    const start = Date.now();
-    for (;;) {
-      const rest = this.out.slice(this.pos);
-      const m = re.exec(rest);
-      if (m) {
-        this.pos += m.index + m[0].length;
-        return;
-      }
-      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${re} in:\n${rest.slice(-1500)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-
-  send(keys: string): void {
-    this.child.stdin!.write(keys);
-  }
-
-  /** Waits for a question, then answers it. */
-  async answer(question: RegExp, keys: string): Promise<void> {
-    await this.expect(question);
-    await new Promise((r) => setTimeout(r, 30));
-    this.send(keys);
-  }
-
-  /** The CLI process under `script` (script execs it through sh -c ... exec). */
-  cliPid(): number {
-    const out = execFileSync('ps', ['-o', 'pid=', '--ppid', String(this.child.pid)], { encoding: 'utf8' }).trim();
-    return Number(out.split(/\s+/)[0]);
-  }
-
-  kill(): void {
-    if (this.child.exitCode === null) this.child.kill('SIGKILL');
-  }
-}
 
 let sandbox: Sandbox;
 let dir: { path: string; cleanup: () => void };

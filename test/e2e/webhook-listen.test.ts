@@ -5,44 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
+import { listen, until } from '../helpers/listen.js';
 
-interface Listener {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Spawns `partner webhook listen` and waits for its Ready line (the URL it listens on). */
-function listen(args: string[], env: NodeJS.ProcessEnv): Promise<Listener> {
-  // The event lines people read (piped, listen prints NDJSON unless -o table).
-  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...(args.includes('-o') ? [] : ['-o', 'table']), ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`listen did not start: ${err}`)), 15_000);
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString();
-      const m = /Listening for webhooks on (\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]!, stdout: () => out, stderr: () => err, exited });
-      }
-    });
-    exited.then(() => reject(new Error(`listen exited: ${err}`)));
-  });
-}
-
-async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 let sandbox: Sandbox;
 let dir: { path: string; cleanup: () => void };

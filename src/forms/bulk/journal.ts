@@ -5,6 +5,7 @@
 // recognised by a hash of its cells.
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { takePidLock } from '../../pid-lock.js';
 import { UsageError } from '../../errors.js';
 import { NEW_FILE_MODE } from '../../output/output-file.js';
 
@@ -35,14 +36,6 @@ interface Header {
   entity: string;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function rowHash(cells: string[]): string {
   return createHash('sha256').update(JSON.stringify(cells)).digest('hex').slice(0, 32);
@@ -74,23 +67,15 @@ export class Journal {
    */
   private lock(): void {
     const lockPath = `${this.path}.lock`;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const fd = openSync(lockPath, 'wx', NEW_FILE_MODE);
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        this.locked = true;
-        return;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`Cannot lock the journal ${this.path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'BULK_JOURNAL');
-      }
-      const pid = Number(readFileSync(lockPath, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-        throw new UsageError(`Another run (process ${pid}) is using the journal ${this.path}`, `Wait for it to finish: two runs of one file would create the same employees twice. If no run is going on, delete ${lockPath}.`, 'BULK_BUSY');
-      }
-      rmSync(lockPath, { force: true });
+    const r = takePidLock(lockPath);
+    if (r.ok) {
+      this.locked = true;
+      return;
     }
-    throw new UsageError(`Cannot lock the journal ${this.path}`, undefined, 'BULK_JOURNAL');
+    if (r.holder !== undefined) {
+      throw new UsageError(`Another run (process ${r.holder}) is using the journal ${this.path}`, `Wait for it to finish: two runs of one file would create the same employees twice. If no run is going on, delete ${lockPath}.`, 'BULK_BUSY');
+    }
+    throw new UsageError(`Cannot lock the journal ${this.path}${r.error ? `: ${r.error.code ?? r.error.message}` : ''}`, undefined, 'BULK_JOURNAL');
   }
 
   private load(entity: string): void {
