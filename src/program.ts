@@ -3,7 +3,7 @@ import type { CommandDef, CommandModule } from './command.js';
 import { declareTree, optionFor, PartnerCommand, wantedGroup } from './command-tree.js';
 import type { Context } from './context.js';
 import type { IO } from './io.js';
-import { sanitizeTerminal } from './output/sanitize.js';
+import { jsonText, sanitizeTerminal } from './output/sanitize.js';
 import { parseOutputFlags } from './output/options.js';
 import { declaredFormat } from './output/error-format.js';
 import type { Format } from './output/format.js';
@@ -69,7 +69,13 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
       outputError: (s, write) => {
         // Plain SGR codes, as chalk writes them at level 1, so usage errors need not load chalk.
         const [red, dim] = runtime.io.stderrColor ? [(t: string) => `\x1b[31m${t}\x1b[39m`, (t: string) => `\x1b[2m${t}\x1b[22m`] : [(t: string) => t, (t: string) => t];
-        write(`${red('Error:')} ${commanderMessage(suggestCommand(s, cmd))}${dim(`Run \`${commandPath(cmd)} --help\` for usage.`)}\n`);
+        const message = commanderMessage(suggestCommand(s, cmd));
+        // Errors follow the data: a command whose output would be JSON reports its usage errors as JSON too.
+        if (usageFormatIsJson(cmd, o.argv ?? [], runtime.io.stdoutIsTTY)) {
+          write(`${jsonText({ error: { code: 'USAGE', status: null, message: message.trim(), correlationId: null, details: [], exitCode: 2 } })}\n`);
+          return;
+        }
+        write(`${red('Error:')} ${message}${dim(`Run \`${commandPath(cmd)} --help\` for usage.`)}\n`);
       },
     });
   });
@@ -100,6 +106,20 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
 function commanderMessage(s: string): string {
   const text = s.replace(/^error: /, '').replace(/'([^'\n]{60})[^'\n]{2,}'/g, "'$1…'");
   return sanitizeTerminal(text.length > 1000 ? `${text.slice(0, 1000)}…\n` : text);
+}
+
+/** The output format the command line asks for (-o, --jq, or a pipe), read from argv: commander failed before any action ran. */
+function usageFormatIsJson(cmd: Command, argv: string[], stdoutIsTTY: boolean): boolean {
+  const offers = cmd.options.some((opt) => opt.long === '--output');
+  let output: string | undefined;
+  let jq: string | undefined;
+  argv.forEach((a, i) => {
+    if (a === '-o' || a === '--output') output = argv[i + 1];
+    else if (a.startsWith('--output=')) output = a.slice('--output='.length);
+    else if (a === '--jq' || a.startsWith('--jq=')) jq = a;
+  });
+  const format = declaredFormat({ output, jq }, offers, stdoutIsTTY);
+  return format === 'json' || format === 'ndjson';
 }
 
 function applyToAll(cmd: Command, fn: (c: Command) => void): void {

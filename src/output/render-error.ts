@@ -1,4 +1,4 @@
-import { ApiError, CliError, ResponseFormatError, exitCodeFor } from '../errors.js';
+import { ApiError, CliError, ResponseFormatError, exitCodeFor, NetworkError } from '../errors.js';
 import type { Colors } from './colors.js';
 import { jsonText, sanitizeTerminal } from './sanitize.js';
 
@@ -49,7 +49,8 @@ export function renderError(err: unknown, c: Colors, debug: boolean): string {
     lines.push(debug ? (e.stack ?? '') : 'This is a bug in partner. Run again with --debug for details and report it.');
   }
   if (err instanceof CliError && err.hint) lines.push(c.dim(err.hint));
-  if (debug && err instanceof CliError && err.cause instanceof Error && err.cause.stack) lines.push(c.dim(err.cause.stack));
+  // --debug shows the cause's stack for bugs, not for an ordinary network failure (its code is in the message).
+  if (debug && err instanceof CliError && !(err instanceof NetworkError) && err.cause instanceof Error && err.cause.stack) lines.push(c.dim(err.cause.stack));
   return `${lines.join('\n')}\n`;
 }
 

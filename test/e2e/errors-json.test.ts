@@ -85,4 +85,22 @@ describe('errors as JSON on stderr', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^Error: Refusing base URL http:\/\/api\.example\.com/);
   });
+
+  it('a usage error commander finds (an unknown flag) is JSON too when the output would be; text with -o table', async () => {
+    const before = sandbox.requests.length;
+    const json = await runCli(['employees', 'list', '--bogus'], { env });
+    expect(json.code).toBe(2);
+    expect(oneJsonLine(json.stderr)).toMatchObject({ error: { code: 'USAGE', exitCode: 2, message: "unknown option '--bogus'" } });
+    const text = await runCli(['employees', 'list', '--bogus', '-o', 'table'], { env });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/^Error: unknown option '--bogus'\n/);
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it('--debug shows no stack trace for an ordinary network failure', async () => {
+    const r = await runCli(['--debug', '--base-url', 'http://127.0.0.1:1', 'employees', 'list', '-o', 'table'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Error: Could not reach GET http:\/\/127\.0\.0\.1:1\/v1\/employees: ECONNREFUSED/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
 });
