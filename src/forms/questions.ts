@@ -141,10 +141,11 @@ export function kindOf(form: FormSchema, s: JsonSchema): Kind {
   }
   if (choicesOf(form, s)) return 'select';
   if (type === 'boolean' || (!type && inputType === 'checkbox')) return 'boolean';
+  // A secret is masked whatever its type (a numeric id too); its value is still typed by the schema (values.ts).
+  if (isSecretSchema(s)) return 'secret';
   if (type === 'number') return 'number';
   if (type === 'integer') return 'integer';
   if (type === 'object' || isObj(s.properties)) return 'json';
-  if (isSecretSchema(s)) return 'secret';
   if (s.format === 'date' || inputType === 'date') return 'date';
   if (s.format === 'email' || inputType === 'email') return 'email';
   if (inputType === 'textarea') return 'textarea';

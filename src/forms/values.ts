@@ -84,6 +84,9 @@ export function toValue(form: FormSchema, s: JsonSchema, text: string): Converte
   const t = text.trim();
   if (t === '') return { ok: true, value: undefined };
   const kind = kindOf(form, s);
+  // A numeric secret is masked when asked, and still a number.
+  const type = primary(s);
+  if (kind === 'secret' && (type === 'number' || type === 'integer')) return numberValue(t, type === 'integer');
   switch (kind) {
     case 'number':
     case 'integer':

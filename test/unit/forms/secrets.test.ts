@@ -90,3 +90,21 @@ describe('secret fields', () => {
     expect(secretsResumeNote(plain, {})).toBe('');
   });
 });
+
+describe('numeric secrets', () => {
+  const form = loadSchema({
+    type: 'object',
+    properties: { legal: { type: 'object', title: 'Legal', properties: { pin: { type: 'integer', title: 'PIN', maskSecret: 2 }, rate: { type: 'number', title: 'Rate', 'x-jsf-presentation': { inputType: 'password' } }, age: { type: 'integer', title: 'Age' } } } },
+  });
+  const at = (k: string) => (form.root.properties as Record<string, { properties: Record<string, never> }>).legal.properties[k];
+
+  it('are asked masked whatever their type, and their answers stay numbers', async () => {
+    const { toValue } = await import('../../../src/forms/values.js');
+    expect(kindOf(form, at('pin'))).toBe('secret');
+    expect(kindOf(form, at('rate'))).toBe('secret');
+    expect(kindOf(form, at('age'))).toBe('integer');
+    expect(toValue(form, at('pin'), '1234')).toEqual({ ok: true, value: 1234 });
+    expect(toValue(form, at('rate'), '12.5')).toEqual({ ok: true, value: 12.5 });
+    expect(toValue(form, at('pin'), 'abc')).toMatchObject({ ok: false });
+  });
+});
