@@ -59,6 +59,8 @@ export interface Context {
   /** The runtime: Node.js version, platform and architecture (doctor, `partner version`). */
   system: { node: string; platform: string; arch: string };
   log: Logger;
+  /** The command's output format when it prints data; undefined otherwise. */
+  format?: import('./output/format.js').Format;
   /** Colours for what goes to stdout (tables, verdicts). */
   colors: Colors;
   /** Colours for what goes to stderr (prompts, notes, messages). */
@@ -92,6 +94,8 @@ export interface ContextInit {
   needsToken?: boolean;
   /** Tests: a prompter with scripted answers. */
   prompter?: Prompter;
+  /** The command's output format when it prints data (errors follow it: JSON for json/ndjson). */
+  format?: import('./output/format.js').Format;
   /** Tests: the HTTP dispatcher (an undici MockAgent with net connect disabled). */
   dispatcher?: import('undici').Dispatcher;
 }
@@ -140,6 +144,7 @@ export function createContext(init: ContextInit): Context {
     clock: init.clock ?? { now: Date.now },
     system: { node: process.versions.node, platform: process.platform, arch: process.arch },
     log,
+    format: init.format,
     colors: colors(io.color),
     errColors,
     config() {

@@ -37,6 +37,17 @@ export class UsageError extends CliError {
   }
 }
 
+/** Values (a values file, --set, a spreadsheet row) that the form refuses; each field named. Nothing was sent. */
+export class InvalidValuesError extends UsageError {
+  constructor(
+    message: string,
+    hint: string | undefined,
+    readonly fields: FieldError[],
+  ) {
+    super(message, hint, 'FORM_INVALID');
+  }
+}
+
 /** No token, or the server answered 401. */
 export class AuthError extends CliError {
   constructor(message: string, hint?: string, code = 'NOT_AUTHENTICATED') {

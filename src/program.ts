@@ -93,7 +93,7 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
     stderrColor: runtime.io.stderrColor && globals.color,
     canPrompt: runtime.io.canPrompt && globals.input,
   };
-  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false });
+  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false, format: runtime.format });
   runtime.context = ctx;
   const code = await mod.run(opts, ctx);
   runtime.exitCode = typeof code === 'number' ? code : 0;

@@ -3,7 +3,7 @@
 // turning a server 422 into issues the wizard can ask again.
 import { readFile, stat } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
+import { ApiError, InvalidValuesError, UsageError } from '../errors.js';
 import { readAll } from '../input.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { allFields, compact, getAt, setAt } from './questions.js';
@@ -76,13 +76,16 @@ export function validateSections(form: FormSchema, doc: Record<string, unknown>,
 
 /** Lists every issue on stderr and fails with exit 2: nothing was sent. */
 export function failWithIssues(ctx: Context, issues: FieldIssue[], flagsGiven: boolean): never {
-  const c = ctx.errColors;
-  ctx.io.stderr.write(`${c.red('Invalid values')} (${issues.length}):\n`);
-  for (const i of issues) ctx.io.stderr.write(`  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`);
+  // As text, the list comes first; a script reading JSON gets the fields in the error's details instead.
+  if (ctx.format !== 'json' && ctx.format !== 'ndjson') {
+    const c = ctx.errColors;
+    ctx.io.stderr.write(`${c.red('Invalid values')} (${issues.length}):\n`);
+    for (const i of issues) ctx.io.stderr.write(`  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`);
+  }
   const hint = flagsGiven
     ? 'Fix the values in --from-file / --set (`partner gp schema --entity NAME` lists every field); nothing was sent.'
     : 'Cannot prompt here (not a terminal, CI, or --no-input): supply the values with --from-file values.json or --set section.field=value.';
-  throw new UsageError(`${issues.length} value${issues.length === 1 ? ' is' : 's are'} missing or invalid; nothing was sent`, hint, 'FORM_INVALID');
+  throw new InvalidValuesError(`${issues.length} value${issues.length === 1 ? ' is' : 's are'} missing or invalid; nothing was sent`, hint, issues.map((i) => ({ field: i.path, message: i.text })));
 }
 
 /** The field errors of a 400/422 as issues, with the fields' titles. */

@@ -1,4 +1,4 @@
-import { ApiError, CliError, ResponseFormatError, exitCodeFor, NetworkError } from '../errors.js';
+import { ApiError, CliError, ResponseFormatError, exitCodeFor, NetworkError, InvalidValuesError } from '../errors.js';
 import type { Colors } from './colors.js';
 import { jsonText, sanitizeTerminal } from './sanitize.js';
 
@@ -81,7 +81,7 @@ export function errorDocument(err: unknown): ErrorDocument {
   const api = err instanceof ApiError ? err : undefined;
   const status = api?.status ?? (err instanceof ResponseFormatError ? err.status : null);
   const code = api?.apiCode ?? (err instanceof CliError ? err.code : 'UNEXPECTED');
-  const details = (api?.details ?? []).slice(0, MAX_DETAILS).map((d) => ({ field: bound(d.field, MAX_DETAIL_TEXT), message: bound(d.message, MAX_DETAIL_TEXT) }));
+  const details = (api?.details ?? (err instanceof InvalidValuesError ? err.fields : [])).slice(0, MAX_DETAILS).map((d) => ({ field: bound(d.field, MAX_DETAIL_TEXT), message: bound(d.message, MAX_DETAIL_TEXT) }));
   const doc: ErrorDocument = {
     error: {
       code: bound(code, MAX_DETAIL_TEXT),

@@ -103,4 +103,15 @@ describe('errors as JSON on stderr', () => {
     expect(r.stderr).toMatch(/Error: Could not reach GET http:\/\/127\.0\.0\.1:1\/v1\/employees: ECONNREFUSED/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('invalid form values: one JSON object whose details name each field (no text list before it)', async () => {
+    const good = { ...env, PARTNER_TOKEN: sandbox.tokens.companyA };
+    const r = await runCli(['gp', 'create', '--entity', 'Acme Deutschland GmbH', '--set', 'personal.firstName=Ada', '--dry-run'], { env: good });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/Invalid values/);
+    const { error } = oneJsonLine(r.stderr) as { error: { code: string; details: { field: string; message: string }[] } };
+    expect(error.code).toBe('FORM_INVALID');
+    expect(error.details.length).toBeGreaterThan(1);
+    expect(error.details.map((d) => d.field)).toContain('personal.lastName');
+  });
 });

@@ -67,7 +67,7 @@ describe('a field-definition-list form from the sandbox', () => {
     (bad.tax as Record<string, unknown>).taxTable = 50;
     (bad.custom as Record<string, unknown>).costCenter = 'cc';
     const before = writes().length;
-    const refused = await runCli(['gp', 'create', '--entity', SWE, '--from-file', write('bad.json', bad)], { env });
+    const refused = await runCli(['gp', 'create', '--entity', SWE, '--from-file', write('bad.json', bad), '-o', 'table'], { env });
     expectCode(refused, 2);
     expect(refused.stderr).toContain('Invalid values (4):');
     expect(refused.stderr).toContain('employment.workEmail: Work e-mail must be an e-mail address');

@@ -83,7 +83,8 @@ describe('gp create --from-file / --set', () => {
 
   it('an invalid file lists every error with its path and exits 2; nothing is sent', async () => {
     const before = posts();
-    const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', invalidPath], { env });
+    // -o table: the text form (piped, the error is one JSON object with the fields as details).
+    const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', invalidPath, '-o', 'table'], { env });
     expectCode(r, 2);
     for (const line of [
       'personal.lastName: Last name is required',
@@ -113,7 +114,7 @@ describe('gp create --from-file / --set', () => {
   });
 
   it('without a terminal and without values it fails naming --from-file and --set', async () => {
-    const r = await runCli(['gp', 'create', '--entity', IND], { env });
+    const r = await runCli(['gp', 'create', '--entity', IND, '-o', 'table'], { env });
     expectCode(r, 2);
     expect(r.stderr).toContain('personal.firstName: First name is required');
     expect(r.stderr).toMatch(/--from-file values\.json or --set section\.field=value/);
