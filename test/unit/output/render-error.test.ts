@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, NetworkError, ResponseFormatError, UsageError } from '../../../src/errors.js';
+import { ApiError, CliError, NetworkError, ResponseFormatError, UsageError } from '../../../src/errors.js';
 import { colors } from '../../../src/output/colors.js';
 import { errorDocument, headline, renderError, renderErrorJson } from '../../../src/output/render-error.js';
 
@@ -81,7 +81,10 @@ describe('renderError, every kind', () => {
     expect(renderError(new Error('boom'), c, true)).toMatch(/^Error: unexpected failure: boom\nError: boom\n\s+at /);
     const withCause = new NetworkError('Could not reach', undefined, 'NETWORK', new Error('ECONNREFUSED'));
     expect(renderError(withCause, c, false)).toBe('Error: Could not reach\n');
-    expect(renderError(withCause, c, true)).toMatch(/^Error: Could not reach\nError: ECONNREFUSED\n\s+at /);
+    // Issue 12: --debug prints no stack trace for an ordinary network failure; other causes keep theirs.
+    expect(renderError(withCause, c, true)).toBe('Error: Could not reach\n');
+    const failedCause = new CliError('Could not finish', { code: 'X', exitCode: 1, cause: new Error('EIO') });
+    expect(renderError(failedCause, c, true)).toMatch(/^Error: Could not finish\nError: EIO\n\s+at /);
   });
 });
 
