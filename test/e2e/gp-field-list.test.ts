@@ -10,12 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { FIELD_LIST_FORM } from '../../src/sandbox/field-list-form.js';
-import { isolatedEnv, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { type CliResult, expectCode, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
 
 const SWE = 'Acme Sverige AB';
-function expectCode(r: CliResult, code: number): void {
-  expect(`exit ${r.code}: ${r.stderr}`).toBe(`exit ${code}: ${r.stderr}`);
-}
 
 let sandbox: Sandbox;
 let dir: { path: string; cleanup: () => void };

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, ROOT, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { type CliResult, expectCode, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 
 const DEU = 'Acme Deutschland GmbH';
 const IND = 'Acme India Pvt Ltd';
@@ -11,10 +11,6 @@ const valuesPath = join(ROOT, 'test/fixtures/forms/deu-values.json');
 const invalidPath = join(ROOT, 'test/fixtures/forms/deu-invalid.json');
 const values = () => JSON.parse(readFileSync(valuesPath, 'utf8')) as Record<string, Record<string, unknown>>;
 
-/** Exit code check that shows the CLI's stderr when it is not the one expected. */
-function expectCode(r: CliResult, code: number): void {
-  expect(`exit ${r.code}: ${r.stderr}`).toBe(`exit ${code}: ${r.stderr}`);
-}
 
 let sandbox: Sandbox;
 let dir: { path: string; cleanup: () => void };

@@ -127,3 +127,8 @@ export function runOnTerminal(args: string[], opts: { env: NodeJS.ProcessEnv; co
     child.stdin!.end();
   });
 }
+
+/** Exit code check that shows the CLI's stderr when it is not the one expected. */
+export function expectCode(r: CliResult, code: number): void {
+  if (r.code !== code) throw new Error(`expected exit ${code}, got ${r.code}: ${r.stderr.slice(0, 2000)}`);
+}
