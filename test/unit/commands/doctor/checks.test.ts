@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkNode, checkProxy, compareVersions, maskProxyUrl } from '../../../../src/commands/doctor/doctor.run.js';
+import { checkNode, checkProxy, compareVersions, maskProxyUrl } from '../../../../src/commands/doctor/checks.js';
 
 describe('doctor checks', () => {
   it('Node.js: 20.18 or newer passes, older fails with a fix and exit 1', () => {

@@ -1,0 +1,206 @@
+// The checks of `partner doctor`, one function each, and how they are shown
+// (the run itself, in order: ./doctor.run.ts).
+import { statSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from '../../context.js';
+import { ApiError, ExitCode } from '../../errors.js';
+import { formatPairs } from '../../output/key-value.js';
+import { configDir } from '../../config/paths.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
+
+export const MIN_NODE = [20, 18, 0] as const;
+/** Clock skew against the server's Date header above this is reported. */
+export const MAX_SKEW_S = 60;
+
+export type Status = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface Check {
+  name: string;
+  status: Status;
+  message: string;
+  /** What to do about a warning or failure. */
+  fix?: string;
+  /** The exit code this failure stands for. */
+  exitCode?: number;
+  details?: Record<string, unknown>;
+}
+
+
+/** Compares dotted versions: negative when a < b. */
+export function compareVersions(a: string, b: readonly number[]): number {
+  const pa = a.replace(/^v/, '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+  for (let i = 0; i < b.length; i++) {
+    const d = (pa[i] ?? 0) - b[i]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export function mode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+}
+
+export const octal = (m: number) => `0${m.toString(8).padStart(3, '0')}`;
+
+export function checkNode(version: string): Check {
+  const need = MIN_NODE.slice(0, 2).join('.');
+  if (compareVersions(version, MIN_NODE) >= 0) return { name: 'Node.js', status: 'ok', message: `v${version.replace(/^v/, '')} (${need} or newer needed)` };
+  return { name: 'Node.js', status: 'fail', message: `v${version.replace(/^v/, '')} is too old`, fix: `Install Node.js ${need} or newer (https://nodejs.org), then run \`npm ci\` again.`, exitCode: ExitCode.FAILURE };
+}
+
+interface ConfigState {
+  check: Check;
+  file: string;
+  dir: string;
+  fileMode?: number;
+  dirMode?: number;
+}
+
+/** The config file and directory as found, before anything opens them. */
+export function checkConfig(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ConfigState {
+  const dir = configDir(env);
+  const file = join(dir, 'config.json');
+  const dirMode = mode(dir);
+  const fileMode = mode(file);
+  const state = { file, dir, fileMode, dirMode };
+  if (fileMode === undefined) {
+    return { ...state, check: { name: 'config file', status: 'skip', message: `none yet at ${file}`, fix: 'Profiles are saved by `partner auth login --base-url URL`; PARTNER_TOKEN and PARTNER_BASE_URL work without one.' } };
+  }
+  try {
+    JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? 'not valid JSON';
+    return { ...state, check: { name: 'config file', status: 'fail', message: `${file} cannot be read: ${why}`, fix: `Fix or remove ${file}, then run \`partner auth login\` again.`, exitCode: ExitCode.FAILURE } };
+  }
+  if (platform !== 'win32') {
+    const wide: string[] = [];
+    const fixes: string[] = [];
+    if ((fileMode & 0o077) !== 0) {
+      wide.push(`the file is ${octal(fileMode)}`);
+      fixes.push(`chmod 600 ${file}`);
+    }
+    if (dirMode !== undefined && (dirMode & 0o077) !== 0) {
+      wide.push(`the directory is ${octal(dirMode)}`);
+      fixes.push(`chmod 700 ${dir}`);
+    }
+    if (wide.length > 0) {
+      return { ...state, check: { name: 'config file', status: 'fail', message: `${file}: ${wide.join(', ')}; others can read your tokens`, fix: `Run \`${fixes.join(' && ')}\`.`, exitCode: ExitCode.FAILURE } };
+    }
+  }
+  return { ...state, check: { name: 'config file', status: 'ok', message: `${file} (file ${octal(fileMode)}, directory ${dirMode === undefined ? '?' : octal(dirMode)})` } };
+}
+
+export const SOURCE: Record<string, string> = { flag: 'from a flag', env: 'from the environment', profile: 'from the config file', sandbox: 'the embedded sandbox', none: 'default' };
+
+/** Proxy variables in use (as undici reads them), credentials masked, and whether the base URL goes through one. */
+export function checkProxy(env: NodeJS.ProcessEnv, baseUrl?: string): Check {
+  const pick = (lower: string, upper: string) => (env[lower] !== undefined ? { name: lower, value: env[lower]! } : env[upper] !== undefined ? { name: upper, value: env[upper]! } : undefined);
+  const vars = [pick('https_proxy', 'HTTPS_PROXY'), pick('http_proxy', 'HTTP_PROXY'), pick('no_proxy', 'NO_PROXY')].filter((v): v is { name: string; value: string } => v !== undefined && v.value !== '');
+  if (vars.length === 0) return { name: 'proxy', status: 'ok', message: 'none set (HTTPS_PROXY, HTTP_PROXY, NO_PROXY): direct connections' };
+  const shown: string[] = [];
+  const bad: string[] = [];
+  for (const v of vars) {
+    if (/no_proxy/i.test(v.name)) {
+      shown.push(`${v.name}=${v.value}`);
+      continue;
+    }
+    const masked = maskProxyUrl(v.value);
+    if (masked === undefined) bad.push(v.name);
+    shown.push(`${v.name}=${masked ?? '(not a URL)'}`);
+  }
+  if (bad.length > 0) {
+    return { name: 'proxy', status: 'fail', message: `${shown.join(', ')}`, fix: `Set ${bad.join(' and ')} to a URL such as http://proxy.example.com:3128, or unset it.`, exitCode: ExitCode.FAILURE };
+  }
+  let route = '';
+  if (baseUrl) {
+    try {
+      const u = new URL(baseUrl);
+      const proxyVar = u.protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? pick('http_proxy', 'HTTP_PROXY')) : pick('http_proxy', 'HTTP_PROXY');
+      const noProxy = pick('no_proxy', 'NO_PROXY')?.value ?? '';
+      if (!proxyVar || proxyVar.value === '') route = `; ${u.host} is reached directly`;
+      else if (bypassed(u, noProxy)) route = `; ${u.host} bypasses the proxy (NO_PROXY)`;
+      else route = `; ${u.host} goes through ${proxyVar.name}`;
+    } catch {
+      // An invalid base URL is reported by its own check.
+    }
+  }
+  return { name: 'proxy', status: 'ok', message: `${shown.join(', ')}${route}` };
+}
+
+/** Shows a proxy URL with any user name and password replaced; undefined when it is not an http(s) URL. */
+export function maskProxyUrl(value: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return undefined;
+  }
+  // "proxy.corp:3128" parses as a URL with the scheme "proxy.corp:"; a proxy needs http(s)://.
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  if (u.username || u.password) {
+    u.username = '***';
+    if (u.password) u.password = '***';
+  }
+  return u.toString().replace(/\/$/, '');
+}
+
+/** The NO_PROXY rule of undici's EnvHttpProxyAgent. */
+function bypassed(url: URL, noProxy: string): boolean {
+  if (noProxy.trim() === '*') return true;
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  for (const entry of noProxy.split(/[,\s]/)) {
+    if (!entry) continue;
+    const m = /^(.+):(\d+)$/.exec(entry);
+    const h = (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase().replace(/^\[|\]$/g, '');
+    if (m && Number(m[2]) !== port) continue;
+    if (host === h || host.endsWith(`.${h}`)) return true;
+  }
+  return false;
+}
+
+export function describeError(err: unknown): string {
+  if (err instanceof ApiError) return `HTTP ${err.status} ${err.apiCode ?? ''} ${err.message}${err.correlationId ? ` (correlation id ${err.correlationId})` : ''}`.replace(/\s+/g, ' ').trim();
+  return (err as Error).message;
+}
+
+export function headerText(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+
+
+/** Age of a key from iat/nbf (seconds since epoch), when the JWKS publishes one. */
+export function keyAge(jwk: Record<string, unknown>, now: number): number | null {
+  const t = typeof jwk.iat === 'number' ? jwk.iat : typeof jwk.nbf === 'number' ? jwk.nbf : undefined;
+  return t === undefined ? null : Math.max(0, Math.round(now / 1000 - t));
+}
+
+export function formatAge(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172800) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86400)} days`;
+}
+
+export function renderChecks(checks: Check[], ctx: Pick<Context, 'colors'> & { io?: { columns?: number } }): string {
+  const c = ctx.colors;
+  const label: Record<Status, string> = { ok: c.green('OK  '), warn: c.yellow('WARN'), fail: c.red('FAIL'), skip: c.dim('--  ') };
+  const width = Math.max(...checks.map((k) => k.name.length));
+  // One aligned block, messages wrapped at the terminal width (never mid-word); a fix goes under its message.
+  const pairs: [string, string][] = [];
+  for (const k of checks) {
+    pairs.push([`${label[k.status]}  ${k.name.padEnd(width)}`, sanitizeTerminal(k.message)]);
+    if (k.fix && k.status !== 'ok') pairs.push(['', `${c.dim('fix:')} ${sanitizeTerminal(k.fix)}`]);
+  }
+  const lines: string[] = [formatPairs(pairs, { width: ctx.io?.columns }).trimEnd()];
+  const failed = checks.filter((k) => k.status === 'fail').length;
+  const warned = checks.filter((k) => k.status === 'warn').length;
+  lines.push('');
+  lines.push(failed === 0 ? `All checks passed${warned ? ` (${warned} warning${warned > 1 ? 's' : ''})` : ''}.` : `${failed} problem${failed > 1 ? 's' : ''} found${warned ? `, ${warned} warning${warned > 1 ? 's' : ''}` : ''}.`);
+  return `${lines.join('\n')}\n`;
+}
