@@ -13,7 +13,8 @@ import { isObj } from '../../forms/schema.js';
 import { loadServerForm } from '../../forms/load.js';
 import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
 import { secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
-import { fixIssues, review, type Wizard } from '../../forms/wizard.js';
+import { type Wizard } from '../../forms/wizard.js';
+import { fixIssues, review } from '../../forms/review.js';
 
 export type SubmitOptions = OptionsOf<typeof submit>;
 

@@ -17,7 +17,8 @@ import type { Prompter } from '../../forms/prompter.js';
 import { allFields, getAt } from '../../forms/questions.js';
 import type { FormSchema } from '../../forms/schema.js';
 import { secretsNotKeptHint, secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
-import { fixIssues, review, type Wizard } from '../../forms/wizard.js';
+import { type Wizard } from '../../forms/wizard.js';
+import { fixIssues, review } from '../../forms/review.js';
 
 export type CreateOptions = OptionsOf<typeof create>;
 
