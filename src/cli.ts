@@ -5,9 +5,7 @@
 import type { Runtime } from './program.js';
 import { CliError, ExitCode, exitCodeFor, InterruptedError, OutputClosedError, UsageError } from './errors.js';
 import { envFlag, streamColor, systemIO, type IO } from './io.js';
-import { helpRequest, renderHelp } from './help.js';
-import { helpWidth } from './text/width.js';
-import { TOP_LEVEL } from './commands/index.js';
+import { printHelp } from './help-entry.js';
 
 export type { Runtime } from './program.js';
 
@@ -40,11 +38,8 @@ export async function main(argv: string[], io: IO = systemIO(process.env, { colo
   io.stdout.on('error', onStdoutError);
   let code: number;
   try {
-    const help = helpRequest(argv, TOP_LEVEL);
-    if (help) {
-      io.stdout.write(renderHelp(help, TOP_LEVEL, helpWidth(io)));
-      return ExitCode.OK;
-    }
+    // Help from the definitions, without commander (the launcher does the same before loading this module).
+    if (printHelp(argv, io)) return ExitCode.OK;
     const { buildProgram } = await import('./program.js');
     await buildProgram(runtime, { argv }).parseAsync(argv, { from: 'user' });
     code = interrupted ? ExitCode.INTERRUPTED : runtime.exitCode;

@@ -21,8 +21,6 @@ export interface Flag<T> {
   short?: string;
   /** Allowed values, shown in help and completed by the shells (validated by `parse`). */
   choices?: readonly string[];
-  /** Completion of the value: file paths. */
-  completeFiles?: boolean;
   /** Positional only: may be omitted. Variadic: the last argument takes the rest. */
   optional?: boolean;
   variadic?: boolean;

@@ -69,7 +69,6 @@ export function path(description: string, o: Common = {}): Flag<string | undefin
     kind: 'value',
     description,
     placeholder: o.placeholder ?? 'path',
-    completeFiles: true,
     parse: (raw, name) => {
       if (raw === undefined) return undefined;
       const p = String(raw);

@@ -3,13 +3,12 @@
 // module, or returns false (and the full CLI runs).
 import { helpRequest, renderHelp } from './help.js';
 import { helpWidth } from './text/width.js';
-import { systemIO } from './io.js';
+import { systemIO, type IO } from './io.js';
 import { TOP_LEVEL } from './commands/index.js';
 
-export function printHelp(argv: string[]): boolean {
+export function printHelp(argv: string[], io: IO = systemIO(process.env)): boolean {
   const target = helpRequest(argv, TOP_LEVEL);
   if (!target) return false;
-  const io = systemIO(process.env);
   io.stdout.write(renderHelp(target, TOP_LEVEL, helpWidth(io)));
   return true;
 }

@@ -8,25 +8,25 @@ import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { FIELD_LIST_FORM } from '../../src/sandbox/field-list-form.js';
-import { type CliResult, expectCode, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { type CliResult, expectCode, runCli, sandboxEnv } from '../helpers/cli.js';
 
 const SWE = 'Acme Sverige AB';
 
 let sandbox: Sandbox;
-let dir: { path: string; cleanup: () => void };
+let dir: { path: string };
+let close: () => Promise<void>;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+  let path: string;
+  ({ sandbox, env, dir: path, close } = await sandboxEnv());
+  dir = { path };
 });
 
 afterAll(async () => {
-  await sandbox.close();
-  dir.cleanup();
+  await close();
 });
 
 const write = (name: string, v: unknown) => {

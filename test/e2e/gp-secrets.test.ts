@@ -8,15 +8,16 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { sandboxEnv } from '../helpers/cli.js';
 import { DOWN, ENTER, hasScript, Pty } from '../helpers/pty.js';
 
 const PAN = 'PQRST6789K';
 const AADHAAR = '987654321098';
 
 let sandbox: Sandbox;
-let dir: { path: string; cleanup: () => void };
+let dir: { path: string };
+let close: () => Promise<void>;
 let env: NodeJS.ProcessEnv;
 const ptys: Pty[] = [];
 const pty = (args: string[]) => {
@@ -26,15 +27,14 @@ const pty = (args: string[]) => {
 };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, TERM: 'xterm' });
+  let path: string;
+  ({ sandbox, env, dir: path, close } = await sandboxEnv({ TERM: 'xterm' }));
+  dir = { path };
 });
 
 afterAll(async () => {
   for (const p of ptys) p.kill();
-  await sandbox.close();
-  dir.cleanup();
+  await close();
 });
 
 const draftsDir = () => join(dir.path, 'config', 'drafts');

@@ -3,22 +3,22 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { sanitizeCell } from '../../src/output/sanitize.js';
-import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
-let dir: ReturnType<typeof tempDir>;
+let dir: { path: string };
+let close: () => Promise<void>;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ employees: 45 });
-  dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+  let path: string;
+  ({ sandbox, env, dir: path, close } = await sandboxEnv());
+  dir = { path };
 });
 afterAll(async () => {
-  await sandbox.close();
-  dir.cleanup();
+  await close();
 });
 
 /** stdout and stderr of the CLI on a terminal `columns` wide. */

@@ -8,10 +8,10 @@ import { hasLegacyShape } from '../../webhooks/samples.js';
 function eventTypeArg() {
   return {
     ...arg.oneOf(EVENT_TYPES, `the event type: ${EVENT_TYPES.join(', ')}`),
-    parse: (raw: unknown, name: string): EventType => {
+    parse: (raw: unknown): EventType => {
       const text = raw === undefined ? '' : String(raw).trim();
       const hit = EVENT_TYPES.find((t) => t.toLowerCase() === text.toLowerCase());
-      if (!hit) throw new UsageError(text ? `EVENT_TYPE must be one of ${EVENT_TYPES.join(', ')}, not "${text.slice(0, 40)}"` : 'EVENT_TYPE is required', `One of: ${EVENT_TYPES.join(', ')}`, name === '<event-type>' ? 'INVALID_OPTION' : 'INVALID_OPTION');
+      if (!hit) throw new UsageError(text ? `EVENT_TYPE must be one of ${EVENT_TYPES.join(', ')}, not "${text.slice(0, 40)}"` : 'EVENT_TYPE is required', `One of: ${EVENT_TYPES.join(', ')}`, 'INVALID_OPTION');
       return hit;
     },
   };
