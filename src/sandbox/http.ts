@@ -1,7 +1,10 @@
 // Small HTTP helpers shared by the sandbox modules: the response value the
-// handlers return, JSON and error responses, body reading.
+// handlers return, JSON and error responses, body reading, the bearer token.
 import type { IncomingMessage } from 'node:http';
+import { readCapped } from '../input.js';
 import { errorBody, type ErrorOptions } from './errors.js';
+
+export { BodyTooLargeError } from '../input.js';
 
 /** What a handler answers; the server writes it after the configured latency. */
 export interface SbxResponse {
@@ -32,29 +35,13 @@ export function error(status: number, req: Pick<RequestInfo, 'path' | 'correlati
   return json(status, errorBody(status, req.path, req.correlationId, opts));
 }
 
-export class BodyTooLargeError extends Error {}
+/** Reads the whole request body as UTF-8 through the one capped reader (BodyTooLargeError above `limit`; the socket stays open for the 413). */
+export async function readBody(req: IncomingMessage, limit = 1_000_000): Promise<string> {
+  return (await readCapped(req, limit, { declaredLength: req.headers['content-length'], keepOpen: true })).toString('utf8');
+}
 
-/** Reads the whole request body as UTF-8 (rejects above `limit` bytes). */
-export function readBody(req: IncomingMessage, limit = 1_000_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (c: Buffer) => {
-      if (failed) return;
-      size += c.length;
-      if (size > limit) {
-        failed = true;
-        reject(new BodyTooLargeError(`body larger than ${limit} bytes`));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', (e) => {
-      if (!failed) reject(e);
-    });
-  });
+/** The token of an `Authorization: Bearer …` header, or undefined. */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  return typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
 }

@@ -1,17 +1,20 @@
 // startSandbox(): the embedded mock of the whole API over real HTTP on
 // loopback. HTTP plumbing, routing, auth and company scoping, faults,
 // latency, the request log and webhook delivery; endpoint logic is in
-// routes.ts, data in store.ts/data.ts, forms in forms.ts.
+// routes.ts, data in store.ts/data.ts, forms in forms.ts, drift in
+// drift-plans.ts, the sign/rotate endpoints in webhook-admin.ts.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { COMPANY_A, COMPANY_B, COMPANY_B_EMPLOYEES } from './data.js';
 import { Faults, type FaultRule } from './faults.js';
-import { BodyTooLargeError, error, json, readBody, type RequestInfo, type SbxResponse } from './http.js';
+import { DriftPlans, type DriftPlan } from './drift-plans.js';
+import { bearerToken, BodyTooLargeError, error, json, readBody, type RequestInfo, type SbxResponse } from './http.js';
 import { JWKS_PATH, ROUTES, type RouteContext } from './routes.js';
 import { createSigner, type Signer } from './signing.js';
 import { CompanyStore } from './store.js';
 import { envelope, WebhookSender } from './webhook.js';
+import { WEBHOOK_ADMIN_PREFIX, webhookAdmin } from './webhook-admin.js';
 
 export type { FaultKind, FaultRule } from './faults.js';
 export type { Signer, Jwks, PublicJwk, RotateOptions, SignOptions } from './signing.js';
@@ -69,7 +72,7 @@ export interface Sandbox {
    * 1) is answered, `create` employees are added and `end` ACTIVE ones are
    * ended. Resolves with the ids touched once it has happened.
    */
-  drift(plan: { create?: number; end?: number; atListRequest?: number; company?: 'A' | 'B' }): Promise<string[]>;
+  drift(plan: DriftPlan): Promise<string[]>;
   /** the next `times` matching requests get this fault; rules take priority over rates */
   injectFault(rule: FaultRule): void;
   /** closes the server and all open sockets (keep-alive too); idempotent */
@@ -119,23 +122,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   ]);
   const signer = await createSigner();
   const faults = new Faults(seed, opts);
-  const plans: { at: number; create: number; end: number; company: 'A' | 'B'; done: (ids: string[]) => void }[] = [];
-  let listRequests = 0;
-  /** Before an employee list is answered: scheduled drift, then the --drift-rate draw. */
-  function driftBefore(company: 'A' | 'B'): void {
-    listRequests++;
-    for (let k = plans.length - 1; k >= 0; k--) {
-      const plan = plans[k]!;
-      if (plan.company !== company || listRequests < plan.at) continue;
-      plans.splice(k, 1);
-      const ids: (string | undefined)[] = [];
-      for (let i = 0; i < plan.create; i++) ids.push(stores[company].drift('create', faults.driftRng));
-      for (let i = 0; i < plan.end; i++) ids.push(stores[company].drift('end', faults.driftRng));
-      plan.done(ids.filter((x): x is string => x !== undefined));
-    }
-    const kind = faults.pickDrift();
-    if (kind) stores[company].drift(kind, faults.driftRng);
-  }
+  const drift = new DriftPlans(stores, faults);
   const sender = new WebhookSender();
   const requests: RequestLogEntry[] = [];
   const sockets = new Set<Socket>();
@@ -159,29 +146,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     };
   }
 
-  // Sandbox-only endpoints for `partner sandbox emit`: sign any payload with the
-  // current key (POST /_sandbox/webhooks/sign {payload} -> {jws, kid}) and
-  // rotate the signing key (POST /_sandbox/webhooks/rotate-key {dropOld?} -> {kid, jwks}).
-  async function webhookAdmin(req: IncomingMessage, info: RequestInfo): Promise<SbxResponse> {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(String(req.headers.authorization ?? ''));
-    if (!m || !tokenToCompany.has(m[1]!)) return error(401, info);
-    const route = info.path.slice('/_sandbox/webhooks/'.length);
-    if (route !== 'sign' && route !== 'rotate-key') return error(404, info, { message: `no route for ${info.method} ${info.path}` });
-    if (info.method !== 'POST') return { ...error(405, info), headers: { 'content-type': 'application/json', allow: 'POST' } };
-    let body: { payload?: unknown; dropOld?: unknown };
-    try {
-      const raw = await readBody(req);
-      body = raw.trim() === '' ? {} : (JSON.parse(raw) as typeof body);
-    } catch {
-      return error(400, info, { message: 'request body is not valid JSON' });
-    }
-    if (route === 'rotate-key') {
-      const kid = await signer.rotate({ dropOld: body?.dropOld === true });
-      return json(200, { kid, jwks: signer.jwks() });
-    }
-    if (body?.payload === undefined) return error(400, info, { message: 'payload is required', details: [{ field: 'payload', message: 'is required' }] });
-    return json(200, { jws: await signer.sign(body.payload), kid: signer.kid });
-  }
+  const admin = webhookAdmin(signer, (token) => tokenToCompany.has(token));
 
   async function dispatch(req: IncomingMessage, info: RequestInfo, entry: RequestLogEntry): Promise<SbxResponse> {
     const { method, path } = info;
@@ -195,14 +160,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (method !== 'GET') return { ...error(405, info), headers: { 'content-type': 'application/json', allow: 'GET' } };
       return { ...json(200, signer.jwks()), headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600' } };
     }
-    if (path.startsWith('/_sandbox/webhooks/')) return webhookAdmin(req, info);
+    if (path.startsWith(WEBHOOK_ADMIN_PREFIX)) return admin(req, info);
     if (!isV1) return error(404, info, { message: `no route for ${method} ${path}` });
 
     // Authentication and permission, before routing (like a gateway).
-    const header = req.headers.authorization;
-    const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!m) return error(401, info);
-    const token = m[1]!;
+    const token = bearerToken(req);
+    if (token === undefined) return error(401, info);
     if (token === SANDBOX_TOKENS.noPermission) return error(403, info);
     const company = tokenToCompany.get(token);
     if (!company) return error(401, info, { message: 'AUTHORIZATION_INVALID_TOKEN' });
@@ -216,7 +179,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return { ...r, headers: { ...r.headers, allow } };
     }
 
-    if (method === 'GET' && path === '/v1/employees') driftBefore(company);
+    if (method === 'GET' && path === '/v1/employees') drift.beforeList(company);
     const { emit, flush } = emitter();
     const ctx: RouteContext = { store: stores[company], req: info, emit };
     if (method === 'POST' || method === 'PATCH') {
@@ -337,10 +300,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     requests,
     setFaults: (f) => faults.set(f),
     injectFault: (rule) => faults.inject(rule),
-    drift: (plan) =>
-      new Promise<string[]>((resolve) => {
-        plans.push({ at: listRequests + Math.max(1, plan.atListRequest ?? 1), create: plan.create ?? 0, end: plan.end ?? 0, company: plan.company ?? 'A', done: resolve });
-      }),
+    drift: (plan) => drift.schedule(plan),
     close,
   };
 }
