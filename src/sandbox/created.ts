@@ -1,6 +1,8 @@
 // Turns a validated GP create body into the stored employee: its list item
 // and profile sections. Reads the body loosely, so richer schemas still work.
-import { ageOn, type CompanySpec, type EmployeeCore } from './data.js';
+import type { CompanySpec } from './companies.js';
+import type { EmployeeCore } from './data.js';
+import { ageOn } from './dates.js';
 import type { EmployeeListItem, EmployeeType, ProfileSections } from './types.js';
 import { countryData } from './countries.js';
 

@@ -8,5 +8,6 @@ export { listEntities, getSchema, validateCreate, validateDynamic, dynamicSectio
 export type { FieldError, FormValidation, JsonSchema } from './forms.js';
 export { WebhookSender, envelope } from './webhook.js';
 export { JWKS_PATH } from './routes.js';
-export { SANDBOX_TODAY, COMPANY_A, COMPANY_B } from './data.js';
+export { COMPANY_A, COMPANY_B } from './companies.js';
+export { SANDBOX_TODAY } from './dates.js';
 export type * from './types.js';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { COMPANY_A, COMPANY_B, COMPANY_B_EMPLOYEES } from './data.js';
+import { COMPANY_A, COMPANY_B, COMPANY_B_EMPLOYEES } from './companies.js';
 import { Faults, type FaultRule } from './faults.js';
 import { DriftPlans, type DriftPlan } from './drift-plans.js';
 import { bearerToken, BodyTooLargeError, error, json, readBody, type RequestInfo, type SbxResponse } from './http.js';

@@ -2,7 +2,9 @@
 // plus employees created through the API (stored as objects). Lookups by id,
 // code and e-mail are O(1); a page costs O(pageSize) (+ O(created) for sorts).
 import { buildCreated, type CreatedEmployee } from './created.js';
-import { EmployeeGenerator, isoToDay, SANDBOX_TODAY, type CompanySpec } from './data.js';
+import type { CompanySpec } from './companies.js';
+import { EmployeeGenerator } from './data.js';
+import { isoToDay, SANDBOX_TODAY } from './dates.js';
 import type { Rng } from './prng.js';
 import type {
   EmployeeListItem,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { COMPANY_A, EmployeeGenerator } from '../../../src/sandbox/data.js';
+import { COMPANY_A } from '../../../src/sandbox/companies.js';
+import { EmployeeGenerator } from '../../../src/sandbox/data.js';
 import { permute32, unpermute32 } from '../../../src/sandbox/prng.js';
 import { iban } from '../../../src/sandbox/countries.js';
 import { call } from './helpers.js';
