@@ -1,7 +1,9 @@
 // The review of the wizard's answers: every answer under its section and
 // object titles, the filterable change list, fixing refused answers.
 import { sanitizeTerminal } from '../output/sanitize.js';
-import { allFields, compact, getAt, setAt, type Field } from './questions.js';
+import { requestDoc } from './answers.js';
+import { getAt, setAt } from './paths.js';
+import { allFields, type Field } from './questions.js';
 import { isObj } from './schema.js';
 import { GoBack } from './prompter.js';
 import { validateDoc, type FieldIssue } from './validate.js';
@@ -32,8 +34,7 @@ export function reviewText(w: Wizard): string {
 
 /** Client-side validation of the wizard's sections against the whole schema. */
 export function issuesOf(w: Wizard): FieldIssue[] {
-  const doc = (compact(w.doc) ?? {}) as Record<string, unknown>;
-  return validateDoc(w.form, doc, w.sections);
+  return validateDoc(w.form, requestDoc(w.form, w.doc, w.sections), w.sections);
 }
 
 /** The question an issue belongs to: the field whose path is the longest prefix of the issue's path. */

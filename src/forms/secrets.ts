@@ -1,6 +1,7 @@
 // Secret fields (isSecretSchema in schema.ts says which) and keeping their
 // values out of drafts: a resumed wizard asks them again.
-import { allFields, getAt, setAt } from './questions.js';
+import { getAt, setAt } from './paths.js';
+import { allFields } from './questions.js';
 import { isSecretSchema, type FormSchema } from './schema.js';
 
 /** Dot paths of the secret fields of the answers now (group items included). */

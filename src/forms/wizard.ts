@@ -5,7 +5,9 @@
 // issues and are asked again at their questions.
 import type { Colors } from '../output/colors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
-import { allFields, getAt, itemFields, pruneHidden, sectionFields, setAt, type Field } from './questions.js';
+import { pruneHidden } from './answers.js';
+import { getAt, setAt } from './paths.js';
+import { allFields, itemFields, sectionFields, type Field } from './questions.js';
 import { isObj } from './schema.js';
 import { GoBack, type Prompter } from './prompter.js';
 import type { FormSchema } from './schema.js';
@@ -171,11 +173,12 @@ export function checkValue(w: Pick<Wizard, 'form'>, f: Field, value: unknown): t
 /** Text -> the value the field's schema wants (the one converter, shared with --set); undefined for empty. */
 export function parseText(w: Pick<Wizard, 'form'>, f: Field, text: string): { ok: true; value: unknown } | { ok: false; message: string } {
   const c = toValue(w.form, f.schema, text);
+  if (c.ok && c.value === undefined && f.required && f.kind === 'list' && !(Number(f.schema.minItems) > 0)) return { ok: true, value: [] }; // Enter: a required list may be empty
   return c.ok ? c : { ok: false, message: `${f.title} ${c.message}` };
 }
 
 export function title(f: Field): string {
-  const hint = f.kind === 'date' ? 'YYYY-MM-DD' : f.kind === 'list' ? 'comma-separated' : f.kind === 'json' ? 'JSON' : f.currency;
+  const hint = f.kind === 'date' ? 'YYYY-MM-DD' : f.kind === 'list' ? (f.required && !(Number(f.schema.minItems) > 0) ? 'comma-separated; Enter for none' : 'comma-separated') : f.kind === 'json' ? 'JSON' : f.currency;
   return sanitizeTerminal(`${f.title}${f.required ? '' : ' (optional)'}${hint ? ` [${hint}]` : ''}`);
 }
 

@@ -1,0 +1,71 @@
+// Issue 15 item 4, the dead end left: a required object whose fields are all
+// optional, left empty. It stays `{}` (so validation is satisfied and "Fix
+// these answers" is never needed), while an optional object left empty is not
+// sent. The same for a required section of optional fields, a required list
+// with no minimum (Enter is the empty list), and list entries left empty.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSchema, type FormSchema } from '../../../src/forms/schema.js';
+import { buildBodies } from '../../../src/forms/bodies.js';
+import { compact, requestDoc } from '../../../src/forms/answers.js';
+import { validateSections } from '../../../src/forms/inputs.js';
+import { type Wizard } from '../../../src/forms/wizard.js';
+import { issuesOf, review } from '../../../src/forms/review.js';
+import { colors } from '../../../src/output/colors.js';
+import { scripted, type Step } from './scripted.js';
+
+const FIX = join(import.meta.dirname, '../../fixtures/forms');
+const form: FormSchema = loadSchema(JSON.parse(readFileSync(join(FIX, 'required-empty-2020.json'), 'utf8')));
+
+function wizard(steps: Step[]) {
+  const p = scripted(steps);
+  const w: Wizard = { form, doc: {}, asked: new Set(), sections: form.sections.map((s) => s.key), prompter: p, colors: colors(false), save: () => undefined };
+  return { w, p };
+}
+
+/** Everything optional left empty; one child entry (the list needs one) with no answers. */
+const ALL_EMPTY: Step[] = [
+  [/^Name$/, 'Ada'],
+  [/^Notes \(optional\)$/, ''],
+  [/^Address line 2 \(optional\)$/, ''],
+  [/^PO box \(optional\)$/, undefined],
+  [/^Skills \[comma-separated; Enter for none\]$/, ''],
+  [/^Nickname \(optional\)$/, ''],
+  [/^Add another entry to Children\? \(1 so far\)$/, 'No, continue'],
+  [/^Hobby \(optional\)$/, ''],
+];
+
+describe('required objects whose fields are all optional', () => {
+  it('left empty through the wizard: the review offers Submit at once and the body keeps {} and [] where the form requires them', async () => {
+    const { w, p } = wizard([...ALL_EMPTY, [/^Fill in Perks\? \(optional\)$/, false], [/^What next/, 'Submit']]);
+    expect(await review(w)).toBe('submit');
+    expect(p.left()).toEqual([]);
+    expect(p.notes.join('\n')).not.toContain('need attention');
+    expect(issuesOf(w)).toEqual([]);
+    expect(buildBodies(form, 'E', w.doc).create).toEqual({ entity: 'E', profile: { name: 'Ada', address: {}, skills: [], children: [{}] }, extras: {} });
+  });
+
+  it('an optional object of optional yes/no questions, filled in but left empty, is not sent; answered, it is', async () => {
+    const empty = wizard([...ALL_EMPTY, [/^Fill in Perks\?/, true], [/^Fill in Travel\?/, true], [/^Gym \(optional\)$/, undefined], [/^Lunch \(optional\)$/, undefined], [/^What next/, 'Submit']]);
+    expect(await review(empty.w)).toBe('submit');
+    expect(empty.p.left()).toEqual([]);
+    expect(buildBodies(form, 'E', empty.w.doc).create).not.toHaveProperty('perks');
+    const answered = wizard([...ALL_EMPTY, [/^Fill in Perks\?/, true], [/^Fill in Travel\?/, true], [/^Gym/, 'No'], [/^Lunch/, undefined], [/^What next/, 'Submit']]);
+    expect(await review(answered.w)).toBe('submit');
+    expect(buildBodies(form, 'E', answered.w.doc).create.perks).toEqual({ travel: { gym: false } });
+  });
+
+  it('requestDoc: {} for required objects under present parents only, entries of lists kept, nothing added under an absent optional section', () => {
+    expect(requestDoc(form, {})).toEqual({ profile: { address: {} }, extras: {} });
+    expect(requestDoc(form, { profile: { name: 'A', address: { line2: '' }, children: [{ nickname: '' }, {}] }, perks: { travel: {} } })).toEqual({ profile: { name: 'A', address: {}, children: [{}, {}] }, extras: {} });
+    expect(requestDoc(form, {}, ['extras'])).toEqual({ extras: {} });
+    // compact alone still drops empty objects (an optional object left empty is not sent).
+    expect(compact({ s: { o: { x: undefined }, y: [] } })).toEqual({ s: { y: [] } });
+  });
+
+  it('from a values file: a required object of optional fields may be left out; what is still missing is reported at its field', () => {
+    expect(validateSections(form, { profile: { name: 'Ada', skills: [], children: [{}] } }, ['profile', 'extras', 'perks'])).toEqual([]);
+    expect(validateSections(form, { profile: { name: 'Ada' } }, ['profile', 'extras', 'perks']).map((i) => i.path).sort()).toEqual(['profile.children', 'profile.skills']);
+  });
+});
