@@ -4,7 +4,7 @@
 // changed before submitting (review.ts). Server field errors come back as
 // issues and are asked again at their questions.
 import type { Colors } from '../output/colors.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
 import { pruneHidden } from './answers.js';
 import { getAt, setAt } from './paths.js';
 import { allFields, itemFields, sectionFields, type Field } from './questions.js';
@@ -26,7 +26,7 @@ export interface Wizard {
   colors: Colors;
   /** Persists the draft; called after every answer. */
   save(): void;
-  /** Steps answered in this run, newest last: Esc goes back through them. */
+  /** Steps answered, newest last (kept in the draft, so a resumed wizard goes back past where it stopped): Esc goes back through them. */
   history?: string[];
   /** The section and nested object whose titles were shown last. */
   shown?: { section?: string; object?: string };
@@ -57,9 +57,12 @@ function nextStep(w: Wizard): Step | undefined {
  */
 export async function askAll(w: Wizard): Promise<void> {
   w.history ??= [];
+  let back: string | undefined;
   for (let guard = 0; guard < 5000; guard++) {
     prune(w);
-    const step = nextStep(w);
+    // After Esc, the step gone back to comes first, even when an earlier question is still open (a secret asked again on resume).
+    const step = (back !== undefined ? stepFor(w, back) : undefined) ?? nextStep(w);
+    back = undefined;
     if (!step) break;
     try {
       if (step.field) await askField(w, step.field);
@@ -67,11 +70,19 @@ export async function askAll(w: Wizard): Promise<void> {
       if (!step.field?.fixed) w.history.push(step.id);
     } catch (err) {
       if (!(err instanceof GoBack)) throw err;
-      stepBack(w);
+      back = stepBack(w);
     }
   }
   prune(w);
   w.save();
+}
+
+/** The step with this id, if it is still to be asked. */
+function stepFor(w: Wizard, id: string): Step | undefined {
+  if (w.asked.has(id)) return undefined;
+  if (id.startsWith('section:')) return { id, section: id.slice('section:'.length) };
+  const field = allFields(w.form, w.doc, w.sections).find((f) => f.id === id);
+  return field ? { id, section: field.section, field } : undefined;
 }
 
 function announceSection(w: Wizard, key: string): void {
@@ -93,8 +104,8 @@ async function askSection(w: Wizard, key: string): Promise<void> {
   w.save();
 }
 
-/** Un-asks the newest step still on screen, so it is asked again next. */
-function stepBack(w: Wizard): void {
+/** Un-asks the newest step still on screen, so it is asked again next; returns its id. */
+function stepBack(w: Wizard): string | undefined {
   const history = w.history ?? [];
   while (history.length) {
     const id = history.pop()!;
@@ -104,14 +115,15 @@ function stepBack(w: Wizard): void {
       w.asked.delete(id);
       w.asked.delete(`skip:${key}`);
       w.save();
-      return;
+      return id;
     }
     if (!allFields(w.form, w.doc, w.sections).some((f) => f.id === id && !f.fixed)) continue; // hidden since
     w.asked.delete(id);
     w.save();
-    return;
+    return id;
   }
   w.prompter.note(w.colors.dim('  This is the first question: there is nothing to go back to.'));
+  return undefined;
 }
 
 /** The first question of a section not asked yet, including new questions inside items of a group already asked. */
@@ -150,9 +162,16 @@ export function displayValue(f: Field, value: unknown): string {
   if (f.kind === 'select') return f.choices?.find((c) => c.value === value)?.title ?? String(value);
   if (f.kind === 'multiselect' && Array.isArray(value)) return value.map((v) => f.choices?.find((c) => c.value === v)?.title ?? String(v)).join(', ') || '-';
   if (f.kind === 'group' && Array.isArray(value)) return `${value.length} entr${value.length === 1 ? 'y' : 'ies'}`;
-  if (f.kind === 'textarea' && typeof value === 'string' && value.includes('\n')) return `${value.split('\n')[0]} … (${value.split('\n').length} lines)`;
+  if (typeof value === 'string' && /[\r\n]/.test(value)) return multiLine(value);
   if (typeof value === 'object') return JSON.stringify(value);
   return f.currency ? `${String(value)} ${f.currency}` : String(value);
+}
+
+/** Text of several lines on one line of the review or change list: `first ↵ second (2 lines)`, cut at 60 characters. */
+function multiLine(text: string): string {
+  const lines = text.split(/\r\n|\r|\n/).length;
+  const flat = sanitizeCell(text);
+  return `${flat.length > 60 ? `${flat.slice(0, 59)}…` : flat} (${lines} lines)`;
 }
 
 /** `Section › Object › Entry #2 › Field`: where an answer sits, by titles, never raw keys. */

@@ -58,11 +58,13 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
 
   let doc: Record<string, unknown> = {};
   let asked = new Set<string>();
+  let history: string[] = [];
   const existing = drafts.loadGp(entity);
   if (opts.resume) {
     if (!existing) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: partner gp create --entity ${q(entity)}`, 'NO_DRAFT');
     doc = existing.answers;
     asked = new Set(existing.asked);
+    history = existing.history ?? [];
     ctx.log.info(`Resuming the draft saved at ${existing.savedAt}.`);
     const note = secretsResumeNote(form, doc);
     if (note) ctx.log.info(note);
@@ -71,6 +73,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     if (cont) {
       doc = existing.answers;
       asked = new Set(existing.asked);
+      history = existing.history ?? [];
       const note = secretsResumeNote(form, doc);
       if (note) prompter.note(ctx.errColors.dim(note));
     }
@@ -94,8 +97,9 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     sections,
     prompter,
     colors: ctx.errColors,
+    history,
     // Secret answers stay in memory only: the draft file never holds them.
-    save: () => drafts.saveGp({ entity: entity!, ...kept(form, w.doc, w.asked) }),
+    save: () => drafts.saveGp({ entity: entity!, ...kept(form, w.doc, w.asked, w.history) }),
   };
   prompter.note(
     `${ctx.errColors.bold(`New GP employee for ${sanitizeTerminal(entity)}`)}\n${ctx.errColors.dim('Answers are saved as a draft after each question; Ctrl-C keeps them and --resume continues.')}`,
@@ -130,10 +134,10 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   }
 }
 
-/** What a draft keeps: the answers and asked questions without secrets. */
-function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iterable<string>): { answers: Record<string, unknown>; asked: string[] } {
-  const { answers, asked: rest } = withoutSecrets(form, doc, asked);
-  return { answers, asked: rest };
+/** What a draft keeps: the answers, asked questions and back history without secrets. */
+function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iterable<string>, history: readonly string[] = []): { answers: Record<string, unknown>; asked: string[]; history: string[] } {
+  const { answers, asked: rest, history: back } = withoutSecrets(form, doc, asked, history);
+  return { answers, asked: rest, history: back };
 }
 
 /** `--body-file`: the POST body as written, shown, confirmed (or --yes), sent once. */
@@ -280,7 +284,8 @@ async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
   const finishCmd = `partner dynamic-details submit ${id} --resume`;
   const dynSections = dynamicKeys(form);
   if (body && id) {
-    const saveDyn = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter((a) => dynSections.includes(a.split('.')[0])) : []) });
+    const inDyn = (a: string) => dynSections.includes(a.split('.')[0]);
+    const saveDyn = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter(inDyn) : [], w?.history?.filter(inDyn)) });
     saveDyn();
     for (;;) {
       try {

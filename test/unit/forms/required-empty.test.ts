@@ -27,6 +27,7 @@ function wizard(steps: Step[]) {
 /** Everything optional left empty; one child entry (the list needs one) with no answers. */
 const ALL_EMPTY: Step[] = [
   [/^Name$/, 'Ada'],
+  [/^Badge PIN \(optional\)$/, ''],
   [/^Notes \(optional\)$/, ''],
   [/^Address line 2 \(optional\)$/, ''],
   [/^PO box \(optional\)$/, undefined],
