@@ -1,7 +1,7 @@
 // The answers document as a whole: dropping answers a condition hid, and
 // what a request carries (empty answers dropped, required containers kept).
 import { isVisible, shapeOf, visibleKeys } from './conditions.js';
-import { isNestedObject, kindOf, merge } from './questions.js';
+import { allFields, isNestedObject, kindOf, merge } from './questions.js';
 import { isObj, resolveRef, type FormSchema, type JsonSchema } from './schema.js';
 
 /**
@@ -99,4 +99,19 @@ function keepRequired(form: FormSchema, schemas: unknown[], value: unknown, dept
       for (const item of value[key] as unknown[]) keepRequired(form, [items], item, depth + 1);
     }
   }
+}
+
+/**
+ * Drops the answers a condition hid, and forgets that their questions were
+ * asked (a question that becomes hidden is asked again if it comes back).
+ */
+export function pruneAnswers(w: { form: FormSchema; doc: Record<string, unknown>; asked: Set<string>; sections: string[] }): void {
+  const dropped = pruneHidden(w.form, w.doc, w.sections);
+  for (const p of dropped) for (const a of [...w.asked]) if (a === p || a.startsWith(`${p}.`)) w.asked.delete(a);
+  const visible = new Set(allFields(w.form, w.doc, w.sections).map((f) => f.id));
+  for (const a of [...w.asked]) if (!visible.has(a) && !isGroupItemPath(a) && !/^(section|skip):/.test(a)) w.asked.delete(a);
+}
+
+function isGroupItemPath(id: string): boolean {
+  return /\.\d+(\.|$)/.test(id);
 }

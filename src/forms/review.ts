@@ -7,7 +7,9 @@ import { allFields, type Field } from './questions.js';
 import { isObj } from './schema.js';
 import { GoBack } from './prompter.js';
 import { validateDoc, type FieldIssue } from './validate.js';
-import { askAll, askField, BACK_HINT, displayValue, labelOf, shown, title, type Wizard } from './wizard.js';
+import { askField } from './ask.js';
+import { displayValue, labelOf } from './display.js';
+import { askAll, BACK_HINT, type Wizard } from './wizard.js';
 
 /** The review screen: every answer of the wizard's sections under its section and object titles, entries numbered, secrets masked. */
 export function reviewText(w: Wizard): string {

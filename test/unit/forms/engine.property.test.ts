@@ -14,7 +14,7 @@ import { pruneHidden } from '../../../src/forms/answers.js';
 import { getAt } from '../../../src/forms/paths.js';
 import { loadSchema, type FormSchema } from '../../../src/forms/schema.js';
 import { validateDoc } from '../../../src/forms/validate.js';
-import { checkValue } from '../../../src/forms/wizard.js';
+import { checkValue } from '../../../src/forms/ask.js';
 import { getSchema } from '../../../src/sandbox/forms.js';
 
 type Validator = (doc: unknown) => boolean;
