@@ -17,6 +17,7 @@ export function displayValue(f: Field, value: unknown): string {
   if (f.kind === 'boolean') return value ? 'Yes' : 'No';
   if (f.kind === 'select') return f.choices?.find((c) => c.value === value)?.title ?? String(value);
   if (f.kind === 'multiselect' && Array.isArray(value)) return value.map((v) => f.choices?.find((c) => c.value === v)?.title ?? String(v)).join(', ') || '-';
+  if (f.kind === 'list' && Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') || '(none)';
   if (f.kind === 'group' && Array.isArray(value)) return `${value.length} entr${value.length === 1 ? 'y' : 'ies'}`;
   if (typeof value === 'string' && /[\r\n]/.test(value)) return multiLine(value);
   if (typeof value === 'object') return JSON.stringify(value);

@@ -62,11 +62,14 @@ export async function askAll(w: Wizard): Promise<void> {
     const step = (back !== undefined ? stepFor(w, back) : undefined) ?? nextStep(w);
     back = undefined;
     if (!step) break;
+    // On the history before it is asked, so the draft saved with its answer has it too; off again if it is not answered.
+    const tracked = !step.field?.fixed;
+    if (tracked) w.history.push(step.id);
     try {
       if (step.field) await askField(w, step.field);
       else await askSection(w, step.section);
-      if (!step.field?.fixed) w.history.push(step.id);
     } catch (err) {
+      if (tracked) w.history.pop();
       if (!(err instanceof GoBack)) throw err;
       back = stepBack(w);
     }
