@@ -39,7 +39,12 @@ export function issuesOf(w: Wizard): FieldIssue[] {
   return validateDoc(w.form, requestDoc(w.form, w.doc, w.sections), w.sections);
 }
 
-/** The question an issue belongs to: the field whose path is the longest prefix of the issue's path. */
+/**
+ * The question an issue belongs to: the field whose path is the longest
+ * prefix of the issue's path; for an issue about a whole nested object that
+ * is asked field by field (`minProperties`, an `anyOf` of its fields), its
+ * first question, so "Fix these answers" always has something to ask.
+ */
 export function fieldForIssue(fields: Field[], path: string): Field | undefined {
   const normalised = path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
   let best: Field | undefined;
@@ -48,7 +53,7 @@ export function fieldForIssue(fields: Field[], path: string): Field | undefined 
       if (!best || f.id.length > best.id.length) best = f;
     }
   }
-  return best;
+  return best ?? fields.find((f) => f.id.startsWith(`${normalised}.`) && !f.fixed);
 }
 
 /**

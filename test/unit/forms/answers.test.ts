@@ -70,3 +70,19 @@ describe('required objects whose fields are all optional', () => {
     expect(validateSections(form, { profile: { name: 'Ada' } }, ['profile', 'extras', 'perks']).map((i) => i.path).sort()).toEqual(['profile.children', 'profile.skills']);
   });
 });
+
+describe('an issue about a whole object asked field by field', () => {
+  it('"Fix these answers" asks its first question (a required object with minProperties), so the review can be left', async () => {
+    const strict = loadSchema({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      required: ['p'],
+      properties: { p: { type: 'object', title: 'P', required: ['a'], properties: { a: { type: 'object', title: 'A', minProperties: 1, properties: { x: { type: 'string', title: 'X' }, y: { type: 'string', title: 'Y' } } } } } },
+    });
+    const p = scripted([[/^X/, ''], [/^Y/, ''], [/^What next/, 'Fix these answers'], [/^X/, 'filled'], [/^What next/, 'Submit']]);
+    const w: Wizard = { form: strict, doc: {}, asked: new Set(), sections: ['p'], prompter: p, colors: colors(false), save: () => undefined };
+    expect(await review(w)).toBe('submit');
+    expect(p.left()).toEqual([]);
+    expect(buildBodies(strict, 'E', w.doc).create).toEqual({ entity: 'E', p: { a: { x: 'filled' } } });
+  });
+});
