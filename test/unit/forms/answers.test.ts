@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSchema, type FormSchema } from '../../../src/forms/schema.js';
 import { buildBodies } from '../../../src/forms/bodies.js';
-import { compact, requestDoc } from '../../../src/forms/answers.js';
+import { compact, pruneHidden, requestDoc } from '../../../src/forms/answers.js';
+import { validateDoc } from '../../../src/forms/validate.js';
 import { validateSections } from '../../../src/forms/inputs.js';
 import { type Wizard } from '../../../src/forms/wizard.js';
 import { issuesOf, review } from '../../../src/forms/review.js';
@@ -84,5 +85,78 @@ describe('an issue about a whole object asked field by field', () => {
     expect(await review(w)).toBe('submit');
     expect(p.left()).toEqual([]);
     expect(buildBodies(strict, 'E', w.doc).create).toEqual({ entity: 'E', p: { a: { x: 'filled' } } });
+  });
+});
+
+describe('requestDoc and compact, deeper', () => {
+  const deep = loadSchema({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    required: ['s'],
+    properties: {
+      s: {
+        type: 'object',
+        required: ['list', 'deep'],
+        properties: {
+          list: { type: 'array', items: { type: 'object', required: ['inner'], properties: { inner: { type: 'object', properties: { v: { type: 'string' } } } } } },
+          deep: { type: 'object', required: ['mid'], properties: { mid: { type: 'object', required: ['leaf'], properties: { leaf: { type: 'object', properties: { z: { type: 'string' } } } } } } },
+          tags: { type: 'array', items: { type: 'string' } },
+        },
+      },
+      opt: { type: 'object', properties: { o: { type: 'object', required: ['q'], properties: { q: { type: 'object', properties: { r: { type: 'string' } } } } } } },
+    },
+  });
+
+  it('required objects inside list entries and at any depth are kept as {}; under an optional object left out, nothing is added', () => {
+    expect(requestDoc(deep, { s: { list: [{}, { inner: { v: '' } }, { inner: { v: 'x' } }] } })).toEqual({ s: { list: [{ inner: {} }, { inner: {} }, { inner: { v: 'x' } }], deep: { mid: { leaf: {} } } } });
+    expect(requestDoc(deep, { s: {}, opt: { o: { q: { r: 'here' } } } })).toEqual({ s: { deep: { mid: { leaf: {} } } }, opt: { o: { q: { r: 'here' } } } });
+    expect(requestDoc(deep, { opt: { o: {} } })).toEqual({ s: { deep: { mid: { leaf: {} } } } });
+    expect(validateDoc(deep, requestDoc(deep, { s: { list: [{}] } }))).toEqual([]);
+  });
+
+  it('compact drops empty strings at every depth below the top (in lists too) and keeps list entries', () => {
+    expect(compact({ tags: ['a', '', 'b'] })).toEqual({ tags: ['a', 'b'] });
+    expect(compact({ s: { tags: ['', 'x'], list: [{ v: '' }, {}] } })).toEqual({ s: { tags: ['x'], list: [{}, {}] } });
+  });
+});
+
+describe('pruneHidden', () => {
+  const conditional = loadSchema({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: {
+      a: {
+        type: 'object',
+        properties: {
+          kind: { enum: ['x', 'y'] },
+          nest: {
+            type: 'object',
+            properties: { flag: { type: 'boolean' }, extra: { type: 'string' } },
+            if: { properties: { flag: { const: true } }, required: ['flag'] },
+            else: { properties: { extra: false } },
+          },
+          items: {
+            type: 'array',
+            items: { type: 'object', properties: { t: { enum: ['k', 'm'] }, note: { type: 'string' } }, if: { properties: { t: { const: 'k' } }, required: ['t'] }, then: { properties: { note: false } } },
+          },
+        },
+      },
+      b: { type: 'object', properties: { only: { type: 'string' } } },
+    },
+    if: { properties: { a: { properties: { kind: { const: 'x' } }, required: ['kind'] } }, required: ['a'] },
+    then: { properties: { b: false } },
+  });
+  const doc = () => ({ a: { kind: 'x', nest: { flag: false, extra: 'E' }, items: [{ t: 'k', note: 'N' }, { t: 'm', note: 'M' }] }, b: { only: 'O' } });
+
+  it('drops what a condition hides: a whole section, a field of a nested object, a field of one list entry', () => {
+    const d = doc();
+    expect(pruneHidden(conditional, d).sort()).toEqual(['a.items.0.note', 'a.nest.extra', 'b']);
+    expect(d).toEqual({ a: { kind: 'x', nest: { flag: false }, items: [{ t: 'k' }, { t: 'm', note: 'M' }] } });
+  });
+
+  it('only in the sections asked for', () => {
+    const d = doc();
+    expect(pruneHidden(conditional, d, ['b'])).toEqual(['b']);
+    expect(d.a.nest).toEqual({ flag: false, extra: 'E' });
   });
 });
