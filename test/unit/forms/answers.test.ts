@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSchema, type FormSchema } from '../../../src/forms/schema.js';
 import { buildBodies } from '../../../src/forms/bodies.js';
-import { compact, pruneHidden, requestDoc } from '../../../src/forms/answers.js';
+import { compact, pruneAnswers, pruneHidden, requestDoc } from '../../../src/forms/answers.js';
 import { validateDoc } from '../../../src/forms/validate.js';
 import { validateSections } from '../../../src/forms/inputs.js';
 import { type Wizard } from '../../../src/forms/wizard.js';
@@ -152,6 +152,17 @@ describe('pruneHidden', () => {
     const d = doc();
     expect(pruneHidden(conditional, d).sort()).toEqual(['a.items.0.note', 'a.nest.extra', 'b']);
     expect(d).toEqual({ a: { kind: 'x', nest: { flag: false }, items: [{ t: 'k' }, { t: 'm', note: 'M' }] } });
+  });
+
+  it('pruneAnswers also forgets that the hidden questions were asked (in list entries too), so they are asked again if they come back', () => {
+    const w = {
+      form: conditional,
+      doc: doc() as Record<string, unknown>,
+      sections: ['a', 'b'],
+      asked: new Set(['a.kind', 'a.nest', 'a.nest.flag', 'a.nest.extra', 'a.items', 'a.items.0.t', 'a.items.0.note', 'a.items.1.t', 'a.items.1.note', 'b.only', 'section:b', 'skip:b']),
+    };
+    pruneAnswers(w);
+    expect([...w.asked]).toEqual(['a.kind', 'a.nest', 'a.nest.flag', 'a.items', 'a.items.0.t', 'a.items.1.t', 'a.items.1.note', 'section:b', 'skip:b']);
   });
 
   it('only in the sections asked for', () => {
