@@ -171,3 +171,32 @@ describe('pruneHidden', () => {
     expect(d.a.nest).toEqual({ flag: false, extra: 'E' });
   });
 });
+
+describe('required lists with no minimum', () => {
+  it('a required list of objects, a required multi-select and a required free list left empty are sent as []; an optional list left empty is not sent', async () => {
+    const lists = loadSchema({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      required: ['l'],
+      properties: {
+        l: {
+          type: 'object',
+          title: 'Lists',
+          required: ['kids', 'langs', 'tags'],
+          properties: {
+            kids: { type: 'array', title: 'Kids', minItems: 0, items: { type: 'object', properties: { n: { type: 'string', title: 'N' } } } },
+            langs: { type: 'array', title: 'Languages', items: { enum: ['EN', 'DE'] } },
+            tags: { type: 'array', title: 'Tags', items: { type: 'string' } },
+            pets: { type: 'array', title: 'Pets', items: { type: 'object', properties: { n: { type: 'string', title: 'N' } } } },
+          },
+        },
+      },
+    });
+    const p = scripted([[/^Add an entry to Kids\?/, false], [/^Languages$/, []], [/^Tags \[comma-separated; Enter for none\]$/, ''], [/^Add an entry to Pets\?/, false], [/^What next/, 'Submit']]);
+    const w: Wizard = { form: lists, doc: {}, asked: new Set(), sections: ['l'], prompter: p, colors: colors(false), save: () => undefined };
+    expect(await review(w)).toBe('submit');
+    expect(p.left()).toEqual([]);
+    expect(p.refused).toEqual([]);
+    expect(buildBodies(lists, 'E', w.doc).create).toEqual({ entity: 'E', l: { kids: [], langs: [], tags: [] } });
+  });
+});
