@@ -185,3 +185,40 @@ describe('going back after a resume', () => {
     expect(p.notes.join('\n')).toContain('This is the first question: there is nothing to go back to.');
   });
 });
+
+describe('going back over an optional section and past hidden questions', () => {
+  const answered = () => ({
+    doc: { person: { name: 'Ada', born: '1990-01-01', home: { zip: '10115', country: 'DEU' } }, job: { hours: 20, skills: ['ts'], kind: 'GP' } } as Record<string, unknown>,
+    asked: new Set(['person.name', 'person.born', 'person.pin', 'person.home.zip', 'person.home.country', 'job.hours', 'job.skills', 'job.kind', 'job.tags']),
+  });
+
+  it('Esc at the first question of an optional section goes back to its "Fill in?" question; Esc there to the question before', async () => {
+    const form = fixture('draft07-nested.json');
+    const { w, p } = wizard(
+      form,
+      [
+        [/^Fill in Extra\?/, true],
+        [/^Secret/, BACK],
+        [/^Fill in Extra\?/, BACK],
+        [/^Tags/, 'x'],
+        [/^Fill in Extra\?/, false],
+      ],
+      { ...answered(), history: ['job.hours', 'job.skills', 'job.tags'] },
+    );
+    await askAll(w);
+    expect(p.left()).toEqual([]);
+    expect(p.asked).toEqual(['Fill in Extra? (optional)', 'Secret (optional)', 'Fill in Extra? (optional)', 'Tags (optional) [comma-separated]', 'Fill in Extra? (optional)']);
+    expect(w.doc.job).toEqual({ hours: 20, skills: ['ts'], kind: 'GP', tags: ['x'] });
+    expect(w.doc.extra).toBeUndefined();
+    expect(w.history).toEqual(['job.hours', 'job.skills', 'job.tags', 'section:extra']);
+  });
+
+  it('steps in the history that are no longer questions (hidden since, or a fixed value) are passed over', async () => {
+    const form = fixture('draft07-nested.json');
+    const { w, p } = wizard(form, [[/^Fill in Extra\?/, BACK], [/^Hours/, '30'], [/^Fill in Extra\?/, false]], { ...answered(), history: ['job.hours', 'job.kind', 'job.gone', 'person.nothing'] });
+    await askAll(w);
+    expect(p.left()).toEqual([]);
+    expect(p.asked).toEqual(['Fill in Extra? (optional)', 'Hours', 'Fill in Extra? (optional)']);
+    expect((w.doc.job as { hours: number }).hours).toBe(30);
+  });
+});
