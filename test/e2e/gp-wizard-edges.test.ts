@@ -73,7 +73,8 @@ describe.skipIf(!hasScript)('wizard edges through a pseudo-terminal', () => {
     await p.expect(/Several lines: a blank line ends the text/);
     await p.answer(/\? Notes \(optional\)/, `First line${ENTER}`);
     await p.answer(/\? …/, `  second line, indented${ENTER}`);
-    await p.answer(/\? …/, ENTER); // a blank line ends the text
+    // The line prompt re-renders on every key: wait for the second line to be done and the third prompt shown.
+    await p.answer(/✔ … +second line, indented\n\? …/, ENTER); // a blank line ends the text
     await p.expect(/Postal address\n\s*Only if it differs from the home address\./);
     await p.answer(/\? Address line 2 \(optional\)/, ENTER);
     await p.answer(/\? PO box \(optional\)/, ENTER); // (leave empty)
@@ -99,7 +100,7 @@ describe.skipIf(!hasScript)('wizard edges through a pseudo-terminal', () => {
     await p.answer(/\? Badge PIN \(optional\)/, `4711${ENTER}`);
     await p.answer(/\? Notes \(optional\)/, `Alpha${ENTER}`);
     await p.answer(/\? …/, `Beta${ENTER}`);
-    await p.answer(/\? …/, ENTER);
+    await p.answer(/✔ … +Beta\n\? …/, ENTER);
     await p.answer(/\? Address line 2 \(optional\)/, `Flat 3${ENTER}`);
     await p.expect(/\? PO box \(optional\)/);
     p.send(CTRL_C);
