@@ -1,7 +1,9 @@
 // Answers -> request bodies. POST /v1/employees/gp-employments takes
 // `{entity, <non-dynamic section>: {…}}`; PATCH …/dynamic-details takes
 // `{<dynamic section>: {…}}`.
-import { allFields, compact, getAt } from './questions.js';
+import { requestDoc } from './answers.js';
+import { getAt } from './paths.js';
+import { allFields } from './questions.js';
 import type { FormSchema } from './schema.js';
 
 export interface Bodies {
@@ -19,14 +21,14 @@ export function createKeys(form: FormSchema): string[] {
 }
 
 export function buildBodies(form: FormSchema, entity: string, doc: Record<string, unknown>): Bodies {
-  const clean = (compact(doc) ?? {}) as Record<string, unknown>;
+  const clean = requestDoc(form, doc);
   const create: Record<string, unknown> = { entity };
   for (const key of createKeys(form)) if (clean[key] !== undefined) create[key] = clean[key];
   return { create, dynamic: dynamicBody(form, clean) };
 }
 
 export function dynamicBody(form: FormSchema, doc: Record<string, unknown>): Record<string, unknown> | undefined {
-  const clean = (compact(doc) ?? {}) as Record<string, unknown>;
+  const clean = requestDoc(form, doc, dynamicKeys(form));
   const out: Record<string, unknown> = {};
   for (const key of dynamicKeys(form)) if (clean[key] !== undefined) out[key] = clean[key];
   return Object.keys(out).length ? out : undefined;

@@ -7,7 +7,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { readValuesFile } from './inputs.js';
 import type { Prompter } from './prompter.js';
-import { setAt, getAt } from './questions.js';
+import { setAt, getAt } from './paths.js';
 import { loadSchema, type FormSchema } from './schema.js';
 import { secretFields } from './secrets.js';
 

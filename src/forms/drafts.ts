@@ -15,6 +15,8 @@ export interface GpDraft {
   answers: Record<string, unknown>;
   /** Questions already answered (or skipped), by dot path, so --resume continues where it stopped. */
   asked: string[];
+  /** The steps answered, oldest first (ids, never values), so Esc goes back past the resume point. */
+  history?: string[];
   savedAt: string;
 }
 
@@ -26,7 +28,13 @@ export interface DynamicDraft {
   entity: string;
   answers: Record<string, unknown>;
   asked: string[];
+  history?: string[];
   savedAt: string;
+}
+
+/** A draft's list of ids (asked, history), whatever the file holds: only strings survive. */
+function ids(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
 function slug(text: string): string {
@@ -54,7 +62,7 @@ export class DraftStore {
 
   loadGp(entity: string): GpDraft | undefined {
     const d = this.read(this.gpPath(entity));
-    return d && d.kind === 'gp-create' && d.entity === entity && isObj(d.answers) ? (d as unknown as GpDraft) : undefined;
+    return d && d.kind === 'gp-create' && d.entity === entity && isObj(d.answers) ? ({ ...d, asked: ids(d.asked), history: ids(d.history) } as unknown as GpDraft) : undefined;
   }
 
   saveGp(draft: Omit<GpDraft, 'kind' | 'version' | 'savedAt'>): void {
@@ -67,7 +75,7 @@ export class DraftStore {
 
   loadDynamic(employeeId: string): DynamicDraft | undefined {
     const d = this.read(this.dynamicPath(employeeId));
-    return d && d.kind === 'dynamic-details' && d.employeeId === employeeId && isObj(d.answers) ? (d as unknown as DynamicDraft) : undefined;
+    return d && d.kind === 'dynamic-details' && d.employeeId === employeeId && isObj(d.answers) ? ({ ...d, asked: ids(d.asked), history: ids(d.history) } as unknown as DynamicDraft) : undefined;
   }
 
   saveDynamic(draft: Omit<DynamicDraft, 'kind' | 'version' | 'savedAt'>): void {

@@ -6,8 +6,10 @@ import type { Context } from '../context.js';
 import { ApiError, InvalidValuesError, UsageError } from '../errors.js';
 import { readAll } from '../input.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
-import { allFields, compact, getAt, setAt } from './questions.js';
-import { isObj, type FormSchema } from './schema.js';
+import { requestDoc } from './answers.js';
+import { getAt, setAt } from './paths.js';
+import { allFields } from './questions.js';
+import type { FormSchema } from './schema.js';
 import { issue, validateDoc, type FieldIssue } from './validate.js';
 import { applySets, mergeValues, parseValuesText, type SetPair } from './values.js';
 
@@ -68,10 +70,8 @@ export function fillFixed(form: FormSchema, doc: Record<string, unknown>, sectio
 }
 
 export function validateSections(form: FormSchema, doc: Record<string, unknown>, sections: string[]): FieldIssue[] {
-  const clean = (compact(doc) ?? {}) as Record<string, unknown>;
-  // A required section left out entirely: report its required fields, not just the section.
-  for (const s of form.sections) if (s.required && sections.includes(s.key) && clean[s.key] === undefined && isObj(s.schema.properties)) clean[s.key] = {};
-  return validateDoc(form, clean, sections);
+  // A required section left out entirely is `{}` here: its required fields are reported, not just the section.
+  return validateDoc(form, requestDoc(form, doc, sections), sections);
 }
 
 /** Lists every issue on stderr and fails with exit 2: nothing was sent. */

@@ -2,7 +2,7 @@
 // through the Prompter interface, so tests can script the answers.
 import type { Context } from '../context.js';
 import { CancelledError, InterruptedError } from '../errors.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
 
 export interface PromptChoice<T> {
   name: string;
@@ -56,6 +56,12 @@ export function filterChoices<T>(choices: PromptChoice<T>[], term: string | unde
   return choices.filter((c) => words.every((w) => c.name.toLowerCase().includes(w)));
 }
 
+/** The current text of a multi-line answer, on one line and cut short, for the help line. */
+function oneLine(text: string): string {
+  const flat = sanitizeCell(text);
+  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+}
+
 export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors'>): Prompter {
   const lib = () => import('@inquirer/prompts');
   const help = (text?: string) => {
@@ -96,7 +102,7 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
           const first = lines.length === 0;
           const line = await p.input({
             message: first ? o.message : '…',
-            help: first ? [o.help, `Several lines: a blank line ends the text${o.default ? '; Enter on the first line keeps the current text' : ''}.`].filter(Boolean).join(' ') : undefined,
+            help: first ? [o.help, `Several lines: a blank line ends the text${o.default ? `; Enter on the first line keeps the current text (${oneLine(o.default)})` : ''}.`].filter(Boolean).join(' ') : undefined,
             back: o.back,
           });
           if (line === '') break;

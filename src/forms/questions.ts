@@ -1,7 +1,8 @@
 // Schema -> the ordered questions of a section, for the answers given so far.
 // Nested objects are flattened into their fields; arrays of objects are one
 // group question whose items are small forms of their own.
-import { isVisible, shapeOf, visibleKeys, type NodeShape } from './conditions.js';
+import { shapeOf, visibleKeys, type NodeShape } from './conditions.js';
+import { getAt } from './paths.js';
 import { isObj, isSecretSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from './schema.js';
 
 export type Kind = 'text' | 'textarea' | 'email' | 'date' | 'number' | 'integer' | 'select' | 'multiselect' | 'list' | 'boolean' | 'secret' | 'group' | 'object' | 'json';
@@ -46,36 +47,6 @@ export interface Field {
   minItems?: number;
   maxItems?: number;
   addText?: string;
-}
-
-export function getAt(doc: unknown, path: string[]): unknown {
-  let cur = doc;
-  for (const p of path) {
-    if (Array.isArray(cur) && /^\d+$/.test(p)) cur = cur[Number(p)];
-    else if (isObj(cur)) cur = cur[p];
-    else return undefined;
-  }
-  return cur;
-}
-
-export function setAt(doc: Record<string, unknown>, path: string[], value: unknown): void {
-  let cur: Record<string, unknown> | unknown[] = doc;
-  for (let i = 0; i < path.length - 1; i++) {
-    const p = path[i];
-    const nextIsIndex = /^\d+$/.test(path[i + 1]);
-    const container = cur as Record<string, unknown>;
-    let next = container[p];
-    if (!isObj(next) && !Array.isArray(next)) {
-      next = nextIsIndex ? [] : {};
-      container[p] = next;
-    }
-    cur = next as Record<string, unknown>;
-  }
-  const last = path[path.length - 1];
-  if (value === undefined) {
-    if (Array.isArray(cur)) cur.splice(Number(last), 1);
-    else delete (cur as Record<string, unknown>)[last];
-  } else (cur as Record<string, unknown>)[last] = value;
 }
 
 /** Merges the schemas that apply to one field, shallowly, later ones winning. */
@@ -153,7 +124,8 @@ export function kindOf(form: FormSchema, s: JsonSchema): Kind {
   return 'text';
 }
 
-function isNestedObject(form: FormSchema, s: JsonSchema): boolean {
+/** An object whose fields are asked one by one (not a select of objects, not free JSON). */
+export function isNestedObject(form: FormSchema, s: JsonSchema): boolean {
   if (choicesOf(form, s)) return false;
   return primaryType(s) === 'object' && (isObj(s.properties) || Array.isArray(s.allOf) || s.if !== undefined) || (!s.type && isObj(s.properties));
 }
@@ -270,64 +242,4 @@ export function allFields(form: FormSchema, doc: Record<string, unknown>, sectio
     }
   }
   return out;
-}
-
-/**
- * Drops the values of fields that are no longer visible (a condition stopped
- * holding), repeating until nothing changes. Returns the dropped paths.
- */
-export function pruneHidden(form: FormSchema, doc: Record<string, unknown>, sections?: string[]): string[] {
-  const dropped: string[] = [];
-  for (let round = 0; round < 8; round++) {
-    const before = dropped.length;
-    const rootShape = shapeOf(form, [form.root], doc);
-    for (const s of form.sections) {
-      if (sections && !sections.includes(s.key)) continue;
-      if (!isVisible(rootShape, s.key) && doc[s.key] !== undefined) {
-        dropped.push(s.key);
-        delete doc[s.key];
-        continue;
-      }
-      pruneNode(form, rootShape.props.get(s.key) ?? [s.schema], doc[s.key], [s.key], dropped);
-    }
-    if (dropped.length === before) break;
-  }
-  return dropped;
-}
-
-function pruneNode(form: FormSchema, schemas: unknown[], value: unknown, path: string[], dropped: string[]): void {
-  if (!isObj(value)) return;
-  const shape = shapeOf(form, schemas, value);
-  for (const key of Object.keys(value)) {
-    const declared = shape.order.includes(key) || shape.forbidden.has(key);
-    if (!declared) continue; // unknown keys are left for validation to report
-    if (!isVisible(shape, key)) {
-      dropped.push([...path, key].join('.'));
-      delete value[key];
-      continue;
-    }
-    const list = shape.props.get(key) ?? [];
-    const s = merge(form, list);
-    if (isNestedObject(form, s)) pruneNode(form, list, value[key], [...path, key], dropped);
-    else if (kindOf(form, s) === 'group' && Array.isArray(value[key])) {
-      const items = resolveRef(form.root, s.items);
-      (value[key] as unknown[]).forEach((item, i) => pruneNode(form, [items], item, [...path, key, String(i)], dropped));
-    }
-  }
-}
-
-/** Keeps what a request should carry: no undefined, no empty strings, no empty objects below a section. */
-export function compact(value: unknown, depth = 0): unknown {
-  if (Array.isArray(value)) return value.map((v) => compact(v, depth + 1)).filter((v) => v !== undefined);
-  if (isObj(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const c = compact(v, depth + 1);
-      if (c !== undefined) out[k] = c;
-    }
-    if (depth > 0 && Object.keys(out).length === 0) return undefined;
-    return out;
-  }
-  if (value === '' && depth > 0) return undefined;
-  return value;
 }

@@ -1,11 +1,15 @@
 // The review of the wizard's answers: every answer under its section and
 // object titles, the filterable change list, fixing refused answers.
 import { sanitizeTerminal } from '../output/sanitize.js';
-import { allFields, compact, getAt, setAt, type Field } from './questions.js';
+import { requestDoc } from './answers.js';
+import { getAt, setAt } from './paths.js';
+import { allFields, type Field } from './questions.js';
 import { isObj } from './schema.js';
 import { GoBack } from './prompter.js';
 import { validateDoc, type FieldIssue } from './validate.js';
-import { askAll, askField, BACK_HINT, displayValue, labelOf, shown, title, type Wizard } from './wizard.js';
+import { askField } from './ask.js';
+import { displayValue, labelOf } from './display.js';
+import { askAll, BACK_HINT, type Wizard } from './wizard.js';
 
 /** The review screen: every answer of the wizard's sections under its section and object titles, entries numbered, secrets masked. */
 export function reviewText(w: Wizard): string {
@@ -32,11 +36,15 @@ export function reviewText(w: Wizard): string {
 
 /** Client-side validation of the wizard's sections against the whole schema. */
 export function issuesOf(w: Wizard): FieldIssue[] {
-  const doc = (compact(w.doc) ?? {}) as Record<string, unknown>;
-  return validateDoc(w.form, doc, w.sections);
+  return validateDoc(w.form, requestDoc(w.form, w.doc, w.sections), w.sections);
 }
 
-/** The question an issue belongs to: the field whose path is the longest prefix of the issue's path. */
+/**
+ * The question an issue belongs to: the field whose path is the longest
+ * prefix of the issue's path; for an issue about a whole nested object that
+ * is asked field by field (`minProperties`, an `anyOf` of its fields), its
+ * first question, so "Fix these answers" always has something to ask.
+ */
 export function fieldForIssue(fields: Field[], path: string): Field | undefined {
   const normalised = path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
   let best: Field | undefined;
@@ -45,7 +53,7 @@ export function fieldForIssue(fields: Field[], path: string): Field | undefined 
       if (!best || f.id.length > best.id.length) best = f;
     }
   }
-  return best;
+  return best ?? fields.find((f) => f.id.startsWith(`${normalised}.`) && !f.fixed);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Secret fields (isSecretSchema in schema.ts says which) and keeping their
 // values out of drafts: a resumed wizard asks them again.
-import { allFields, getAt, setAt } from './questions.js';
+import { getAt, setAt } from './paths.js';
+import { allFields } from './questions.js';
 import { isSecretSchema, type FormSchema } from './schema.js';
 
 /** Dot paths of the secret fields of the answers now (group items included). */
@@ -11,11 +12,16 @@ export function secretFields(form: FormSchema, doc: Record<string, unknown>, sec
 }
 
 /**
- * A copy of the answers without secret values, and the asked list without
- * their questions (so a resumed wizard asks them again). `dropped` names the
- * secret fields that had a value, for the resume message.
+ * A copy of the answers without secret values, and the asked list and back
+ * history without their questions (so a resumed wizard asks them again).
+ * `dropped` names the secret fields that had a value, for the resume message.
  */
-export function withoutSecrets(form: FormSchema, doc: Record<string, unknown>, asked: Iterable<string> = []): { answers: Record<string, unknown>; asked: string[]; dropped: string[]; droppedIds: string[] } {
+export function withoutSecrets(
+  form: FormSchema,
+  doc: Record<string, unknown>,
+  asked: Iterable<string> = [],
+  history: readonly string[] = [],
+): { answers: Record<string, unknown>; asked: string[]; history: string[]; dropped: string[]; droppedIds: string[] } {
   const answers = structuredClone(doc);
   const dropped: string[] = [];
   const droppedIds: string[] = [];
@@ -28,7 +34,7 @@ export function withoutSecrets(form: FormSchema, doc: Record<string, unknown>, a
       setAt(answers, f.path, undefined);
     }
   }
-  return { answers, asked: [...asked].filter((a) => !secretIds.has(a)), dropped, droppedIds };
+  return { answers, asked: [...asked].filter((a) => !secretIds.has(a)), history: history.filter((h) => !secretIds.has(h)), dropped, droppedIds };
 }
 
 /** The sentence a resume prints about secret answers (empty when the form has none). */

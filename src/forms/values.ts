@@ -1,7 +1,8 @@
 // Values from scripts: a JSON file shaped like the schema (sections nested)
 // and `--set section.field=value` pairs coerced by the field's type.
 import { UsageError } from '../errors.js';
-import { choicesOf, kindOf, merge, setAt } from './questions.js';
+import { setAt } from './paths.js';
+import { choicesOf, kindOf, merge } from './questions.js';
 import { childSchemas, isObj, resolveRef, type FormSchema, type JsonSchema } from './schema.js';
 import { issue, type FieldIssue } from './validate.js';
 

@@ -72,19 +72,21 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   const drafts = await ctx.drafts();
   let doc: Record<string, unknown> = {};
   let asked = new Set<string>();
+  const history: string[] = [];
   if (opts.resume) {
     const d = drafts.loadDynamic(id);
     if (!d) throw new UsageError(`No saved dynamic-details draft for ${who}`, `Start with: partner dynamic-details submit ${opts.employee}`, 'NO_DRAFT');
     doc = d.answers;
     asked = new Set(d.asked);
+    history.push(...(d.history ?? []));
     ctx.log.info(`Resuming the draft saved at ${d.savedAt}.`);
     const note = secretsResumeNote(form, doc, sections);
     if (note) ctx.log.info(note);
   }
   // Secret answers stay in memory only: the draft file never holds them.
   const save = () => {
-    const { answers, asked: rest } = withoutSecrets(form, dynamicPart(form, doc), asked);
-    drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers, asked: rest });
+    const { answers, asked: rest, history: back } = withoutSecrets(form, dynamicPart(form, doc), asked, history);
+    drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers, asked: rest, history: back });
   };
   const resumeCmd = `partner dynamic-details submit ${id} --resume`;
 
@@ -116,7 +118,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
     return ExitCode.OK;
   }
 
-  const w: Wizard = { form, doc, asked, sections, prompter, colors: ctx.errColors, save };
+  const w: Wizard = { form, doc, asked, sections, prompter, colors: ctx.errColors, save, history };
   prompter.note(ctx.errColors.bold(`Dynamic details for ${sanitizeTerminal(who)} (${sanitizeTerminal(entity)})`));
   try {
     for (;;) {

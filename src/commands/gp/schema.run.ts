@@ -7,7 +7,7 @@ import { writeRecord } from '../../output/writer.js';
 import { renderTable, type Column } from '../../output/table.js';
 import { shapeOf } from '../../forms/conditions.js';
 import { choicesOf, kindOf, merge } from '../../forms/questions.js';
-import { FormFormatError, isObj, isSecretSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
+import { FormFormatError, isObj, isSecretSchema, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
 import { loadServerForm } from '../../forms/load.js';
 import { ExitCode } from '../../errors.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';

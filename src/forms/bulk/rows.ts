@@ -2,7 +2,7 @@
 // --set values, then checked like --from-file: every problem of every row
 // listed by row and column, no cell value ever repeated (cells may be secret).
 import { fillFixed, validateSections } from '../inputs.js';
-import { setAt } from '../questions.js';
+import { setAt } from '../paths.js';
 import type { FormSchema } from '../schema.js';
 import { coerce, schemasAt } from '../values.js';
 import { titleAt } from '../validate.js';

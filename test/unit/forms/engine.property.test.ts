@@ -9,10 +9,12 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allFields, getAt, pruneHidden } from '../../../src/forms/questions.js';
+import { allFields } from '../../../src/forms/questions.js';
+import { pruneHidden } from '../../../src/forms/answers.js';
+import { getAt } from '../../../src/forms/paths.js';
 import { loadSchema, type FormSchema } from '../../../src/forms/schema.js';
 import { validateDoc } from '../../../src/forms/validate.js';
-import { checkValue } from '../../../src/forms/wizard.js';
+import { checkValue } from '../../../src/forms/ask.js';
 import { getSchema } from '../../../src/sandbox/forms.js';
 
 type Validator = (doc: unknown) => boolean;

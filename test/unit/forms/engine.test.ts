@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSchema, draftOf, FormFormatError, type FormSchema } from '../../../src/forms/schema.js';
-import { allFields, compact, getAt, pruneHidden, sectionFields, itemFields, setAt } from '../../../src/forms/questions.js';
+import { allFields, sectionFields, itemFields } from '../../../src/forms/questions.js';
+import { compact, pruneHidden } from '../../../src/forms/answers.js';
 import { validateDoc, validateValue, titleAt } from '../../../src/forms/validate.js';
 import { buildBodies, dynamicKeys } from '../../../src/forms/bodies.js';
 import { applySets, coerce, parseSetFlag } from '../../../src/forms/values.js';
@@ -202,13 +203,4 @@ describe('bodies and --set', () => {
     expect(parseSetFlag('a.b[0].c=1').path).toEqual(['a', 'b', '0', 'c']);
   });
 
-  it('getAt/setAt create and remove nested values and array items', () => {
-    const doc: Record<string, unknown> = {};
-    setAt(doc, ['a', 'list', '0', 'x'], 1);
-    expect(doc).toEqual({ a: { list: [{ x: 1 }] } });
-    expect(getAt(doc, ['a', 'list', '0', 'x'])).toBe(1);
-    setAt(doc, ['a', 'list', '0'], undefined);
-    expect(doc).toEqual({ a: { list: [] } });
-    expect(allFields(fixture('conditional-2020.json'), {}).length).toBe(5);
-  });
 });

@@ -9,7 +9,8 @@ import { mapPromptError } from '../../../src/forms/prompter.js';
 import { colors } from '../../../src/output/colors.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { getSchema } from '../../../src/sandbox/forms.js';
-import { scripted, type Step } from './scripted.js';
+import { withoutSecrets } from '../../../src/forms/secrets.js';
+import { BACK, scripted, type Step } from './scripted.js';
 
 const FIX = join(import.meta.dirname, '../../fixtures/forms');
 const fixture = (name: string): FormSchema => loadSchema(JSON.parse(readFileSync(join(FIX, name), 'utf8')));
@@ -137,5 +138,87 @@ describe('wizard (scripted prompter)', () => {
     await expect(askAll(w)).rejects.toBeInstanceOf(InterruptedError);
     expect(w.doc).toEqual({ person: { name: 'Ada' } });
     expect(saves()).toBe(1);
+  });
+});
+
+describe('going back after a resume', () => {
+  it('the history is kept in the draft (ids only, secret questions left out): Esc after --resume reaches questions answered before', async () => {
+    const form = fixture('required-empty-2020.json');
+    let file = '';
+    const first = wizard(form, [[/^Name$/, 'Ada'], [/^Badge PIN/, '4711'], [/^Notes/, ['one', 'two']], [/^Address line 2/, new InterruptedError()]], { sections: ['profile'] });
+    first.w.save = () => {
+      const { answers, asked, history } = withoutSecrets(form, first.w.doc, first.w.asked, first.w.history);
+      file = JSON.stringify({ answers, asked, history });
+    };
+    await expect(askAll(first.w)).rejects.toBeInstanceOf(InterruptedError);
+    expect(file).not.toContain('4711');
+    const draft = JSON.parse(file) as { answers: Record<string, unknown>; asked: string[]; history: string[] };
+    expect(draft).toEqual({ answers: { profile: { name: 'Ada', notes: 'one\ntwo' } }, asked: ['profile.name', 'profile.notes'], history: ['profile.name', 'profile.notes'] });
+
+    const { w, p } = wizard(
+      form,
+      [
+        [/^Badge PIN/, '4712'], // asked again: secrets are not in drafts
+        [/^Address line 2/, BACK], // back to the PIN, answered last
+        [/^Badge PIN/, BACK], // back past the resume point
+        [/^Notes/, ['three']],
+        [/^Badge PIN/, ''], // Enter keeps 4712
+        [/^Address line 2/, 'Flat 3'],
+        [/^PO box/, undefined],
+        [/^Skills/, ''],
+        [/^Nickname/, ''],
+        [/^Add another entry to Children/, 'No, continue'],
+      ],
+      { doc: draft.answers, asked: new Set(draft.asked), history: draft.history, sections: ['profile'] },
+    );
+    await askAll(w);
+    expect(p.left()).toEqual([]);
+    expect(p.asked.filter((m) => /^(Badge PIN|Address|Notes)/.test(m))).toEqual(['Badge PIN (optional)', 'Address line 2 (optional)', 'Badge PIN (optional)', 'Notes (optional)', 'Badge PIN (optional)', 'Address line 2 (optional)']);
+    expect(w.doc.profile).toEqual({ name: 'Ada', pin: '4712', notes: 'three', address: { line2: 'Flat 3' }, skills: [], children: [{}] });
+    expect(p.notes.join('\n')).not.toContain('nothing to go back to');
+  });
+
+  it('with no history (an old draft), Esc at the first question asked says there is nothing to go back to', async () => {
+    const form = fixture('required-empty-2020.json');
+    const { w, p } = wizard(form, [[/^Badge PIN/, BACK], [/^Badge PIN/, '']], { doc: { profile: { name: 'Ada' } }, asked: new Set(['profile.name', 'profile.notes', 'profile.address.line2', 'profile.address.poBox', 'profile.skills', 'profile.children']), history: [], sections: ['profile'] });
+    await askAll(w);
+    expect(p.notes.join('\n')).toContain('This is the first question: there is nothing to go back to.');
+  });
+});
+
+describe('going back over an optional section and past hidden questions', () => {
+  const answered = () => ({
+    doc: { person: { name: 'Ada', born: '1990-01-01', home: { zip: '10115', country: 'DEU' } }, job: { hours: 20, skills: ['ts'], kind: 'GP' } } as Record<string, unknown>,
+    asked: new Set(['person.name', 'person.born', 'person.pin', 'person.home.zip', 'person.home.country', 'job.hours', 'job.skills', 'job.kind', 'job.tags']),
+  });
+
+  it('Esc at the first question of an optional section goes back to its "Fill in?" question; Esc there to the question before', async () => {
+    const form = fixture('draft07-nested.json');
+    const { w, p } = wizard(
+      form,
+      [
+        [/^Fill in Extra\?/, true],
+        [/^Secret/, BACK],
+        [/^Fill in Extra\?/, BACK],
+        [/^Tags/, 'x'],
+        [/^Fill in Extra\?/, false],
+      ],
+      { ...answered(), history: ['job.hours', 'job.skills', 'job.tags'] },
+    );
+    await askAll(w);
+    expect(p.left()).toEqual([]);
+    expect(p.asked).toEqual(['Fill in Extra? (optional)', 'Secret (optional)', 'Fill in Extra? (optional)', 'Tags (optional) [comma-separated]', 'Fill in Extra? (optional)']);
+    expect(w.doc.job).toEqual({ hours: 20, skills: ['ts'], kind: 'GP', tags: ['x'] });
+    expect(w.doc.extra).toBeUndefined();
+    expect(w.history).toEqual(['job.hours', 'job.skills', 'job.tags', 'section:extra']);
+  });
+
+  it('steps in the history that are no longer questions (hidden since, or a fixed value) are passed over', async () => {
+    const form = fixture('draft07-nested.json');
+    const { w, p } = wizard(form, [[/^Fill in Extra\?/, BACK], [/^Hours/, '30'], [/^Fill in Extra\?/, false]], { ...answered(), history: ['job.hours', 'job.kind', 'job.gone', 'person.nothing'] });
+    await askAll(w);
+    expect(p.left()).toEqual([]);
+    expect(p.asked).toEqual(['Fill in Extra? (optional)', 'Hours', 'Fill in Extra? (optional)']);
+    expect((w.doc.job as { hours: number }).hours).toBe(30);
   });
 });

@@ -1,0 +1,51 @@
+// gp create --body-file: a hand-written POST body, shown, confirmed (or
+// --yes), sent once, whatever the form's format.
+import type { Context } from '../../context.js';
+import { createGpEmployment, getFormSchema } from '../../api/employees.js';
+import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
+import { writeRecord } from '../../output/writer.js';
+import { dynamicKeys } from '../../forms/bodies.js';
+import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
+import type { Prompter } from '../../forms/prompter.js';
+import { printCreated } from './create-submit.js';
+import type { CreateOptions } from './create.run.js';
+
+/** `--body-file`: the POST body as written, shown, confirmed (or --yes), sent once. */
+export async function createFromBody(opts: CreateOptions, path: string, ctx: Context, prompter: Prompter): Promise<number> {
+  const file = await readBodyFile(path, ctx);
+  if (opts.entity !== undefined && file.entity !== undefined && file.entity !== opts.entity) {
+    throw new UsageError(`${path} names entity "${String(file.entity).slice(0, 80)}" but --entity is "${opts.entity}"`, 'Drop one of them, or make them agree.', 'INVALID_BODY_FILE');
+  }
+  const entity = opts.entity ?? (typeof file.entity === 'string' ? file.entity : undefined);
+  if (entity === undefined) throw new UsageError('Which legal entity? Pass --entity NAME or put "entity" in the body', undefined, 'MISSING_ENTITY');
+  const { entity: _e, ...rest } = file;
+  const body = { entity, ...rest };
+  if (opts.dryRun) {
+    await writeRecord(ctx.io, ctx.io.stdout, body, { format: 'json', jq: opts.jq, fields: opts.fields });
+    ctx.log.info('Dry run: nothing was sent.');
+    return ExitCode.OK;
+  }
+  const http = await ctx.http();
+  const form = await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
+  if (!(await confirmSend(ctx, prompter, { what: 'POST /v1/employees/gp-employments', body, form, yes: opts.yes }))) {
+    ctx.io.stderr.write('Nothing was sent.\n');
+    return ExitCode.INTERRUPTED;
+  }
+  let created: Record<string, unknown>;
+  try {
+    created = await createGpEmployment(http, body);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) {
+      throw new CliError(`An employee with these details already exists: ${err.message}`, { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: 'Nothing was created. Look for them with: partner employees list --all --fields employeeCode,fullName,workEmail,status' });
+    }
+    if (err instanceof NetworkError && (err.cause as { code?: string } | undefined)?.code !== 'ECONNREFUSED') {
+      throw new NetworkError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, 'It is not retried automatically. Check with: partner employees list --all --fields id,employeeCode,workEmail,status', 'MAYBE_CREATED', err);
+    }
+    throw err;
+  }
+  await printCreated(ctx, created, opts);
+  const who = typeof created.employeeCode === 'string' ? created.employeeCode : String(created.id ?? '');
+  const next = form && dynamicKeys(form).length ? `\nNext: send its dynamic details (${dynamicKeys(form).join(', ')}) with \`partner dynamic-details submit ${who} --body-file patch.json\`.` : '';
+  ctx.io.stderr.write(`${ctx.errColors.green('✓')} Created ${who} (${String(created.status ?? 'ONBOARDING')}).${next}\n`);
+  return ExitCode.OK;
+}

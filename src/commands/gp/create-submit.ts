@@ -1,0 +1,172 @@
+// Sending a new GP employee: POST (never retried), then PATCH of the dynamic
+// sections, with the draft kept or handed over whatever goes wrong.
+import type { Context } from '../../context.js';
+import { createGpEmployment, submitDynamicDetails } from '../../api/employees.js';
+import { ApiError, CliError, ExitCode, exitCodeFor, InterruptedError, NetworkError } from '../../errors.js';
+import { renderKeyValue } from '../../output/table.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
+import { writeRecord } from '../../output/writer.js';
+import { outputOptions } from '../../output/options.js';
+import { dynamicBody, dynamicKeys, dynamicPart, workEmailOf, type Bodies } from '../../forms/bodies.js';
+import type { DraftStore } from '../../forms/drafts.js';
+import { isFieldRejection, issuesFromApi } from '../../forms/inputs.js';
+import type { FormSchema } from '../../forms/schema.js';
+import { secretsNotKeptHint, withoutSecrets } from '../../forms/secrets.js';
+import { type Wizard } from '../../forms/wizard.js';
+import { fixIssues, review } from '../../forms/review.js';
+import type { CreateOptions } from './create.run.js';
+
+export const q = (s: string) => (/^[A-Za-z0-9._-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
+
+/** What a draft keeps: the answers, asked questions and back history without secrets. */
+export function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iterable<string>, history: readonly string[] = []): { answers: Record<string, unknown>; asked: string[]; history: string[] } {
+  const { answers, asked: rest, history: back } = withoutSecrets(form, doc, asked, history);
+  return { answers, asked: rest, history: back };
+}
+
+export async function dryRun(ctx: Context, bodies: Bodies, opts: CreateOptions, say = true): Promise<number> {
+  // The bodies are JSON whatever the terminal: they are what would be sent.
+  await writeRecord(ctx.io, ctx.io.stdout, { create: bodies.create, dynamicDetails: bodies.dynamic ?? null }, { format: 'json', jq: opts.jq, fields: opts.fields });
+  if (say) ctx.log.info('Dry run: the values are valid; nothing was sent.');
+  return ExitCode.OK;
+}
+
+export interface SubmitInput {
+  form: FormSchema;
+  entity: string;
+  bodies: Bodies;
+  doc: Record<string, unknown>;
+  drafts: DraftStore;
+  /** The command's options, for how the result is printed. */
+  output: CreateOptions;
+  wizard?: Wizard;
+}
+
+/**
+ * POST (never retried), then PATCH the dynamic sections. Returns the exit
+ * code, or 'again' when the wizard should review again (422 asked again, 409 explained).
+ */
+export async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
+  const { form, entity, drafts, wizard: w } = s;
+  const http = await ctx.http();
+  const resumeCmd = `partner gp create --entity ${q(entity)} --resume`;
+  const email = workEmailOf(form, s.doc);
+  let created: Record<string, unknown>;
+  try {
+    ctx.log.info(`Creating the employee…`);
+    created = await createGpEmployment(http, s.bodies.create);
+  } catch (err) {
+    // Nothing typed is lost: values from --from-file/--set become a draft that
+    // `--resume` walks through (each question pre-filled), whatever went wrong.
+    if (!w) {
+      drafts.saveGp({ entity, ...kept(form, s.doc, []) });
+      ctx.io.stderr.write(`Your values are kept as a draft: ${resumeCmd} (or fix the file and run again).${secretsNotKeptHint(form, s.doc)}\n`);
+    }
+    if (isFieldRejection(err)) {
+      const issues = issuesFromApi(form, err);
+      if (w) {
+        w.prompter.note(ctx.errColors.red(`\nThe server refused ${issues.length === 1 ? 'an answer' : 'some answers'}; they are asked again:`));
+        await fixIssues(w, issues);
+        return 'again';
+      }
+      ctx.io.stderr.write(`The server refused these values:\n${issues.map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
+      throw err;
+    }
+    if (err instanceof ApiError && err.status === 409) {
+      const message = `An employee with these details already exists${email ? ` (work e-mail ${email})` : ''}: ${err.message}`;
+      const look = 'partner employees list --all --fields employeeCode,fullName,workEmail,status';
+      if (w) {
+        w.prompter.note(ctx.errColors.red(`\n${sanitizeTerminal(message)}`));
+        w.prompter.note(`Nothing was created. Change an answer (such as the work e-mail) and submit again, or quit and look for them with: ${look}`);
+        return 'again';
+      }
+      throw new CliError(message, { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: `Nothing was created. Look for the existing employee with: ${look}` });
+    }
+    if (err instanceof NetworkError || err instanceof InterruptedError) {
+      const cause = (err.cause as { code?: string } | undefined)?.code;
+      const notSent = err instanceof NetworkError && (cause === 'ECONNREFUSED' || cause === 'ENOTFOUND' || cause === 'EAI_AGAIN');
+      w?.save();
+      if (notSent) {
+        if (w) ctx.io.stderr.write(`Nothing was sent. Your answers are kept: ${resumeCmd}\n`);
+        throw err;
+      }
+      const check = `partner employees list --all --fields id,employeeCode,workEmail,status${email ? ` (look for ${email})` : ''}`;
+      const keep = w ? ` Your answers are kept: ${resumeCmd}` : '';
+      if (err instanceof InterruptedError) {
+        ctx.io.stderr.write(`\nInterrupted after the create request was sent: the employee may exist. Check with: ${check}.${keep}\n`);
+        Object.assign(err, { created: true });
+        throw err;
+      }
+      throw new NetworkError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, `The request is not retried automatically. Check before trying again: ${check}.${keep}`, 'MAYBE_CREATED', err);
+    }
+    throw err;
+  }
+
+  const id = String(created.id ?? '');
+  const code = typeof created.employeeCode === 'string' ? created.employeeCode : undefined;
+  drafts.deleteGp(entity);
+  let exit: number = ExitCode.OK;
+  let body = s.bodies.dynamic;
+  const finishCmd = `partner dynamic-details submit ${id} --resume`;
+  const dynSections = dynamicKeys(form);
+  if (body && id) {
+    const inDyn = (a: string) => dynSections.includes(a.split('.')[0]);
+    const saveDyn = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter(inDyn) : [], w?.history?.filter(inDyn)) });
+    saveDyn();
+    for (;;) {
+      try {
+        await submitDynamicDetails(http, id, body);
+        drafts.deleteDynamic(id);
+        break;
+      } catch (err) {
+        if (err instanceof InterruptedError) {
+          ctx.io.stderr.write(`\nEmployee ${code ?? id} was created; its dynamic details may not be saved. Finish with: ${finishCmd}\n`);
+          await printCreated(ctx, created, s.output);
+          Object.assign(err, { created: true });
+          throw err;
+        }
+        if (w && isFieldRejection(err)) {
+          w.prompter.note(ctx.errColors.red(`\nEmployee ${code ?? id} was created, but the server refused some dynamic details; they are asked again:`));
+          const dw: Wizard = { ...w, sections: dynSections, save: saveDyn };
+          try {
+            await fixIssues(dw, issuesFromApi(form, err));
+            const choice = await review(dw, 'Submit the dynamic details');
+            if (choice === 'submit') {
+              body = dynamicBody(form, s.doc);
+              if (body) continue;
+              break;
+            }
+          } catch (inner) {
+            if (inner instanceof InterruptedError) {
+              ctx.io.stderr.write(`\nEmployee ${code ?? id} was created. Finish its dynamic details with: ${finishCmd}\n`);
+              await printCreated(ctx, created, s.output);
+              Object.assign(inner, { created: true });
+            }
+            throw inner;
+          }
+          ctx.io.stderr.write(`Finish the dynamic details later with: ${finishCmd}\n`);
+          exit = ExitCode.INTERRUPTED;
+          break;
+        }
+        const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
+        ctx.io.stderr.write(
+          `${ctx.errColors.red('Error:')} Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${sanitizeTerminal((err as Error).message)}${detail}\n` +
+            `Your answers for them are kept. Finish with: ${finishCmd}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}\n`,
+        );
+        exit = exitCodeFor(err);
+        break;
+      }
+    }
+  }
+  await printCreated(ctx, created, s.output);
+  if (exit === ExitCode.OK) {
+    ctx.io.stderr.write(`${ctx.errColors.green('✓')} Created ${code ?? id} (${String(created.status ?? 'ONBOARDING')}).\nNext: follow the onboarding with \`partner employees list --employee-code ${code ?? '<code>'}\`.\n`);
+  }
+  return exit;
+}
+
+export async function printCreated(ctx: Context, created: Record<string, unknown>, opts: CreateOptions): Promise<void> {
+  await writeRecord(ctx.io, ctx.io.stdout, created, outputOptions(opts, ctx.io), {
+    table: () => renderKeyValue({ id: created.id, employeeCode: created.employeeCode, status: created.status }),
+  });
+}

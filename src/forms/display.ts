@@ -1,0 +1,73 @@
+// How questions and answers are shown: titles with their hints, answers as
+// the person reads them (choice titles, Yes/No, money with its currency,
+// secrets masked, several lines on one), where an answer sits by titles, and
+// the section and object headings as their questions start.
+import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
+import type { Field } from './questions.js';
+import { isObj } from './schema.js';
+import type { Wizard } from './wizard.js';
+
+const MASK = '********';
+
+/** Shown value of an answer: choice titles, Yes/No, money with its currency, secrets masked. */
+export function displayValue(f: Field, value: unknown): string {
+  if (f.kind === 'object') return isObj(value) ? 'filled in' : 'left empty';
+  if (value === undefined || value === null || value === '') return '-';
+  if (f.kind === 'secret') return MASK;
+  if (f.kind === 'boolean') return value ? 'Yes' : 'No';
+  if (f.kind === 'select') return f.choices?.find((c) => c.value === value)?.title ?? String(value);
+  if (f.kind === 'multiselect' && Array.isArray(value)) return value.map((v) => f.choices?.find((c) => c.value === v)?.title ?? String(v)).join(', ') || '-';
+  if (f.kind === 'list' && Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') || '(none)';
+  if (f.kind === 'group' && Array.isArray(value)) return `${value.length} entr${value.length === 1 ? 'y' : 'ies'}`;
+  if (typeof value === 'string' && /[\r\n]/.test(value)) return multiLine(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return f.currency ? `${String(value)} ${f.currency}` : String(value);
+}
+
+/** Text of several lines on one line of the review or change list: `first ↵ second (2 lines)`, cut at 60 characters. */
+function multiLine(text: string): string {
+  const lines = text.split(/\r\n|\r|\n/).length;
+  const flat = sanitizeCell(text);
+  return `${flat.length > 60 ? `${flat.slice(0, 59)}…` : flat} (${lines} lines)`;
+}
+
+/** `Section › Object › Entry #2 › Field`: where an answer sits, by titles, never raw keys. */
+export function labelOf(w: Pick<Wizard, 'form'>, f: Field): string {
+  const section = w.form.sections.find((s) => s.key === f.section);
+  const parts = [section?.title ?? f.section, ...f.trail];
+  if (f.path.length > 1 || !section) parts.push(f.title);
+  return parts.join(' › ');
+}
+
+export function title(f: Field): string {
+  const hint = f.kind === 'date' ? 'YYYY-MM-DD' : f.kind === 'list' ? (f.required && !(Number(f.schema.minItems) > 0) ? 'comma-separated; Enter for none' : 'comma-separated') : f.kind === 'json' ? 'JSON' : f.currency;
+  return sanitizeTerminal(`${f.title}${f.required ? '' : ' (optional)'}${hint ? ` [${hint}]` : ''}`);
+}
+
+export function helpOf(f: Field, extra?: string): string | undefined {
+  return [f.description, extra].filter(Boolean).map((t) => sanitizeTerminal(t!)).join(' ') || undefined;
+}
+
+export function shown(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export function announceSection(w: Wizard, key: string): void {
+  if (w.shown?.section === key) return;
+  w.shown = { section: key };
+  const section = w.form.sections.find((s) => s.key === key);
+  if (!section) return;
+  w.prompter.note(`\n${w.colors.bold(sanitizeTerminal(section.title))}${section.description ? `\n${w.colors.dim(sanitizeTerminal(section.description))}` : ''}`);
+}
+
+/** Shows the title and description of the nested object a question belongs to, when its questions start. */
+export function announceObject(w: Wizard, f: Field): void {
+  const o = f.kind === 'object' ? { id: f.id, title: f.title, description: f.description } : f.parent;
+  announceSection(w, f.section);
+  if (!o || w.shown?.object === o.id) return;
+  w.shown = { section: f.section, object: o.id };
+  if (/\.\d+$/.test(o.id)) return; // a list entry: askGroup shows "Title #n"
+  const depth = '  '.repeat(f.trail.length);
+  w.prompter.note(`${depth}${w.colors.bold(sanitizeTerminal(o.title))}${o.description ? `\n${depth}${w.colors.dim(sanitizeTerminal(o.description))}` : ''}`);
+}
