@@ -7,6 +7,7 @@ import { isLoopback } from '../../api/urls.js';
 import { startReceiver, type ReceivedEvent } from '../../webhooks/listen.js';
 import { showEventType, verdictJson } from '../../webhooks/render.js';
 import { openSpool } from '../../webhooks/spool.js';
+import { abandonAfterMs, FORWARD_CONNECTIONS } from '../../webhooks/forward.js';
 import { keyStoreFor } from '../../webhooks/source.js';
 import type { listen } from './listen.js';
 import { outputOptions } from '../../output/options.js';
@@ -52,7 +53,10 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
     if (opts.keys.jwksFile !== undefined) throw err;
     ctx.log.warn(`${(err as Error).message}; will try again when a webhook arrives`);
   }
-  const spool = opts.spool !== undefined ? await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m) }) : undefined;
+  // One delivery client for every forward: a pool sized for concurrent deliveries; its deadline is the
+  // abandon time (a slow target has usually done the work), the sender is answered at --forward-timeout.
+  const delivery = opts.forwardTo ? await ctx.http({ target: 'delivery', timeoutMs: abandonAfterMs(opts.forwardTimeoutMs), connections: FORWARD_CONNECTIONS }) : undefined;
+  const spool = opts.spool !== undefined ? await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, delivery, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m) }) : undefined;
   if (spool) ctx.onCleanup(() => spool.close());
   let queue = Promise.resolve();
   // Each write is isolated: one failure (a closed pipe, a rendering error) is reported and the next event still prints.
@@ -63,7 +67,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
     return queue;
   };
   const receiver = await startReceiver(
-    { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, forwardTimeoutMs: opts.forwardTimeoutMs, spool, maxAgeMs: opts.maxAgeMs, now: () => ctx.clock.now() },
+    { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, forwardTimeoutMs: opts.forwardTimeoutMs, delivery, spool, maxAgeMs: opts.maxAgeMs, now: () => ctx.clock.now() },
     store,
     (e) => {
       if (e.filtered) {

@@ -19,10 +19,12 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
     ctx.io.stderr.write(`No stored event in ${opts.spool} matches; nothing replayed.\n`);
     return ExitCode.OK;
   }
+  // One event at a time: one connection; each delivery within --timeout.
+  const client = await ctx.http({ target: 'delivery', connections: 1 });
   const { sent, failed } = await replay(
     events,
     filter,
-    ctx.globals.timeout * 1000,
+    client,
     (o) =>
       writeChunk(
         ctx.io.stdout,

@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { abandonAfterMs, delivered, DirectDelivery, Forwarder, payloadDigest } from '../../../src/webhooks/forward.js';
+import { abandonAfterMs, delivered, DirectDelivery, Forwarder, payloadDigest, postEvent } from '../../../src/webhooks/forward.js';
+import { DeliveryError, type DeliveryClient, type DeliveryInit } from '../../../src/api/delivery.js';
+import { InterruptedError } from '../../../src/errors.js';
 
 let server: Server;
 let url: string;
@@ -79,3 +81,46 @@ describe('DirectDelivery', () => {
     await f.close();
   });
 });
+
+/** A delivery client that records calls and answers as told (the forwarder only depends on this interface). */
+function fakeClient(answer: (url: string, init: DeliveryInit) => Promise<{ status: number; excerpt: string }>): DeliveryClient & { calls: { url: string; init: DeliveryInit }[]; closed: boolean } {
+  const calls: { url: string; init: DeliveryInit }[] = [];
+  return {
+    calls,
+    closed: false,
+    timeoutMs: 1000,
+    deliver(u, init) {
+      calls.push({ url: u, init });
+      return answer(u, init);
+    },
+    async close() {
+      this.closed = true;
+    },
+  };
+}
+
+describe('postEvent and Forwarder over a delivery client', () => {
+  it('sends the payload with the event headers (visible ASCII only) and maps failures to a reason', async () => {
+    const c = fakeClient(async () => ({ status: 202, excerpt: '' }));
+    const e = { digest: 'd'.repeat(64), eventType: 'EMPLOYEE_CREATED\u200b', kid: 'k1', body: '{"a":1}' };
+    expect(await postEvent(c, 'http://app/x', e)).toEqual({ url: 'http://app/x', status: 202 });
+    expect(c.calls[0]!.init.body).toBe('{"a":1}');
+    expect(c.calls[0]!.init.headers).toMatchObject({ 'content-type': 'application/json', 'x-partner-event-id': e.digest, 'x-partner-event-type': 'EMPLOYEE_CREATED\\u200b', 'x-partner-webhook-kid': 'k1' });
+    const down = fakeClient(async (u) => Promise.reject(new DeliveryError(u, 'ECONNREFUSED', 'NETWORK')));
+    expect(await postEvent(down, 'http://app/x', e)).toEqual({ url: 'http://app/x', error: 'ECONNREFUSED' });
+    const slow = fakeClient(async (u) => Promise.reject(new DeliveryError(u, 'no answer within 5 s', 'TIMEOUT')));
+    expect(await postEvent(slow, 'http://app/x', e)).toEqual({ url: 'http://app/x', error: 'no answer within 5 s' });
+    const stopped = fakeClient(async () => Promise.reject(new InterruptedError()));
+    expect(await postEvent(stopped, 'http://app/x', e)).toEqual({ url: 'http://app/x', error: 'stopped' });
+  });
+
+  it('close() aborts the posts in flight and leaves a borrowed client open (the context closes it)', async () => {
+    const c = fakeClient((_u, init) => new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new InterruptedError()), { once: true })));
+    const f = new Forwarder('http://app/x', c);
+    const p = f.post(ev(5));
+    await f.close();
+    expect(await p).toEqual({ url: 'http://app/x', error: 'stopped' });
+    expect(c.closed).toBe(false);
+  });
+});
+
