@@ -38,23 +38,20 @@ export async function selectEvents(dir: string, filter: ReplayFilter): Promise<S
   });
 }
 
-/** Sends each event once, in order, through `client` (one delivery client for every target); reports each outcome. Stops early when the signal aborts. */
-export async function replay(events: SpooledEvent[], filter: ReplayFilter, client: DeliveryClient, onOutcome: (o: ReplayOutcome) => Promise<void> | void, signal?: AbortSignal): Promise<{ sent: number; failed: number }> {
-  let sent = 0;
-  let failed = 0;
+/**
+ * Sends each event once, in order, through `client` (one delivery client for
+ * every target), yielding each outcome as it is known (the caller prints it
+ * and counts). Stops before the next event when the signal aborts.
+ */
+export async function* replay(events: SpooledEvent[], filter: ReplayFilter, client: DeliveryClient, signal?: AbortSignal): AsyncGenerator<ReplayOutcome> {
   for (const event of events) {
-    if (signal?.aborted) break;
+    if (signal?.aborted) return;
     const url = filter.to ?? event.target;
     if (!url) {
-      failed++;
-      await onOutcome({ event, result: { url: '-', error: 'no target: it was received without --forward-to; pass --to URL' }, ok: false });
+      yield { event, result: { url: '-', error: 'no target: it was received without --forward-to; pass --to URL' }, ok: false };
       continue;
     }
     const result = await postEvent(client, url, { digest: event.digest, eventType: event.eventType, kid: event.kid, body: JSON.stringify(event.payload) }, signal);
-    const ok = delivered(result);
-    if (ok) sent++;
-    else failed++;
-    await onOutcome({ event, result, ok });
+    yield { event, result, ok: delivered(result) };
   }
-  return { sent, failed };
 }

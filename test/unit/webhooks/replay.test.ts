@@ -17,8 +17,7 @@ describe('replay', () => {
   it('sends each event once, in order, to its own target; a 5xx is not delivered; no target is a failure', async () => {
     const c = client((body) => (body.includes('2') ? 500 : 200));
     const outcomes: ReplayOutcome[] = [];
-    const r = await replay([event(1, 'http://a/'), event(2, 'http://b/'), event(3, null), event(4, 'http://a/')], {}, c, (o) => void outcomes.push(o));
-    expect(r).toEqual({ sent: 2, failed: 2 });
+    for await (const o of replay([event(1, 'http://a/'), event(2, 'http://b/'), event(3, null), event(4, 'http://a/')], {}, c)) outcomes.push(o);
     expect(c.sent).toEqual([
       { url: 'http://a/', body: '{"n":1}' },
       { url: 'http://b/', body: '{"n":2}' },
@@ -31,10 +30,12 @@ describe('replay', () => {
   it('--to sends every event there; an aborted signal stops before the next event', async () => {
     const c = client(() => 204);
     const stop = new AbortController();
-    const r = await replay([event(1, null), event(2, 'http://b/'), event(3, 'http://b/')], { to: 'http://to/' }, c, (o) => {
+    const seen: string[] = [];
+    for await (const o of replay([event(1, null), event(2, 'http://b/'), event(3, 'http://b/')], { to: 'http://to/' }, c, stop.signal)) {
+      seen.push(o.event.id);
       if (o.event.id === 'e2') stop.abort();
-    }, stop.signal);
+    }
     expect(c.sent.map((s) => s.url)).toEqual(['http://to/', 'http://to/']);
-    expect(r).toEqual({ sent: 2, failed: 0 });
+    expect(seen).toEqual(['e1', 'e2']);
   });
 });
