@@ -57,11 +57,10 @@ export async function readReply(body: AsyncIterable<Uint8Array> & { destroy(): u
   let keptBytes = 0;
   let total = 0;
   for await (const chunk of body) {
-    if (keptBytes < excerptBytes) {
-      const part = Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, excerptBytes - keptBytes));
-      kept.push(part);
-      keptBytes += part.length;
-    }
+    // Empty once the excerpt is full.
+    const part = Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, excerptBytes - keptBytes));
+    kept.push(part);
+    keptBytes += part.length;
     total += chunk.byteLength;
     if (total > discardBytes) {
       body.destroy();

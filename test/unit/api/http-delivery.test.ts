@@ -109,6 +109,7 @@ describe('HttpClient delivery', () => {
     expect(err.code).toBe('NETWORK');
     expect(err.reason).toBe('ECONNREFUSED');
     expect(err.message).toBe('Could not deliver to http://127.0.0.1:1/: ECONNREFUSED');
+    expect(err.hint).toMatch(/Is the receiver running/);
     await c.close();
   });
 
@@ -181,6 +182,19 @@ describe('deliveryUrl and readReply', () => {
     expect(await readReply(body, 15, 35)).toBe('abcdefghijabcde');
     expect(destroyed).toBe(true);
     expect(pulled).toBe(4);
+  });
+
+  it('a reply of exactly the discard cap is read to its end, not cut', async () => {
+    let destroyed = false;
+    const body = {
+      async *[Symbol.asyncIterator]() {
+        yield Buffer.from('0123456789');
+        yield Buffer.from('abcdefghij');
+      },
+      destroy: () => (destroyed = true),
+    };
+    expect(await readReply(body, 200, 20)).toBe('0123456789abcdefghij');
+    expect(destroyed).toBe(false);
   });
 });
 
