@@ -201,7 +201,7 @@ export class HttpClient implements DeliveryClient {
       const res = await request(target, {
         method: 'POST',
         dispatcher: this.dispatcher,
-        signal: stops.length === 0 ? deadline.signal : AbortSignal.any([...stops, deadline.signal]),
+        signal: AbortSignal.any([...stops, deadline.signal]),
         headers: { 'user-agent': this.opts.userAgent, ...init.headers },
         body: init.body,
       });

@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MockAgent, errors as undiciErrors } from 'undici';
 import { HttpClient } from '../../../src/api/http.js';
 import { DeliveryError, deliveryUrl, readReply, REPLY_EXCERPT_BYTES } from '../../../src/api/delivery.js';
 import { createContext } from '../../../src/context.js';
@@ -93,7 +94,8 @@ describe('HttpClient delivery', () => {
     };
     const c = delivery({ timeoutMs: 300 });
     const started = Date.now();
-    const err = (await c.deliver(url, { body: 'x' }).catch((e: unknown) => e)) as DeliveryError;
+    // With a caller's signal too: the deadline still applies.
+    const err = (await c.deliver(url, { body: 'x', signal: new AbortController().signal }).catch((e: unknown) => e)) as DeliveryError;
     expect(err).toBeInstanceOf(DeliveryError);
     expect(err.code).toBe('TIMEOUT');
     expect(err.reason).toBe('no answer within 0.3 s');
@@ -116,17 +118,22 @@ describe('HttpClient delivery', () => {
   it('an aborted signal (the caller stopping, or Ctrl-C) is InterruptedError, not a delivery failure', async () => {
     handler = () => undefined; // never answers
     const stop = new AbortController();
-    const c = delivery();
+    // A deadline far away: the abort, not the deadline, must end the wait.
+    const c = delivery({ timeoutMs: 60_000 });
     const p = c.deliver(url, { body: 'x', signal: stop.signal });
     await until(() => seen.length === 1, 'the request');
+    let t = Date.now();
     stop.abort();
     await expect(p).rejects.toBeInstanceOf(InterruptedError);
+    expect(Date.now() - t).toBeLessThan(5000);
     const ctrlC = new AbortController();
-    const c2 = delivery({ signal: ctrlC.signal });
+    const c2 = delivery({ signal: ctrlC.signal, timeoutMs: 60_000 });
     const q = c2.deliver(url, { body: 'x' });
     await until(() => seen.length === 2, 'the second request');
+    t = Date.now();
     ctrlC.abort();
     await expect(q).rejects.toBeInstanceOf(InterruptedError);
+    expect(Date.now() - t).toBeLessThan(5000);
     server.closeAllConnections();
     await Promise.all([c.close(), c2.close()]);
   });
@@ -151,6 +158,30 @@ describe('HttpClient delivery', () => {
     expect((await all).map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(most).toBe(4);
     await c.close();
+  });
+
+  it('--debug: one line per delivery, outcome and time, never the query string', async () => {
+    const lines: string[] = [];
+    const c = delivery({ debug: (l) => lines.push(l) });
+    await c.deliver(`${url}?secret=1`, { body: 'x' });
+    await c.deliver('http://127.0.0.1:1/x', { body: 'x' }).catch(() => undefined);
+    expect(lines[0]).toMatch(new RegExp(`^POST ${url.replace(/[.]/g, '\\.')} -> 204 in \\d+ ms$`));
+    expect(lines[1]).toMatch(/^POST http:\/\/127\.0\.0\.1:1\/x failed after \d+ ms: /);
+    expect(lines.join('\n')).not.toContain('secret');
+    await c.close();
+  });
+
+  it("undici's own timeouts (connect, headers, body) are TIMEOUT too, not NETWORK", async () => {
+    for (const e of [new undiciErrors.ConnectTimeoutError(), new undiciErrors.HeadersTimeoutError(), new undiciErrors.BodyTimeoutError()]) {
+      const agent = new MockAgent();
+      agent.disableNetConnect();
+      agent.get('http://app.test').intercept({ path: '/hook', method: 'POST' }).replyWithError(e);
+      const c = delivery({ dispatcher: agent });
+      const err = (await c.deliver('http://app.test/hook', { body: 'x' }).catch((x: unknown) => x)) as DeliveryError;
+      expect(err.code, e.name).toBe('TIMEOUT');
+      expect(err.reason).toBe('no answer within 2 s');
+      await c.close();
+    }
   });
 
   it('a delivery client has no API: send() refuses', async () => {
