@@ -122,5 +122,41 @@ describe('postEvent and Forwarder over a delivery client', () => {
     expect(await p).toEqual({ url: 'http://app/x', error: 'stopped' });
     expect(c.closed).toBe(false);
   });
+
+  it('a caller\'s stop signal (the spool closing) stops a post in flight; any other error is kept as its message', async () => {
+    const c = fakeClient((_u, init) => new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new InterruptedError()), { once: true })));
+    const f = new Forwarder('http://app/x', c);
+    const stop = new AbortController();
+    const p = f.post(ev(6), undefined, stop.signal);
+    const q = f.post(ev(7), 'http://other/y', stop.signal);
+    stop.abort();
+    expect(await p).toEqual({ url: 'http://app/x', error: 'stopped' });
+    expect(await q).toEqual({ url: 'http://other/y', error: 'stopped' });
+    expect(c.calls.map((x) => x.url)).toEqual(['http://app/x', 'http://other/y']);
+    const odd = fakeClient(async () => Promise.reject(new Error('something else')));
+    expect(await postEvent(odd, 'http://app/x', ev(8))).toEqual({ url: 'http://app/x', error: 'something else' });
+  });
+
+  it('header values are cut to 200 characters; missing type and kid are sent empty', async () => {
+    const c = fakeClient(async () => ({ status: 200, excerpt: '' }));
+    await postEvent(c, 'http://app/x', { digest: 'd', eventType: 'E'.repeat(300), kid: null, body: '{}' });
+    await postEvent(c, 'http://app/x', { digest: 'd', eventType: null, kid: 'k'.repeat(250), body: '{}' });
+    expect(c.calls[0]!.init.headers).toMatchObject({ 'x-partner-event-type': 'E'.repeat(200), 'x-partner-webhook-kid': '', 'user-agent': 'partner-cli-webhook-listen' });
+    expect(c.calls[1]!.init.headers).toMatchObject({ 'x-partner-event-type': '', 'x-partner-webhook-kid': 'k'.repeat(200) });
+  });
+
+  it('delivered: a 2xx status or a duplicate, nothing else', () => {
+    const cases: [Parameters<typeof delivered>[0], boolean][] = [
+      [{ url, status: 199 }, false],
+      [{ url, status: 200 }, true],
+      [{ url, status: 299 }, true],
+      [{ url, status: 300 }, false],
+      [{ url, status: 503 }, false],
+      [{ url, error: 'ECONNREFUSED' }, false],
+      [{ url, duplicate: true }, true],
+      [{ url, duplicate: false, status: 500 }, false],
+    ];
+    for (const [r, want] of cases) expect(delivered(r), JSON.stringify(r)).toBe(want);
+  });
 });
 
