@@ -301,5 +301,13 @@ describe('webhook replay (a stream of outcomes through writeList)', () => {
     expect((await replay(['-q'])).stdout).toBe(nd.map((o) => `${String(o.id)}\n`).join(''));
     expect(JSON.parse((await replay(['-o', 'json', '--fields', 'id'])).stdout)).toEqual(nd.map((o) => ({ id: o.id })));
   });
+
+  it('nothing matches: still the output of an empty list, the note on stderr, exit 0', async () => {
+    const none = await replay(['--event-type', 'EMPLOYEE_DELETED']);
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout)).toEqual([]);
+    expect(none.stderr).toMatch(/nothing replayed/);
+    expect((await replay(['--event-type', 'EMPLOYEE_DELETED', '-o', 'ndjson'])).stdout).toBe('');
+  });
 });
 

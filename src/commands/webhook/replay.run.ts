@@ -15,7 +15,10 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
   const since = parseSince('--since', opts.since, ctx.clock.now());
   const filter = { since, eventTypes: opts.eventTypes ? new Set(opts.eventTypes) : undefined, to: opts.to };
   const events = await selectEvents(opts.spool, filter);
+  const output = outputOptions(opts, ctx.io);
   if (events.length === 0) {
+    // Still the output of an empty list (`[]` for JSON, "No results." on a terminal), for scripts and people alike.
+    await writeList(ctx.io, ctx.io.stdout, [], REPLAY_LIST, output);
     ctx.io.stderr.write(`No stored event in ${opts.spool} matches; nothing replayed.\n`);
     return ExitCode.OK;
   }
@@ -30,7 +33,7 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
       yield replayRecord(o);
     }
   }
-  await writeList(ctx.io, ctx.io.stdout, records(), REPLAY_LIST, outputOptions(opts, ctx.io));
+  await writeList(ctx.io, ctx.io.stdout, records(), REPLAY_LIST, output);
   ctx.io.stderr.write(`${sent + failed} event${sent + failed === 1 ? '' : 's'} replayed: ${sent} delivered, ${failed} not delivered\n`);
   return failed > 0 ? ExitCode.FAILURE : ExitCode.OK;
 }
