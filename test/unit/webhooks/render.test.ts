@@ -2,7 +2,7 @@
 // the payload, the sender, the target) reaches the terminal neutralised, and
 // the records are what the output layer prints for -o json/ndjson/csv.
 import { describe, expect, it } from 'vitest';
-import { eventLine, eventRecord, fieldsLine, REPLAY_LIST, replayRecord, VERDICT_LIST, verdictRecord } from '../../../src/webhooks/render.js';
+import { eventLine, eventRecord, fieldsLine, renderVerdict, REPLAY_LIST, replayRecord, showEventType, VERDICT_LIST, verdictJson, verdictRecord } from '../../../src/webhooks/render.js';
 import type { ReceivedEvent } from '../../../src/webhooks/listen.js';
 import type { Verdict } from '../../../src/webhooks/verify.js';
 import { getPath } from '../../../src/output/fields.js';
@@ -72,3 +72,67 @@ describe('webhook replay: the record and its columns', () => {
     expect(REPLAY_LIST.idField).toBe('id');
   });
 });
+
+/** Colours that show where they were applied. */
+const tagged = { bold: (s: string) => `<b>${s}</b>`, dim: (s: string) => `<d>${s}</d>`, red: (s: string) => `<r>${s}</r>`, green: (s: string) => `<g>${s}</g>`, yellow: (s: string) => `<y>${s}</y>` } as never;
+
+describe('headers and CSV columns (what -o table and -o csv print)', () => {
+  it('verify --file and replay', () => {
+    expect(VERDICT_LIST.columns.map((c) => c.header)).toEqual(['LINE', 'RESULT', 'EVENT', 'SUBJECT', 'STATUS', 'KID', 'NOTE']);
+    expect(VERDICT_LIST.columns.map((c) => c.kind)).toEqual(['short', 'short', 'short', 'key', 'short', 'short', undefined]);
+    expect(VERDICT_LIST.columns.find((c) => c.key === 'status')!.style).toBe('status');
+    expect(VERDICT_LIST.csvColumns.map((c) => c.key)).toEqual(['line', 'valid', 'reason', 'message', 'signatureValid', 'kid', 'alg', 'eventType', 'meaning', 'timestamp', 'subject', 'status', 'warnings', 'errors']);
+    expect(REPLAY_LIST.columns.map((c) => c.header)).toEqual(['RECEIVED', 'EVENT', 'ID', 'RESULT', 'DELIVERED']);
+    expect(REPLAY_LIST.columns.map((c) => c.kind)).toEqual(['short', 'short', 'key', undefined, 'short']);
+    expect(REPLAY_LIST.csvColumns.map((c) => c.key)).toEqual(['id', 'receivedAt', 'eventType', 'to', 'status', 'error', 'delivered']);
+  });
+});
+
+describe('the listen line, coloured', () => {
+  it('200 green, anything else red; warnings yellow and counted; a failed forward and a problem red', () => {
+    const one: ReceivedEvent = { time: 't', httpStatus: 200, verdict: verdict({ warnings: ['w1'] }), filtered: false, spooled: 'stored' };
+    expect(eventLine(one, tagged)).toBe('t  <g>200</g>  EMPLOYEE_CREATED  ACME-0007  ONBOARDING<y>  (1 warning: w1)</y>  -> spooled\n');
+    const two: ReceivedEvent = { time: 't', httpStatus: 503, verdict: verdict({ warnings: ['w1', 'w2'] }), filtered: false, forward: { url: 'u', error: 'ECONNREFUSED' }, problem: 'not kept' };
+    expect(eventLine(two, tagged)).toBe('t  <r>503</r>  EMPLOYEE_CREATED  ACME-0007  ONBOARDING<y>  (2 warnings: w1)</y><r>  -> forward failed: ECONNREFUSED</r><r>  (not kept)</r>\n');
+    const dup: ReceivedEvent = { time: 't', httpStatus: 200, verdict: verdict({ subject: null, status: '' }), filtered: false, forward: { url: 'u', duplicate: true, status: 200 } };
+    expect(eventLine(dup, tagged)).toBe('t  <g>200</g>  EMPLOYEE_CREATED  -  -  -> already delivered (duplicate not forwarded)\n');
+    const noMessage: ReceivedEvent = { time: 't', httpStatus: 401, verdict: verdict({ valid: false, reason: 'BAD_SIGNATURE', message: null }), filtered: false, forward: { url: 'u' } };
+    expect(eventLine(noMessage, tagged)).toBe('t  <r>401</r>  INVALID BAD_SIGNATURE  <r>  -> forward failed: </r>\n');
+  });
+});
+
+describe('showEventType and the verdict block', () => {
+  it('no type is "-"; over 100 characters is cut with an ellipsis', () => {
+    expect(showEventType(null)).toBe('-');
+    expect(showEventType(undefined)).toBe('-');
+    expect(showEventType('')).toBe('-');
+    expect(showEventType('A'.repeat(100))).toBe('A'.repeat(100));
+    expect(showEventType('A'.repeat(101))).toBe(`${'A'.repeat(100)}…`);
+  });
+
+  it('valid: verdict, facts, the data; normalised data says so; warnings listed', () => {
+    const v = verdict({ payload: { eventType: 'CONTRACT_CREATED', data: { id: 'c1' } }, normalized: { data: { contractId: 'c1' } }, warnings: ['deprecated'] });
+    const text = renderVerdict(v, tagged);
+    expect(text.split('\n')[0]).toBe('<g><b>VALID</b></g>  signature verified (ES512), event accepted');
+    expect(text).toContain('  kid        k1\n  alg        ES512\n  event      EMPLOYEE_CREATED<d> — an employee was created</d>\n  timestamp  2026-11-22T10:00:00.000Z\n');
+    expect(text).toMatch(/ {2}data<d> \(normalised to the current shape\)<\/d>:\n.*contract/i);
+    expect(text).toContain('<y>Warnings:</y>\n  ! deprecated\n');
+    expect(text).not.toContain('Shape errors');
+    expect(verdictJson(v).normalized).toEqual({ data: { contractId: 'c1' } });
+    expect(verdictJson(verdict({}))).not.toHaveProperty('normalized');
+  });
+
+  it('a payload without data is shown whole; a genuine signature with a wrong shape says it is not a forgery', () => {
+    const whole = renderVerdict(verdict({ payload: { eventType: 'X', other: 'y' } }), tagged);
+    expect(whole).toMatch(/ {2}payload:\n/);
+    const shape = renderVerdict(verdict({ valid: false, reason: 'EVENT_SHAPE', message: 'bad', errors: ['data.status'] }), tagged);
+    expect(shape.split('\n')[0]).toBe('<r><b>INVALID</b></r>  EVENT_SHAPE: bad');
+    expect(shape).toContain('The signature is genuine');
+    expect(shape).toContain('<r>Shape errors:</r>\n  ✗ data.status\n');
+    const forged = renderVerdict(verdict({ valid: false, reason: 'BAD_SIGNATURE', message: null, signatureValid: false, eventType: null, payload: null }), tagged);
+    expect(forged).not.toContain('genuine');
+    expect(forged).not.toMatch(/event|timestamp|payload|data/);
+    expect(forged.split('\n')[0]).toBe('<r><b>INVALID</b></r>  BAD_SIGNATURE: ');
+  });
+});
+
