@@ -188,7 +188,7 @@ describe('webhook verify --file (a stream of verdicts through writeList)', () =>
       expect((JSON.parse(r.stdout) as { line: number; valid: boolean }[]).map((v) => [v.line, v.valid])).toEqual([[1, true], [2, false]]);
       expect(r.stderr).toBe('2 webhooks: 1 valid, 1 invalid (MALFORMED 1)\n');
     }
-  });
+  }, 60_000);
 
   it('-o ndjson, -o csv, --jq, --fields', async () => {
     expect(ndjson((await verify(['-o', 'ndjson'])).stdout).map((v) => v.line)).toEqual([1, 2]);
@@ -198,7 +198,7 @@ describe('webhook verify --file (a stream of verdicts through writeList)', () =>
     expect((await verify(['--jq', 'type'])).stdout).toBe('array\n');
     const picked = JSON.parse((await verify(['-o', 'json', '--fields', 'line'])).stdout) as object[];
     expect(picked).toEqual([{ line: 1 }, { line: 2 }]);
-  });
+  }, 60_000);
 });
 
 describe('webhook listen (each event one record, written as it happens)', () => {
@@ -236,7 +236,7 @@ describe('webhook listen (each event one record, written as it happens)', () => 
       { httpStatus: 400, reason: 'MALFORMED' },
     ]);
     expect((await session(['-o', 'table', '--fields', 'httpStatus,eventType'], 2)).stdout).toBe('200  EMPLOYEE_CREATED\n400  -\n');
-  });
+  }, 60_000);
 
   it('--jq filters each event, as jq does over NDJSON; a filter that fails on one event does not silence the next', async () => {
     expect((await session(['--jq', '[.httpStatus, .valid]'], 2)).stdout).toBe('[200,true]\n[400,false]\n');
@@ -246,7 +246,7 @@ describe('webhook listen (each event one record, written as it happens)', () => 
     const bad = await runCli(['webhook', 'listen', '--jq', '.[[['], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Invalid --jq filter/);
-  });
+  }, 60_000);
 });
 
 describe('webhook replay (a stream of outcomes through writeList)', () => {
@@ -286,7 +286,7 @@ describe('webhook replay (a stream of outcomes through writeList)', () => {
       ]);
       expect(r.stderr).toBe('2 events replayed: 2 delivered, 0 not delivered\n');
     }
-  });
+  }, 60_000);
 
   it('-o ndjson, -o csv, -o table, --jq, -q, --fields', async () => {
     const nd = ndjson((await replay(['-o', 'ndjson'])).stdout);
@@ -300,7 +300,7 @@ describe('webhook replay (a stream of outcomes through writeList)', () => {
     expect((await replay(['--jq', 'map(.delivered)'])).stdout).toBe('[true,true]\n');
     expect((await replay(['-q'])).stdout).toBe(nd.map((o) => `${String(o.id)}\n`).join(''));
     expect(JSON.parse((await replay(['-o', 'json', '--fields', 'id'])).stdout)).toEqual(nd.map((o) => ({ id: o.id })));
-  });
+  }, 60_000);
 
   it('nothing matches: still the output of an empty list, the note on stderr, exit 0', async () => {
     const none = await replay(['--event-type', 'EMPLOYEE_DELETED']);

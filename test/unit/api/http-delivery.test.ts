@@ -99,7 +99,8 @@ describe('HttpClient delivery', () => {
     expect(err).toBeInstanceOf(DeliveryError);
     expect(err.code).toBe('TIMEOUT');
     expect(err.reason).toBe('no answer within 0.3 s');
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Cut off by the deadline (the trickle alone would never end); the bound leaves room for a busy machine.
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(c.timeoutMs).toBe(300);
     await c.close();
   });
