@@ -31,6 +31,10 @@ export interface HttpOptions {
   baseUrl?: string;
   /** A token other than the profile's (login's check), or null for none (the public key set). */
   token?: string | null;
+  /** 'delivery': a client that POSTs to URLs the user chose (webhook forwarding, replay, sandbox emit); no profile, no token (api/delivery.ts). */
+  target?: 'delivery';
+  /** The total deadline of one request, ms (default: --timeout). */
+  timeoutMs?: number;
 }
 
 export interface Logger {
@@ -118,13 +122,14 @@ export function createContext(init: ContextInit): Context {
   let drafts: Promise<DraftStore> | undefined;
 
   // The HTTP client: depends on the profile (base URL, token) and the global --timeout and --debug.
-  const newClient = async (baseUrl: string, token: string | undefined, opts: HttpOptions): Promise<HttpClient> => {
+  const newClient = async (baseUrl: string | undefined, token: string | undefined, opts: HttpOptions): Promise<HttpClient> => {
     const { HttpClient } = await import('./api/http.js');
     const http = new HttpClient({
       baseUrl,
       token,
+      target: opts.target,
       userAgent: `partner-cli/${ctx.version}`,
-      timeoutMs: globals.timeout * 1000,
+      timeoutMs: opts.timeoutMs ?? globals.timeout * 1000,
       connections: opts.connections,
       signal: init.signal,
       debug: globals.debug ? log.debug : undefined,
@@ -171,6 +176,7 @@ export function createContext(init: ContextInit): Context {
       return resolved;
     },
     http(opts = {}) {
+      if (opts.target === 'delivery') return newClient(undefined, undefined, opts);
       if (opts.baseUrl !== undefined || opts.token !== undefined) {
         return (async () => {
           const baseUrl = opts.baseUrl ?? (await ctx.profile()).baseUrl;

@@ -1,10 +1,11 @@
-import { EnvHttpProxyAgent, RetryAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, RetryAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';
 import { apiErrorFrom, badJsonError } from './errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { secretRedactor } from './redact.js';
+import { DeliveryError, deliveryUrl, readReply, type Delivery, type DeliveryClient, type DeliveryInit } from './delivery.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -22,7 +23,15 @@ export interface RetryEvent {
 }
 
 export interface HttpClientOptions {
-  baseUrl: string;
+  /** The API's base URL (https, or http on loopback); unused by a delivery client. */
+  baseUrl?: string;
+  /**
+   * 'api' (default): the Partner API (send/get: token, JSON replies, GET retried).
+   * 'delivery': POSTs to URLs the user chose (deliver: any http(s) URL, no
+   * token, no retries, any status returned, the reply capped and discarded;
+   * see delivery.ts). No proxy: the target is usually the user's own local app.
+   */
+  target?: 'api' | 'delivery';
   token?: string;
   userAgent: string;
   timeoutMs: number;
@@ -112,8 +121,9 @@ import { checkBaseUrl } from './urls.js';
  * function decides what is retried: GET only, connection errors and
  * 429/5xx, Retry-After honoured, full-jitter backoff, at most maxRetries.
  */
-export class HttpClient {
-  readonly baseUrl: URL;
+export class HttpClient implements DeliveryClient {
+  /** Undefined for a delivery client (it never calls the API). */
+  readonly baseUrl?: URL;
   private readonly opts: HttpClientOptions;
   private readonly agent: Dispatcher;
   private readonly dispatcher: Dispatcher;
@@ -122,14 +132,21 @@ export class HttpClient {
 
   constructor(opts: HttpClientOptions) {
     this.opts = opts;
-    this.baseUrl = checkBaseUrl(opts.baseUrl);
-    this.agent = opts.dispatcher ?? new EnvHttpProxyAgent({
+    const delivery = opts.target === 'delivery';
+    if (!delivery) this.baseUrl = checkBaseUrl(opts.baseUrl ?? '');
+    const pool = {
       connections: opts.connections ?? 8,
       keepAliveTimeout: 10_000,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
       connect: { timeout: Math.min(opts.timeoutMs, 10_000) },
-    });
+    };
+    this.agent = opts.dispatcher ?? (delivery ? new Agent(pool) : new EnvHttpProxyAgent(pool));
+    if (delivery) {
+      // No retry layer: whoever delivers decides when to try again.
+      this.dispatcher = this.agent;
+      return;
+    }
     const maxRetries = opts.maxRetries ?? 4;
     const base = opts.backoffBaseMs ?? 250;
     this.dispatcher = new RetryAgent(this.agent, {
@@ -162,6 +179,47 @@ export class HttpClient {
     });
   }
 
+  /** The total deadline of one request (one attempt of the API; one delivery), ms. */
+  get timeoutMs(): number {
+    return this.opts.timeoutMs;
+  }
+
+  /**
+   * POSTs `init.body` to `url` (a delivery client's job): the status, whatever
+   * it is, and the first bytes of the reply. No token, no retries; a total
+   * deadline of timeoutMs. Throws DeliveryError when no status came back,
+   * InterruptedError when `init.signal` or the client's signal aborted.
+   */
+  async deliver(url: string, init: DeliveryInit): Promise<Delivery> {
+    const target = deliveryUrl(url);
+    const where = `POST ${target.origin}${target.pathname}`;
+    const deadline = new Deadline(this.opts.timeoutMs);
+    // One combined signal per delivery (AbortSignal.any is not free, and listen makes hundreds a second).
+    const stops = [init.signal, this.opts.signal].filter((x): x is AbortSignal => x !== undefined);
+    const started = performance.now();
+    try {
+      const res = await request(target, {
+        method: 'POST',
+        dispatcher: this.dispatcher,
+        signal: AbortSignal.any([...stops, deadline.signal]),
+        headers: { 'user-agent': this.opts.userAgent, ...init.headers },
+        body: init.body,
+      });
+      const excerpt = await readReply(res.body);
+      this.opts.debug?.(`${where} -> ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
+      return { status: res.statusCode, excerpt };
+    } catch (err) {
+      this.opts.debug?.(`${where} failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
+      if (stops.some((x) => x.aborted)) throw new InterruptedError();
+      const e = err as Error & { code?: string };
+      const timedOut = deadline.expired || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e.code === 'UND_ERR_CONNECT_TIMEOUT';
+      if (timedOut) throw new DeliveryError(url, `no answer within ${this.opts.timeoutMs / 1000} s`, 'TIMEOUT', err);
+      throw new DeliveryError(url, e.code ?? e.message, 'NETWORK', err);
+    } finally {
+      deadline.stop();
+    }
+  }
+
   async get<T>(path: string, query?: Query): Promise<T> {
     return (await this.send<T>('GET', path, { query })).body;
   }
@@ -172,7 +230,9 @@ export class HttpClient {
    * timeoutMs, headers and body included.
    */
   async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal; maxBytes?: number } = {}): Promise<ApiResponse<T>> {
-    const url = new URL(this.baseUrl.pathname.replace(/\/$/, '') + path, this.baseUrl);
+    const base = this.baseUrl;
+    if (!base) throw new Error('internal: a delivery client does not call the API');
+    const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
     for (const [k, v] of Object.entries(init.query ?? {})) {
       if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
     }

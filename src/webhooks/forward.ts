@@ -3,7 +3,9 @@
 // 2xx only once the event is safely kept (the target answered 2xx, or it is
 // in the spool); otherwise 503 with Retry-After, so the sender retries.
 import { createHash } from 'node:crypto';
-import { Agent, request } from 'undici';
+import { HttpClient } from '../api/http.js';
+import { DeliveryError, type DeliveryClient } from '../api/delivery.js';
+import { InterruptedError } from '../errors.js';
 
 export interface ForwardResult {
   url: string;
@@ -44,49 +46,71 @@ export function abandonAfterMs(forwardTimeoutMs: number): number {
   return Math.max(60_000, 6 * forwardTimeoutMs);
 }
 
-/** One POST per call, with a total deadline; a pool sized for concurrent deliveries. */
+/** Keep-alive connections of a forwarder's own client: sized for concurrent deliveries (50 senders at once). */
+export const FORWARD_CONNECTIONS = 64;
+
+/**
+ * POSTs one event to `url` through the delivery client (api/delivery.ts: no
+ * retries, a total deadline, the reply discarded): the target's status, or
+ * why there is none. Never throws.
+ */
+export async function postEvent(client: DeliveryClient, url: string, e: ForwardEvent, stop?: AbortSignal): Promise<ForwardResult> {
+  try {
+    const res = await client.deliver(url, {
+      signal: stop,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'partner-cli-webhook-listen',
+        'x-partner-event-type': asciiHeader(e.eventType ?? ''),
+        'x-partner-webhook-kid': asciiHeader(e.kid ?? ''),
+        // Lets the target drop a copy it already has (a crash between its 2xx and our record of it).
+        'x-partner-event-id': e.digest,
+      },
+      body: e.body,
+    });
+    return { url, status: res.status };
+  } catch (err) {
+    if (err instanceof InterruptedError || stop?.aborted) return { url, error: 'stopped' };
+    if (err instanceof DeliveryError) return { url, error: err.reason };
+    return { url, error: (err as Error).message };
+  }
+}
+
+/**
+ * Posts events to one target. The client comes from the context
+ * (`ctx.http({ target: 'delivery', ... })`, which closes it); without one the
+ * forwarder makes and owns a delivery client of its own.
+ */
 export class Forwarder {
-  private readonly agent: Agent;
+  private readonly client: DeliveryClient;
+  private readonly owned: boolean;
+  /** Aborts every post in flight on close. */
+  private readonly stopAll = new AbortController();
 
   constructor(
     readonly url: string,
-    private readonly timeoutMs: number,
-    connections = 64,
+    clientOrTimeoutMs: DeliveryClient | number,
   ) {
-    this.agent = new Agent({ connections, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: Math.min(timeoutMs, 10_000) } });
+    this.owned = typeof clientOrTimeoutMs === 'number';
+    this.client = typeof clientOrTimeoutMs === 'number' ? new HttpClient({ target: 'delivery', userAgent: 'partner-cli-webhook-listen', timeoutMs: clientOrTimeoutMs, connections: FORWARD_CONNECTIONS }) : clientOrTimeoutMs;
   }
 
-  async post(e: ForwardEvent, url = this.url, stop?: AbortSignal): Promise<ForwardResult> {
-    // A total deadline: a target trickling its answer cannot hold the sender past it.
-    const deadline = AbortSignal.timeout(this.timeoutMs);
-    try {
-      const res = await request(url, {
-        method: 'POST',
-        dispatcher: this.agent,
-        signal: stop ? AbortSignal.any([stop, deadline]) : deadline,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'partner-cli-webhook-listen',
-          'x-partner-event-type': asciiHeader(e.eventType ?? ''),
-          'x-partner-webhook-kid': asciiHeader(e.kid ?? ''),
-          // Lets the target drop a copy it already has (a crash between its 2xx and our record of it).
-          'x-partner-event-id': e.digest,
-        },
-        body: e.body,
-      });
-      await res.body.dump();
-      return { url, status: res.statusCode };
-    } catch (err) {
-      const x = err as Error & { code?: string };
-      if (stop?.aborted) return { url, error: 'stopped' };
-      const timedOut = deadline.aborted || x.code === 'UND_ERR_HEADERS_TIMEOUT' || x.code === 'UND_ERR_BODY_TIMEOUT';
-      return { url, error: timedOut ? `no answer within ${this.timeoutMs / 1000} s` : (x.code ?? x.message) };
+  /** `stop` joined with close(), made once per stop signal (the spool passes the same one for every post). */
+  private readonly joined = new WeakMap<AbortSignal, AbortSignal>();
+
+  post(e: ForwardEvent, url = this.url, stop?: AbortSignal): Promise<ForwardResult> {
+    let signal = this.stopAll.signal;
+    if (stop) {
+      signal = this.joined.get(stop) ?? AbortSignal.any([stop, this.stopAll.signal]);
+      this.joined.set(stop, signal);
     }
+    return postEvent(this.client, url, e, signal);
   }
 
   /** Stops at once: a forward still in flight is abandoned (its sender got no 2xx, so it retries). */
-  close(): Promise<void> {
-    return this.agent.destroy();
+  async close(): Promise<void> {
+    this.stopAll.abort();
+    if (this.owned) await this.client.close();
   }
 }
 

@@ -13,6 +13,7 @@ import { listenError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';
 import { abandonAfterMs, delivered, DirectDelivery, Forwarder, payloadDigest, type ForwardEvent, type ForwardResult } from './forward.js';
 import type { KeyStore } from './jwks.js';
+import type { DeliveryClient } from '../api/delivery.js';
 import { MAX_WEBHOOK_BYTES, REASONS, tooLargeVerdict, verifyWebhook, type Verdict } from './verify.js';
 
 export type { ForwardResult } from './forward.js';
@@ -38,6 +39,8 @@ export interface ReceiverOptions {
   events?: ReadonlySet<string>;
   /** Total deadline of one forward, ms. */
   forwardTimeoutMs: number;
+  /** The client forwards go through (the context's delivery client, deadline abandonAfterMs); without it the forwarder makes its own. */
+  delivery?: DeliveryClient;
   /** Durable store: when set, an event is acknowledged once stored, and delivered from there. */
   spool?: EventStore;
   /** Refuse events whose timestamp is older than this (replay protection); off when undefined. */
@@ -103,7 +106,7 @@ export function requestPath(target: string | undefined): string {
 
 export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEvent: (e: ReceivedEvent) => void | Promise<void>, onError: (message: string) => void): Promise<Receiver> {
   const now = opts.now ?? Date.now;
-  const forwarder = opts.forwardTo && !opts.spool ? new Forwarder(opts.forwardTo, abandonAfterMs(opts.forwardTimeoutMs)) : undefined;
+  const forwarder = opts.forwardTo && !opts.spool ? new Forwarder(opts.forwardTo, opts.delivery ?? abandonAfterMs(opts.forwardTimeoutMs)) : undefined;
   const direct = forwarder ? new DirectDelivery(forwarder, opts.forwardTimeoutMs, DEDUPE_WINDOW_MS, now) : undefined;
   const sockets = new Set<Socket>();
   let closed = false;

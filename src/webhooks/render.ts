@@ -1,12 +1,20 @@
-// How verdicts look: a block for one webhook on a terminal, one line per
-// webhook for --file and `webhook listen`, and the JSON document.
-// Everything from the webhook is untrusted and sanitised.
+// How verdicts look: the JSON document of a verdict, a block for one webhook
+// on a terminal, the records and columns of `webhook verify --file` and
+// `webhook replay` (printed by the output layer's writeList), and the record
+// and line of each `webhook listen` event (writeRecord, one per event).
+// Everything from the webhook is untrusted: the output layer sanitises table
+// cells and JSON; what is built into text here goes through sanitizeCell.
 import type { Colors } from '../output/colors.js';
+import { displayText } from '../output/cells.js';
+import { getPath } from '../output/fields.js';
 import { sanitizeCell } from '../output/sanitize.js';
-import { renderKeyValue } from '../output/table.js';
+import { renderKeyValue, type Column } from '../output/table.js';
+import type { ListSpec } from '../output/writer.js';
+import type { ReceivedEvent } from './listen.js';
+import type { ReplayOutcome } from './replay.js';
 import { POST_SIGNATURE_REASONS, type Verdict } from './verify.js';
 
-/** The machine-readable verdict: {valid, reason, kid, header, payload, warnings} and a few more facts. */
+/** The machine-readable verdict: {valid, reason, kid, header, payload, warnings} and a few more facts (subject: the employee code, contract or request id; status: the one in the data). */
 export function verdictJson(v: Verdict): Record<string, unknown> {
   const doc: Record<string, unknown> = {
     valid: v.valid,
@@ -19,6 +27,8 @@ export function verdictJson(v: Verdict): Record<string, unknown> {
     eventType: v.eventType,
     meaning: v.meaning,
     timestamp: v.timestamp,
+    subject: v.subject,
+    status: v.status,
     payload: v.payload,
     warnings: v.warnings,
     errors: v.errors,
@@ -77,11 +87,83 @@ export function renderVerdict(v: Verdict, c: Colors): string {
   return out;
 }
 
-/** One line per webhook: verdict, event type, subject, status (or the reason). */
-export function verdictLine(v: Verdict, c: Colors, prefix = ''): string {
+/** What a verdict's note says: the reason's message, or the warnings of a valid one. */
+function note(v: { valid?: unknown; message?: unknown; warnings?: unknown }): string {
+  if (!v.valid) return displayText(v.message);
+  const w = Array.isArray(v.warnings) ? v.warnings : [];
+  return w.length === 0 ? '-' : `${w.length} warning${w.length > 1 ? 's' : ''}: ${String(w[0])}`;
+}
+
+const joined = (key: string) => (r: unknown) => {
+  const v = getPath(r, key);
+  return Array.isArray(v) ? v.join('; ') : v;
+};
+
+/** One record per line of `webhook verify --file`: the line number, then the verdict's JSON document. */
+export function verdictRecord(line: number, v: Verdict): Record<string, unknown> {
+  return { line, ...verdictJson(v) };
+}
+
+/** `webhook verify --file` through writeList: a row per JWS line; CSV the verdict's flat facts. */
+export const VERDICT_LIST: ListSpec = {
+  columns: [
+    { key: 'line', header: 'LINE', kind: 'short' },
+    { key: 'result', header: 'RESULT', kind: 'short', value: (r) => (getPath(r, 'valid') ? 'VALID' : getPath(r, 'reason')) },
+    { key: 'eventType', header: 'EVENT', kind: 'short', value: (r) => showEventType(getPath(r, 'eventType') as string | null) },
+    { key: 'subject', header: 'SUBJECT', kind: 'key' },
+    { key: 'status', header: 'STATUS', kind: 'short', style: 'status' },
+    { key: 'kid', header: 'KID', kind: 'short', priority: 1 },
+    { key: 'note', header: 'NOTE', value: (r) => note(r as Record<string, unknown>) },
+  ],
+  csvColumns: [
+    ...['line', 'valid', 'reason', 'message', 'signatureValid', 'kid', 'alg', 'eventType', 'meaning', 'timestamp', 'subject', 'status'].map((key): Column => ({ key })),
+    { key: 'warnings', value: joined('warnings') },
+    { key: 'errors', value: joined('errors') },
+  ],
+};
+
+/** One record per replayed event. */
+export function replayRecord(o: ReplayOutcome): Record<string, unknown> {
+  return { id: o.event.id, receivedAt: o.event.receivedAt, eventType: o.event.eventType, to: o.result.url, status: o.result.status ?? null, error: o.result.error ?? null, delivered: o.ok };
+}
+
+/** `webhook replay` through writeList: a row per event sent; -q prints the spool ids. */
+export const REPLAY_LIST: ListSpec = {
+  columns: [
+    { key: 'receivedAt', header: 'RECEIVED', kind: 'short' },
+    { key: 'eventType', header: 'EVENT', kind: 'short', value: (r) => showEventType(getPath(r, 'eventType') as string | null) },
+    { key: 'id', header: 'ID', kind: 'key' },
+    { key: 'result', header: 'RESULT', value: (r) => (getPath(r, 'status') !== null ? `HTTP ${String(getPath(r, 'status'))}` : `failed: ${displayText(getPath(r, 'error'))}`) },
+    { key: 'delivered', header: 'DELIVERED', kind: 'short', value: (r) => (getPath(r, 'delivered') ? 'yes' : 'no') },
+  ],
+  csvColumns: ['id', 'receivedAt', 'eventType', 'to', 'status', 'error', 'delivered'].map((key): Column => ({ key })),
+  idField: 'id',
+};
+
+/** The record of one `webhook listen` event (what -o ndjson prints, what --fields and --jq see). */
+export function eventRecord(e: ReceivedEvent): Record<string, unknown> {
+  return { time: e.time, httpStatus: e.httpStatus, ...verdictJson(e.verdict), forward: e.forward ?? null, ...(e.spooled ? { spooled: e.spooled } : {}), ...(e.problem ? { problem: e.problem } : {}) };
+}
+
+/** The line of one `webhook listen` event on a terminal: time, HTTP status, event type, subject, status, what became of it. */
+export function eventLine(e: ReceivedEvent, c: Colors): string {
+  const v = e.verdict;
+  const status = e.httpStatus === 200 ? c.green(String(e.httpStatus)) : c.red(String(e.httpStatus));
+  let text: string;
   if (v.valid) {
-    const warn = v.warnings.length > 0 ? c.yellow(`  (${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''}: ${sanitizeCell(v.warnings[0]!)})`) : '';
-    return `${prefix}${c.green('VALID  ')}  ${showEventType(v.eventType)}  ${cell(v.subject)}  ${cell(v.status)}  kid=${cell(v.kid)}${warn}\n`;
+    text = `${e.time}  ${status}  ${[showEventType(v.eventType), cell(v.subject), cell(v.status)].join('  ')}`;
+    if (v.warnings.length > 0) text += c.yellow(`  (${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''}: ${sanitizeCell(v.warnings[0]!)})`);
+  } else {
+    text = `${e.time}  ${status}  INVALID ${v.reason}  ${sanitizeCell(v.message ?? '')}`;
   }
-  return `${prefix}${c.red('INVALID')}  ${v.reason}  ${sanitizeCell(v.message ?? '')}\n`;
+  if (e.forward?.duplicate) text += '  -> already delivered (duplicate not forwarded)';
+  else if (e.forward) text += e.forward.status !== undefined ? `  -> forwarded ${e.forward.status}` : c.red(`  -> forward failed: ${sanitizeCell(e.forward.error ?? '')}`);
+  if (e.spooled) text += e.spooled === 'stored' ? '  -> spooled' : '  -> already spooled (duplicate)';
+  if (e.problem) text += c.red(`  (${sanitizeCell(e.problem)})`);
+  return `${text}\n`;
+}
+
+/** A line of the chosen fields of a record (listen's table view with --fields). */
+export function fieldsLine(record: unknown, fields: string[]): string {
+  return `${fields.map((f) => sanitizeCell(displayText(getPath(record, f)))).join('  ')}\n`;
 }

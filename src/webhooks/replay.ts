@@ -1,7 +1,8 @@
 // `partner webhook replay`: re-delivers events kept in a listen spool, in
 // arrival order, whatever their delivery state (the journal is only read:
 // a receiver may be running on the same spool).
-import { Forwarder, delivered, type ForwardResult } from './forward.js';
+import type { DeliveryClient } from '../api/delivery.js';
+import { delivered, postEvent, type ForwardResult } from './forward.js';
 import { readJournal, type SpooledEvent } from './spool.js';
 import { untrustedReason } from './trust.js';
 import { SpoolError } from './spool.js';
@@ -37,30 +38,20 @@ export async function selectEvents(dir: string, filter: ReplayFilter): Promise<S
   });
 }
 
-/** Sends each event once, in order; reports each outcome. Stops early when the signal aborts. */
-export async function replay(events: SpooledEvent[], filter: ReplayFilter, timeoutMs: number, onOutcome: (o: ReplayOutcome) => Promise<void> | void, signal?: AbortSignal): Promise<{ sent: number; failed: number }> {
-  const forwarders = new Map<string, Forwarder>();
-  let sent = 0;
-  let failed = 0;
-  try {
-    for (const event of events) {
-      if (signal?.aborted) break;
-      const url = filter.to ?? event.target;
-      if (!url) {
-        failed++;
-        await onOutcome({ event, result: { url: '-', error: 'no target: it was received without --forward-to; pass --to URL' }, ok: false });
-        continue;
-      }
-      let f = forwarders.get(url);
-      if (!f) forwarders.set(url, (f = new Forwarder(url, timeoutMs, 1)));
-      const result = await f.post({ digest: event.digest, eventType: event.eventType, kid: event.kid, body: JSON.stringify(event.payload) });
-      const ok = delivered(result);
-      if (ok) sent++;
-      else failed++;
-      await onOutcome({ event, result, ok });
+/**
+ * Sends each event once, in order, through `client` (one delivery client for
+ * every target), yielding each outcome as it is known (the caller prints it
+ * and counts). Stops before the next event when the signal aborts.
+ */
+export async function* replay(events: SpooledEvent[], filter: ReplayFilter, client: DeliveryClient, signal?: AbortSignal): AsyncGenerator<ReplayOutcome> {
+  for (const event of events) {
+    if (signal?.aborted) return;
+    const url = filter.to ?? event.target;
+    if (!url) {
+      yield { event, result: { url: '-', error: 'no target: it was received without --forward-to; pass --to URL' }, ok: false };
+      continue;
     }
-  } finally {
-    await Promise.all([...forwarders.values()].map((f) => f.close()));
+    const result = await postEvent(client, url, { digest: event.digest, eventType: event.eventType, kid: event.kid, body: JSON.stringify(event.payload) }, signal);
+    yield { event, result, ok: delivered(result) };
   }
-  return { sent, failed };
 }

@@ -24,6 +24,7 @@ import { ensurePrivateDir } from '../config/secure-files.js';
 import { untrustedReason } from './trust.js';
 import { abandonAfterMs, DedupeWindow, delivered, Forwarder, type ForwardResult } from './forward.js';
 import type { EventStore } from './listen.js';
+import type { DeliveryClient } from '../api/delivery.js';
 import type { Verdict } from './verify.js';
 
 export const JOURNAL = 'journal.ndjson';
@@ -57,6 +58,8 @@ interface AttemptRecord {
 export interface SpoolOptions {
   forwardTo?: string;
   forwardTimeoutMs: number;
+  /** The delivery client to forward with (the context's); without it the forwarder makes its own. */
+  delivery?: DeliveryClient;
   now?: () => number;
   log?: (m: string) => void;
   debug?: (m: string) => void;
@@ -199,7 +202,7 @@ export class Spool implements EventStore {
     this.now = opts.now ?? Date.now;
     this.seen = new DedupeWindow(SPOOL_DEDUPE_MS, 1_000_000, this.now);
     // The sender already has its 2xx: a slow target is waited for (giving up early would deliver twice).
-    if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, abandonAfterMs(opts.forwardTimeoutMs));
+    if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, opts.delivery ?? abandonAfterMs(opts.forwardTimeoutMs));
   }
 
   /** Undelivered events waiting for the worker, oldest first. */

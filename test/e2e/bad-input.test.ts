@@ -174,7 +174,7 @@ const values: Record<string, Case> = {
   'webhook listen forward-to not a URL': { args: ['webhook', 'listen', '--forward-to', 'localhost'], message: /--forward-to/ },
   'webhook listen host not an address': { args: ['webhook', 'listen', '--host', ''], message: /--host/ },
   'webhook listen -o csv': { args: ['webhook', 'listen', '-o', 'csv'], message: /Allowed choices are table, ndjson/ },
-  'webhook verify -o csv': { args: ['webhook', 'verify', 'x', '-o', 'csv'], message: /Allowed choices are table, json, ndjson/ },
+  'webhook verify -o yaml': { args: ['webhook', 'verify', 'x', '-o', 'yaml'], message: /Allowed choices are table, json, ndjson, csv/ },
   'webhook verify --jwks-url plain http remote': { args: ['webhook', 'verify', 'x', '--jwks-url', 'http://keys.example.com/jwks.json'], message: /--jwks-url: Refusing/ },
   'webhook verify --jwks-url and --jwks-file': { args: () => ['webhook', 'verify', 'x', '--jwks-url', 'https://keys.example.com/', '--jwks-file', f['not-jwks.json']!], message: /cannot be used together/ },
   'webhook verify argument and --file': { args: () => ['webhook', 'verify', 'x', '--file', f.empty!], message: /not both/ },

@@ -10,7 +10,9 @@ import { buildProgram } from '../../src/program.js';
 import { testIO } from '../../src/io.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import { isGroup, type CommandDef } from '../../src/command.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { runCli, sandboxEnv, spawnCli, waitFor, type RunningCli } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { employeeCreated } from '../unit/webhooks/helpers.js';
 
 const ENTITY = 'Acme Deutschland GmbH';
 
@@ -27,7 +29,9 @@ const RUNS: Record<string, string[]> = {
   version: ['version'],
   'gp template': ['gp', 'template', '--entity', ENTITY],
   'webhook verify': ['webhook', 'verify', 'not-a-jws'],
+  // Long-running or need a spool: covered by the webhook blocks below.
   'webhook listen': [],
+  'webhook replay': [],
   // Needs a receiver: covered by webhook-listen.test.ts (-o table) and the case below.
   'sandbox emit': [],
 };
@@ -52,9 +56,11 @@ function commandAt(program: Command, path: string): Command {
 
 let env: NodeJS.ProcessEnv;
 let close: () => Promise<void>;
+let sandbox: Sandbox;
+let tmp: string;
 
 beforeAll(async () => {
-  ({ env, close } = await sandboxEnv());
+  ({ env, close, sandbox, dir: tmp } = await sandboxEnv());
   const { readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   // A valid values file for the gp create dry run.
@@ -154,3 +160,154 @@ describe('sandbox emit', () => {
     }
   });
 });
+
+/** Lines of NDJSON, each parsed (fails on a line that is not one JSON object). */
+function ndjson(text: string): Record<string, unknown>[] {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((l) => {
+      const v = JSON.parse(l) as unknown;
+      expect(typeof v).toBe('object');
+      return v as Record<string, unknown>;
+    });
+}
+
+describe('webhook verify --file (a stream of verdicts through writeList)', () => {
+  let file: string;
+  beforeAll(async () => {
+    const { writeFileSync } = await import('node:fs');
+    file = `${tmp}/contract.jws`;
+    writeFileSync(file, `${await sandbox.signer.sign(employeeCreated())}\nnot-a-jws\n`);
+  });
+  const verify = (extra: string[]) => runCli(['webhook', 'verify', '--file', file, ...extra], { env });
+
+  it('piped with no -o and -o json: one JSON array of {line, ...verdict}; the summary on stderr', async () => {
+    for (const r of [await verify([]), await verify(['-o', 'json'])]) {
+      expect(r.code, r.stderr).toBe(8);
+      expect((JSON.parse(r.stdout) as { line: number; valid: boolean }[]).map((v) => [v.line, v.valid])).toEqual([[1, true], [2, false]]);
+      expect(r.stderr).toBe('2 webhooks: 1 valid, 1 invalid (MALFORMED 1)\n');
+    }
+  }, 60_000);
+
+  it('-o ndjson, -o csv, --jq, --fields', async () => {
+    expect(ndjson((await verify(['-o', 'ndjson'])).stdout).map((v) => v.line)).toEqual([1, 2]);
+    const rows = parseCsv((await verify(['-o', 'csv'])).stdout) as string[][];
+    expect(rows).toHaveLength(3);
+    expect(rows.every((row) => row.length === rows[0]!.length)).toBe(true);
+    expect((await verify(['--jq', 'type'])).stdout).toBe('array\n');
+    const picked = JSON.parse((await verify(['-o', 'json', '--fields', 'line'])).stdout) as object[];
+    expect(picked).toEqual([{ line: 1 }, { line: 2 }]);
+  }, 60_000);
+});
+
+describe('webhook listen (each event one record, written as it happens)', () => {
+  const running: RunningCli[] = [];
+  afterAll(() => {
+    for (const l of running) if (l.child.exitCode === null) l.child.kill('SIGKILL');
+  });
+
+  /** Starts listen with `extra`, POSTs a genuine event then a malformed body, waits for `lines` lines of stdout, stops it. */
+  async function session(extra: string[], lines: number, firstShown = (l: RunningCli) => l.stdout().split('\n').filter(Boolean).length >= 1): Promise<{ stdout: string; stderr: string }> {
+    const l = spawnCli(['webhook', 'listen', ...extra], { env, timeoutMs: 20_000 });
+    running.push(l);
+    await waitFor(() => /Listening for webhooks on (\S+)/.test(l.stderr()), 15_000);
+    const url = /Listening for webhooks on (\S+)/.exec(l.stderr())![1]!;
+    expect((await fetch(url, { method: 'POST', body: await sandbox.signer.sign(employeeCreated()) })).status).toBe(200);
+    // The first event is printed before the second arrives: nothing waits for the end of the stream.
+    await waitFor(() => firstShown(l), 10_000);
+    expect((await fetch(url, { method: 'POST', body: 'not-a-jws' })).status).toBe(400);
+    await waitFor(() => l.stdout().split('\n').filter(Boolean).length >= lines, 10_000);
+    l.child.kill('SIGINT');
+    const r = await l.done;
+    expect(r.code, r.stderr).toBe(130);
+    return r;
+  }
+
+  it('piped with no -o (and -o ndjson): one JSON object per line, never a table', async () => {
+    const events = ndjson((await session([], 2)).stdout);
+    expect(events.map((e) => [e.httpStatus, e.valid, e.eventType])).toEqual([[200, true, 'EMPLOYEE_CREATED'], [400, false, null]]);
+    expect(events[0]).toMatchObject({ subject: 'ACME-0007', status: 'ONBOARDING', forward: null });
+  });
+
+  it('--fields picks from each object (-o ndjson), and makes the table line of those values', async () => {
+    expect(ndjson((await session(['-o', 'ndjson', '--fields', 'httpStatus,reason'], 2)).stdout)).toEqual([
+      { httpStatus: 200, reason: null },
+      { httpStatus: 400, reason: 'MALFORMED' },
+    ]);
+    expect((await session(['-o', 'table', '--fields', 'httpStatus,eventType'], 2)).stdout).toBe('200  EMPLOYEE_CREATED\n400  -\n');
+  }, 60_000);
+
+  it('--jq filters each event, as jq does over NDJSON; a filter that fails on one event does not silence the next', async () => {
+    expect((await session(['--jq', '[.httpStatus, .valid]'], 2)).stdout).toBe('[200,true]\n[400,false]\n');
+    const failing = await session(['--jq', 'if .valid then error("boom") else .reason end'], 1, (l) => /could not print an event/.test(l.stderr()));
+    expect(failing.stdout).toBe('MALFORMED\n');
+    expect(failing.stderr).toMatch(/warning: could not print an event: --jq failed: .*boom/);
+    const bad = await runCli(['webhook', 'listen', '--jq', '.[[['], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Invalid --jq filter/);
+  }, 60_000);
+});
+
+describe('webhook replay (a stream of outcomes through writeList)', () => {
+  let spool: string;
+  let to: string;
+  let receiver: import('node:http').Server;
+  beforeAll(async () => {
+    const { createServer } = await import('node:http');
+    receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    to = `http://127.0.0.1:${(receiver.address() as import('node:net').AddressInfo).port}/hooks`;
+    spool = `${tmp}/spool`;
+    // Two events kept by a receiver with --spool and no --forward-to.
+    const l = spawnCli(['webhook', 'listen', '--spool', spool], { env, timeoutMs: 20_000 });
+    await waitFor(() => /Listening for webhooks on (\S+)/.test(l.stderr()), 15_000);
+    const url = /Listening for webhooks on (\S+)/.exec(l.stderr())![1]!;
+    for (const code of ['RPL-0001', 'RPL-0002']) expect((await fetch(url, { method: 'POST', body: await sandbox.signer.sign(employeeCreated({ employeeCode: code })) })).status).toBe(200);
+    l.child.kill('SIGINT');
+    await l.done;
+  });
+  afterAll(async () => {
+    receiver?.closeAllConnections();
+    await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
+  });
+  const replay = (extra: string[]) => runCli(['webhook', 'replay', '--spool', spool, '--to', to, ...extra], { env });
+
+  it('piped with no -o and -o json: one JSON array of outcomes; the count on stderr', async () => {
+    for (const r of [await replay([]), await replay(['-o', 'json'])]) {
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as Record<string, unknown>[];
+      expect(doc.map((o) => [o.to, o.status, o.error, o.delivered, o.eventType])).toEqual([
+        [to, 204, null, true, 'EMPLOYEE_CREATED'],
+        [to, 204, null, true, 'EMPLOYEE_CREATED'],
+      ]);
+      expect(r.stderr).toBe('2 events replayed: 2 delivered, 0 not delivered\n');
+    }
+  }, 60_000);
+
+  it('-o ndjson, -o csv, -o table, --jq, -q, --fields', async () => {
+    const nd = ndjson((await replay(['-o', 'ndjson'])).stdout);
+    expect(nd).toHaveLength(2);
+    const rows = parseCsv((await replay(['-o', 'csv'])).stdout) as string[][];
+    expect(rows[0]).toEqual(['id', 'receivedAt', 'eventType', 'to', 'status', 'error', 'delivered']);
+    expect(rows.slice(1).map((row) => [row[0], row[4], row[6]])).toEqual(nd.map((o) => [o.id, '204', 'true']));
+    const table = (await replay(['-o', 'table'])).stdout.trimEnd().split('\n');
+    expect(table[0]).toMatch(/^RECEIVED\s+EVENT\s+ID\s+RESULT\s+DELIVERED$/);
+    expect(table.slice(1)).toEqual(nd.map((o) => expect.stringMatching(new RegExp(`EMPLOYEE_CREATED\\s+${String(o.id)}\\s+HTTP 204\\s+yes$`))));
+    expect((await replay(['--jq', 'map(.delivered)'])).stdout).toBe('[true,true]\n');
+    expect((await replay(['-q'])).stdout).toBe(nd.map((o) => `${String(o.id)}\n`).join(''));
+    expect(JSON.parse((await replay(['-o', 'json', '--fields', 'id'])).stdout)).toEqual(nd.map((o) => ({ id: o.id })));
+  }, 60_000);
+
+  it('nothing matches: still the output of an empty list, the note on stderr, exit 0', async () => {
+    const none = await replay(['--event-type', 'EMPLOYEE_DELETED']);
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout)).toEqual([]);
+    expect(none.stderr).toMatch(/nothing replayed/);
+    expect((await replay(['--event-type', 'EMPLOYEE_DELETED', '-o', 'ndjson'])).stdout).toBe('');
+  });
+});
+

@@ -188,7 +188,8 @@ describe('webhook payloads with escape sequences', () => {
     writeFileSync(file, `${await sandbox.signer.sign(hostilePayload())}\n${await sandbox.signer.sign(hostilePayload())}\n`);
     const r = await runCli(['webhook', 'verify', '--file', file, '-o', 'table'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trim().split('\n')).toHaveLength(3);
+    // The header, a row per JWS, the summary.
+    expect(r.stdout.trim().split('\n')).toHaveLength(4);
     expect(r.stdout).not.toMatch(CONTROL);
   });
 

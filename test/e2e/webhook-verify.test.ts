@@ -87,15 +87,35 @@ describe('partner webhook verify (built CLI, offline key set)', () => {
     const r = await runCli(['webhook', 'verify', '--file', file, '--jwks-file', jwksFile, '-o', 'table'], { env });
     expect(r.code).toBe(8);
     const out = r.stdout.trim().split('\n');
-    expect(out).toHaveLength(5);
-    expect(out[0]).toMatch(/^line 1\s+VALID/);
-    expect(out[1]).toMatch(/^line 3\s+VALID/);
-    expect(out[2]).toMatch(/^line 4\s+INVALID\s+UNSUPPORTED_ALG/);
-    expect(out[3]).toMatch(/^line 5\s+INVALID\s+UNKNOWN_KID/);
-    expect(out[4]).toBe('4 webhooks: 2 valid, 2 invalid (UNSUPPORTED_ALG 1, UNKNOWN_KID 1)');
+    // Through the output layer: a header, a row per JWS line (blank lines skipped), the summary below.
+    expect(out).toHaveLength(6);
+    expect(out[0]).toMatch(/^LINE\s+RESULT\s+EVENT\s+SUBJECT\s+STATUS\s+KID\s+NOTE$/);
+    expect(out[1]).toMatch(/^1\s+VALID\s+EMPLOYEE_CREATED\s+ACME-0007\s+ONBOARDING\s+k1\s+-$/);
+    expect(out[2]).toMatch(/^3\s+VALID\s+EMPLOYEE_CREATED\s+ACME-0007\s+ONBOARDING\s+-\s+-$/);
+    expect(out[3]).toMatch(/^4\s+UNSUPPORTED_ALG\s+-\s+-\s+-\s+k1\s+\S/);
+    expect(out[4]).toMatch(/^5\s+UNKNOWN_KID\s+/);
+    expect(out[5]).toBe('4 webhooks: 2 valid, 2 invalid (UNSUPPORTED_ALG 1, UNKNOWN_KID 1)');
     const nd = await runCli(['webhook', 'verify', '--file', file, '--jwks-file', jwksFile, '-o', 'ndjson'], { env });
     expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l).valid)).toEqual([true, true, false, false]);
     expect(nd.stderr).toMatch(/2 valid, 2 invalid/);
+    // The same -o, --fields, --jq as every list.
+    const fields = await runCli(['webhook', 'verify', '--file', file, '--jwks-file', jwksFile, '-o', 'ndjson', '--fields', 'line,reason'], { env });
+    expect(fields.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      { line: 1, reason: null },
+      { line: 3, reason: null },
+      { line: 4, reason: 'UNSUPPORTED_ALG' },
+      { line: 5, reason: 'UNKNOWN_KID' },
+    ]);
+    const jq = await runCli(['webhook', 'verify', '--file', file, '--jwks-file', jwksFile, '--jq', '[.[] | select(.valid | not) | .line]'], { env });
+    expect(jq.code).toBe(8);
+    expect(jq.stdout).toBe('[4,5]\n');
+    expect(jq.stderr).toMatch(/4 webhooks: 2 valid, 2 invalid/);
+    const csv = await runCli(['webhook', 'verify', '--file', file, '--jwks-file', jwksFile, '-o', 'csv'], { env });
+    const rows = csv.stdout.trim().split('\r\n');
+    expect(rows[0]).toBe('line,valid,reason,message,signatureValid,kid,alg,eventType,meaning,timestamp,subject,status,warnings,errors');
+    expect(rows.slice(1).map((row) => row.split(',').slice(0, 3).join(','))).toEqual(['1,true,', '3,true,', '4,false,UNSUPPORTED_ALG', '5,false,UNKNOWN_KID']);
+    const tableFields = await runCli(['webhook', 'verify', '--file', file, '--jwks-file', jwksFile, '-o', 'table', '--fields', 'line,kid'], { env });
+    expect(tableFields.stdout.trim().split('\n').slice(0, 3)).toEqual([expect.stringMatching(/^line\s+kid$/i), expect.stringMatching(/^1\s+k1$/), expect.stringMatching(/^3\s+-$/)]);
   });
 
   it('--file with only valid JWS exits 0', async () => {

@@ -11,7 +11,7 @@ import type { OptionsOf } from '../../command.js';
 import type { emit } from './emit.js';
 import { outputOptions } from '../../output/options.js';
 import { writeRecord } from '../../output/writer.js';
-import { Agent, request } from 'undici';
+import { DeliveryError } from '../../api/delivery.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
 import { sanitizeCell } from '../../output/sanitize.js';
@@ -50,25 +50,19 @@ export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
   if (deprecated) ctx.log.warn(`${opts.eventType} is deprecated; receivers should handle ${deprecated}`);
   if (!opts.to) return ExitCode.OK;
 
-  const agent = new Agent({ connections: 1, headersTimeout: ctx.globals.timeout * 1000, bodyTimeout: ctx.globals.timeout * 1000, connect: { timeout: Math.min(ctx.globals.timeout * 1000, 10_000) } });
-  ctx.onCleanup(() => agent.close());
+  // Through the one client's delivery side: any http(s) receiver, no token, no retries, --timeout as the total deadline.
+  const receiver = await ctx.http({ target: 'delivery', connections: 1 });
   let status: number;
   let excerpt: string;
   try {
     // The body is the JWS string itself, with Content-Type application/json, like the real service sends it.
-    const res = await request(opts.to, {
-      method: 'POST',
-      dispatcher: agent,
-      signal: ctx.signal,
+    ({ status, excerpt } = await receiver.deliver(opts.to, {
       headers: { 'content-type': 'application/json', 'user-agent': `partner-cli/${ctx.version} sandbox-emit` },
       body: jws,
-    });
-    status = res.statusCode;
-    excerpt = (await res.body.text()).slice(0, 200);
+    }));
   } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    const e = err as Error & { code?: string };
-    throw new NetworkError(`Could not deliver ${opts.eventType} to ${opts.to}: ${e.code ?? e.message}`, 'Is the receiver running? Try `partner webhook listen` in another terminal.', 'DELIVERY_FAILED', err);
+    if (!(err instanceof DeliveryError)) throw err;
+    throw new NetworkError(`Could not deliver ${opts.eventType} to ${opts.to}: ${err.reason}`, 'Is the receiver running? Try `partner webhook listen` in another terminal.', 'DELIVERY_FAILED', err);
   }
   const report = { eventType: opts.eventType, legacy: opts.legacy, kid, to: opts.to, status };
   const line = `${opts.eventType}${opts.legacy ? ' (earlier shape)' : ''} signed with kid ${kid} -> ${opts.to}: HTTP ${status}`;

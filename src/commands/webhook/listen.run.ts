@@ -1,42 +1,25 @@
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../command.js';
-import { jsonText, sanitizeCell } from '../../output/sanitize.js';
-import { writeChunk } from '../../output/stream.js';
+import { writeRecord } from '../../output/writer.js';
 import { isEventType } from '../../webhooks/events.js';
 import { isLoopback } from '../../api/urls.js';
 import { startReceiver, type ReceivedEvent } from '../../webhooks/listen.js';
-import { showEventType, verdictJson } from '../../webhooks/render.js';
+import { eventLine, eventRecord, fieldsLine, showEventType } from '../../webhooks/render.js';
 import { openSpool } from '../../webhooks/spool.js';
+import { abandonAfterMs, FORWARD_CONNECTIONS } from '../../webhooks/forward.js';
 import { keyStoreFor } from '../../webhooks/source.js';
 import type { listen } from './listen.js';
 import { outputOptions } from '../../output/options.js';
 
 export type ListenOptions = OptionsOf<typeof listen>;
 
-function line(e: ReceivedEvent, ctx: Context): string {
-  const c = ctx.colors;
-  const v = e.verdict;
-  const status = e.httpStatus === 200 ? c.green(String(e.httpStatus)) : c.red(String(e.httpStatus));
-  let text: string;
-  if (v.valid) {
-    const cells = [showEventType(v.eventType), sanitizeCell(v.subject ?? '-'), sanitizeCell(v.status ?? '-')];
-    text = `${e.time}  ${status}  ${cells.join('  ')}`;
-    if (v.warnings.length > 0) text += c.yellow(`  (${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''}: ${sanitizeCell(v.warnings[0]!)})`);
-  } else {
-    text = `${e.time}  ${status}  INVALID ${v.reason}  ${sanitizeCell(v.message ?? '')}`;
-  }
-  if (e.forward?.duplicate) text += '  -> already delivered (duplicate not forwarded)';
-  else if (e.forward) {
-    text += e.forward.status !== undefined ? `  -> forwarded ${e.forward.status}` : c.red(`  -> forward failed: ${sanitizeCell(e.forward.error ?? '')}`);
-  }
-  if (e.spooled) text += e.spooled === 'stored' ? '  -> spooled' : '  -> already spooled (duplicate)';
-  if (e.problem) text += c.red(`  (${sanitizeCell(e.problem)})`);
-  return `${text}\n`;
-}
-
 export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
-  // Lines for people at a terminal, one JSON object per event when piped (or -o ndjson).
-  const format = outputOptions(opts, ctx.io).format;
+  // Each event is one record, written as it happens through the output layer: a line for people at a
+  // terminal, one JSON object per line when piped (JSON's streaming form: there is no end to close an array).
+  const output = outputOptions(opts, ctx.io);
+  if (opts.output === undefined && output.format === 'json' && opts.jq === undefined) output.format = 'ndjson';
+  // A filter that does not compile is a usage error now, not a warning at every event.
+  if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
   if (!isLoopback(opts.host)) ctx.log.warn(`listening on ${opts.host}, not loopback: anyone who can reach this address can send to it`);
   if (opts.events) {
     const unknown = opts.events.filter((e) => !isEventType(e));
@@ -52,18 +35,24 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
     if (opts.keys.jwksFile !== undefined) throw err;
     ctx.log.warn(`${(err as Error).message}; will try again when a webhook arrives`);
   }
-  const spool = opts.spool !== undefined ? await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m) }) : undefined;
+  // One delivery client for every forward: a pool sized for concurrent deliveries; its deadline is the
+  // abandon time (a slow target has usually done the work), the sender is answered at --forward-timeout.
+  const delivery = opts.forwardTo ? await ctx.http({ target: 'delivery', timeoutMs: abandonAfterMs(opts.forwardTimeoutMs), connections: FORWARD_CONNECTIONS }) : undefined;
+  const spool = opts.spool !== undefined ? await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, delivery, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m) }) : undefined;
   if (spool) ctx.onCleanup(() => spool.close());
   let queue = Promise.resolve();
-  // Each write is isolated: one failure (a closed pipe, a rendering error) is reported and the next event still prints.
-  const print = (make: () => string) => {
+  // Each write is isolated: one failure (a closed pipe, a rendering error, a --jq error) is reported and the next event still prints.
+  const print = (e: ReceivedEvent) => {
     queue = queue
-      .then(() => writeChunk(ctx.io.stdout, make()))
+      .then(() => {
+        const record = eventRecord(e);
+        return writeRecord(ctx.io, ctx.io.stdout, record, output, { tableFields: true, table: () => (output.fields ? fieldsLine(record, output.fields) : eventLine(e, ctx.colors)) });
+      })
       .catch((err: unknown) => ctx.log.warn(`could not print an event: ${(err as Error).message}`));
     return queue;
   };
   const receiver = await startReceiver(
-    { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, forwardTimeoutMs: opts.forwardTimeoutMs, spool, maxAgeMs: opts.maxAgeMs, now: () => ctx.clock.now() },
+    { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, forwardTimeoutMs: opts.forwardTimeoutMs, delivery, spool, maxAgeMs: opts.maxAgeMs, now: () => ctx.clock.now() },
     store,
     (e) => {
       if (e.filtered) {
@@ -71,11 +60,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
         return;
       }
       // Print in arrival order, with backpressure.
-      return print(() =>
-        format === 'ndjson'
-          ? `${jsonText({ time: e.time, httpStatus: e.httpStatus, ...verdictJson(e.verdict), forward: e.forward ?? null, ...(e.spooled ? { spooled: e.spooled } : {}), ...(e.problem ? { problem: e.problem } : {}) })}\n`
-          : line(e, ctx),
-      );
+      return print(e);
     },
     (m) => ctx.log.warn(m),
   );

@@ -40,7 +40,8 @@ export const listen = defineCommand({
     maxAge: custom('refuse events whose timestamp is older than this, like 10m (replay protection; default: off)', 'duration', (raw, name) => parseDuration(name, raw, { minMs: 1000, maxMs: 365 * 86_400_000 })!),
     ...KEY_FLAGS,
   },
-  output: { formats: ['table', 'ndjson'], fields: false, jq: false },
+  // A stream with no end: only formats that print each event as it happens (no JSON array, no CSV header to settle).
+  output: { formats: ['table', 'ndjson'] },
   needsToken: false,
   refine: (o) => ({
     keys: keyFlags(o),
@@ -58,7 +59,7 @@ export const listen = defineCommand({
     spool: o.spool,
     maxAgeMs: o.maxAge,
   }),
-  details: `Answers 200 for a valid event, 401 for a bad signature, algorithm or key, 400 for a malformed body or payload, 413 for a body over 1 MiB. On a terminal each event prints a line: time, HTTP status, event type, employee code (or approval request id), status; piped (or -o ndjson), one JSON object per event. Ctrl-C stops it.
+  details: `Answers 200 for a valid event, 401 for a bad signature, algorithm or key, 400 for a malformed body or payload, 413 for a body over 1 MiB. On a terminal each event prints a line as it arrives: time, HTTP status, event type, employee code (or approval request id), status, what became of it; piped (or -o ndjson), one JSON object per line: {time, httpStatus, valid, reason, ..., eventType, subject, status, payload, forward, spooled, problem}. --fields picks from that object (on a terminal, a line of those values); --jq filters each event's object, as jq does over NDJSON. Ctrl-C stops it.
 
 With --forward-to, 200 means the event is safely kept: the target answered 2xx (within --forward-timeout), or, with --spool, it is on disk and will be forwarded with retries. Otherwise the sender gets 503 with Retry-After and should retry; a copy of an event already delivered is acknowledged again but not forwarded twice. 503 with Retry-After also answers a key that may have just rotated while the key-set refetch is held back (at most one per 30 s).`,
   examples: [

@@ -1,11 +1,11 @@
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../command.js';
 import type { replayCommand } from './replay.js';
-import { ExitCode, UsageError } from '../../errors.js';
-import { sanitizeCell } from '../../output/sanitize.js';
-import { writeChunk } from '../../output/stream.js';
+import { ExitCode } from '../../errors.js';
+import { outputOptions } from '../../output/options.js';
+import { writeList } from '../../output/writer.js';
 import { parseSince } from '../../webhooks/duration.js';
-import { showEventType } from '../../webhooks/render.js';
+import { REPLAY_LIST, replayRecord } from '../../webhooks/render.js';
 import { replay, selectEvents } from '../../webhooks/replay.js';
 
 export type ReplayOptions = OptionsOf<typeof replayCommand>;
@@ -15,21 +15,25 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
   const since = parseSince('--since', opts.since, ctx.clock.now());
   const filter = { since, eventTypes: opts.eventTypes ? new Set(opts.eventTypes) : undefined, to: opts.to };
   const events = await selectEvents(opts.spool, filter);
+  const output = outputOptions(opts, ctx.io);
   if (events.length === 0) {
+    // Still the output of an empty list (`[]` for JSON, "No results." on a terminal), for scripts and people alike.
+    await writeList(ctx.io, ctx.io.stdout, [], REPLAY_LIST, output);
     ctx.io.stderr.write(`No stored event in ${opts.spool} matches; nothing replayed.\n`);
     return ExitCode.OK;
   }
-  const { sent, failed } = await replay(
-    events,
-    filter,
-    ctx.globals.timeout * 1000,
-    (o) =>
-      writeChunk(
-        ctx.io.stdout,
-        `${o.event.receivedAt}  ${showEventType(o.event.eventType)}  ${o.event.id}  -> ${o.result.status !== undefined ? `HTTP ${o.result.status}` : `failed: ${sanitizeCell(o.result.error ?? '')}`}${o.ok ? '' : ctx.colors.red('  (not delivered)')}\n`,
-      ),
-    ctx.signal,
-  );
+  // One event at a time: one connection; each delivery within --timeout.
+  const client = await ctx.http({ target: 'delivery', connections: 1 });
+  let sent = 0;
+  let failed = 0;
+  async function* records(): AsyncGenerator<Record<string, unknown>> {
+    for await (const o of replay(events, filter, client, ctx.signal)) {
+      if (o.ok) sent++;
+      else failed++;
+      yield replayRecord(o);
+    }
+  }
+  await writeList(ctx.io, ctx.io.stdout, records(), REPLAY_LIST, output);
   ctx.io.stderr.write(`${sent + failed} event${sent + failed === 1 ? '' : 's'} replayed: ${sent} delivered, ${failed} not delivered\n`);
   return failed > 0 ? ExitCode.FAILURE : ExitCode.OK;
 }

@@ -19,12 +19,13 @@ export const replayCommand = defineCommand({
     }),
     to: httpUrl('POST them here (default: the --forward-to each was received with)', 'http://localhost:3000/webhooks'),
   },
+  output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true },
   needsToken: false,
   refine: (o) => {
     if (o.spool === undefined) throw new UsageError('--spool DIR is required', 'Pass the directory given to `partner webhook listen --spool`.', 'MISSING_OPTION');
-    return { spool: o.spool, since: o.since, eventTypes: o.eventType, to: o.to };
+    return { spool: o.spool, since: o.since, eventTypes: o.eventType, to: o.to, output: o.output, fields: o.fields, quiet: o.quiet, csvRaw: o.csvRaw, jq: o.jq };
   },
-  details: `Every matching event is sent once, whether or not it was delivered before.
+  details: `Every matching event is sent once, whether or not it was delivered before. One record per event sent, printed as it is known: {id, receivedAt, eventType, to, status, error, delivered} (a table row on a terminal; -q prints the spool ids); the count goes to stderr.
 Exit status: 0 all delivered (2xx), 1 any not delivered, 2 usage.`,
   examples: [
     'partner webhook replay --spool ~/.partner-spool --since 2h --to http://localhost:3000/webhooks',

@@ -1,27 +1,22 @@
 import type { OptionsOf } from '../../command.js';
 import { BodyTooLargeError, readCapped } from '../../input.js';
-import { CancelledError } from '../../errors.js';
 import type { verify } from './verify.js';
 import { outputOptions } from '../../output/options.js';
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
-import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { resolveFormat } from '../../output/format.js';
-import { jsonText } from '../../output/sanitize.js';
-import { writeChunk } from '../../output/stream.js';
-import { writeJson, writeRecord } from '../../output/writer.js';
-import { renderVerdict, verdictJson, verdictLine } from '../../webhooks/render.js';
+import { CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { mapOrdered } from '../../concurrency.js';
+import { writeList, writeRecord } from '../../output/writer.js';
+import { renderVerdict, VERDICT_LIST, verdictJson, verdictRecord } from '../../webhooks/render.js';
+import type { KeyStore } from '../../webhooks/jwks.js';
 import { keyStoreFor } from '../../webhooks/source.js';
 import { BATCH_LINES, needsRecheck, VerifyPool } from '../../webhooks/verify-pool.js';
 import { MAX_WEBHOOK_BYTES, tooLargeVerdict, verifyWebhook, type Verdict } from '../../webhooks/verify.js';
 
 export type VerifyOptions = OptionsOf<typeof verify>;
-type VerifyFormat = 'table' | 'json' | 'ndjson';
 
 const TOO_LARGE: unique symbol = Symbol('too large');
-
 
 async function promptLine(ctx: Context): Promise<string> {
   ctx.io.stderr.write('Paste the webhook JWS: ');
@@ -62,8 +57,7 @@ async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Ui
 }
 
 export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
-  const format = outputOptions(opts, ctx.io).format as VerifyFormat;
-  if (opts.file !== undefined) return runFile(opts, opts.file, format, ctx);
+  if (opts.file !== undefined) return runFile(opts, opts.file, ctx);
   const store = await keyStoreFor(ctx, opts.keys);
   // A missing or broken --jwks-file is a usage error (exit 2) whatever the input.
   if (opts.keys.jwksFile !== undefined) await store.current();
@@ -73,12 +67,66 @@ export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
   return verdict.valid ? ExitCode.OK : ExitCode.VERIFICATION_FAILED;
 }
 
-/** JWS lines verified at once by --file. */
+/** JWS lines verified at once by --file on the main thread (verification runs on libuv's pool, so a few in flight use more than one core). */
 const VERIFY_IN_FLIGHT = 8;
 /** From this file size on, --file verifies on worker threads (one per core): below it, starting them costs more than it saves. */
 const POOL_MIN_BYTES = 128 * 1024;
 
-async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, ctx: Context): Promise<number> {
+interface JwsLine {
+  line: number;
+  text: string;
+}
+
+/** The non-blank lines of the file with their numbers; Ctrl-C stops the reading. */
+async function* jwsLines(path: string, signal: AbortSignal): AsyncGenerator<JwsLine> {
+  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  try {
+    let line = 0;
+    for await (const text of rl) {
+      line++;
+      if (signal.aborted) throw new InterruptedError();
+      if (text.trim() !== '') yield { line, text };
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+async function* batchesOf<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for await (const item of items) {
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Verdicts in file order: up to VERIFY_IN_FLIGHT lines at once on the main thread. */
+function verifyInline(lines: AsyncIterable<JwsLine>, store: KeyStore): AsyncIterable<{ line: number; verdict: Verdict }> {
+  return mapOrdered(lines, VERIFY_IN_FLIGHT, async (l) => ({ line: l.line, verdict: await verifyWebhook(l.text, store) }));
+}
+
+/**
+ * Verdicts in file order from the worker threads: batches of lines, two per
+ * worker in flight so every core stays busy while the output catches up. A
+ * line a worker could not settle with its copy of the key set (an unknown
+ * kid: the set may have rotated), or every line of a worker that failed, is
+ * verified again here, in order, where the key set can be refetched.
+ */
+async function* verifyOnPool(lines: AsyncIterable<JwsLine>, pool: VerifyPool, store: KeyStore, refetchable: boolean): AsyncGenerator<{ line: number; verdict: Verdict }> {
+  const batches = mapOrdered(batchesOf(lines, BATCH_LINES), pool.size * 2, async (batch) => ({ batch, verdicts: await pool.verify(batch.map((b) => b.text)).catch(() => batch.map(() => null)) }));
+  for await (const { batch, verdicts } of batches) {
+    for (let i = 0; i < batch.length; i++) {
+      const v = verdicts[i] ?? null;
+      yield { line: batch[i]!.line, verdict: needsRecheck(v, refetchable) ? await verifyWebhook(batch[i]!.text, store) : v! };
+    }
+  }
+}
+
+async function runFile(opts: VerifyOptions, path: string, ctx: Context): Promise<number> {
   try {
     if (!statSync(path).isFile()) throw new UsageError(`--file ${path} is not a file`);
   } catch (err) {
@@ -87,95 +135,45 @@ async function runFile(opts: VerifyOptions, path: string, format: VerifyFormat, 
   }
   const store = await keyStoreFor(ctx, opts.keys);
   if (opts.keys.jwksFile !== undefined) await store.current();
-  const out = ctx.io.stdout;
-  let lineNo = 0;
+  const output = outputOptions(opts, ctx.io);
+  // A big file is verified on worker threads, one per core, with a copy of the key set.
+  const pool = statSync(path).size >= POOL_MIN_BYTES ? VerifyPool.create(await store.current()) : undefined;
+  if (pool) ctx.log.debug(`verifying on ${pool.size} worker threads`);
   let valid = 0;
   let invalid = 0;
   const reasons = new Map<string, number>();
-  const emit = async (line: number, verdict: Verdict) => {
-    if (verdict.valid) valid++;
-    else {
-      invalid++;
-      reasons.set(verdict.reason!, (reasons.get(verdict.reason!) ?? 0) + 1);
-    }
-    if (format === 'table') await writeChunk(out, verdictLine(verdict, ctx.colors, `line ${String(line).padEnd(5)} `));
-    else {
-      const doc = jsonText({ line, ...verdictJson(verdict) });
-      if (format === 'ndjson') await writeChunk(out, `${doc}\n`);
-      // The opening bracket waits for the first verdict: a file with no JWS leaves stdout empty.
-      else await writeChunk(out, `${valid + invalid === 1 ? '[\n' : ',\n'}  ${doc}`);
-    }
+  const summary = () => {
+    const byReason = [...reasons].map(([r, n]) => `${r} ${n}`).join(', ');
+    return `${valid + invalid} webhook${valid + invalid === 1 ? '' : 's'}: ${valid} valid, ${invalid} invalid${byReason ? ` (${byReason})` : ''}`;
   };
-  // A big file is verified on worker threads, one per core, with a copy of the key set.
-  const pool = statSync(path).size >= POOL_MIN_BYTES ? VerifyPool.create(await store.current()) : undefined;
-  const refetchable = opts.keys.jwksFile === undefined;
   // Opened only now: lines a readline interface emits before its iterator is taken (during an await above) are lost.
-  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  try {
-    if (pool) {
-      ctx.log.debug(`verifying on ${pool.size} worker threads`);
-      type Item = { line: number; text: string };
-      let batch: Item[] = [];
-      const inflight: { items: Item[]; verdicts: Promise<(Verdict | null)[]> }[] = [];
-      const send = () => {
-        const verdicts = pool.verify(batch.map((b) => b.text));
-        verdicts.catch(() => undefined); // awaited in order below
-        inflight.push({ items: batch, verdicts });
-        batch = [];
-      };
-      const drain = async () => {
-        const b = inflight.shift()!;
-        // A worker that failed leaves its lines to the main thread: nothing is skipped.
-        const verdicts = await b.verdicts.catch(() => b.items.map(() => null));
-        for (let i = 0; i < b.items.length; i++) {
-          let v = verdicts[i] ?? null;
-          if (needsRecheck(v, refetchable)) v = await verifyWebhook(b.items[i]!.text, store);
-          await emit(b.items[i]!.line, v!);
-        }
-      };
-      for await (const line of rl) {
-        lineNo++;
-        if (ctx.signal.aborted) throw new InterruptedError();
-        if (line.trim() === '') continue;
-        batch.push({ line: lineNo, text: line });
-        if (batch.length >= BATCH_LINES) {
-          send();
-          // Two batches per worker keep every core busy while the output catches up.
-          if (inflight.length >= pool.size * 2) await drain();
-        }
+  const lines = jwsLines(path, ctx.signal);
+  const verdicts = pool ? verifyOnPool(lines, pool, store, opts.keys.jwksFile === undefined) : verifyInline(lines, store);
+  async function* records(): AsyncGenerator<Record<string, unknown>> {
+    for await (const { line, verdict } of verdicts) {
+      if (verdict.valid) valid++;
+      else {
+        invalid++;
+        reasons.set(verdict.reason!, (reasons.get(verdict.reason!) ?? 0) + 1);
       }
-      if (batch.length > 0) send();
-      while (inflight.length > 0) await drain();
-    } else {
-      // Verification runs on libuv's thread pool, so a few lines in flight use
-      // more than one core; results are still printed in file order.
-      const pending: { line: number; verdict: Promise<Verdict> }[] = [];
-      const next = async () => {
-        const p = pending.shift()!;
-        await emit(p.line, await p.verdict);
-      };
-      for await (const line of rl) {
-        lineNo++;
-        if (ctx.signal.aborted) throw new InterruptedError();
-        if (line.trim() === '') continue;
-        const verdict = verifyWebhook(line, store);
-        verdict.catch(() => undefined); // awaited in order by next(); avoid an unhandled rejection meanwhile
-        pending.push({ line: lineNo, verdict });
-        if (pending.length >= VERIFY_IN_FLIGHT) await next();
-      }
-      while (pending.length > 0) await next();
+      yield verdictRecord(line, verdict);
     }
+  }
+  const all = records();
+  try {
+    // The first verdict decides: a file with no JWS is a usage error, and stdout stays empty.
+    const first = await all.next();
+    if (first.done) throw new UsageError(`--file ${path} holds no JWS (one per line expected)`, 'Save one webhook body (the compact JWS) per line.', 'MISSING_INPUT');
+    async function* everything() {
+      yield first.value;
+      yield* all;
+    }
+    // The summary is part of the table for people (its footer); for scripts it goes to stderr, leaving stdout pure data.
+    await writeList(ctx.io, ctx.io.stdout, everything(), { ...VERDICT_LIST, footer: summary }, output);
   } finally {
-    rl.close();
+    await all.return(undefined);
     await pool?.close();
   }
-  const total = valid + invalid;
-  if (total === 0) throw new UsageError(`--file ${path} holds no JWS (one per line expected)`, 'Save one webhook body (the compact JWS) per line.', 'MISSING_INPUT');
-  if (format === 'json') await writeChunk(out, '\n]\n');
-  const byReason = [...reasons].map(([r, n]) => `${r} ${n}`).join(', ');
-  const summary = `${total} webhook${total === 1 ? '' : 's'}: ${valid} valid, ${invalid} invalid${byReason ? ` (${byReason})` : ''}\n`;
-  // The summary is part of the result for people; for scripts it goes to stderr, leaving stdout pure JSON.
-  if (format === 'table') await writeChunk(out, summary);
-  else ctx.io.stderr.write(summary);
+  if (output.format !== 'table' || output.quiet) ctx.io.stderr.write(`${summary()}\n`);
   return invalid > 0 ? ExitCode.VERIFICATION_FAILED : ExitCode.OK;
 }

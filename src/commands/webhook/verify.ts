@@ -12,7 +12,7 @@ export const verify = defineCommand({
     file: path('verify every JWS in this file, one per line, and print a summary'),
     ...KEY_FLAGS,
   },
-  output: { formats: ['table', 'json', 'ndjson'], fields: false },
+  output: { formats: ['table', 'json', 'ndjson', 'csv'] },
   needsToken: false,
   refine: (o) => {
     if (o.jws !== undefined && o.file !== undefined) throw new UsageError('Give the JWS as an argument or with --file, not both');
@@ -21,7 +21,8 @@ export const verify = defineCommand({
   details: `Checks: compact JWS only; alg ES512 with an EC P-521 key; the key named by kid (an unknown kid refetches the key set once, at most every 30 s), or any key of the set when there is no kid; payload JSON with eventType and data; the event's shape per the spec. Input over 1 MiB is refused.
 
 Exit status: 0 valid, 8 invalid (any invalid with --file), 2 usage, 1 key set unavailable.
-JSON (-o json): {valid, reason, message, signatureValid, kid, alg, header, eventType, meaning, timestamp, payload, warnings, errors}; with --file, an array of them (-o ndjson: one per line).
+JSON (-o json): {valid, reason, message, signatureValid, kid, alg, header, eventType, meaning, timestamp, subject, status, payload, warnings, errors}; --fields picks from it, --jq filters it.
+With --file, one record per JWS line ({line, ...the verdict}): a table row each and the summary below it; -o json an array, -o ndjson one per line, -o csv one row per line (header, payload left out); the summary then goes to stderr.
 Reasons: MALFORMED, TOO_LARGE, UNSUPPORTED_CRIT, UNSUPPORTED_ALG, UNKNOWN_KID, WRONG_KEY_TYPE, BAD_SIGNATURE, PAYLOAD_NOT_JSON, PAYLOAD_SHAPE, EVENT_SHAPE (the last three: the signature is genuine).`,
   examples: [
     'partner webhook verify --file captured.jws --jwks-file jwks.json',

@@ -38,7 +38,7 @@ describe('webhook verify: flag parsing', () => {
     [[], { jwksUrl: 'https://x.test/j', jwksFile: 'j.json' }, /cannot be used together/],
     [[], { jwksUrl: 'http://example.com/jwks.json' }, /--jwks-url: .*only https/],
     [[], { jwksUrl: 'not a url' }, /--jwks-url/],
-    [[], { output: 'csv' }, /table, json, ndjson/],
+    [[], { output: 'yaml' }, /table, json, ndjson, csv/],
     [[], { file: ' ' }, /--file must not be empty/],
   ])('%j %j → usage error', (args, raw, message) => {
     expect(usage(() => parseVerify(args as string[], raw as Record<string, unknown>))).toMatch(message);
@@ -66,6 +66,8 @@ describe('webhook listen: flag parsing', () => {
     [{ events: 'EMPLOYEE CREATED' }, /not an event type/],
     [{ path: '/a?b' }, /--path/],
     [{ output: 'csv' }, /Allowed choices are table, ndjson/],
+    [{ output: 'json' }, /Allowed choices are table, ndjson/],
+    [{ output: 'ndjson', jq: '.eventType' }, /--jq works on JSON and cannot be used with -o ndjson/],
     [{ forwardTimeout: '0' }, /--forward-timeout must be a duration from 100ms to 10m/],
     [{ forwardTimeout: 'soon' }, /--forward-timeout/],
     [{ maxAge: '500ms' }, /--max-age must be a duration from 1s to 365d/],
@@ -87,7 +89,9 @@ describe('webhook replay: flag parsing', () => {
   it('needs --spool; --event-type a list; --to an http(s) URL; --since a time or a duration ago', async () => {
     const parseReplay = parserFor(replayCommand);
     expect(usage(() => parseReplay([], {}))).toMatch(/--spool DIR is required/);
-    expect(parseReplay([], { spool: 'd', since: '2h', eventType: 'A, B', to: 'http://localhost:3000/x' })).toEqual({ spool: 'd', since: '2h', eventTypes: ['A', 'B'], to: 'http://localhost:3000/x' });
+    expect(parseReplay([], { spool: 'd', since: '2h', eventType: 'A, B', to: 'http://localhost:3000/x' })).toMatchObject({ spool: 'd', since: '2h', eventTypes: ['A', 'B'], to: 'http://localhost:3000/x' });
+    expect(parseReplay([], { spool: 'd', output: 'csv', quiet: false })).toMatchObject({ output: 'csv', quiet: false });
+    expect(parseReplay([], { spool: 'd', quiet: true })).toMatchObject({ quiet: true });
     expect(usage(() => parseReplay([], { spool: 'd', to: 'ftp://x' }))).toMatch(/--to must be an http\(s\) URL/);
     expect(usage(() => parseReplay([], { spool: 'd', eventType: ',' }))).toMatch(/--event-type needs at least one/);
     const now = Date.parse('2026-01-01T12:00:00Z');

@@ -1,0 +1,78 @@
+// The delivery side of the one HTTP client (HttpClient with `target:
+// 'delivery'`): POSTs to a URL the user chose — `webhook listen --forward-to`,
+// `webhook replay --to`, `sandbox emit --to`. It differs from the API side on
+// purpose: no token is ever sent (so plain http to the user's own app is
+// allowed), nothing is retried (the forwarder, the spool and the webhook
+// sender each have their own retry policy), every HTTP status is a result
+// rather than an error, and the reply is never parsed: its first bytes are
+// kept for messages and the rest is read and discarded, up to a cap.
+import { NetworkError } from '../errors.js';
+
+/** Bytes of a reply kept for messages (`sandbox emit` shows them when the receiver refuses). */
+export const REPLY_EXCERPT_BYTES = 200;
+/** Bytes of a reply read and discarded to keep the connection for the next delivery; past it the connection is dropped. */
+export const REPLY_DISCARD_BYTES = 64 * 1024;
+
+export interface DeliveryInit {
+  /** The request body, sent as is. */
+  body: string;
+  /** Extra headers (content-type, the event headers); `user-agent` replaces the client's. */
+  headers?: Record<string, string>;
+  /** Stops this delivery (the forwarder closing): rejects with InterruptedError. */
+  signal?: AbortSignal;
+}
+
+export interface Delivery {
+  status: number;
+  /** The first REPLY_EXCERPT_BYTES of the reply, as UTF-8 (untrusted: sanitise before printing). */
+  excerpt: string;
+}
+
+/** A delivery that got no HTTP status: `reason` is short, for a status line ("ECONNREFUSED", "no answer within 5 s"). */
+export class DeliveryError extends NetworkError {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+    code: 'TIMEOUT' | 'NETWORK',
+    cause?: unknown,
+  ) {
+    super(`Could not deliver to ${url}: ${reason}`, 'Is the receiver running, and does it answer within the time limit?', code, cause);
+  }
+}
+
+/** What a delivery needs of the client (the forwarder, replay and emit depend on this, not on HttpClient). */
+export interface DeliveryClient {
+  deliver(url: string, init: DeliveryInit): Promise<Delivery>;
+  /** The total deadline of one delivery, ms. */
+  readonly timeoutMs: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Reads a reply: keeps the first bytes, discards the rest, and drops the
+ * connection (destroys the stream) rather than read more than `discardBytes`.
+ */
+export async function readReply(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, excerptBytes = REPLY_EXCERPT_BYTES, discardBytes = REPLY_DISCARD_BYTES): Promise<string> {
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let total = 0;
+  for await (const chunk of body) {
+    // Empty once the excerpt is full.
+    const part = Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, excerptBytes - keptBytes));
+    kept.push(part);
+    keptBytes += part.length;
+    total += chunk.byteLength;
+    if (total > discardBytes) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(kept, keptBytes).toString('utf8');
+}
+
+/** Only http(s) URLs are delivered to (the flags check it; this guards every other caller). */
+export function deliveryUrl(raw: string): URL {
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`not an http(s) URL: ${url.protocol}`);
+  return url;
+}

@@ -1,0 +1,243 @@
+// The delivery side of HttpClient (target 'delivery'): POSTs to a URL the
+// user chose with no token, no retries, any status as a result, a total
+// deadline, the reply capped and discarded, a pool sized by `connections`.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MockAgent, errors as undiciErrors } from 'undici';
+import { HttpClient } from '../../../src/api/http.js';
+import { DeliveryError, deliveryUrl, readReply, REPLY_EXCERPT_BYTES } from '../../../src/api/delivery.js';
+import { createContext } from '../../../src/context.js';
+import { InterruptedError } from '../../../src/errors.js';
+import { testIO } from '../../../src/io.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+let server: Server;
+let url: string;
+let handler: Handler;
+let seen: { headers: IncomingMessage['headers']; body: string; socket: Socket }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ headers: req.headers, body, socket: req.socket });
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+beforeEach(() => {
+  seen = [];
+  handler = (_q, res) => res.writeHead(204).end();
+});
+
+const delivery = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) => new HttpClient({ target: 'delivery', token: 'tok-secret-1234', userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, ...extra });
+
+async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('HttpClient delivery', () => {
+  it('POSTs the body and headers as given, never the token; the caller may set the user agent', async () => {
+    const c = delivery();
+    const r = await c.deliver(url, { body: '"a.b.c"', headers: { 'content-type': 'application/json', 'x-partner-event-id': 'd1' } });
+    expect(r).toEqual({ status: 204, excerpt: '' });
+    expect(seen[0]!.body).toBe('"a.b.c"');
+    expect(seen[0]!.headers['content-type']).toBe('application/json');
+    expect(seen[0]!.headers['x-partner-event-id']).toBe('d1');
+    expect(seen[0]!.headers.authorization).toBeUndefined();
+    expect(seen[0]!.headers['user-agent']).toBe('partner-cli/9.9.9');
+    await c.deliver(url, { body: 'x', headers: { 'user-agent': 'partner-cli-webhook-listen' } });
+    expect(seen[1]!.headers['user-agent']).toBe('partner-cli-webhook-listen');
+    await c.close();
+  });
+
+  it('any status is a result, not an error, and nothing is retried (one request for a 503)', async () => {
+    handler = (_q, res) => res.writeHead(503, { 'retry-after': '0' }).end('busy');
+    const c = delivery();
+    expect(await c.deliver(url, { body: 'x' })).toEqual({ status: 503, excerpt: 'busy' });
+    expect(seen).toHaveLength(1);
+    await c.close();
+  });
+
+  it('keeps only the first bytes of the reply; a modest reply keeps the connection, a huge one drops it', async () => {
+    handler = (_q, res) => res.writeHead(200).end('y'.repeat(10_000));
+    const c = delivery({ connections: 1 });
+    const r = await c.deliver(url, { body: 'x' });
+    expect(r.excerpt).toBe('y'.repeat(REPLY_EXCERPT_BYTES));
+    await c.deliver(url, { body: 'x' });
+    expect(seen[1]!.socket).toBe(seen[0]!.socket);
+    handler = (_q, res) => res.writeHead(200).end('z'.repeat(2 * 1024 * 1024));
+    expect((await c.deliver(url, { body: 'x' })).status).toBe(200);
+    handler = (_q, res) => res.writeHead(200).end();
+    await c.deliver(url, { body: 'x' });
+    expect(seen[3]!.socket).not.toBe(seen[2]!.socket);
+    await c.close();
+  });
+
+  it('the deadline is total: a target trickling its reply is cut off (TIMEOUT, "no answer within")', async () => {
+    handler = (_q, res) => {
+      res.writeHead(200);
+      const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write('.')), 50);
+      res.on('close', () => clearInterval(t));
+    };
+    const c = delivery({ timeoutMs: 300 });
+    const started = Date.now();
+    // With a caller's signal too: the deadline still applies.
+    const err = (await c.deliver(url, { body: 'x', signal: new AbortController().signal }).catch((e: unknown) => e)) as DeliveryError;
+    expect(err).toBeInstanceOf(DeliveryError);
+    expect(err.code).toBe('TIMEOUT');
+    expect(err.reason).toBe('no answer within 0.3 s');
+    // Cut off by the deadline (the trickle alone would never end); the bound leaves room for a busy machine.
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(c.timeoutMs).toBe(300);
+    await c.close();
+  });
+
+  it('no listener: NETWORK with the system code as the reason', async () => {
+    const c = delivery();
+    const err = (await c.deliver('http://127.0.0.1:1/', { body: 'x' }).catch((e: unknown) => e)) as DeliveryError;
+    expect(err).toBeInstanceOf(DeliveryError);
+    expect(err.code).toBe('NETWORK');
+    expect(err.reason).toBe('ECONNREFUSED');
+    expect(err.message).toBe('Could not deliver to http://127.0.0.1:1/: ECONNREFUSED');
+    expect(err.hint).toMatch(/Is the receiver running/);
+    await c.close();
+  });
+
+  it('an aborted signal (the caller stopping, or Ctrl-C) is InterruptedError, not a delivery failure', async () => {
+    handler = () => undefined; // never answers
+    const stop = new AbortController();
+    // A deadline far away: the abort, not the deadline, must end the wait.
+    const c = delivery({ timeoutMs: 60_000 });
+    const p = c.deliver(url, { body: 'x', signal: stop.signal });
+    await until(() => seen.length === 1, 'the request');
+    let t = Date.now();
+    stop.abort();
+    await expect(p).rejects.toBeInstanceOf(InterruptedError);
+    expect(Date.now() - t).toBeLessThan(5000);
+    const ctrlC = new AbortController();
+    const c2 = delivery({ signal: ctrlC.signal, timeoutMs: 60_000 });
+    const q = c2.deliver(url, { body: 'x' });
+    await until(() => seen.length === 2, 'the second request');
+    t = Date.now();
+    ctrlC.abort();
+    await expect(q).rejects.toBeInstanceOf(InterruptedError);
+    expect(Date.now() - t).toBeLessThan(5000);
+    server.closeAllConnections();
+    await Promise.all([c.close(), c2.close()]);
+  });
+
+  it('the pool: `connections` deliveries run at once, and no more', async () => {
+    const held: ServerResponse[] = [];
+    let inFlight = 0;
+    let most = 0;
+    handler = (_q, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      held.push(res);
+      res.on('finish', () => inFlight--);
+    };
+    const c = delivery({ connections: 4 });
+    const all = Promise.all(Array.from({ length: 8 }, () => c.deliver(url, { body: 'x' })));
+    // Four arrive together (the pool is not one connection); answering them lets the other four in.
+    await until(() => held.length === 4, 'four deliveries at once');
+    for (const res of held.splice(0)) res.writeHead(200).end();
+    await until(() => held.length === 4, 'the next four');
+    for (const res of held.splice(0)) res.writeHead(200).end();
+    expect((await all).map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(most).toBe(4);
+    await c.close();
+  });
+
+  it('--debug: one line per delivery, outcome and time, never the query string', async () => {
+    const lines: string[] = [];
+    const c = delivery({ debug: (l) => lines.push(l) });
+    await c.deliver(`${url}?secret=1`, { body: 'x' });
+    await c.deliver('http://127.0.0.1:1/x', { body: 'x' }).catch(() => undefined);
+    expect(lines[0]).toMatch(new RegExp(`^POST ${url.replace(/[.]/g, '\\.')} -> 204 in \\d+ ms$`));
+    expect(lines[1]).toMatch(/^POST http:\/\/127\.0\.0\.1:1\/x failed after \d+ ms: /);
+    expect(lines.join('\n')).not.toContain('secret');
+    await c.close();
+  });
+
+  it("undici's own timeouts (connect, headers, body) are TIMEOUT too, not NETWORK", async () => {
+    for (const e of [new undiciErrors.ConnectTimeoutError(), new undiciErrors.HeadersTimeoutError(), new undiciErrors.BodyTimeoutError()]) {
+      const agent = new MockAgent();
+      agent.disableNetConnect();
+      agent.get('http://app.test').intercept({ path: '/hook', method: 'POST' }).replyWithError(e);
+      const c = delivery({ dispatcher: agent });
+      const err = (await c.deliver('http://app.test/hook', { body: 'x' }).catch((x: unknown) => x)) as DeliveryError;
+      expect(err.code, e.name).toBe('TIMEOUT');
+      expect(err.reason).toBe('no answer within 2 s');
+      await c.close();
+    }
+  });
+
+  it('a delivery client has no API: send() refuses', async () => {
+    const c = delivery();
+    await expect(c.send('GET', '/v1/x')).rejects.toThrow(/delivery client does not call the API/);
+    await c.close();
+  });
+});
+
+describe('deliveryUrl and readReply', () => {
+  it('takes any http(s) URL (plain http to a remote app is the user\'s choice), nothing else', () => {
+    expect(deliveryUrl('http://app.internal:3000/hooks').host).toBe('app.internal:3000');
+    expect(deliveryUrl('https://example.com/x').protocol).toBe('https:');
+    expect(() => deliveryUrl('ftp://example.com/')).toThrow(/not an http\(s\) URL/);
+  });
+
+  it('keeps at most the excerpt, across chunks, and stops reading past the discard cap', async () => {
+    let destroyed = false;
+    let pulled = 0;
+    const body = {
+      async *[Symbol.asyncIterator]() {
+        for (let i = 0; i < 100; i++) {
+          pulled++;
+          yield Buffer.from('abcdefghij');
+        }
+      },
+      destroy: () => (destroyed = true),
+    };
+    expect(await readReply(body, 15, 35)).toBe('abcdefghijabcde');
+    expect(destroyed).toBe(true);
+    expect(pulled).toBe(4);
+  });
+
+  it('a reply of exactly the discard cap is read to its end, not cut', async () => {
+    let destroyed = false;
+    const body = {
+      async *[Symbol.asyncIterator]() {
+        yield Buffer.from('0123456789');
+        yield Buffer.from('abcdefghij');
+      },
+      destroy: () => (destroyed = true),
+    };
+    expect(await readReply(body, 200, 20)).toBe('0123456789abcdefghij');
+    expect(destroyed).toBe(false);
+  });
+});
+
+describe('ctx.http({ target: "delivery" })', () => {
+  it('needs no profile, base URL or token, and takes the deadline and pool size given', async () => {
+    const ctx = createContext({ io: testIO(), env: {}, globals: { sandbox: false, debug: false, timeout: 30, color: false, input: false }, signal: new AbortController().signal });
+    const c = await ctx.http({ target: 'delivery', timeoutMs: 1234, connections: 2 });
+    expect(c.timeoutMs).toBe(1234);
+    expect(c.baseUrl).toBeUndefined();
+    expect((await c.deliver(url, { body: 'x' })).status).toBe(204);
+    expect(seen[0]!.headers['user-agent']).toMatch(/^partner-cli\//);
+    await ctx.cleanup();
+  });
+});

@@ -1,0 +1,60 @@
+// `sandbox emit --to` in-process: the sandbox signs (stubbed API), the JWS
+// goes to the receiver through the context's delivery client (the same
+// MockAgent: an unmatched or unused stub fails), with no token.
+import { describe, expect, it } from 'vitest';
+import type { Interceptable } from 'undici';
+import { emit } from '../../../../src/commands/sandbox/emit.js';
+import { SIGN_PATH } from '../../../../src/commands/sandbox/emit.run.js';
+import { ORIGIN, runInProcess } from '../../../helpers/command.js';
+
+const TO = `${ORIGIN}/hook`;
+
+function sign(api: Interceptable) {
+  api.intercept({ path: SIGN_PATH, method: 'POST' }).reply(200, { jws: 'aaa.bbb.ccc', kid: 'sbx-1' }, { headers: { 'content-type': 'application/json' } });
+}
+
+describe('sandbox emit --to', () => {
+  it('POSTs the JWS itself as JSON, without the token, and reports the status (-o json)', async () => {
+    let seen: { body: unknown; headers: Record<string, string> } | undefined;
+    const r = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'json' }, {
+      stub: (api) => {
+        sign(api);
+        api.intercept({ path: '/hook', method: 'POST' }).reply(202, (opts) => {
+          seen = { body: opts.body, headers: opts.headers as Record<string, string> };
+          return 'ok';
+        });
+      },
+    });
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ eventType: 'EMPLOYEE_CREATED', legacy: false, kid: 'sbx-1', to: TO, status: 202 });
+    expect(seen!.body).toBe('aaa.bbb.ccc');
+    expect(seen!.headers['content-type']).toBe('application/json');
+    expect(seen!.headers.authorization).toBeUndefined();
+    expect(seen!.headers['user-agent']).toMatch(/^partner-cli\/\S+ sandbox-emit$/);
+  });
+
+  it('a refusal exits 1 and shows the start of the reply, sanitised', async () => {
+    const r = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
+      stub: (api) => {
+        sign(api);
+        api.intercept({ path: '/hook', method: 'POST' }).reply(401, `{"error":"BAD_SIGNATURE\u001b[2J"}${'x'.repeat(500)}`);
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(`EMPLOYEE_CREATED signed with kid sbx-1 -> ${TO}: HTTP 401\n`);
+    expect(r.err).toMatch(/the receiver refused the event \(HTTP 401\): \{"error":"BAD_SIGNATURE/);
+    expect(r.err).not.toContain('\u001b');
+    expect(r.err).not.toContain('x'.repeat(200));
+  });
+
+  it('no receiver: DELIVERY_FAILED, saying what to do next', async () => {
+    const err = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO }, {
+      stub: (api) => {
+        sign(api);
+        api.intercept({ path: '/hook', method: 'POST' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+      },
+    }).catch((e: unknown) => e as { code: string; message: string; hint: string });
+    expect(err).toMatchObject({ code: 'DELIVERY_FAILED', message: `Could not deliver EMPLOYEE_CREATED to ${TO}: ECONNREFUSED` });
+    expect((err as { hint: string }).hint).toMatch(/partner webhook listen/);
+  });
+});
