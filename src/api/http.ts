@@ -48,39 +48,6 @@ export interface HttpClientOptions {
   dispatcher?: Dispatcher;
 }
 
-/**
- * The --timeout of one attempt, as a total deadline: headers AND the whole
- * body within it (undici's own timeouts only bound the gap between bytes, so
- * a server sending a byte a second was never cut off). Paused while the retry
- * policy waits between attempts, restarted for the next attempt.
- */
-class Deadline {
-  private readonly ctrl = new AbortController();
-  private timer?: NodeJS.Timeout;
-
-  constructor(private readonly ms: number) {
-    this.start();
-  }
-
-  get signal(): AbortSignal {
-    return this.ctrl.signal;
-  }
-
-  get expired(): boolean {
-    return this.ctrl.signal.aborted;
-  }
-
-  start(): void {
-    this.stop();
-    this.timer = setTimeout(() => this.ctrl.abort(new Error('deadline')), this.ms);
-  }
-
-  stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-}
-
 /** A response larger than the cap the caller set (the webhook key set: 1 MiB). */
 export class ResponseTooLargeError extends CliError {
   constructor(where: string, maxBytes: number) {
@@ -114,6 +81,7 @@ export function backoffMs(attempt: number, baseMs: number, random = Math.random)
 
 export { checkBaseUrl, isLoopback } from './urls.js';
 import { checkBaseUrl } from './urls.js';
+import { Deadline } from './deadline.js';
 
 /**
  * The only HTTP client. One keep-alive dispatcher (proxy-aware through
