@@ -5,6 +5,8 @@ import { BodyTooLargeError, readCapped } from '../input.js';
 import { apiErrorFrom, badJsonError } from './errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { secretRedactor } from './redact.js';
+import { Deadline } from './deadline.js';
+import { checkBaseUrl } from './urls.js';
 import { DeliveryError, deliveryUrl, readReply, type Delivery, type DeliveryClient, type DeliveryInit } from './delivery.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -80,8 +82,6 @@ export function backoffMs(attempt: number, baseMs: number, random = Math.random)
 }
 
 export { checkBaseUrl, isLoopback } from './urls.js';
-import { checkBaseUrl } from './urls.js';
-import { Deadline } from './deadline.js';
 
 /**
  * The only HTTP client. One keep-alive dispatcher (proxy-aware through
