@@ -7,7 +7,7 @@ import { hasLegacyShape } from '../../webhooks/samples.js';
 
 function eventTypeArg() {
   return {
-    ...arg.oneOf(EVENT_TYPES, `the event type: ${EVENT_TYPES.join(', ')}`),
+    ...arg.oneOf(EVENT_TYPES, 'the event type, as the spec names it'),
     parse: (raw: unknown): EventType => {
       const text = raw === undefined ? '' : String(raw).trim();
       const hit = EVENT_TYPES.find((t) => t.toLowerCase() === text.toLowerCase());
