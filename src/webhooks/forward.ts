@@ -32,6 +32,8 @@ export interface ForwardEvent {
   kid: string | null;
   /** The payload as JSON text (what the target receives). */
   body: string;
+  /** Sent before (a forward a crash interrupted, or a failed one): the target may have it already. */
+  redelivery?: boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ export class Forwarder {
           'x-partner-webhook-kid': asciiHeader(e.kid ?? ''),
           // Lets the target drop a copy it already has (a crash between its 2xx and our record of it).
           'x-partner-event-id': e.digest,
+          ...(e.redelivery ? { 'x-partner-redelivery': '1' } : {}),
         },
         body: e.body,
       });

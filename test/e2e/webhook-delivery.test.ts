@@ -23,7 +23,7 @@ function target() {
   const state = {
     mode: 'ok' as 'ok' | 'fail' | 'slow',
     delayMs: 0,
-    got: [] as { body: string; id: string | undefined }[],
+    got: [] as { body: string; id: string | undefined; redelivery: string | undefined }[],
     took: [] as string[],
     server: undefined as unknown as Server,
     url: '',
@@ -32,7 +32,7 @@ function target() {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      state.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined });
+      state.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined, redelivery: req.headers['x-partner-redelivery'] as string | undefined });
       const answer = () => {
         if (state.mode === 'fail') return res.writeHead(500).end();
         state.took.push(body);
@@ -246,6 +246,8 @@ describe('webhook listen --spool', () => {
     // x-partner-event-id, so the target drops the copy. Nothing else is ever sent twice.
     const dupes = [...counts].filter(([, n]) => n > 1);
     expect(dupes.length).toBeLessThanOrEqual(1);
+    // That copy is flagged: its "start" record was the last one at the kill.
+    for (const [d] of dupes) expect(received().filter((g) => digest(g.body) === d).map((g) => g.redelivery)).toEqual([undefined, '1']);
     for (const g of received()) expect(g.id).toBe(digest(g.body));
     const journal = readFileSync(join(spool, 'journal.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
     const kept = new Set<string>(journal.filter((r) => r.t === 'event').map((r) => r.digest));
