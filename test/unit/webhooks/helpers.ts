@@ -37,6 +37,12 @@ export function signEs(header: Record<string, unknown>, payload: unknown, key: K
   return `${input}.${b64(sig)}`;
 }
 
+/** ES512 over payload bytes as they are (not JSON-encoded): invalid UTF-8, deep nesting, anything. */
+export function signBytes(header: Record<string, unknown>, payload: Buffer | string, key: KeyObject): string {
+  const input = `${b64(JSON.stringify(header))}.${Buffer.from(payload).toString('base64url')}`;
+  return `${input}.${sign('sha512', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
+
 export function signHmac(header: Record<string, unknown>, payload: unknown, secret: string | Buffer): string {
   const input = signingInput(header, payload);
   return `${input}.${createHmac('sha512', secret).update(input).digest('base64url')}`;
