@@ -1,5 +1,10 @@
 // Webhook fixtures made with node:crypto only, outside the project's code:
-// keys, JWKs and hand-built compact JWS.
+// keys, JWKs and hand-built compact JWS; and scratch directories for the
+// spool's tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 
 export interface TestKey {
@@ -85,4 +90,17 @@ export function approval(eventType: string, extra: Record<string, unknown> = {})
   if (status === 'APPROVED') Object.assign(data, { approvedBy: UUIDS.c, approvedAt: '2025-03-02T10:00:00.000Z' });
   if (status === 'REJECTED') Object.assign(data, { rejectedBy: UUIDS.c, rejectedAt: '2025-03-02T10:00:00.000Z' });
   return { eventType, timestamp: '2025-03-02T10:00:00.000Z', data: { ...data, ...extra } };
+}
+
+/** A fresh private directory per call, all removed after each test. */
+export function scratchDirs(prefix: string): () => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  return () => {
+    const d = mkdtempSync(join(tmpdir(), prefix));
+    made.push(d);
+    return d;
+  };
 }

@@ -2,23 +2,15 @@
 // old, delivered ones within retention, one state record each), nothing
 // rewritten when nothing can go, and a stop between any two steps (as a
 // kill -9 would leave the files) loses nothing.
-import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compactJournal, COMPACT_TEMP, shouldCompact, type CompactionStep } from '../../../src/webhooks/journal-compact.js';
 import { JOURNAL, readJournal } from '../../../src/webhooks/journal.js';
 import { openSpool } from '../../../src/webhooks/spool.js';
+import { scratchDirs } from './helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'partner-compact-'));
-  dirs.push(d);
-  return d;
-};
+const tmp = scratchDirs('partner-compact-');
 const NOW = Date.parse('2026-11-20T00:00:00.000Z');
 const DAY = 24 * 3600_000;
 const policy = { retainMs: 7 * DAY, now: () => NOW };

@@ -1,8 +1,7 @@
 // The journal writer: a record is in the file when write() returns; appends
 // made together share one fdatasync; a failure stops all later writes.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it, vi } from 'vitest';
+import { openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const syncs = vi.hoisted(() => ({ count: 0 }));
@@ -17,16 +16,10 @@ vi.mock('node:fs', async (importOriginal) => {
   };
 });
 const { JournalWriter } = await import('../../../src/webhooks/journal-writer.js');
+const { scratchDirs } = await import('./helpers.js');
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const file = () => {
-  const d = mkdtempSync(join(tmpdir(), 'partner-writer-'));
-  dirs.push(d);
-  return join(d, 'journal.ndjson');
-};
+const dir = scratchDirs('partner-writer-');
+const file = () => join(dir(), 'journal.ndjson');
 
 describe('JournalWriter', () => {
   it('write() puts the record in the file at once; 50 appends together share one fdatasync', async () => {

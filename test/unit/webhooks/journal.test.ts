@@ -1,21 +1,13 @@
 // The journal file on its own: records read back into delivery state (the
 // last record of an event says where it stands), malformed lines skipped, a
 // torn tail cut.
-import { afterEach, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cutTornTail, JOURNAL, parseRecord, readJournal } from '../../../src/webhooks/journal.js';
+import { scratchDirs } from './helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'partner-journal-'));
-  dirs.push(d);
-  return d;
-};
+const tmp = scratchDirs('partner-journal-');
 const ev = (id: string) => ({ t: 'event', id, digest: `d-${id}`, receivedAt: '2026-11-01T00:00:00.000Z', eventType: 'EMPLOYEE_CREATED', kid: 'k1', jws: `jws-${id}`, payload: { id }, target: null });
 const rec = (t: string, id: string, extra = {}) => ({ t, id, at: '2026-11-01T00:00:01.000Z', ...extra });
 const write = (dir: string, records: unknown[], tail = '') => writeFileSync(join(dir, JOURNAL), records.map((r) => `${JSON.stringify(r)}\n`).join('') + tail);
