@@ -110,6 +110,15 @@ export async function compactJournal(dir: string, policy: CompactionPolicy, reop
   return { bytes, dropped, rewritten: true, fd: reopen?.() };
 }
 
+/** After a compaction failed (disk full…): the old journal is intact; its half-written replacement goes. */
+export function discardCompaction(dir: string): void {
+  try {
+    rmSync(join(dir, COMPACT_TEMP), { force: true });
+  } catch {
+    // Not ours to fix here (a directory in its place): the next compaction says so again.
+  }
+}
+
 /** Makes a rename in `dir` durable. Some platforms cannot open a directory for syncing: then the rename is as durable as they allow. */
 function syncDir(dir: string): void {
   let fd: number | undefined;

@@ -21,7 +21,7 @@ import { takePidLock } from '../pid-lock.js';
 import { ensurePrivateDir } from '../config/secure-files.js';
 import { untrustedReason } from './trust.js';
 import { abandonAfterMs, DedupeWindow, delivered, Forwarder, type ForwardResult } from './forward.js';
-import { compactJournal, shouldCompact, type CompactionPolicy } from './journal-compact.js';
+import { compactJournal, discardCompaction, shouldCompact, type CompactionPolicy } from './journal-compact.js';
 import { cutTornTail, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
 import { JournalWriter } from './journal-writer.js';
 import type { EventStore } from './listen.js';
@@ -78,7 +78,15 @@ export async function openSpool(dir: string, opts: SpoolOptions): Promise<Spool>
     cutTornTail(path);
     const policy = compactionPolicy(opts);
     // At start-up the journal is compacted first (nothing is appending yet): restore then reads the small file.
-    const { bytes } = await compactJournal(dir, policy);
+    // Should that fail, the old journal is whole: the receiver starts on it.
+    const bytes = await compactJournal(dir, policy).then(
+      (r) => r.bytes,
+      (err: unknown) => {
+        discardCompaction(dir);
+        opts.log?.(`spool ${dir}: could not compact the journal (${(err as Error).message}); using it as it is`);
+        return 0;
+      },
+    );
     const state = await readJournal(dir);
     const spool = new Spool(dir, openSync(path, 'a', 0o600), unlock, opts, policy, bytes);
     spool.restore(state.events, state.deliveredIds, state.sentBefore);
@@ -257,6 +265,7 @@ export class Spool implements EventStore {
         this.opts.debug?.(`spool: journal compacted to ${r.bytes} bytes (${r.dropped} delivered events past retention dropped)`);
       } catch (err) {
         // The old journal is intact: carry on appending to it, and try again after as much again.
+        discardCompaction(this.dir);
         this.appended = 0;
         this.opts.log?.(`spool ${this.dir}: could not compact the journal (${(err as Error).message}); it keeps growing for now`);
       }

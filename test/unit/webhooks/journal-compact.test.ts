@@ -3,7 +3,7 @@
 // rewritten when nothing can go, and a stop between any two steps (as a
 // kill -9 would leave the files) loses nothing.
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compactJournal, COMPACT_TEMP, shouldCompact, type CompactionStep } from '../../../src/webhooks/journal-compact.js';
 import { JOURNAL, readJournal } from '../../../src/webhooks/journal.js';
@@ -102,6 +102,18 @@ describe('compactJournal', () => {
       expect([...state.deliveredIds]).toEqual(['new-done']);
       expect([...state.sentBefore].sort()).toEqual(['new-sent', 'old-pending']);
     }
+  });
+
+  it('a compaction that fails at start-up (its temp path taken by a directory) leaves the journal whole and the receiver starts', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, JOURNAL), lines(JOURNAL_BEFORE));
+    mkdirSync(join(dir, COMPACT_TEMP));
+    writeFileSync(join(dir, COMPACT_TEMP, 'x'), '');
+    const told: string[] = [];
+    const spool = await openSpool(dir, { forwardTimeoutMs: 1000, now: () => NOW, log: (m) => told.push(m) });
+    await spool.close();
+    expect(told).toEqual([expect.stringMatching(/could not compact the journal \(.+\); using it as it is$/)]);
+    expect(readFileSync(join(dir, JOURNAL), 'utf8')).toBe(lines(JOURNAL_BEFORE));
   });
 
   it('shouldCompact: at the threshold, not below', () => {
