@@ -13,6 +13,10 @@
 // sent again — with the same x-partner-event-id, and x-partner-redelivery: 1
 // because its "start" is the last record. (A power loss can also undo the
 // records of the last few milliseconds: those events go out again, same id.)
+//
+// The journal is compacted (journal-compact.ts) at start-up and, while
+// running, when the backlog is empty and enough was appended since the last
+// time; appends wait for it.
 import { randomBytes } from 'node:crypto';
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
