@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compactJournal, COMPACT_TEMP, shouldCompact, type CompactionStep } from '../../../src/webhooks/journal-compact.js';
+import { compactJournal, COMPACT_TEMP, discardCompaction, shouldCompact, type CompactionStep } from '../../../src/webhooks/journal-compact.js';
 import { JOURNAL, readJournal } from '../../../src/webhooks/journal.js';
 import { openSpool } from '../../../src/webhooks/spool.js';
 import { scratchDirs } from './helpers.js';
@@ -33,9 +33,11 @@ const JOURNAL_BEFORE = [
   ev('new-done', 1),
   rec('start', 'new-done'),
   rec('delivered', 'new-done', { status: 202 }),
+  rec('attempt', 'new-done', { status: 500 }), // a stray record after the delivery: delivered stays final
   rec('attempt', 'orphan', { status: 500 }), // its event is gone: dropped
   ev('new-sent', 0),
   rec('start', 'new-sent'),
+  ev('never-sent', 0), // no record of its own: none is made up
 ];
 const JOURNAL_AFTER = [
   ev('old-pending', 30),
@@ -44,6 +46,7 @@ const JOURNAL_AFTER = [
   rec('delivered', 'new-done', { status: 202 }),
   ev('new-sent', 0),
   rec('start', 'new-sent'),
+  ev('never-sent', 0),
 ];
 
 describe('compactJournal', () => {
@@ -61,7 +64,7 @@ describe('compactJournal', () => {
     expect([...before.sentBefore].sort()).toEqual(['new-sent', 'old-pending', 'orphan']);
     expect([...after.sentBefore].sort()).toEqual(['new-sent', 'old-pending']);
     expect([...after.deliveredIds]).toEqual(['new-done']);
-    expect(after.events.map((e) => e.id)).toEqual(['old-pending', 'new-done', 'new-sent']);
+    expect(after.events.map((e) => e.id)).toEqual(['old-pending', 'new-done', 'new-sent', 'never-sent']);
     expect(after.events[0]).toEqual(before.events[0]);
   });
 
@@ -72,6 +75,23 @@ describe('compactJournal', () => {
     expect(await compactJournal(dir, policy)).toEqual({ rewritten: false, dropped: 0, bytes: Buffer.byteLength(lines(JOURNAL_AFTER)) });
     expect(statSync(join(dir, JOURNAL)).mtimeMs).toBe(mtime);
     expect(await compactJournal(tmp(), policy)).toEqual({ rewritten: false, dropped: 0, bytes: 0 });
+  });
+
+  it('a journal larger than the write buffer (256 KiB) is copied exactly', async () => {
+    const dir = tmp();
+    const big = (id: string) => ({ ...ev(id, 0), jws: 'x'.repeat(200 * 1024) });
+    const [a, b, c] = [big('a'), big('b'), big('c')];
+    writeFileSync(join(dir, JOURNAL), lines([a, rec('delivered', 'a'), b, rec('start', 'b'), rec('attempt', 'b'), c, rec('start', 'c')]));
+    expect((await compactJournal(dir, policy)).rewritten).toBe(true);
+    expect(readFileSync(join(dir, JOURNAL), 'utf8')).toBe(lines([a, rec('delivered', 'a'), b, rec('attempt', 'b'), c, rec('start', 'c')]));
+  });
+
+  it('discardCompaction removes a leftover temp file, and minds no missing one', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, COMPACT_TEMP), 'half');
+    discardCompaction(dir);
+    expect(existsSync(join(dir, COMPACT_TEMP))).toBe(false);
+    expect(() => discardCompaction(dir)).not.toThrow();
   });
 
   it('a retention boundary: delivered exactly at the cutoff stays, a millisecond older goes', async () => {
@@ -98,7 +118,7 @@ describe('compactJournal', () => {
       await spool.close();
       expect(existsSync(join(dir, COMPACT_TEMP))).toBe(false);
       const state = await readJournal(dir);
-      expect(state.events.map((e) => e.id)).toEqual(['old-pending', 'new-done', 'new-sent']);
+      expect(state.events.map((e) => e.id)).toEqual(['old-pending', 'new-done', 'new-sent', 'never-sent']);
       expect([...state.deliveredIds]).toEqual(['new-done']);
       expect([...state.sentBefore].sort()).toEqual(['new-sent', 'old-pending']);
     }

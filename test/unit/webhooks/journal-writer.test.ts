@@ -52,6 +52,19 @@ describe('JournalWriter', () => {
     w.close();
   });
 
+  it('flush() syncs what was only written, once; with nothing new it returns at once', async () => {
+    const w = new JournalWriter(openSync(file(), 'a'));
+    syncs.count = 0;
+    w.write('a\n');
+    w.write('b\n');
+    expect(syncs.count).toBe(0);
+    await w.flush();
+    expect(syncs.count).toBe(1);
+    await w.flush();
+    expect(syncs.count).toBe(1);
+    w.close();
+  });
+
   it('swap() continues on another file', async () => {
     const a = file();
     const b = file();

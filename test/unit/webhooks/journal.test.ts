@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cutTornTail, JOURNAL, parseRecord, readJournal } from '../../../src/webhooks/journal.js';
+import { cutTornTail, JOURNAL, MAX_RECORD_CHARS, parseRecord, readJournal, SpoolError } from '../../../src/webhooks/journal.js';
 import { scratchDirs } from './helpers.js';
 
 const tmp = scratchDirs('partner-journal-');
@@ -24,15 +24,16 @@ describe('readJournal', () => {
       rec('attempt', 'c', { status: 500 }),
       rec('start', 'c'),
       rec('delivered', 'c', { status: 200 }), // delivered: not a pending redelivery
+      rec('attempt', 'c', { status: 500 }), // a stray record after it changes nothing
       ev('d'),
       rec('start', 'd'),
       rec('attempt', 'd', { error: 'ECONNREFUSED' }), // failed: sent before too
-    ]);
+    ], 'not a record\n{"t":"start"}\n');
     const s = await readJournal(dir);
     expect(s.events.map((e) => e.id)).toEqual(['a', 'b', 'c', 'd']);
     expect([...s.deliveredIds]).toEqual(['c']);
     expect([...s.sentBefore].sort()).toEqual(['b', 'd']);
-    expect(Object.fromEntries(s.attempts)).toEqual({ c: 1, d: 1 });
+    expect(Object.fromEntries(s.attempts)).toEqual({ c: 2, d: 1 });
   });
 
   it('an empty or missing journal reads as no events', async () => {
@@ -48,7 +49,17 @@ describe('readJournal', () => {
     expect(parseRecord('{"t":"other","id":"x"}')).toBeUndefined();
     expect(parseRecord(`{"t":"start","id":"${'x'.repeat(4 * 1024 * 1024)}"}`)).toBeUndefined();
     expect(parseRecord('{"t":"event","id":"x","digest":"d"}')).toMatchObject({ t: 'event', id: 'x' });
+    // The length limit: a line of exactly MAX_RECORD_CHARS is read.
+    const edge = `{"t":"start","id":"${'x'.repeat(MAX_RECORD_CHARS - 21)}"}`;
+    expect(edge.length).toBe(MAX_RECORD_CHARS);
+    expect(parseRecord(edge)).toMatchObject({ t: 'start' });
     for (const t of ['start', 'attempt', 'delivered']) expect(parseRecord(`{"t":"${t}","id":"x","at":"now"}`)).toMatchObject({ t, id: 'x' });
+  });
+});
+
+describe('SpoolError', () => {
+  it('is a SPOOL failure (exit 1) with its hint', () => {
+    expect(new SpoolError('m', 'h')).toMatchObject({ message: 'm', code: 'SPOOL', exitCode: 1, hint: 'h' });
   });
 });
 
