@@ -182,14 +182,16 @@ describe('spool delivery', () => {
     const old = new Date(Date.now() - 8 * 24 * 3600_000).toISOString();
     await s.accept({ ...event(1), receivedAt: old });
     await s.accept({ ...event(2), receivedAt: old });
-    await until(() => hits.length === 1, 'the first (refused) forward', 10_000);
+    await until(() => hits.length >= 1, 'the first (refused) forward', 10_000);
     open_ = true;
-    await until(() => s.backlog === 0 && hits.length === 3, 'two deliveries', 10_000);
+    // Counted by 2xx: on a slow machine a retry may be refused once more before open_ is set.
+    const taken = () => hits.filter((h) => h.status === 200).length;
+    await until(() => s.backlog === 0 && taken() === 2, 'two deliveries', 10_000);
     await until(() => !readFileSync(join(dir, 'journal.ndjson'), 'utf8').includes('"t":"event"'), 'the compaction', 10_000);
     // Still a duplicate within the dedupe window (kept in memory), though no longer in the journal.
     expect(await s.accept(event(1))).toBe('duplicate');
     expect(await s.accept(event(3))).toBe('stored');
-    await until(() => s.backlog === 0 && hits.length === 4, 'the third delivery', 10_000);
+    await until(() => s.backlog === 0 && taken() === 3, 'the third delivery', 10_000);
     await s.close();
     const { events, deliveredIds } = await readJournal(dir);
     expect(events.map((e) => e.jws)).toEqual(['jws-3']);
