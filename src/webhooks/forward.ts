@@ -34,6 +34,8 @@ export interface ForwardEvent {
   kid: string | null;
   /** The payload as JSON text (what the target receives). */
   body: string;
+  /** Sent before (a forward a crash interrupted, or a failed one): the target may have it already. */
+  redelivery?: boolean;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function postEvent(client: DeliveryClient, url: string, e: ForwardE
         'x-partner-webhook-kid': asciiHeader(e.kid ?? ''),
         // Lets the target drop a copy it already has (a crash between its 2xx and our record of it).
         'x-partner-event-id': e.digest,
+        ...(e.redelivery ? { 'x-partner-redelivery': '1' } : {}),
       },
       body: e.body,
     });

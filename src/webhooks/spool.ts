@@ -1,59 +1,46 @@
 // The durable spool of `webhook listen --spool DIR`: an append-only NDJSON
-// journal (journal.ndjson) in a 0700 directory. Every verified event is
-// appended and fsync'd BEFORE the sender gets its 2xx; a worker then forwards
-// the events in arrival order, retrying with exponential backoff until the
-// target answers 2xx, and appends a "delivered" record. A restart (even
-// after kill -9) reads the journal and resumes every undelivered event.
+// journal (journal.ndjson, see journal.ts) in a 0700 directory. Every verified
+// event is appended and fsync'd BEFORE the sender gets its 2xx; a worker then
+// forwards the events one at a time in arrival order, retrying with
+// exponential backoff until the target answers 2xx. A restart (even after
+// kill -9) reads the journal and resumes every undelivered event.
 //
-// Records, one JSON object per line:
-//   {"t":"event","id","digest","receivedAt","eventType","kid","jws","payload"}
-//   {"t":"attempt","id","at","status"|"error"}
-//   {"t":"delivered","id","at","status"}
-// Appends are group-committed: the records queued while one fdatasync runs
-// share the next one, so 50 concurrent senders cost a few syncs, not 50.
+// Exactly-once, as close as it gets: before each forward a "start" record is
+// written, and the moment the target's 2xx arrives a "delivered" record is,
+// before anything else (before the next forward). Written means in the kernel,
+// which a killed process cannot lose; the fsync of these records joins the
+// next group commit. So after kill -9 only the one forward in flight can be
+// sent again — with the same x-partner-event-id, and x-partner-redelivery: 1
+// because its "start" is the last record. (A power loss can also undo the
+// records of the last few milliseconds: those events go out again, same id.)
+//
+// The journal is compacted (journal-compact.ts) at start-up and, while
+// running, when the backlog is empty and enough was appended since the last
+// time; appends wait for it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, fstatSync, ftruncateSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { openSync } from 'node:fs';
 import { join } from 'node:path';
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CliError, ExitCode } from '../errors.js';
 import { takePidLock } from '../pid-lock.js';
 import { ensurePrivateDir } from '../config/secure-files.js';
 import { untrustedReason } from './trust.js';
 import { abandonAfterMs, DedupeWindow, delivered, Forwarder, type ForwardResult } from './forward.js';
+import { compactJournal, discardCompaction, shouldCompact, type CompactionPolicy } from './journal-compact.js';
+import { cutTornTail, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
+import { JournalWriter } from './journal-writer.js';
 import type { EventStore } from './listen.js';
 import type { DeliveryClient } from '../api/delivery.js';
 import type { Verdict } from './verify.js';
 
-export const JOURNAL = 'journal.ndjson';
+export { JOURNAL, readJournal, SpoolError, type SpooledEvent } from './journal.js';
+
 const LOCK = 'lock';
 /** Copies of an event (same payload digest) within this window are acknowledged but kept once. */
 export const SPOOL_DEDUPE_MS = 24 * 60 * 60 * 1000;
+/** Delivered events stay in the journal (for `webhook replay`) at least this long. */
+export const SPOOL_RETAIN_MS = 7 * 24 * 60 * 60 * 1000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
-
-export interface SpooledEvent {
-  t: 'event';
-  id: string;
-  digest: string;
-  receivedAt: string;
-  eventType: string | null;
-  kid: string | null;
-  jws: string;
-  payload: unknown;
-  /** --forward-to when it was received (replay's default target). */
-  target: string | null;
-}
-
-interface AttemptRecord {
-  t: 'attempt' | 'delivered';
-  id: string;
-  at: string;
-  status?: number;
-  error?: string;
-}
 
 export interface SpoolOptions {
   forwardTo?: string;
@@ -65,12 +52,10 @@ export interface SpoolOptions {
   debug?: (m: string) => void;
   /** Told about each delivery attempt of the worker. */
   onDelivery?: (e: SpooledEvent, r: ForwardResult) => void;
-}
-
-export class SpoolError extends CliError {
-  constructor(message: string, hint?: string) {
-    super(message, { code: 'SPOOL', exitCode: ExitCode.FAILURE, hint });
-  }
+  /** How long delivered events are kept (default SPOOL_RETAIN_MS, never under the dedupe window). */
+  retainMs?: number;
+  /** Compact while running once this many bytes were appended since the last compaction (default 64 MiB). */
+  compactAfterBytes?: number;
 }
 
 /** Checks (and creates) the spool directory: 0700, ours. */
@@ -92,79 +77,26 @@ function takeLock(dir: string): () => void {
   throw new SpoolError(`Cannot lock --spool ${dir}${r.error ? `: ${r.error.code}` : ''}`);
 }
 
-/**
- * A record torn by a crash (no final newline) was never acknowledged (the
- * fsync had not returned): cut it, so the next append starts on a clean line.
- */
-function cutTornTail(path: string): void {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r+');
-  } catch {
-    return;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    let end = size;
-    const buf = Buffer.alloc(64 * 1024);
-    while (end > 0) {
-      const start = Math.max(0, end - buf.length);
-      const n = readSync(fd, buf, 0, end - start, start);
-      const nl = buf.subarray(0, n).lastIndexOf(0x0a);
-      if (nl !== -1) {
-        end = start + nl + 1;
-        break;
-      }
-      end = start;
-    }
-    if (end !== size) ftruncateSync(fd, end);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Reads the journal: every event in arrival order, with its delivery state. Unparseable lines are skipped. */
-export async function readJournal(dir: string): Promise<{ events: SpooledEvent[]; deliveredIds: Set<string>; attempts: Map<string, number> }> {
-  const events: SpooledEvent[] = [];
-  const deliveredIds = new Set<string>();
-  const attempts = new Map<string, number>();
-  let stream;
-  try {
-    stream = createReadStream(join(dir, JOURNAL));
-    await new Promise<void>((resolve, reject) => {
-      stream!.once('open', () => resolve());
-      stream!.once('error', reject);
-    });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { events, deliveredIds, attempts };
-    throw new SpoolError(`Cannot read the spool journal in ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const rl = createInterface({ input: stream, crlfDelay: Infinity });
-  for await (const line of rl) {
-    if (line === '') continue;
-    let r: SpooledEvent | AttemptRecord;
-    try {
-      r = JSON.parse(line) as SpooledEvent | AttemptRecord;
-    } catch {
-      continue;
-    }
-    if (r.t === 'event' && typeof r.id === 'string' && typeof r.digest === 'string') events.push(r);
-    else if (r.t === 'delivered' && typeof r.id === 'string') deliveredIds.add(r.id);
-    else if (r.t === 'attempt' && typeof r.id === 'string') attempts.set(r.id, (attempts.get(r.id) ?? 0) + 1);
-  }
-  return { events, deliveredIds, attempts };
-}
-
 export async function openSpool(dir: string, opts: SpoolOptions): Promise<Spool> {
   prepareDir(dir);
   const unlock = takeLock(dir);
   try {
     const path = join(dir, JOURNAL);
     cutTornTail(path);
-    const { events, deliveredIds } = await readJournal(dir);
-    const fh = await open(path, 'a', 0o600);
-    const spool = new Spool(dir, fh, unlock, opts);
-    spool.restore(events, deliveredIds);
+    const policy = compactionPolicy(opts);
+    // At start-up the journal is compacted first (nothing is appending yet): restore then reads the small file.
+    // Should that fail, the old journal is whole: the receiver starts on it.
+    const bytes = await compactJournal(dir, policy).then(
+      (r) => r.bytes,
+      (err: unknown) => {
+        discardCompaction(dir);
+        opts.log?.(`spool ${dir}: could not compact the journal (${(err as Error).message}); using it as it is`);
+        return 0;
+      },
+    );
+    const state = await readJournal(dir);
+    const spool = new Spool(dir, openSync(path, 'a', 0o600), unlock, opts, policy, bytes);
+    spool.restore(state.events, state.deliveredIds, state.sentBefore);
     return spool;
   } catch (err) {
     unlock();
@@ -172,10 +104,9 @@ export async function openSpool(dir: string, opts: SpoolOptions): Promise<Spool>
   }
 }
 
-interface PendingWrite {
-  text: string;
-  resolve: () => void;
-  reject: (err: Error) => void;
+function compactionPolicy(opts: SpoolOptions): CompactionPolicy {
+  const now = opts.now ?? Date.now;
+  return { retainMs: Math.max(opts.retainMs ?? SPOOL_RETAIN_MS, SPOOL_DEDUPE_MS), now };
 }
 
 export class Spool implements EventStore {
@@ -184,23 +115,29 @@ export class Spool implements EventStore {
   /** Digest → the append that stores it: a concurrent copy waits for the same fsync. */
   private readonly storing = new Map<string, Promise<void>>();
   private readonly queue: SpooledEvent[] = [];
-  private writes: PendingWrite[] = [];
-  private flushing = false;
+  /** Events a forward was started for (now or before a restart) and not delivered: sent again as redeliveries. */
+  private readonly sentBefore = new Set<string>();
+  private readonly journal: JournalWriter;
   private closed = false;
   private readonly forwarder?: Forwarder;
   private wake?: () => void;
   private readonly stop = new AbortController();
   private worker?: Promise<void>;
-  private failure?: Error;
+  /** Bytes appended since the journal was last compacted, and its size then. */
+  private appended = 0;
+  private compacting?: Promise<void>;
 
   constructor(
     readonly dir: string,
-    private readonly fh: FileHandle,
+    fd: number,
     private readonly unlock: () => void,
     private readonly opts: SpoolOptions,
+    private readonly policy: CompactionPolicy,
+    private compactedBytes: number,
   ) {
     this.now = opts.now ?? Date.now;
     this.seen = new DedupeWindow(SPOOL_DEDUPE_MS, 1_000_000, this.now);
+    this.journal = new JournalWriter(fd, (err) => opts.log?.(`spool ${dir}: ${err.message}; new events are answered 503`));
     // The sender already has its 2xx: a slow target is waited for (giving up early would deliver twice).
     if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, opts.delivery ?? abandonAfterMs(opts.forwardTimeoutMs));
   }
@@ -210,11 +147,12 @@ export class Spool implements EventStore {
     return this.queue.length;
   }
 
-  restore(events: SpooledEvent[], deliveredIds: Set<string>): void {
+  restore(events: SpooledEvent[], deliveredIds: Set<string>, sentBefore: Set<string> = new Set()): void {
     for (const e of events) {
       const at = Date.parse(e.receivedAt);
       this.seen.add(e.digest, Number.isNaN(at) ? this.now() : at);
       if (!deliveredIds.has(e.id) && this.forwarder) this.queue.push(e);
+      if (sentBefore.has(e.id)) this.sentBefore.add(e.id);
     }
     if (this.queue.length > 0) this.opts.log?.(`spool ${this.dir}: resuming ${this.queue.length} undelivered event${this.queue.length === 1 ? '' : 's'}`);
     if (this.forwarder) this.worker = this.run();
@@ -255,33 +193,26 @@ export class Spool implements EventStore {
     return 'stored';
   }
 
-  /** Appends one record; resolves after the fdatasync that covers it. */
-  private append(record: SpooledEvent | AttemptRecord): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise<void>((resolve, reject) => {
-      this.writes.push({ text: `${JSON.stringify(record)}\n`, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
+  /** Appends one event; resolves after the fdatasync that covers it (a compaction in progress finishes first). */
+  private async append(record: SpooledEvent): Promise<void> {
+    if (this.compacting) await this.compacting;
+    await this.journal.append(this.line(record));
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    while (this.writes.length > 0) {
-      const batch = this.writes;
-      this.writes = [];
-      try {
-        await this.fh.write(batch.map((w) => w.text).join(''));
-        await this.fh.datasync();
-        for (const w of batch) w.resolve();
-      } catch (err) {
-        // A partial write leaves a torn line: later appends would join it. Stop accepting until a restart cuts it.
-        this.failure = new Error(`the spool journal cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-        this.opts.log?.(`spool ${this.dir}: ${this.failure.message}; new events are answered 503`);
-        for (const w of [...batch, ...this.writes]) w.reject(this.failure);
-        this.writes = [];
-      }
+  /** Writes a delivery record now (in the kernel when this returns); its fsync joins the next group commit. */
+  private record(r: DeliveryRecord): boolean {
+    try {
+      this.journal.durable(this.journal.write(this.line(r))).catch(() => undefined);
+      return true;
+    } catch {
+      return false;
     }
-    this.flushing = false;
+  }
+
+  private line(r: SpooledEvent | DeliveryRecord): string {
+    const text = `${JSON.stringify(r)}\n`;
+    this.appended += text.length;
+    return text;
   }
 
   /** The delivery worker: the oldest undelivered event first, retried with backoff until a 2xx. */
@@ -290,29 +221,66 @@ export class Spool implements EventStore {
     while (!this.closed) {
       const next = this.queue[0];
       if (!next) {
+        await this.maybeCompact();
+        if (this.queue.length > 0 || this.closed) continue;
         await new Promise<void>((resolve) => (this.wake = resolve));
         this.wake = undefined;
         continue;
       }
-      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: JSON.stringify(next.payload) }, undefined, this.stop.signal);
+      if (this.compacting) await this.compacting;
+      // Recorded before the forward goes out: after a crash, this event is known to be possibly at the target.
+      if (!this.record({ t: 'start', id: next.id, at: new Date(this.now()).toISOString() })) break;
+      const redelivery = this.sentBefore.has(next.id);
+      this.sentBefore.add(next.id);
+      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: JSON.stringify(next.payload), redelivery }, undefined, this.stop.signal);
       // Stopped mid-delivery: unless the target took it, it stays undelivered in the journal, resumed at the next start.
       if (this.closed && !delivered(r)) break;
       const at = new Date(this.now()).toISOString();
-      this.opts.onDelivery?.(next, r);
       if (delivered(r)) {
+        // First of all, before the next forward can start: a crash from here on does not send it again.
+        this.record({ t: 'delivered', id: next.id, at, status: r.status });
         failures = 0;
         this.queue.shift();
-        // Not awaited: the next delivery need not wait for this fsync (it joins the next group commit).
-        // Should the process die before it is on disk, the event is delivered again after a restart,
-        // with the same x-partner-event-id.
-        this.append({ t: 'delivered', id: next.id, at, status: r.status }).catch(() => undefined);
+        this.sentBefore.delete(next.id);
+        this.opts.onDelivery?.(next, r);
         continue;
       }
+      this.record({ t: 'attempt', id: next.id, at, ...(r.status !== undefined ? { status: r.status } : { error: r.error }) });
+      this.opts.onDelivery?.(next, r);
       failures++;
-      this.append({ t: 'attempt', id: next.id, at, ...(r.status !== undefined ? { status: r.status } : { error: r.error }) }).catch(() => undefined);
       const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(failures - 1, 16), BACKOFF_MAX_MS);
       this.opts.debug?.(`spool: delivery of ${next.id} failed (${r.status !== undefined ? `HTTP ${r.status}` : r.error}); retrying in ${wait} ms`);
       await delay(wait, undefined, { signal: this.stop.signal }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * While idle, once enough was appended since the last compaction (at least
+   * as much as the compacted journal held, and compactAfterBytes): rewrite it.
+   * New events wait for it; nothing is lost if the process dies meanwhile.
+   */
+  private async maybeCompact(): Promise<void> {
+    const threshold = Math.max(this.opts.compactAfterBytes ?? 64 * 1024 * 1024, this.compactedBytes);
+    if (this.closed || this.journal.failed || !shouldCompact(this.appended, threshold)) return;
+    this.compacting = (async () => {
+      await this.journal.flush();
+      try {
+        const r = await compactJournal(this.dir, this.policy, () => openSync(join(this.dir, JOURNAL), 'a', 0o600));
+        if (r.fd !== undefined) this.journal.swap(r.fd);
+        this.compactedBytes = r.bytes;
+        this.appended = 0;
+        this.opts.debug?.(`spool: journal compacted to ${r.bytes} bytes (${r.dropped} delivered events past retention dropped)`);
+      } catch (err) {
+        // The old journal is intact: carry on appending to it, and try again after as much again.
+        discardCompaction(this.dir);
+        this.appended = 0;
+        this.opts.log?.(`spool ${this.dir}: could not compact the journal (${(err as Error).message}); it keeps growing for now`);
+      }
+    })();
+    try {
+      await this.compacting;
+    } finally {
+      this.compacting = undefined;
     }
   }
 
@@ -324,8 +292,9 @@ export class Spool implements EventStore {
       this.stop.abort();
       this.wake?.();
       await this.worker;
-      while (this.flushing || this.writes.length > 0) await delay(5);
-      await this.fh.close().catch(() => undefined);
+      if (this.compacting) await this.compacting;
+      await this.journal.flush();
+      this.journal.close();
       await this.forwarder?.close();
       this.unlock();
     })();

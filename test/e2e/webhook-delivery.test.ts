@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ function target() {
   const state = {
     mode: 'ok' as 'ok' | 'fail' | 'slow',
     delayMs: 0,
-    got: [] as { body: string; id: string | undefined }[],
+    got: [] as { body: string; id: string | undefined; redelivery: string | undefined }[],
     took: [] as string[],
     server: undefined as unknown as Server,
     url: '',
@@ -32,7 +32,7 @@ function target() {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      state.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined });
+      state.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined, redelivery: req.headers['x-partner-redelivery'] as string | undefined });
       const answer = () => {
         if (state.mode === 'fail') return res.writeHead(500).end();
         state.took.push(body);
@@ -246,6 +246,8 @@ describe('webhook listen --spool', () => {
     // x-partner-event-id, so the target drops the copy. Nothing else is ever sent twice.
     const dupes = [...counts].filter(([, n]) => n > 1);
     expect(dupes.length).toBeLessThanOrEqual(1);
+    // That copy is flagged: its "start" record was the last one at the kill.
+    for (const [d] of dupes) expect(received().filter((g) => digest(g.body) === d).map((g) => g.redelivery)).toEqual([undefined, '1']);
     for (const g of received()) expect(g.id).toBe(digest(g.body));
     const journal = readFileSync(join(spool, 'journal.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
     const kept = new Set<string>(journal.filter((r) => r.t === 'event').map((r) => r.digest));
@@ -276,6 +278,37 @@ describe('webhook listen --spool', () => {
     expect(none.code).toBe(0);
     expect(none.stderr).toMatch(/nothing replayed/);
   }, 60_000);
+
+  it('restart after a crash mid-forward: that event is resent flagged x-partner-redelivery: 1; delivered events past 7 days are compacted away', async () => {
+    const spool = join(dir.path, 'spool-crashed');
+    mkdirSync(spool, { mode: 0o700 });
+    app.mode = 'ok';
+    const stored = (code: string, daysAgo: number) => {
+      const jws = genuine();
+      const payload = JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8'));
+      return { t: 'event', id: code, digest: digest(JSON.stringify(payload)), receivedAt: new Date(Date.now() - daysAgo * 86_400_000).toISOString(), eventType: 'EMPLOYEE_CREATED', kid: 'k1', jws, payload, target: app.url };
+    };
+    const at = new Date().toISOString();
+    const old = stored('old', 9);
+    const inFlight = stored('in-flight', 0);
+    const fresh = stored('fresh', 0);
+    const lines = [old, { t: 'start', id: 'old', at }, { t: 'delivered', id: 'old', at, status: 200 }, inFlight, { t: 'start', id: 'in-flight', at }, fresh];
+    writeFileSync(join(spool, 'journal.ndjson'), lines.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
+    const start = app.got.length;
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    await until(() => app.got.length - start >= 2, 'the two undelivered events');
+    l.child.kill('SIGINT');
+    expect(await l.exited).toBe(130);
+    expect(app.got.slice(start).map((g) => [g.id, g.redelivery])).toEqual([
+      [inFlight.digest, '1'],
+      [fresh.digest, undefined],
+    ]);
+    const journal = readFileSync(join(spool, 'journal.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
+    expect(journal.filter((r) => r.t === 'event').map((r) => r.id)).toEqual(['in-flight', 'fresh']);
+    // Replay sees what compaction kept.
+    const r = await runCli(['webhook', 'replay', '--spool', spool, '--to', `${app.url}?replay=2`], { env, timeoutMs: 30_000 });
+    expect(r.stderr).toMatch(/2 events replayed: 2 delivered, 0 not delivered/);
+  }, 30_000);
 
   it('target down: events are acknowledged once spooled and delivered when it comes back', async () => {
     const spool = join(dir.path, 'spool2');

@@ -1,5 +1,10 @@
 // Webhook fixtures made with node:crypto only, outside the project's code:
-// keys, JWKs and hand-built compact JWS.
+// keys, JWKs and hand-built compact JWS; and scratch directories for the
+// spool's tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 
 export interface TestKey {
@@ -35,6 +40,12 @@ export function signEs(header: Record<string, unknown>, payload: unknown, key: K
   const input = signingInput(header, payload);
   const sig = sign(hash, Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
   return `${input}.${b64(sig)}`;
+}
+
+/** ES512 over payload bytes as they are (not JSON-encoded): invalid UTF-8, deep nesting, anything. */
+export function signBytes(header: Record<string, unknown>, payload: Buffer | string, key: KeyObject): string {
+  const input = `${b64(JSON.stringify(header))}.${Buffer.from(payload).toString('base64url')}`;
+  return `${input}.${sign('sha512', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
 }
 
 export function signHmac(header: Record<string, unknown>, payload: unknown, secret: string | Buffer): string {
@@ -79,4 +90,17 @@ export function approval(eventType: string, extra: Record<string, unknown> = {})
   if (status === 'APPROVED') Object.assign(data, { approvedBy: UUIDS.c, approvedAt: '2025-03-02T10:00:00.000Z' });
   if (status === 'REJECTED') Object.assign(data, { rejectedBy: UUIDS.c, rejectedAt: '2025-03-02T10:00:00.000Z' });
   return { eventType, timestamp: '2025-03-02T10:00:00.000Z', data: { ...data, ...extra } };
+}
+
+/** A fresh private directory per call, all removed after each test. */
+export function scratchDirs(prefix: string): () => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  return () => {
+    const d = mkdtempSync(join(tmpdir(), prefix));
+    made.push(d);
+    return d;
+  };
 }

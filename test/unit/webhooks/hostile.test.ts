@@ -2,7 +2,6 @@
 // and 6, and the mutants that used to survive): each test reaches exactly
 // one check, so removing it changes a verdict here.
 import { describe, expect, it } from 'vitest';
-import { sign } from 'node:crypto';
 import { KeySetError, KeyStore, type FetchedJwks } from '../../../src/webhooks/jwks.js';
 import { DeferredVerificationError, MAX_HEADER_BYTES, MAX_HEADER_DEPTH, MAX_PAYLOAD_DEPTH, MAX_WEBHOOK_BYTES, parseJws, verifySignature, verifyWebhook } from '../../../src/webhooks/verify.js';
 import { statusForVerdict } from '../../../src/webhooks/listen.js';
@@ -14,7 +13,7 @@ import type { Verdict } from '../../../src/webhooks/verify.js';
 const fileRow = (v: Verdict) => VERDICT_LIST.columns.map((c) => String((c.value ? c.value(verdictRecord(1, v)) : getPath(verdictRecord(1, v), c.key)) ?? '-')).join('  ');
 import { jsonText } from '../../../src/output/sanitize.js';
 import { VerificationError } from '../../../src/errors.js';
-import { b64, ecKey, employeeCreated, signEs } from './helpers.js';
+import { b64, ecKey, employeeCreated, signBytes as signWith, signEs } from './helpers.js';
 
 const k1 = ecKey('k1');
 const k2 = ecKey('k2');
@@ -22,10 +21,7 @@ const plain = { bold: (s: string) => s, dim: (s: string) => s, red: (s: string) 
 const staticStore = (keys: Record<string, unknown>[]) => new KeyStore({ source: { kind: 'static', jwks: { keys } } });
 
 /** Signs arbitrary payload BYTES (not necessarily UTF-8 or JSON) with ES512. */
-function signBytes(header: Record<string, unknown>, payload: Buffer, key = k1.privateKey): string {
-  const input = `${b64(JSON.stringify(header))}.${payload.toString('base64url')}`;
-  return `${input}.${sign('sha512', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
+const signBytes = (header: Record<string, unknown>, payload: Buffer, key = k1.privateKey) => signWith(header, payload, key);
 
 function reason(fn: () => unknown): string | undefined {
   try {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cacheControlMaxAge, KeyStore, MAX_CACHE_MS, parseJwks, type FetchedJwks } from '../../../src/webhooks/jwks.js';
+import { KeyStore, MAX_CACHE_MS, type FetchedJwks } from '../../../src/webhooks/jwks.js';
 import { verifyWebhook } from '../../../src/webhooks/verify.js';
 import { ecKey, employeeCreated, signEs } from './helpers.js';
 
@@ -217,39 +217,5 @@ describe('KeyStore: disk cache and refetching', () => {
     const a = store.cryptoKey(snap.keys[0]!);
     const b = store.cryptoKey(snap.keys[0]!);
     expect(a).toBe(b);
-  });
-});
-
-describe('JWKS parsing', () => {
-  it('cacheControlMaxAge', () => {
-    expect(cacheControlMaxAge(undefined)).toBeUndefined();
-    expect(cacheControlMaxAge('public, max-age=3600')).toBe(3_600_000);
-    expect(cacheControlMaxAge('no-store')).toBe(0);
-    expect(cacheControlMaxAge('private')).toBeUndefined();
-  });
-
-  it('marks keys that cannot verify ES512 and strips private members', () => {
-    const entries = parseJwks(
-      {
-        keys: [
-          { kty: 'RSA', kid: 'r', n: 'x', e: 'AQAB' },
-          { kty: 'EC', crv: 'P-256', kid: 'p', x: 'a', y: 'b' },
-          { kty: 'EC', crv: 'P-521', kid: 'ok', x: 'a', y: 'b', d: 'secret' },
-          'junk',
-        ],
-      },
-      'test',
-    );
-    expect(entries.map((e) => [e.kid, e.usable])).toEqual([
-      ['r', false],
-      ['p', false],
-      ['ok', true],
-    ]);
-    expect(entries[2]!.jwk).not.toHaveProperty('d');
-  });
-
-  it('refuses a document that is not a key set', () => {
-    expect(() => parseJwks({ nope: [] }, 'x')).toThrow(/not a JWKS/);
-    expect(() => parseJwks([], 'x')).toThrow(/not a JWKS/);
   });
 });

@@ -1,0 +1,139 @@
+// The spool's journal file (journal.ndjson): its records, reading it back
+// into delivery state, and cutting a record torn by a crash. Writing is
+// journal-writer.ts; the receiver's use of it is spool.ts.
+//
+// Records, one JSON object per line:
+//   {"t":"event","id","digest","receivedAt","eventType","kid","jws","payload","target"}
+//   {"t":"start","id","at"}                      a forward of the event is about to be sent
+//   {"t":"attempt","id","at","status"|"error"}   that forward failed (no 2xx)
+//   {"t":"delivered","id","at","status"}         the target answered 2xx
+// An event's state is its last record: a "start" with nothing after it is a
+// forward a crash interrupted (it may have reached the target).
+import { closeSync, createReadStream, fstatSync, ftruncateSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { CliError, ExitCode } from '../errors.js';
+
+export const JOURNAL = 'journal.ndjson';
+/** A journal line longer than this is not a record we wrote (an event is at most 1 MiB of JWS plus its payload). */
+export const MAX_RECORD_CHARS = 4 * 1024 * 1024;
+
+export interface SpooledEvent {
+  t: 'event';
+  id: string;
+  digest: string;
+  receivedAt: string;
+  eventType: string | null;
+  kid: string | null;
+  jws: string;
+  payload: unknown;
+  /** --forward-to when it was received (replay's default target). */
+  target: string | null;
+}
+
+export interface DeliveryRecord {
+  t: 'start' | 'attempt' | 'delivered';
+  id: string;
+  at: string;
+  status?: number;
+  error?: string;
+}
+
+export type JournalRecord = SpooledEvent | DeliveryRecord;
+
+export class SpoolError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, { code: 'SPOOL', exitCode: ExitCode.FAILURE, hint });
+  }
+}
+
+/** A parsed line, or undefined for anything that is not a well-formed record. */
+export function parseRecord(line: string): JournalRecord | undefined {
+  if (line === '' || line.length > MAX_RECORD_CHARS) return undefined;
+  let r: JournalRecord;
+  try {
+    r = JSON.parse(line) as JournalRecord;
+  } catch {
+    return undefined;
+  }
+  if (r === null || typeof r !== 'object' || typeof r.id !== 'string') return undefined;
+  if (r.t === 'event') return typeof r.digest === 'string' ? r : undefined;
+  return r.t === 'start' || r.t === 'attempt' || r.t === 'delivered' ? r : undefined;
+}
+
+/** Calls `each` with every well-formed record of the journal, in order; false when there is no journal. */
+export async function eachRecord(path: string, each: (r: JournalRecord) => void): Promise<boolean> {
+  const stream = createReadStream(path);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', reject);
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new SpoolError(`Cannot read the spool journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  for await (const line of rl) {
+    const r = parseRecord(line);
+    if (r) each(r);
+  }
+  return true;
+}
+
+export interface JournalState {
+  /** Every event, in arrival order. */
+  events: SpooledEvent[];
+  deliveredIds: Set<string>;
+  /** Failed forwards per event. */
+  attempts: Map<string, number>;
+  /** Events a forward was started for and not recorded delivered: the next send is a redelivery. */
+  sentBefore: Set<string>;
+}
+
+/** Reads the journal: every event in arrival order, with its delivery state. Unparseable lines are skipped. */
+export async function readJournal(dir: string): Promise<JournalState> {
+  const state: JournalState = { events: [], deliveredIds: new Set(), attempts: new Map(), sentBefore: new Set() };
+  await eachRecord(join(dir, JOURNAL), (r) => {
+    if (r.t === 'event') state.events.push(r);
+    else if (r.t === 'delivered') {
+      state.deliveredIds.add(r.id);
+      state.sentBefore.delete(r.id);
+    } else {
+      if (r.t === 'attempt') state.attempts.set(r.id, (state.attempts.get(r.id) ?? 0) + 1);
+      if (!state.deliveredIds.has(r.id)) state.sentBefore.add(r.id);
+    }
+  });
+  return state;
+}
+
+/**
+ * A record torn by a crash (no final newline) was never acknowledged (the
+ * write had not returned): cut it, so the next append starts on a clean line.
+ */
+export function cutTornTail(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r+');
+  } catch {
+    return;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    let end = size;
+    const buf = Buffer.alloc(64 * 1024);
+    while (end > 0) {
+      const start = Math.max(0, end - buf.length);
+      const n = readSync(fd, buf, 0, end - start, start);
+      const nl = buf.subarray(0, n).lastIndexOf(0x0a);
+      if (nl !== -1) {
+        end = start + nl + 1;
+        break;
+      }
+      end = start;
+    }
+    if (end !== size) ftruncateSync(fd, end);
+  } finally {
+    closeSync(fd);
+  }
+}
