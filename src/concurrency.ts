@@ -72,7 +72,7 @@ export async function* mapOrdered<T, R>(
 
   /** May another call start now? Schedules a retry when only a pause stands in the way. */
   const room = (): boolean => {
-    if (stopped || exhausted || pulling) return false;
+    if (stopped || exhausted || pulling || signal.aborted) return false;
     const n = cap();
     if (running >= n || queue.length >= n + (o.ahead ?? n)) return false;
     const wait = o.pauseMs?.() ?? 0;
@@ -122,6 +122,8 @@ export async function* mapOrdered<T, R>(
     );
   }
 
+  // Aborted from outside while waiting for the source or a pause: fail now, not when it ends.
+  signal.addEventListener('abort', notify);
   try {
     pump();
     for (;;) {
@@ -135,16 +137,20 @@ export async function* mapOrdered<T, R>(
       }
       if (sourceFailed) throw sourceFailed.error;
       if (exhausted) return;
+      if (signal.aborted) throw signal.reason;
       await new Promise<void>((resolve) => (wake = resolve));
     }
   } finally {
     // The consumer stopped early (or a call failed): cancel what is in flight, close the source.
     stopped = true;
+    signal.removeEventListener('abort', notify);
     clearTimeout(timer);
     controller.abort();
     if (!exhausted) {
       exhausted = true;
-      await source.return?.();
+      // An async source still busy with a pull closes once that pull is over: not waited for.
+      if (pulling) void Promise.resolve(source.return?.()).catch(() => undefined);
+      else await source.return?.();
     }
   }
 }
