@@ -2,34 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { periodicCollector } from '../../../src/api/memory.js';
 
 describe('periodicCollector', () => {
-  it('looks at the heap every few pages and collects only past the bound', () => {
-    let heap = 10;
-    let looks = 0;
-    let collections = 0;
-    const onPage = periodicCollector({
-      everyPages: 5,
-      maxHeapBytes: 100,
-      heapUsed: () => (looks++, heap),
-      collect: () => {
-        collections++;
-        heap = 10;
-      },
-    });
-    for (let i = 0; i < 20; i++) onPage();
-    expect(looks).toBe(4);
-    expect(collections).toBe(0);
-    heap = 101;
-    for (let i = 0; i < 4; i++) onPage();
-    expect(collections).toBe(0);
-    onPage();
-    expect(collections).toBe(1);
-    heap = 100;
-    for (let i = 0; i < 5; i++) onPage();
-    expect(collections).toBe(1);
+  it('collects nothing in a short walk, then every `everyPages` pages', () => {
+    const at: number[] = [];
+    let page = 0;
+    const onPage = periodicCollector({ firstAfterPages: 20, everyPages: 5, collect: () => at.push(page) });
+    for (page = 1; page <= 36; page++) onPage();
+    expect(at).toEqual([25, 30, 35]);
   });
 
-  it("uses V8's own gc() by default, and never throws", () => {
-    const onPage = periodicCollector({ everyPages: 1, maxHeapBytes: 0 });
+  it('by default: the first after 250 pages, then every 50', () => {
+    const at: number[] = [];
+    let page = 0;
+    const onPage = periodicCollector({ collect: () => at.push(page) });
+    for (page = 1; page <= 400; page++) onPage();
+    expect(at).toEqual([250, 300, 350, 400]);
+  });
+
+  it("uses V8's own gc() otherwise, and never throws", () => {
+    const onPage = periodicCollector({ firstAfterPages: 0, everyPages: 1 });
     expect(() => onPage()).not.toThrow();
   });
 });
