@@ -175,7 +175,8 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
       f.duplicates += dup;
       if (!f.duplicatePages.includes(n)) f.duplicatePages.push(n);
     }
-    return out;
+    // Every item new: the page's own array, so what is kept by page (output/raw-rows.ts) still applies.
+    return out.length === items.length ? items : out;
   };
   /** Records the total a page was read under; a total other than the first means the company changed. */
   const noteTotal = (n: number, p: Partial<Pagination>): number | undefined => {

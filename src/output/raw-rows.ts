@@ -1,18 +1,19 @@
 // The JSON text each row of a list page came in, so that `-o ndjson` and
 // `-o json` write it instead of serialising the parsed row again (at 20,000
-// rows that is most of a walk's CPU). Only text that is exactly one compact
+// rows, ~100-180 ms of a walk's CPU). Only text that is exactly one compact
 // row per item is kept; anything else is serialised as before. The writer
 // still makes the text safe to print (jsonSafe), as it does any JSON.
 
-// A symbol-keyed property of the row itself: invisible to JSON.stringify, Object.keys and
-// --fields, and cheaper than a WeakMap of 20,000 rows (lookups, and ephemerons for the GC).
-const RAW = Symbol('raw row');
+// Kept by page: the parsed "data" array -> the texts of its rows. A page the
+// walker hands on whole (no repeat skipped, no --limit cut) is that very
+// array, so the writer finds the texts with one lookup a page, nothing per row.
+const rawByPage = new WeakMap<readonly unknown[], string[]>();
 
 /**
- * Remembers, for each item of `items` (parsed from `body`), its own text in
- * `body`: `body` must be an object whose one "data" member is an array of
- * compact objects (no whitespace outside strings, so one line each), as
- * many as `items`, each holding the item's id. Otherwise nothing is kept.
+ * Remembers, for the array `items` (parsed from `body`), its rows' own text
+ * in `body`: `body` must be an object whose one "data" member is an array of
+ * compact objects (no whitespace outside strings, so one line each), as many
+ * as `items`, each holding its item's id. Otherwise nothing is kept.
  */
 export function rememberRawRows(body: string, items: readonly unknown[]): void {
   const rows = dataRows(body);
@@ -24,12 +25,13 @@ export function rememberRawRows(body: string, items: readonly unknown[]): void {
     // A cheap check that text and item are the same row.
     if (id !== undefined && (typeof id !== 'string' || !rows[k]!.includes(`"id":"${id}"`))) return;
   }
-  for (let k = 0; k < rows.length; k++) Object.defineProperty(items[k], RAW, { value: rows[k], configurable: true });
+  rawByPage.set(items, rows);
 }
 
-/** The text `item` came in (rememberRawRows), if it is known. */
-export function rawRow(item: unknown): string | undefined {
-  return item !== null && typeof item === 'object' ? (item as { [RAW]?: string })[RAW] : undefined;
+/** The texts of the rows of `batch`, in order, if `batch` is a page remembered whole (rememberRawRows). */
+export function rawRows(batch: readonly unknown[]): readonly string[] | undefined {
+  const rows = rawByPage.get(batch);
+  return rows && rows.length === batch.length ? rows : undefined;
 }
 
 /** The texts of the elements of the top-level "data" array, or undefined (not one compact object each, or not exactly one "data"). */

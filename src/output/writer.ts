@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { IO } from '../io.js';
 import { readyBatches } from './batch.js';
-import { rawRow } from './raw-rows.js';
+import { rawRows } from './raw-rows.js';
 import { csvRecord } from './csv.js';
 import { flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
@@ -73,7 +73,8 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       // serialised once each and made safe to print in one pass over the batch (jsonSafe).
       for await (const batch of readyBatches(items)) {
         let chunk = '';
-        for (const item of batch) chunk += `${rowJson(item, opts.fields)}\n`;
+        const raw = opts.fields ? undefined : rawRows(batch);
+        for (let k = 0; k < batch.length; k++) chunk += `${raw?.[k] ?? JSON.stringify(project(batch[k], opts.fields))}\n`;
         count += batch.length;
         await writeChunk(out, jsonSafe(chunk));
       }
@@ -85,7 +86,8 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       await writeChunk(out, spec.pagination ? '{\n  "data": [' : '[');
       for await (const batch of readyBatches(items)) {
         let chunk = '';
-        for (const item of batch) chunk += `${count++ === 0 ? '\n' : ',\n'}${indent}${rowJson(item, opts.fields)}`;
+        const raw = opts.fields ? undefined : rawRows(batch);
+        for (let k = 0; k < batch.length; k++) chunk += `${count++ === 0 ? '\n' : ',\n'}${indent}${raw?.[k] ?? JSON.stringify(project(batch[k], opts.fields))}`;
         await writeChunk(out, jsonSafe(chunk));
       }
       const close = count === 0 ? ']' : `\n${indent.slice(2)}]`;
@@ -195,11 +197,6 @@ export async function writeJson(out: Writable, value: unknown): Promise<void> {
  */
 function tableModule(): Promise<typeof import('./table.js')> {
   return import('./table.js');
-}
-
-/** One row as JSON (not yet made safe to print): the text it came in when known, else serialised. */
-function rowJson(item: unknown, fields?: string[]): string {
-  return (fields ? undefined : rawRow(item)) ?? JSON.stringify(project(item, fields));
 }
 
 function cellValue(item: unknown, c: Column): unknown {
