@@ -38,8 +38,8 @@ export async function* mapOrdered<T, R>(
   const queue: Promise<R>[] = [];
   let running = 0;
   let index = 0;
+  /** The source is done, failed, or the consumer stopped: nothing more is pulled or started. */
   let exhausted = false;
-  let stopped = false;
   let pulling = false;
   let sourceFailed: { error: unknown } | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -72,7 +72,7 @@ export async function* mapOrdered<T, R>(
 
   /** May another call start now? Schedules a retry when only a pause stands in the way. */
   const room = (): boolean => {
-    if (stopped || exhausted || pulling || signal.aborted) return false;
+    if (exhausted || pulling || signal.aborted) return false;
     const n = cap();
     if (running >= n || queue.length >= n + (o.ahead ?? n)) return false;
     const wait = o.pauseMs?.() ?? 0;
@@ -112,7 +112,7 @@ export async function* mapOrdered<T, R>(
       (r) => {
         pulling = false;
         if (r.done) return finish();
-        if (!stopped) start(r.value);
+        if (!exhausted) start(r.value);
         pump();
       },
       (error: unknown) => {
@@ -123,7 +123,8 @@ export async function* mapOrdered<T, R>(
   }
 
   // Aborted from outside while waiting for the source or a pause: fail now, not when it ends.
-  signal.addEventListener('abort', notify);
+  // (On the caller's signal, which outlives this call: the listener is removed below.)
+  o.signal?.addEventListener('abort', notify);
   try {
     pump();
     for (;;) {
@@ -142,8 +143,7 @@ export async function* mapOrdered<T, R>(
     }
   } finally {
     // The consumer stopped early (or a call failed): cancel what is in flight, close the source.
-    stopped = true;
-    signal.removeEventListener('abort', notify);
+    o.signal?.removeEventListener('abort', notify);
     clearTimeout(timer);
     controller.abort();
     if (!exhausted) {
