@@ -253,6 +253,7 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     let step = await take(first, page, rows);
     let out = nonEmpty(rows);
     if (out.length > 0) yield out;
+    if (step === 'stop') return;
     // Later pages, in flight `window` at a time. The range is read lazily (growth and the rows still
     // wanted for --limit move its end); if it ran out before the walk did (the company grew, or
     // without totals, one page at a time), another round picks up where it stopped.
