@@ -131,22 +131,12 @@ async function buildUnchecked() {
   mkdirSync(dir, { recursive: true });
   copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const bundled = new Set(['commander', 'undici', 'chalk', 'cli-table3', 'string-width', 'wrap-ansi']);
-  const external = Object.keys(pkg.dependencies).filter((n) => !bundled.has(n)).flatMap((n) => [n, `${n}/*`]);
+  const { cliBuildOptions } = await import(join(ROOT, 'scripts', 'cli-build-options.mjs'));
   const unchecked = join(HERE, 'unchecked-pages.ts');
   await build({
+    ...cliBuildOptions,
     entryPoints: { cli: join(ROOT, 'src', 'cli.ts') },
     outdir: join(dir, 'dist'),
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external,
-    chunkNames: '[name]-[hash]',
-    banner: { js: "import { createRequire as __partnerRequire } from 'node:module'; const require = __partnerRequire(import.meta.url);" },
-    logLevel: 'warning',
     plugins: [
       {
         name: 'walk-without-checks',
