@@ -26,11 +26,13 @@ export interface CollectorOptions {
 export function periodicCollector(opts: CollectorOptions = {}): () => void {
   const first = opts.firstAfterPages ?? 200;
   const every = opts.everyPages ?? 50;
-  const collect = opts.collect ?? exposeGc();
-  if (!collect) return () => undefined;
+  // gc() is made available only when first due: a new V8 context, not worth it for a short export.
+  let collect: (() => void) | undefined | null = opts.collect;
   let pages = 0;
   return () => {
-    if (++pages > first && (pages - first) % every === 0) collect();
+    if (++pages <= first || (pages - first) % every !== 0) return;
+    if (collect === undefined) collect = exposeGc() ?? null;
+    collect?.();
   };
 }
 
