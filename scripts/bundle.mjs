@@ -6,30 +6,15 @@
 // one chunk, a one-page `employees list` 340 -> 283 ms. Dependencies that read
 // their own files (jq-wasm), or load only in a few commands, stay external.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
-
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const BUNDLED = new Set(['commander', 'undici', 'chalk', 'cli-table3', 'string-width', 'wrap-ansi']);
-const external = Object.keys(pkg.dependencies)
-  .filter((name) => !BUNDLED.has(name))
-  .flatMap((name) => [name, `${name}/*`]);
+import { rmSync } from 'node:fs';
+import { cliBuildOptions, external } from './cli-build-options.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
+  ...cliBuildOptions,
   // The worker of `webhook verify --file` is an entry of its own: dist/verify-worker.js.
   entryPoints: { cli: 'src/cli.ts', 'verify-worker': 'src/webhooks/verify-worker.ts' },
   outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external,
-  // Chunks beside cli.js: modules resolve ../package.json from dist/.
-  chunkNames: '[name]-[hash]',
-  // commander is CommonJS and require()s Node built-ins; give the ESM bundle a require.
-  banner: { js: "import { createRequire as __partnerRequire } from 'node:module'; const require = __partnerRequire(import.meta.url);" },
-  logLevel: 'warning',
 });
 
 // The help entry (dist/help.js): one file, no chunks, so `partner --help` and

@@ -1,5 +1,6 @@
 import { ResponseFormatError } from '../errors.js';
 import type { HttpClient } from './http.js';
+import { rememberRawRows } from '../output/raw-rows.js';
 import type { EmployeePage, OffboardingTrackerItem, OnboardingTrackerItem, ProfileSection } from './types.js';
 
 // One typed function per endpoint of the spec. Paths and query names live here only.
@@ -15,10 +16,12 @@ export interface ListQuery {
 }
 
 export async function listEmployees(http: HttpClient, query: ListQuery, signal?: AbortSignal): Promise<EmployeePage> {
-  const { body } = await http.send<EmployeePage>('GET', '/v1/employees', { query: { ...query }, signal });
+  const { body, text } = await http.send<EmployeePage>('GET', '/v1/employees', { query: { ...query }, signal });
   if (!body || !Array.isArray(body.data) || typeof body.pagination !== 'object' || body.pagination === null) {
     throw new ResponseFormatError('The employee list answer has no data array or pagination object', 200, JSON.stringify(body ?? null).slice(0, 160));
   }
+  // Each row's own text, for -o ndjson/json to write as it came (once checked, made safe to print).
+  if (text !== undefined) rememberRawRows(text, body.data);
   return body;
 }
 

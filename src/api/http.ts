@@ -61,6 +61,8 @@ export interface ApiResponse<T = unknown> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: T;
+  /** The body as received (JSON text), for callers that can reuse it instead of serialising `body` again. */
+  text?: string;
 }
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -250,7 +252,7 @@ export class HttpClient implements DeliveryClient {
     if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {
-      return { status: res.statusCode, headers: resHeaders, body: JSON.parse(text) as T };
+      return { status: res.statusCode, headers: resHeaders, body: JSON.parse(text) as T, text };
     } catch {
       throw badJsonError(res.statusCode, redacted(text));
     }

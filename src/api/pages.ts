@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { mapOrdered } from '../concurrency.js';
 import { IdSet } from './id-set.js';
 import type { Pagination } from './types.js';
 import { newFindings, type WalkFindings } from './walk-audit.js';
@@ -96,9 +96,11 @@ export class AdaptiveConcurrency {
 
 /**
  * Walks every page in order: fetch the first page to learn the page count,
- * then keep up to `concurrency` later pages in flight and emit them in page
- * order. Memory is bounded by the window of pages in flight (plus 16 bytes
- * per id for the id set).
+ * then keep up to `concurrency` later pages in flight (mapOrdered: a page that
+ * arrives frees its slot at once, even while an earlier one is awaited or
+ * being written) and emit them in page order. Memory is bounded by the pages
+ * in flight and held for their turn (at most twice the window), plus 16
+ * bytes per id for the id set.
  *
  * Integrity checks on every walk, recorded in `opts.findings`:
  * - each answer's `currentPage` must be the page asked for (read twice
@@ -113,6 +115,18 @@ export class AdaptiveConcurrency {
  * The count comparison with `totalItems` (first and last seen) is judgeWalk's.
  */
 export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>, opts: WalkOptions = {}): AsyncGenerator<T> {
+  for await (const rows of walkPageBatches(fetchPage, opts)) yield* rows;
+}
+
+/** What one page's answer means for the walk. */
+type Step = 'next' | 'end' | 'stop';
+
+/**
+ * walkPages, a page at a time: each batch is the new rows of one page (never
+ * empty), so a writer serialises and writes a page in one go instead of
+ * awaiting every row.
+ */
+export async function* walkPageBatches<T>(fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>, opts: WalkOptions = {}): AsyncGenerator<T[]> {
   const controller = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
   const adaptive = opts.adaptive;
@@ -125,50 +139,45 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
   let ids: IdSet | undefined;
   /** totalItems each page was read under (to know which to read again after a change). */
   const totals = new Map<number, number | undefined>();
-  const inflight = new Map<number, Promise<Page<T>>>();
-  let page = start;
-  let nextToRequest = 0;
-  let lastPage: number;
-  let hardCap: number;
+  let lastPage = start;
+  let hardCap = Infinity;
+  let announced: number | undefined;
   // lastTotal: the total of the answer that arrived last (by arrival, not page order).
-  const fetchTracked = (n: number): Promise<Page<T>> => {
-    const p = fetchPage(n, signal);
+  const fetchTracked = (n: number, s: AbortSignal, windowed = false): Promise<Page<T>> => {
+    const p = fetchPage(n, s);
     p.then(
       (r) => {
         f.lastTotal = totalOf(paginationOf(r)) ?? f.lastTotal;
+        if (windowed) adaptive?.success();
       },
       () => undefined,
     );
     return p;
   };
-  const request = (n: number) => {
-    const p = fetchTracked(n);
-    if (adaptive) p.then(() => adaptive.success(), () => undefined);
-    p.catch(() => undefined); // awaited in order below; avoid unhandled rejections meanwhile
-    inflight.set(n, p);
-  };
   /**
-   * Emits the items whose id is new; on a first read, counts the others as
-   * duplicates sent by page `n`. False once the limit is reached.
+   * The items whose id is new (counted as emitted); on a first read, the
+   * others are counted as duplicates sent by page `n`. Stops at the limit.
    */
-  function* fresh(items: T[], n: number, reread = false): Generator<T, boolean> {
+  const fresh = (items: T[], n: number, reread = false): T[] => {
+    const out: T[] = [];
     let dup = 0;
     for (const item of items) {
-      if (f.emitted >= limit) return false;
+      if (f.emitted >= limit) break;
       const id = (item as { id?: unknown } | null)?.id;
       if (typeof id === 'string' && !ids!.add(id)) {
         dup++;
         continue;
       }
       f.emitted++;
-      yield item;
+      out.push(item);
     }
     if (dup > 0 && !reread) {
       f.duplicates += dup;
       if (!f.duplicatePages.includes(n)) f.duplicatePages.push(n);
     }
-    return f.emitted < limit;
-  }
+    // Every item new: the page's own array, so what is kept by page (output/raw-rows.ts) still applies.
+    return out.length === items.length ? items : out;
+  };
   /** Records the total a page was read under; a total other than the first means the company changed. */
   const noteTotal = (n: number, p: Partial<Pagination>): number | undefined => {
     const total = totalOf(p);
@@ -179,89 +188,108 @@ export async function* walkPages<T>(fetchPage: (page: number, signal: AbortSigna
   /** The page asked for, or one more read if the answer is for another page; undefined if both are. */
   const checked = async (n: number, first: Page<T>): Promise<Page<T> | undefined> => {
     if (pageMatches(first, n)) return first;
-    const again = await fetchTracked(n);
+    const again = await fetchTracked(n, signal);
     if (pageMatches(again, n)) return again;
     f.fatal = `Asked for page ${n.toLocaleString('en-US')}, the server answered page ${String(paginationOf(again).currentPage)} (twice): it seems to ignore the page parameter`;
     return undefined;
   };
+  /** Checks page `page`'s answer; `rows` gets its new rows (and a re-read's). */
+  const take = async (current: Page<T>, page: number, rows: T[][]): Promise<Step> => {
+    const p = paginationOf(current);
+    const total = noteTotal(page, p);
+    const grown = total === undefined ? 0 : Math.ceil(total / f.pageSize);
+    if (grown > hardCap) {
+      f.fatal = `The server's page count kept growing (from ${String(announced)} to ${grown.toLocaleString('en-US')} pages): stopped at page ${page.toLocaleString('en-US')}`;
+      return 'stop';
+    }
+    lastPage = Math.max(lastPage, grown);
+    // Without totals, hasNextPage is all there is (a page of repeats or an empty page ends it).
+    if (announced === undefined && p.hasNextPage === true) lastPage = Math.max(lastPage, page + 1);
+    const before = f.emitted;
+    rows.push(fresh(current.data, page));
+    if (f.emitted >= limit) return 'stop';
+    if (page < lastPage && current.data.length < f.pageSize) {
+      // Short before the last page: items moved, or the server lost them. One more read.
+      f.rereads++;
+      const again = await checked(page, await fetchTracked(page, signal));
+      if (!again) return 'stop';
+      const againTotal = noteTotal(page, paginationOf(again));
+      const had = f.emitted;
+      rows.push(fresh(again.data, page, true));
+      f.recovered += f.emitted - had;
+      if (f.emitted >= limit) return 'stop';
+      // Still short with the same total: the server lost them (a changed total is drift, judged as such).
+      if (again.data.length < f.pageSize && againTotal === f.firstTotal) f.shortPages.push({ page, got: again.data.length, expected: f.pageSize });
+    }
+    if (announced === undefined && current.data.length > 0 && f.emitted === before) {
+      f.fatal = `Page ${page.toLocaleString('en-US')} repeated earlier pages only, and the server announced no page count`;
+      return 'stop';
+    }
+    opts.onPage?.(page, p as Pagination, f.emitted);
+    if (page >= lastPage) {
+      if (p.hasNextPage === true) f.nextPageClaimedAt = page;
+      return 'end';
+    }
+    if (announced === undefined && current.data.length === 0) return 'end'; // no totals: an empty page is the end
+    return 'next';
+  };
+  const nonEmpty = (rows: T[][]): T[] => (rows.length === 1 ? rows[0]! : rows.flat());
   try {
-    let current = await checked(page, await fetchTracked(page));
-    if (!current) return;
+    let page = start;
+    const first = await checked(page, await fetchTracked(page, signal));
+    if (!first) return;
     adaptive?.success();
-    const first = paginationOf(current);
-    f.firstTotal = totalOf(first);
+    const fp = paginationOf(first);
+    f.firstTotal = totalOf(fp);
     // Never 0: a first page with neither pageSize nor items still divides the totals.
-    f.pageSize = positive(first.pageSize) ?? positive(opts.pageSize) ?? Math.max(1, current.data.length);
+    f.pageSize = positive(fp.pageSize) ?? positive(opts.pageSize) ?? Math.max(1, first.data.length);
     ids = new IdSet(f.firstTotal);
-    const announced = positive(first.totalPages) ?? (f.firstTotal === undefined ? undefined : Math.ceil(f.firstTotal / f.pageSize));
+    announced = positive(fp.totalPages) ?? (f.firstTotal === undefined ? undefined : Math.ceil(f.firstTotal / f.pageSize));
     f.announcedPages = announced;
     lastPage = Math.max(page, announced ?? page);
     // Growth is believed up to twice the announced walk (plus 10 pages for small ones): never endless.
     hardCap = announced === undefined ? Infinity : lastPage + Math.max(10, lastPage - start + 1);
-    for (;;) {
-      const p = paginationOf(current);
-      const total = noteTotal(page, p);
-      const grown = total === undefined ? 0 : Math.ceil(total / f.pageSize);
-      if (grown > hardCap) {
-        f.fatal = `The server's page count kept growing (from ${String(announced)} to ${grown.toLocaleString('en-US')} pages): stopped at page ${page.toLocaleString('en-US')}`;
-        return;
+    const rows: T[][] = [];
+    let step = await take(first, page, rows);
+    let out = nonEmpty(rows);
+    if (out.length > 0) yield out;
+    if (step === 'stop') return;
+    // Later pages, in flight `window` at a time. The range is read lazily (growth and the rows still
+    // wanted for --limit move its end); if it ran out before the walk did (the company grew, or
+    // without totals, one page at a time), another round picks up where it stopped.
+    while (step === 'next') {
+      const wanted = () => Math.ceil((limit - f.emitted) / f.pageSize);
+      const from = page + 1;
+      const range = function* () {
+        for (let n = from; n <= lastPage && n - page <= wanted(); n++) yield n;
+      };
+      const answers = mapOrdered(range(), { limit: window, pauseMs: () => adaptive?.pauseMs ?? 0, signal }, (n, _i, s) => fetchTracked(n, s, true));
+      let any = false;
+      for await (const raw of answers) {
+        any = true;
+        page += 1;
+        const answer = await checked(page, raw);
+        if (!answer) return;
+        rows.length = 0;
+        step = await take(answer, page, rows);
+        out = nonEmpty(rows);
+        if (out.length > 0) yield out;
+        if (step !== 'next') break;
       }
-      lastPage = Math.max(lastPage, grown);
-      // Without totals, hasNextPage is all there is (a page of repeats or an empty page ends it).
-      if (announced === undefined && p.hasNextPage === true) lastPage = Math.max(lastPage, page + 1);
-      const before = f.emitted;
-      if (!(yield* fresh(current.data, page))) return;
-      if (page < lastPage && current.data.length < f.pageSize) {
-        // Short before the last page: items moved, or the server lost them. One more read.
-        f.rereads++;
-        const again = await checked(page, await fetchTracked(page));
-        if (!again) return;
-        const againTotal = noteTotal(page, paginationOf(again));
-        const had = f.emitted;
-        if (!(yield* fresh(again.data, page, true))) return;
-        f.recovered += f.emitted - had;
-        // Still short with the same total: the server lost them (a changed total is drift, judged as such).
-        if (again.data.length < f.pageSize && againTotal === f.firstTotal) f.shortPages.push({ page, got: again.data.length, expected: f.pageSize });
-      }
-      if (announced === undefined && current.data.length > 0 && f.emitted === before) {
-        f.fatal = `Page ${page.toLocaleString('en-US')} repeated earlier pages only, and the server announced no page count`;
-        return;
-      }
-      opts.onPage?.(page, p as Pagination, f.emitted);
-      if (page >= lastPage) {
-        if (p.hasNextPage === true) f.nextPageClaimedAt = page;
-        break;
-      }
-      if (announced === undefined && current.data.length === 0) break; // no totals: an empty page is the end
-      page += 1;
-      if (!inflight.has(page)) {
-        // Backing off after a 429/503: the page we need waits for the pause too.
-        const pause = adaptive?.pauseMs ?? 0;
-        if (pause > 0) await delay(pause, undefined, { signal });
-        request(page);
-        nextToRequest = Math.max(nextToRequest, page + 1);
-      }
-      const next = inflight.get(page)!;
-      inflight.delete(page);
-      // Keep the window full while we wait for the page we need next (not while backing off).
-      if (!adaptive || adaptive.pauseMs === 0) {
-        while (nextToRequest <= lastPage && inflight.size < window() - 1) request(nextToRequest++);
-      }
-      const answer = await checked(page, await next);
-      if (!answer) return;
-      current = answer;
+      if (step === 'stop') return;
+      if (!any) break;
     }
     // The company changed under the walk: read again, once, the pages read under another total.
     const stale = [...totals].filter(([, t]) => t !== undefined && t !== f.lastTotal).map(([n]) => n);
-    while (stale.length > 0) {
-      const batch = stale.splice(0, window());
-      const answers = await Promise.all(batch.map((n) => fetchTracked(n)));
-      for (let j = 0; j < batch.length; j++) {
-        f.rereads++;
-        const had = f.emitted;
-        if (!(yield* fresh(answers[j]!.data, batch[j]!, true))) return;
-        f.recovered += f.emitted - had;
-      }
+    let i = 0;
+    for await (const again of mapOrdered(stale, { limit: window, signal }, (n, _i, s) => fetchTracked(n, s))) {
+      const n = stale[i++]!;
+      f.rereads++;
+      const had = f.emitted;
+      out = fresh(again.data, n, true);
+      f.recovered += f.emitted - had;
+      if (out.length > 0) yield out;
+      if (f.emitted >= limit) return;
     }
     f.complete = true;
   } finally {

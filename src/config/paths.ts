@@ -3,6 +3,9 @@ import { join } from 'node:path';
 
 const APP = 'partner';
 
+/** The profile used when none is named (here, not in store.ts: resolving a profile from the environment must not load the config library). */
+export const DEFAULT_PROFILE = 'default';
+
 /** Where the config (profiles, tokens) and drafts live. PARTNER_CONFIG_DIR overrides (tests, portable setups). */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.PARTNER_CONFIG_DIR) return env.PARTNER_CONFIG_DIR;

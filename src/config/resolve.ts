@@ -1,5 +1,6 @@
 import { AuthError } from '../errors.js';
-import { DEFAULT_PROFILE, type ConfigStore } from './store.js';
+import { DEFAULT_PROFILE } from './paths.js';
+import type { ConfigStore } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'sandbox' | 'none';
 

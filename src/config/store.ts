@@ -15,7 +15,7 @@ interface ConfigShape {
   profiles: Record<string, Profile>;
 }
 
-export const DEFAULT_PROFILE = 'default';
+export { DEFAULT_PROFILE } from './paths.js';
 
 /**
  * Profiles and tokens, in one conf file (JSON, mode 0600, directory 0700).

@@ -1,4 +1,24 @@
 const IDLE = Symbol('idle');
+const BATCHES = Symbol('batches');
+
+/** A stream of items that also offers them a batch (a page) at a time. */
+export interface Batched<T> extends AsyncIterable<T> {
+  [BATCHES](): AsyncIterable<T[]>;
+}
+
+/**
+ * Items that come in batches (a page walk's pages), for writeList: read item
+ * by item (table, --jq, -q) they are the items in order; readyBatches hands
+ * the batches on as they are, with no per-item await in between. Read once.
+ */
+export function batched<T>(batches: AsyncIterable<T[]>): Batched<T> {
+  return {
+    [BATCHES]: () => batches,
+    async *[Symbol.asyncIterator]() {
+      for await (const batch of batches) yield* batch;
+    },
+  };
+}
 
 /**
  * Regroups a stream of items into the batches that are ready together: all
@@ -10,6 +30,13 @@ const IDLE = Symbol('idle');
  * system call), and still shows rows as soon as their page arrives.
  */
 export async function* readyBatches<T>(source: AsyncIterable<T> | Iterable<T>, max = 1000): AsyncGenerator<T[]> {
+  if (BATCHES in source) {
+    // Already in batches (a page each): as they are, empty ones skipped.
+    for await (const batch of (source as Batched<T>)[BATCHES]()) {
+      for (let i = 0; i < batch.length; i += max) yield i === 0 && batch.length <= max ? batch : batch.slice(i, i + max);
+    }
+    return;
+  }
   if (!(Symbol.asyncIterator in source)) {
     // All in hand already (one page): batches of max.
     let batch: T[] = [];

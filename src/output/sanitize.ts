@@ -35,5 +35,14 @@ const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
  */
 export function jsonText(value: unknown, space?: number): string {
   const text = JSON.stringify(value, null, space);
-  return text === undefined ? text : text.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text === undefined ? text : jsonSafe(text);
+}
+
+/**
+ * The escaping of jsonText, for text made of JSON.stringify output (many
+ * records joined by newlines, escaped in one pass): those characters only
+ * occur inside JSON strings, where a \u escape means the same.
+ */
+export function jsonSafe(json: string): string {
+  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

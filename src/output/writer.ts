@@ -1,13 +1,13 @@
 import type { Writable } from 'node:stream';
 import type { IO } from '../io.js';
 import { readyBatches } from './batch.js';
+import { rawRows } from './raw-rows.js';
 import { csvRecord } from './csv.js';
 import { flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
-import { displayText, hiddenNote, layoutTable, renderHeader, renderRows, type Column, type TableLayout } from './table.js';
-import { renderKeyValue } from './key-value.js';
-import { jsonText, sanitizeCell, sanitizeTerminal } from './sanitize.js';
+import type { Column, TableLayout } from './table.js';
+import { jsonSafe, jsonText, sanitizeCell, sanitizeTerminal } from './sanitize.js';
 
 export interface OutputOptions {
   format: Format;
@@ -53,6 +53,7 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
   let count = 0;
   if (opts.quiet) {
     const idField = spec.idField ?? 'id';
+    const { displayText } = await tableModule();
     for await (const item of items) {
       count++;
       await writeChunk(out, `${sanitizeTerminal(displayText(getPath(item, idField)))}\n`);
@@ -68,22 +69,26 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
   }
   switch (opts.format) {
     case 'ndjson': {
-      // One write per batch of rows ready together (a page), not per row.
+      // One write per batch of rows ready together (a page), not per row; the rows are
+      // serialised once each and made safe to print in one pass over the batch (jsonSafe).
       for await (const batch of readyBatches(items)) {
         let chunk = '';
-        for (const item of batch) chunk += `${jsonText(project(item, opts.fields))}\n`;
+        const raw = opts.fields ? undefined : rawRows(batch);
+        for (let k = 0; k < batch.length; k++) chunk += `${raw?.[k] ?? JSON.stringify(project(batch[k], opts.fields))}\n`;
         count += batch.length;
-        await writeChunk(out, chunk);
+        await writeChunk(out, jsonSafe(chunk));
       }
       break;
     }
     case 'json': {
-      // One formatting rule, streamed: one record per line inside the array, in constant memory.
+      // One formatting rule, streamed: one record per line inside the array, in constant memory; a write per batch.
       const indent = spec.pagination ? '    ' : '  ';
       await writeChunk(out, spec.pagination ? '{\n  "data": [' : '[');
-      for await (const item of items) {
-        await writeChunk(out, `${count === 0 ? '\n' : ',\n'}${indent}${jsonText(project(item, opts.fields))}`);
-        count++;
+      for await (const batch of readyBatches(items)) {
+        let chunk = '';
+        const raw = opts.fields ? undefined : rawRows(batch);
+        for (let k = 0; k < batch.length; k++) chunk += `${count++ === 0 ? '\n' : ',\n'}${indent}${raw?.[k] ?? JSON.stringify(project(batch[k], opts.fields))}`;
+        await writeChunk(out, jsonSafe(chunk));
       }
       const close = count === 0 ? ']' : `\n${indent.slice(2)}]`;
       await writeChunk(out, spec.pagination ? `${close},\n  "pagination": ${jsonText(spec.pagination() ?? null)}\n}\n` : `${close}\n`);
@@ -104,6 +109,7 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
     }
     case 'table': {
       const cols = fieldColumns ?? spec.columns;
+      const { displayText, hiddenNote, layoutTable, renderHeader, renderRows } = await tableModule();
       // The first block decides the layout (columns shown, widths); later blocks follow it under the same header.
       let layout: TableLayout | undefined;
       let block: string[][] = [];
@@ -151,6 +157,7 @@ export interface RecordSpec {
 export async function writeRecord(io: IO, out: Writable, value: unknown, opts: OutputOptions, spec: RecordSpec = {}): Promise<void> {
   const doc = project(value, opts.fields);
   if (opts.quiet) {
+    const { displayText } = await tableModule();
     await writeChunk(out, `${sanitizeTerminal(displayText(getPath(value, spec.idField ?? 'id')))}\n`);
     return;
   }
@@ -168,7 +175,7 @@ export async function writeRecord(io: IO, out: Writable, value: unknown, opts: O
       return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), { raw: opts.csvRaw, terminal }));
     }
     case 'table':
-      return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : renderKeyValue(doc, 0, { labels: 'human', width: io.stdoutIsTTY ? io.columns : undefined }));
+      return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : (await import('./key-value.js')).renderKeyValue(doc, 0, { labels: 'human', width: io.stdoutIsTTY ? io.columns : undefined }));
   }
 }
 
@@ -182,6 +189,14 @@ async function writeJq(io: IO, out: Writable, doc: unknown, filter: string): Pro
 /** One JSON document (a profile, a verdict), pretty-printed. */
 export async function writeJson(out: Writable, value: unknown): Promise<void> {
   await writeChunk(out, `${jsonText(value, 2)}\n`);
+}
+
+/**
+ * The table renderer (cli-table3, string-width: ~30 ms to load) only when a
+ * table or a display value is wanted, so `-o ndjson|csv|json` do not pay for it.
+ */
+function tableModule(): Promise<typeof import('./table.js')> {
+  return import('./table.js');
 }
 
 function cellValue(item: unknown, c: Column): unknown {

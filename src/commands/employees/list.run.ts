@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { listEmployees } from '../../api/employees.js';
-import { AdaptiveConcurrency, walkPages } from '../../api/pages.js';
+import { AdaptiveConcurrency, walkPageBatches } from '../../api/pages.js';
 import { periodicCollector } from '../../api/memory.js';
 import { newFindings, settleWalk } from '../../api/walk-audit.js';
 import { InterruptedError } from '../../errors.js';
@@ -10,6 +10,7 @@ import { outputOptions } from '../../output/options.js';
 import type { OptionsOf } from '../../command.js';
 import type { list } from './list.js';
 import { openOutputFile } from '../../output/output-file.js';
+import { batched } from '../../output/batch.js';
 import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
@@ -85,7 +86,8 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const collectGarbage = periodicCollector();
   const startPage = query.page ?? 1;
   const findings = newFindings(startPage);
-  const employees = walkPages<Employee>((page, signal) => listEmployees(http, { ...query, page }, signal), {
+  // A page at a time: the writer serialises and writes each page in one go.
+  const employees = batched(walkPageBatches<Employee>((page, signal) => listEmployees(http, { ...query, page }, signal), {
     startPage: query.page,
     pageSize: query.pageSize,
     findings,
@@ -105,7 +107,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
         progress.update({ pages: pagesDone, totalPages: Math.max(pagesDone, Math.ceil(items / size)), items: itemsSoFar, totalItems: items });
       }
     },
-  });
+  }));
   spec.footer = () => (total === undefined ? undefined : `${total} employee${total === 1 ? '' : 's'}`);
   // The same {data, pagination} shape as one page: the pagination of the last page read, written last.
   spec.pagination = () => lastPagination ?? null;

@@ -108,7 +108,8 @@ describe('walk integrity: the table of issue 14 (1,000 items, 10 pages)', () => 
     const s = server(1000, 100, { items: (_p, all) => all.slice(0, 100), pagination: () => ({ currentPage: 1 }) });
     const { ids, verdict } = await walk(s.fetchPage);
     expect(ids).toHaveLength(100);
-    expect(s.log.length).toBeLessThanOrEqual(10);
+    // Page 1, its second read, and what the window (4 in flight, 4 more held) had asked for: never endless.
+    expect(s.log.length).toBeLessThanOrEqual(2 + 4 + 4 + 1);
     expect(verdict.kind).toBe('fatal');
     expect((verdict as { message: string }).message).toBe('Asked for page 2, the server answered page 1 (twice): it seems to ignore the page parameter; 100 rows written.');
   });
@@ -162,6 +163,25 @@ describe('walk integrity: the table of issue 14 (1,000 items, 10 pages)', () => 
     expect(limited.ids).toHaveLength(150);
     expect(limited.findings.complete).toBe(false);
     expect(limited.verdict).toEqual({ kind: 'ok', warnings: [] });
+  });
+
+  it('--limit reached within the first page: no other page asked for, nothing judged', async () => {
+    const s = server(45, 100);
+    const { ids, findings, verdict } = await walk(s.fetchPage, 8, { limit: 20 });
+    expect(ids).toEqual(s.all.slice(0, 20).map((x) => x.id));
+    expect(s.log).toEqual([1]);
+    expect(findings.complete).toBe(false);
+    expect(verdict).toEqual({ kind: 'ok', warnings: [] });
+  });
+
+  it('--limit reached within a later page ends the walk there, unjudged, with no re-read', async () => {
+    const s = server(1000, 100);
+    const { ids, findings, verdict } = await walk(s.fetchPage, 4, { limit: 250 });
+    expect(ids).toHaveLength(250);
+    expect([...new Set(s.log)].sort((a, b) => a - b)).toEqual([1, 2, 3]);
+    expect(findings.complete).toBe(false);
+    expect(findings.rereads).toBe(0);
+    expect(verdict).toEqual({ kind: 'ok', warnings: [] });
   });
 
   it('a walk from --page 3 expects the rest only', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, walkPages, type Page } from '../../../src/api/pages.js';
+import { AdaptiveConcurrency, walkPageBatches, walkPages, type Page } from '../../../src/api/pages.js';
 
 function pager(total: number, pageSize: number, log: number[] = [], shift?: (page: number) => number) {
   const items = Array.from({ length: total }, (_, i) => ({ id: `id-${i}` }));
@@ -94,15 +94,19 @@ describe('walkPages stops what it started', () => {
       if (got.length === 12) break;
     }
     expect(got).toHaveLength(12);
-    // Page 2 was consumed; pages 3-5 were in flight and are cancelled, not left running.
-    expect(s.aborted.sort((a, b) => a - b)).toEqual([3, 4, 5]);
+    // Pages 1 and 2 were consumed; every page started after them (3-5 at least, and those that
+    // took the freed slots) was still in flight and is cancelled, not left running.
+    const later = s.started.filter((p) => p > 2).sort((a, b) => a - b);
+    expect(later.slice(0, 3)).toEqual([3, 4, 5]);
+    expect(s.aborted.sort((a, b) => a - b)).toEqual(later);
   });
 
-  it('aborts the pages in flight when the limit is reached', async () => {
-    const s = slowPager(1000, 10, 50);
+  it('asks for no page beyond what the limit needs', async () => {
+    const s = slowPager(1000, 10, 20);
     const got = await collect(walkPages(s.fetchPage, { concurrency: 3, limit: 15 }));
-    expect(got).toHaveLength(15);
-    expect(s.aborted.sort((a, b) => a - b)).toEqual([3, 4]);
+    expect(got.map((x) => x.id)).toEqual(Array.from({ length: 15 }, (_, i) => `id-${i}`));
+    expect(s.started.sort((a, b) => a - b)).toEqual([1, 2]);
+    expect(s.aborted).toEqual([]);
   });
 
   it("passes the caller's abort on to every page in flight", async () => {
@@ -148,5 +152,35 @@ describe('walkPages backs off after a 429/503', () => {
     await collect(walkPages(pager(200, 10, log), { concurrency: 4 }));
     expect(performance.now() - t0).toBeLessThan(1000);
     expect(log).toHaveLength(20);
+  });
+});
+
+describe('walkPageBatches', () => {
+  it("hands each page on as one batch, the page's own array when every row is new", async () => {
+    const sent: { id: string }[][] = [];
+    const fetchPage = async (page: number): Promise<Page<{ id: string }>> => {
+      const data = Array.from({ length: page === 3 ? 5 : 10 }, (_, i) => ({ id: `id-${(page - 1) * 10 + i}` }));
+      if (page === 2) data[0] = { id: 'id-0' }; // a repeat of page 1
+      sent[page] = data;
+      return { data, pagination: { currentPage: page, pageSize: 10, totalPages: 3, totalItems: 25, hasNextPage: page < 3, hasPreviousPage: page > 1 } };
+    };
+    const batches: { id: string }[][] = [];
+    for await (const b of walkPageBatches(fetchPage, { concurrency: 2 })) batches.push(b);
+    expect(batches.map((b) => b.length)).toEqual([10, 9, 5]);
+    expect(batches[0]).toBe(sent[1]);
+    // A page with a repeat skipped is a new array (what was kept for the page's own array no longer lines up).
+    expect(batches[1]).not.toBe(sent[2]);
+    expect(batches[1]!.map((x) => x.id)).toEqual(sent[2]!.slice(1).map((x) => x.id));
+    expect(batches[2]).toBe(sent[3]);
+  });
+
+  it('never hands on an empty batch', async () => {
+    const fetchPage = async (page: number): Promise<Page<{ id: string }>> => ({
+      data: page === 2 ? [{ id: 'a' }] : [{ id: 'a' }],
+      pagination: { currentPage: page, pageSize: 1, totalPages: 2, totalItems: 2, hasNextPage: page < 2, hasPreviousPage: page > 1 },
+    });
+    const batches: unknown[][] = [];
+    for await (const b of walkPageBatches(fetchPage, {})) batches.push(b);
+    expect(batches).toEqual([[{ id: 'a' }]]);
   });
 });
