@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { listEmployees } from '../../api/employees.js';
-import { AdaptiveConcurrency, walkPageBatches } from '../../api/pages.js';
+import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
+import { walkPageBatches } from '../../api/pages.js';
 import { periodicCollector } from '../../api/memory.js';
 import { newFindings, settleWalk } from '../../api/walk-audit.js';
 import { InterruptedError } from '../../errors.js';

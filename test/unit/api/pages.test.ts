@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, walkPageBatches, walkPages, type Page } from '../../../src/api/pages.js';
+import { AdaptiveConcurrency } from '../../../src/api/adaptive-concurrency.js';
+import { walkPageBatches, walkPages, type Page } from '../../../src/api/pages.js';
 
 function pager(total: number, pageSize: number, log: number[] = [], shift?: (page: number) => number) {
   const items = Array.from({ length: total }, (_, i) => ({ id: `id-${i}` }));

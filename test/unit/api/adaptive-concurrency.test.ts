@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, walkPages, type Page } from '../../../src/api/pages.js';
+import { AdaptiveConcurrency } from '../../../src/api/adaptive-concurrency.js';
+import { walkPages, type Page } from '../../../src/api/pages.js';
 
 function clock(start = 1_000) {
   let t = start;
