@@ -3,6 +3,7 @@
 import type { Context } from '../context.js';
 import { CancelledError, InterruptedError } from '../errors.js';
 import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
+import { wrapText } from '../text/wrap.js';
 
 export interface PromptChoice<T> {
   name: string;
@@ -63,9 +64,11 @@ function oneLine(text: string): string {
 }
 
 export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors'>): Prompter {
+  // Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge.
+  const fit = (text: string) => (ctx.io.stderrColumns ? wrapText(text, ctx.io.stderrColumns) : text);
   const lib = () => import('@inquirer/prompts');
   const help = (text?: string) => {
-    if (text) ctx.io.stderr.write(`${ctx.errColors.dim(`  ${sanitizeTerminal(text)}`)}\n`);
+    if (text) ctx.io.stderr.write(`${ctx.errColors.dim(fit(`  ${sanitizeTerminal(text)}`))}\n`);
   };
   /**
    * Runs one prompt. Ctrl-D cancels every prompt, a picker too (which would
@@ -143,7 +146,7 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
       }),
     confirm: (o) => guard(o, async (c) => (await lib()).confirm({ message: o.message, default: o.default }, c)),
     note: (text) => {
-      ctx.io.stderr.write(`${text}\n`);
+      ctx.io.stderr.write(`${fit(text)}\n`);
     },
   };
   return p;

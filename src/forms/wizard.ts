@@ -31,7 +31,7 @@ export interface Wizard {
   shown?: { section?: string; object?: string };
 }
 
-export const BACK_HINT = 'Esc goes back one question; Ctrl-C keeps the answers as a draft.';
+export const BACK_HINT = 'Esc goes back one question. Answers are saved as a draft after each one: after Ctrl-C, --resume continues.';
 
 type Step = { id: string; section: string; field?: Field };
 

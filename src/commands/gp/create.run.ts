@@ -96,9 +96,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     // Secret answers stay in memory only: the draft file never holds them.
     save: () => drafts.saveGp({ entity: entity!, ...kept(form, w.doc, w.asked, w.history) }),
   };
-  prompter.note(
-    `${ctx.errColors.bold(`New GP employee for ${sanitizeTerminal(entity)}`)}\n${ctx.errColors.dim('Answers are saved as a draft after each question; Ctrl-C keeps them and --resume continues.')}`,
-  );
+  prompter.note(ctx.errColors.bold(`New GP employee for ${sanitizeTerminal(entity)}`));
   try {
     for (;;) {
       const choice = await review(w, opts.dryRun ? 'Show the request bodies (dry run, nothing is sent)' : 'Submit');

@@ -11,7 +11,7 @@ const ENTER = '\r';
 const ESC = '\x1b';
 const streams: PassThrough[] = [];
 
-function setup() {
+function setup(stderrColumns?: number) {
   const stdin = new PassThrough();
   const stderr = new PassThrough();
   let err = '';
@@ -23,7 +23,7 @@ function setup() {
   }) as typeof stderr.write;
   streams.push(stdin, stderr);
   const abort = new AbortController();
-  const io = { stdin, stdout: new PassThrough(), stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true, color: false, columns: 100, canPrompt: true };
+  const io = { stdin, stdout: new PassThrough(), stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true, color: false, columns: 100, stderrColumns, canPrompt: true };
   const p = inquirerPrompter({ io, signal: abort.signal, errColors: colors(false) } as never);
   /** Types keys one chunk at a time, letting the prompt render in between (a lone Esc needs readline's escape timeout). */
   const type = async (...chunks: string[]) => {
@@ -42,6 +42,19 @@ afterEach(() => {
 });
 
 describe('inquirerPrompter', () => {
+  it('notes wrap at word boundaries to the terminal width (stderr), and are left whole when it is unknown', () => {
+    const text = 'Esc goes back one question. Answers are saved as a draft after each one: after Ctrl-C, --resume continues.';
+    const narrow = setup(40);
+    narrow.p.note(text);
+    const lines = narrow.err().trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
+    expect(lines.join(' ')).toBe(text);
+    const unknown = setup();
+    unknown.p.note(text);
+    expect(unknown.err()).toBe(`${text}\n`);
+  });
+
   it('Esc rejects with GoBack where back is allowed', async () => {
     const { p, type } = setup();
     const answer = expect(p.input({ message: 'Name', back: true })).rejects.toBeInstanceOf(GoBack);
