@@ -96,7 +96,16 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
     }
   };
   const p: Prompter = {
-    input: (o) => guard(o, async (c) => (await lib()).input({ message: o.message, default: o.default, validate: o.validate }, c)),
+    input: (o) =>
+      guard(o, async (c) => {
+        // The prompt prints its default: a value from a server's schema, a draft or a values file is shown
+        // safe and on one line; Enter still keeps the value itself.
+        const real = o.default;
+        const seen = real === undefined ? undefined : sanitizeCell(real);
+        const back = (v: string) => (seen !== real && v === seen ? real! : v);
+        const validate = o.validate;
+        return back(await (await lib()).input({ message: o.message, default: seen, validate: validate ? (v) => validate(back(v)) : undefined }, c));
+      }),
     multiline: async (o) => {
       // Line by line through `input`, so Esc, Ctrl-C and the pty behave as everywhere else.
       for (;;) {

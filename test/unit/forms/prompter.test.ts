@@ -62,6 +62,16 @@ describe('inquirerPrompter', () => {
     await answer;
   });
 
+  it('a default is shown safe and on one line (no escape reaches the terminal); Enter keeps the value itself', async () => {
+    const { p, type, err } = setup();
+    const value = 'Line one\u001b]52;c;Zm9v\u0007\nLine \u001b[2Jtwo';
+    const answer = p.input({ message: 'Notes', default: value, validate: (v) => (v === value ? true : 'not the default') });
+    await type(ENTER);
+    await expect(answer).resolves.toBe(value);
+    expect(err()).not.toMatch(/\u001b\]52|\u001b\[2J/);
+    expect(err()).toContain('Line one ↵ Line two');
+  });
+
   it('Esc is ignored where back is not allowed', async () => {
     const { p, type } = setup();
     const answer = p.input({ message: 'Name' });
