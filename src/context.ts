@@ -10,7 +10,7 @@ import type { ConfigStore } from './config/store.js';
 import type { ResolvedProfile } from './config/resolve.js';
 import type { DraftStore } from './forms/drafts.js';
 import type { Prompter } from './forms/prompter.js';
-import { colors, type Colors } from './output/colors.js';
+import { colors, writeWarning, type Colors } from './output/colors.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -111,7 +111,7 @@ export function createContext(init: ContextInit): Context {
     debug: (m) => {
       if (globals.debug) io.stderr.write(`${errColors.dim(`[debug] ${m}`)}\n`);
     },
-    warn: (m) => io.stderr.write(`${errColors.yellow('warning:')} ${m}\n`),
+    warn: (m) => writeWarning(io, m),
     info: (m) => io.stderr.write(`${m}\n`),
   };
   const cleanups: (() => unknown)[] = [];

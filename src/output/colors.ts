@@ -1,4 +1,5 @@
 import { Chalk } from 'chalk';
+import type { IO } from '../io.js';
 
 export interface Colors {
   bold(s: string): string;
@@ -20,4 +21,9 @@ export function colors(enabled: boolean): Colors {
     yellow: (s) => chalk.yellow(s),
     cyan: (s) => chalk.cyan(s),
   };
+}
+
+/** The one warning line on stderr (coloured by whether stderr is a terminal): the logger's and the output layer's. */
+export function writeWarning(io: Pick<IO, 'stderr' | 'stderrColor'>, message: string): void {
+  io.stderr.write(`${colors(io.stderrColor).yellow('warning:')} ${message}\n`);
 }

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import type { IO } from '../io.js';
 import { readyBatches } from './batch.js';
 import { rawRows } from './raw-rows.js';
+import { writeWarning } from './colors.js';
 import { csvRecord } from './csv.js';
 import { flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
@@ -147,6 +148,8 @@ export interface RecordSpec {
   tableFields?: boolean;
   /** Field printed by -q. */
   idField?: string;
+  /** A --fields path the document lacks is warned about (default); off for a stream of records printed one at a time. */
+  warnUnknownFields?: boolean;
 }
 
 /**
@@ -156,6 +159,7 @@ export interface RecordSpec {
  */
 export async function writeRecord(io: IO, out: Writable, value: unknown, opts: OutputOptions, spec: RecordSpec = {}): Promise<void> {
   const doc = project(value, opts.fields);
+  if (opts.fields && spec.warnUnknownFields !== false) warnUnknownFields(io, value, opts.fields);
   if (opts.quiet) {
     const { displayText } = await tableModule();
     await writeChunk(out, `${sanitizeTerminal(displayText(getPath(value, spec.idField ?? 'id')))}\n`);
@@ -177,6 +181,14 @@ export async function writeRecord(io: IO, out: Writable, value: unknown, opts: O
     case 'table':
       return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : (await import('./key-value.js')).renderKeyValue(doc, 0, { labels: 'human', width: io.stdoutIsTTY ? io.columns : undefined }));
   }
+}
+
+/** A mistyped --fields path prints null: say so, with the fields there are (`employees list` names its record's fields the same way). */
+function warnUnknownFields(io: IO, value: unknown, fields: string[]): void {
+  const missing = fields.filter((f) => getPath(value, f) === undefined);
+  if (missing.length === 0) return;
+  const known = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+  writeWarning(io, sanitizeTerminal(`--fields ${missing.join(', ')}: not in this output; shown as null.${known.length ? ` Fields: ${known.join(', ')}.` : ''}`));
 }
 
 /** Runs jq (loaded only now) on the document; raw strings are sanitised on a terminal. */

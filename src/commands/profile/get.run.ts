@@ -215,7 +215,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<number> {
 
   if (output.format === 'table' && !output.quiet && output.jq === undefined) {
     // A key/value block per employee, as each arrives.
-    for await (const p of profiles) await writeRecord(ctx.io, out, p.doc, output, { table: () => tableBlock(p.r, sections, opts, ctx), tableFields: true });
+    for await (const p of profiles) await writeRecord(ctx.io, out, p.doc, output, { table: () => tableBlock(p.r, sections, opts, ctx), tableFields: true, warnUnknownFields: opts.single });
   } else if (opts.single && !output.quiet && (output.format === 'json' || output.jq !== undefined)) {
     // One employee named: one object, not an array. Nothing for one that failed: stderr says why.
     let only: Record<string, unknown> | undefined;

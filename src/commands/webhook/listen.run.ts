@@ -46,7 +46,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
     queue = queue
       .then(() => {
         const record = eventRecord(e);
-        return writeRecord(ctx.io, ctx.io.stdout, record, output, { tableFields: true, table: () => (output.fields ? fieldsLine(record, output.fields) : eventLine(e, ctx.colors)) });
+        return writeRecord(ctx.io, ctx.io.stdout, record, output, { warnUnknownFields: false, tableFields: true, table: () => (output.fields ? fieldsLine(record, output.fields) : eventLine(e, ctx.colors)) });
       })
       .catch((err: unknown) => ctx.log.warn(`could not print an event: ${(err as Error).message}`));
     return queue;

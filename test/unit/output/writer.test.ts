@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testIO } from '../../../src/io.js';
-import { writeList, type ListSpec } from '../../../src/output/writer.js';
+import { writeList, writeRecord, type ListSpec } from '../../../src/output/writer.js';
 
 const items = [
   { id: '1', name: 'Ann', tags: ['a', 'b'], boss: { name: 'Zed' } },
@@ -42,5 +42,26 @@ describe('writeList', () => {
   });
   it('prints only ids with quiet', async () => {
     expect((await render('json', { quiet: true })).out).toBe('1\n2\n');
+  });
+});
+
+describe('writeRecord --fields', () => {
+  const doc = { ok: true, checks: [{ name: 'Node.js' }], boss: { name: 'Zed', 'x\u001b[2J': 1 } };
+  it('warns about a path the document lacks (once, naming the fields there are), and still prints it as null', async () => {
+    const io = testIO();
+    await writeRecord(io, io.stdout, doc, { format: 'json', fields: ['ok', 'nope', 'boss.name', 'checks.0.name', 'boss.age'] });
+    expect(JSON.parse(io.out())).toEqual({ ok: true, nope: null, boss: { name: 'Zed', age: null }, checks: { 0: { name: 'Node.js' } } });
+    expect(io.err()).toBe('warning: --fields nope, boss.age: not in this output; shown as null. Fields: ok, checks, boss.\n');
+  });
+  it('says nothing when every path is there, or when the caller prints a stream of records one at a time', async () => {
+    const io = testIO();
+    await writeRecord(io, io.stdout, doc, { format: 'csv', fields: ['ok', 'boss.name'] });
+    await writeRecord(io, io.stdout, doc, { format: 'ndjson', fields: ['nope'] }, { warnUnknownFields: false });
+    expect(io.err()).toBe('');
+  });
+  it('keeps escape sequences of untrusted field names off the terminal', async () => {
+    const io = testIO();
+    await writeRecord(io, io.stdout, { 'a\u001b]52;c;Zm9v\u0007': 1 }, { format: 'json', fields: ['b'] });
+    expect(io.err()).not.toMatch(/\u001b/);
   });
 });
