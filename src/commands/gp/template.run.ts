@@ -4,6 +4,7 @@ import { ExitCode } from '../../errors.js';
 import type { OptionsOf } from '../../command.js';
 import type { template } from './template.js';
 import { csvRecord } from '../../output/csv.js';
+import { writeChunk } from '../../output/stream.js';
 import { writeRecord } from '../../output/writer.js';
 import { loadServerForm } from '../../forms/load.js';
 import { merge } from '../../forms/questions.js';
@@ -96,7 +97,9 @@ export async function run(opts: TemplateOptions, ctx: Context): Promise<number> 
   }
   // The description row starts with "#": --from-csv skips it, so the file can be filled in as it is.
   const descriptions = columns.map((c, i) => (i === 0 ? `# ${c.description}` : c.description));
-  ctx.io.stdout.write(csvRecord(columns.map((c) => c.column)) + csvRecord(descriptions));
+  // Titles and keys come from the server: formulas neutralised (unless --csv-raw), escapes kept off a terminal.
+  const cells = { raw: opts.csvRaw, terminal: ctx.io.stdoutIsTTY };
+  await writeChunk(ctx.io.stdout, csvRecord(columns.map((c) => c.column), cells) + csvRecord(descriptions, cells));
   ctx.log.info(`${columns.length} columns. Fill one row per employee, then: partner gp create --entity "${opts.entity}" --from-csv FILE`);
   return ExitCode.OK;
 }
