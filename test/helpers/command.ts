@@ -24,16 +24,26 @@ export async function runInProcess(
   def: CommandDef,
   args: string[],
   raw: Record<string, unknown>,
-  o: { stub?: (api: Interceptable) => void; tty?: boolean; columns?: number; stdin?: string; globals?: Partial<GlobalOptions> } = {},
+  o: {
+    stub?: (api: Interceptable) => void;
+    tty?: boolean;
+    columns?: number;
+    stdin?: string;
+    globals?: Partial<GlobalOptions>;
+    /** Keep config and cache here across calls (the caller removes it); default: a fresh temp dir per call. */
+    dir?: string;
+    /** Environment over the default one (undefined removes a variable). */
+    env?: Record<string, string | undefined>;
+  } = {},
 ): Promise<InProcessResult> {
   const agent = new MockAgent();
   agent.disableNetConnect();
   o.stub?.(agent.get(ORIGIN));
   const io = testIO({ tty: o.tty, columns: o.columns, stdin: o.stdin });
-  const dir = mkdtempSync(join(tmpdir(), 'partner-unit-'));
+  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'partner-unit-'));
   const ctx = createContext({
     io,
-    env: { PARTNER_BASE_URL: ORIGIN, PARTNER_TOKEN: TOKEN, PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache') },
+    env: Object.fromEntries(Object.entries({ PARTNER_BASE_URL: ORIGIN, PARTNER_TOKEN: TOKEN, PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), ...o.env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
     globals: { sandbox: false, debug: false, timeout: 5, color: false, input: false, ...o.globals },
     signal: new AbortController().signal,
     dispatcher: agent,
@@ -47,6 +57,6 @@ export async function runInProcess(
     return { code, out: io.out(), err: io.err() };
   } finally {
     await ctx.cleanup();
-    rmSync(dir, { recursive: true, force: true });
+    if (!o.dir) rmSync(dir, { recursive: true, force: true });
   }
 }

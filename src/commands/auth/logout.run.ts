@@ -1,11 +1,13 @@
 import type { Context } from '../../context.js';
-import { DEFAULT_PROFILE } from '../../config/store.js';
-
+import { profileName } from '../../config/resolve.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
 
 export async function run(_opts: unknown, ctx: Context): Promise<void> {
   const store = await ctx.config();
-  const name = ctx.globals.profile ?? ctx.env.PARTNER_PROFILE ?? store.activeProfile ?? DEFAULT_PROFILE;
-  if (store.deleteProfile(name)) ctx.log.info(`Logged out: profile "${name}" and its token were removed.`);
-  else ctx.log.info(`No saved profile "${name}"; nothing to do.`);
+  // The one precedence (config/resolve.ts): --profile > PARTNER_PROFILE > the active profile > "default".
+  const { name } = profileName({ profile: ctx.globals.profile }, ctx.env, store);
+  const shown = sanitizeTerminal(name);
+  if (store.deleteProfile(name)) ctx.log.info(`Logged out: profile "${shown}" and its token were removed.`);
+  else ctx.log.info(`No saved profile "${shown}"; nothing to do.`);
   if (ctx.env.PARTNER_TOKEN) ctx.log.warn('PARTNER_TOKEN is still set in your environment; unset it to stop using that token.');
 }
