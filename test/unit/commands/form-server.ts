@@ -51,7 +51,10 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${addr.port}`;
 });
 
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 beforeEach(() => {
   seen = [];

@@ -4,11 +4,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { profileNames } from '../../../src/completion/profiles.js';
 import { tempDir } from '../../helpers/cli.js';
 
-let dir: ReturnType<typeof tempDir> | undefined;
-afterEach(() => dir?.cleanup());
+// Every dir a test makes is removed (a test may make several).
+const dirs: ReturnType<typeof tempDir>[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.cleanup();
+});
+function newDir(): ReturnType<typeof tempDir> {
+  const d = tempDir();
+  dirs.push(d);
+  return d;
+}
 
 function config(doc: unknown): NodeJS.ProcessEnv {
-  dir = tempDir();
+  const dir = newDir();
   mkdirSync(join(dir.path, 'config'));
   writeFileSync(join(dir.path, 'config', 'config.json'), typeof doc === 'string' ? doc : JSON.stringify(doc));
   return { PARTNER_CONFIG_DIR: join(dir.path, 'config') };
@@ -23,7 +31,7 @@ describe('profile names for completion', () => {
   });
 
   it('yields nothing, without creating anything, when there is no config or it is broken', () => {
-    dir = tempDir();
+    const dir = newDir();
     expect(profileNames({ PARTNER_CONFIG_DIR: join(dir.path, 'missing') })).toEqual([]);
     expect(profileNames(config('{not json'))).toEqual([]);
     expect(profileNames(config({ profiles: ['a'] }))).toEqual([]);
