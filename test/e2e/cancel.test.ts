@@ -77,5 +77,7 @@ describe.skipIf(!hasScript)('Ctrl-C and Ctrl-D at a prompt', () => {
     p.send(key);
     expect(await p.done).toBe(130);
     expect(p.out).toMatch(/Cancelled\.\n/);
+    // On a line of its own, not after the prompt.
+    expect(p.out).not.toMatch(/Paste the webhook JWS: [^\n]*Cancelled/);
   });
 });

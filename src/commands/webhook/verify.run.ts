@@ -21,15 +21,21 @@ const TOO_LARGE: unique symbol = Symbol('too large');
 async function promptLine(ctx: Context): Promise<string> {
   ctx.io.stderr.write('Paste the webhook JWS: ');
   const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+  let cancel = () => {};
   try {
     return await new Promise<string>((resolve, reject) => {
-      // Ctrl-C or Ctrl-D at the paste prompt cancels, like every prompt: "Cancelled.", exit 130.
-      const onAbort = () => reject(new CancelledError());
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      // Ctrl-C or Ctrl-D at the paste prompt cancels, like every prompt: "Cancelled." on a line of its own, exit 130.
+      cancel = () => {
+        ctx.io.stderr.write('\n');
+        reject(new CancelledError());
+      };
+      ctx.signal.addEventListener('abort', cancel, { once: true });
       rl.once('line', (line) => resolve(line));
-      rl.once('close', () => reject(new CancelledError()));
+      rl.once('close', cancel);
     });
   } finally {
+    ctx.signal.removeEventListener('abort', cancel);
+    rl.off('close', cancel);
     rl.close();
   }
 }
