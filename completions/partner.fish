@@ -238,7 +238,7 @@ complete -c partner -n '__partner_in \'webhook listen\'' -l max-age -x -d 'refus
 complete -c partner -n '__partner_in \'webhook listen\'' -l jwks-url -x -d 'fetch the key set here (default: <base URL>/v1/partner/.well-known/jwks.json of the active profile)'
 complete -c partner -n '__partner_in \'webhook listen\'' -l jwks-file -r -F -d 'use this saved key set (offline; never refetched)'
 complete -c partner -n '__partner_in \'webhook listen\'' -l no-cache -d 'do not use or write the on-disk key-set cache (otherwise reused for at most 1 hour)'
-complete -c partner -n '__partner_in \'webhook listen\'' -s o -l output -x -a 'table ndjson' -d 'output format: table, ndjson (default: table on a terminal, json when piped)'
+complete -c partner -n '__partner_in \'webhook listen\'' -s o -l output -x -a 'table ndjson' -d 'output format: table, ndjson (default: table on a terminal, ndjson when piped)'
 complete -c partner -n '__partner_in \'webhook listen\'' -l fields -x -d 'comma-separated fields or dot paths to show, in order'
 complete -c partner -n '__partner_in \'webhook listen\'' -l jq -x -d 'filter the JSON result with jq (built in); one result per line, strings unquoted'
 complete -c partner -n '__partner_in \'webhook replay\'' -l spool -x -d 'the spool directory of `webhook listen --spool` (required)'

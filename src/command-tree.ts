@@ -5,7 +5,7 @@
 // not pay for the other seventeen.
 import { Command, Option, type Argument } from 'commander';
 import { flagName, isGroup, kebab, parseCommand, type CommandDef, type Flag, type GroupDef, type OutputSpec, type TopLevel } from './command.js';
-import { renderHelp } from './help.js';
+import { outputItems, renderHelp } from './help.js';
 import type { OutputFlags } from './output/options.js';
 
 /** What an action needs from the entry point: it runs the definition with the parsed options. */
@@ -55,18 +55,13 @@ function argumentSyntax(key: string, flag: Flag<unknown>): string {
   return flag.optional || flag.variadic ? `[${name}]` : `<${name}>`;
 }
 
-/** The output flags a command offers, from its output spec: nothing offered that cannot work. */
+/** The output flags a command offers, from its output spec: nothing offered that cannot work (the items help lists). */
 export function outputOptions(spec: OutputSpec): Option[] {
-  const opts: Option[] = [];
-  const formats = spec.formats;
-  const o = new Option('-o, --output <format>', `output format: ${formats.join(', ')} (default: ${spec.default ?? `${formats.includes('table') ? 'table on a terminal, ' : ''}json when piped`})`);
-  o.argChoices = [...formats];
-  opts.push(o);
-  if (spec.fields !== false) opts.push(new Option('--fields <list>', 'comma-separated fields or dot paths to show, in order'));
-  if (spec.quiet) opts.push(new Option('-q, --quiet', 'print only ids, one per line'));
-  if (spec.jq !== false) opts.push(new Option('--jq <expr>', 'filter the JSON result with jq (built in); one result per line, strings unquoted'));
-  if (formats.includes('csv')) opts.push(new Option('--csv-raw', 'keep CSV cells that start with = + - @ as they are (no formula protection)'));
-  return opts;
+  return outputItems(spec).map((item) => {
+    const o = new Option(item.term.trim(), item.text);
+    if (o.long === '--output') o.argChoices = [...spec.formats];
+    return o;
+  });
 }
 
 function declareCommand(parent: Command, def: CommandDef, o: TreeOptions, path: string[]): Command {

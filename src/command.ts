@@ -42,6 +42,8 @@ export interface OutputSpec {
   jq?: boolean;
   /** The format without -o when the output is a file format whatever stdout is (a CSV template); default: table on a terminal, JSON when piped. */
   default?: Format;
+  /** The format without -o when stdout is not a terminal (default json; ndjson for an endless stream of records). */
+  piped?: 'json' | 'ndjson';
 }
 
 export interface CommandModule<O = never> {

@@ -54,7 +54,7 @@ function flagText(flag: Flag<unknown>): string {
 /** The output flags a command offers, as help items (the same list command-tree declares). */
 export function outputItems(spec: OutputSpec): Item[] {
   const f = spec.formats;
-  const out: Item[] = [{ term: '-o, --output <format>', text: `output format: ${f.join(', ')} (default: ${spec.default ?? `${f.includes('table') ? 'table on a terminal, ' : ''}json when piped`})` }];
+  const out: Item[] = [{ term: '-o, --output <format>', text: `output format: ${f.join(', ')} (default: ${spec.default ?? `${f.includes('table') ? 'table on a terminal, ' : ''}${spec.piped ?? 'json'} when piped`})` }];
   if (spec.fields !== false) out.push({ term: '    --fields <list>', text: 'comma-separated fields or dot paths to show, in order' });
   if (spec.quiet) out.push({ term: '-q, --quiet', text: 'print only ids, one per line' });
   if (spec.jq !== false) out.push({ term: '    --jq <expr>', text: 'filter the JSON result with jq (built in); one result per line, strings unquoted' });

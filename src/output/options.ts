@@ -35,7 +35,7 @@ export function parseOutputFlags(raw: Record<string, unknown>, spec: OutputSpec 
   return flags;
 }
 
-/** The resolved format (chosen, implied by --jq, or table on a terminal and JSON when piped). */
-export function outputOptions(flags: OutputFlags, io: IO): OutputOptions {
-  return { format: flags.jq !== undefined ? 'json' : resolveFormat(flags.output, io), fields: flags.fields, quiet: flags.quiet, csvRaw: flags.csvRaw, jq: flags.jq };
+/** The resolved format (chosen, implied by --jq, or table on a terminal and JSON, or the spec's piped format, when piped). */
+export function outputOptions(flags: OutputFlags, io: IO, piped?: OutputSpec['piped']): OutputOptions {
+  return { format: flags.jq !== undefined ? 'json' : resolveFormat(flags.output, io, piped), fields: flags.fields, quiet: flags.quiet, csvRaw: flags.csvRaw, jq: flags.jq };
 }

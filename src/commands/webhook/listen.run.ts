@@ -8,7 +8,7 @@ import { eventLine, eventRecord, fieldsLine, showEventType } from '../../webhook
 import { openSpool } from '../../webhooks/spool.js';
 import { abandonAfterMs, FORWARD_CONNECTIONS } from '../../webhooks/forward.js';
 import { keyStoreFor } from '../../webhooks/source.js';
-import type { listen } from './listen.js';
+import { listen } from './listen.js';
 import { outputOptions } from '../../output/options.js';
 
 export type ListenOptions = OptionsOf<typeof listen>;
@@ -16,8 +16,7 @@ export type ListenOptions = OptionsOf<typeof listen>;
 export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   // Each event is one record, written as it happens through the output layer: a line for people at a
   // terminal, one JSON object per line when piped (JSON's streaming form: there is no end to close an array).
-  const output = outputOptions(opts, ctx.io);
-  if (opts.output === undefined && output.format === 'json' && opts.jq === undefined) output.format = 'ndjson';
+  const output = outputOptions(opts, ctx.io, listen.output?.piped);
   // A filter that does not compile is a usage error now, not a warning at every event.
   if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
   if (!isLoopback(opts.host)) ctx.log.warn(`listening on ${opts.host}, not loopback: anyone who can reach this address can send to it`);

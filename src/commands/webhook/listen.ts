@@ -41,7 +41,7 @@ export const listen = defineCommand({
     ...KEY_FLAGS,
   },
   // A stream with no end: only formats that print each event as it happens (no JSON array, no CSV header to settle).
-  output: { formats: ['table', 'ndjson'] },
+  output: { formats: ['table', 'ndjson'], piped: 'ndjson' },
   needsToken: false,
   refine: (o) => ({
     keys: keyFlags(o),
