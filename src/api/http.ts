@@ -1,4 +1,4 @@
-import { Agent, EnvHttpProxyAgent, RetryAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, RetryAgent, errors as undiciErrors, request, type Dispatcher } from './undici.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';

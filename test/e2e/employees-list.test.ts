@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -277,5 +280,16 @@ describe('a page past the last one', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).data).toEqual([]);
     expect(r.stderr).toMatch(/page 9 is past the last page; the last page is 3 \(45 employees\)/);
+  });
+});
+
+describe('one HTTP stack', () => {
+  it('an API command never loads Node’s own copy of undici (its cookie helpers used to, through globalThis.Headers)', async () => {
+    const probe = join(dir.path, 'probe.mjs');
+    writeFileSync(probe, "process.on('exit', () => process.stderr.write(`probe: node-undici=${process.moduleLoadList.includes('NativeModule internal/deps/undici/undici')}\\n`));\n");
+    const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson'], { env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` } });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(45);
+    expect(r.stderr).toBe('probe: node-undici=false\n');
   });
 });

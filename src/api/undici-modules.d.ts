@@ -1,0 +1,25 @@
+// Types for the undici files src/api/undici.ts imports past the index (undici types only its index).
+declare module 'undici/lib/dispatcher/agent.js' {
+  import { Agent } from 'undici';
+  export default Agent;
+}
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import { Dispatcher } from 'undici';
+  export default Dispatcher;
+}
+declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
+  import { EnvHttpProxyAgent } from 'undici';
+  export default EnvHttpProxyAgent;
+}
+declare module 'undici/lib/dispatcher/retry-agent.js' {
+  import { RetryAgent } from 'undici';
+  export default RetryAgent;
+}
+declare module 'undici/lib/api/index.js' {
+  const api: Record<string, unknown>;
+  export default api;
+}
+declare module 'undici/lib/core/errors.js' {
+  import { errors } from 'undici';
+  export default errors;
+}
