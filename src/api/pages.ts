@@ -3,6 +3,7 @@ import type { AdaptiveConcurrency } from './adaptive-concurrency.js';
 import { IdSet } from './id-set.js';
 import type { Pagination } from './types.js';
 import { newFindings, type WalkFindings } from './walk-audit.js';
+import { formatCount } from '../output/count.js';
 
 export interface Page<T> {
   data: T[];
@@ -125,7 +126,7 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     if (pageMatches(first, n)) return first;
     const again = await fetchTracked(n, signal);
     if (pageMatches(again, n)) return again;
-    f.fatal = `Asked for page ${n.toLocaleString('en-US')}, the server answered page ${String(paginationOf(again).currentPage)} (twice): it seems to ignore the page parameter`;
+    f.fatal = `Asked for page ${formatCount(n)}, the server answered page ${String(paginationOf(again).currentPage)} (twice): it seems to ignore the page parameter`;
     return undefined;
   };
   /** Checks page `page`'s answer; `rows` gets its new rows (and a re-read's). */
@@ -134,7 +135,7 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     const total = noteTotal(page, p);
     const grown = total === undefined ? 0 : Math.ceil(total / f.pageSize);
     if (grown > hardCap) {
-      f.fatal = `The server's page count kept growing (from ${String(announced)} to ${grown.toLocaleString('en-US')} pages): stopped at page ${page.toLocaleString('en-US')}`;
+      f.fatal = `The server's page count kept growing (from ${String(announced)} to ${formatCount(grown)} pages): stopped at page ${formatCount(page)}`;
       return 'stop';
     }
     lastPage = Math.max(lastPage, grown);
@@ -157,7 +158,7 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
       if (again.data.length < f.pageSize && againTotal === f.firstTotal) f.shortPages.push({ page, got: again.data.length, expected: f.pageSize });
     }
     if (announced === undefined && current.data.length > 0 && f.emitted === before) {
-      f.fatal = `Page ${page.toLocaleString('en-US')} repeated earlier pages only, and the server announced no page count`;
+      f.fatal = `Page ${formatCount(page)} repeated earlier pages only, and the server announced no page count`;
       return 'stop';
     }
     opts.onPage?.(page, p as Pagination, f.emitted);

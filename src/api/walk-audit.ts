@@ -1,4 +1,5 @@
 import { CliError, ExitCode } from '../errors.js';
+import { formatCount } from '../output/count.js';
 
 /**
  * What the page walker's integrity checks found, filled in as it walks
@@ -53,7 +54,7 @@ export class ExportIntegrityError extends CliError {
   }
 }
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = formatCount;
 const employees = (x: number) => `${n(x)} employee${x === 1 ? '' : 's'}`;
 
 /** "1,002 rows written" (to stdout), or what became of them with --output-file. */

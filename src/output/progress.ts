@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { formatCount } from './count.js';
 
 /** What the page walker knows after each page. */
 export interface ProgressState {
@@ -128,7 +129,7 @@ export function createProgress(io: { stderr: Writable; stderrIsTTY: boolean; std
 }
 
 function count(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatCount(n);
 }
 
 /** 75 → "1:15", 3725 → "1:02:05". */

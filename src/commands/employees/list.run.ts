@@ -15,6 +15,7 @@ import { batched } from '../../output/batch.js';
 import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
+import { formatCount } from '../../output/count.js';
 
 export type ListOptions = OptionsOf<typeof list>;
 
@@ -118,7 +119,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const onInterrupt = () => {
     if (!(ctx.signal.reason instanceof InterruptedError)) return; // the reader left (`| head`): quiet
     progress?.done();
-    const rows = `${findings.emitted.toLocaleString('en-US')} employee${findings.emitted === 1 ? '' : 's'}`;
+    const rows = `${formatCount(findings.emitted)} employee${findings.emitted === 1 ? '' : 's'}`;
     ctx.log.info(sink ? `Stopped after ${rows}; ${sanitizeTerminal(opts.outputFile!)} was left untouched.` : `Stopped after ${rows} written.`);
   };
   ctx.signal.addEventListener('abort', onInterrupt, { once: true });
@@ -141,5 +142,5 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
 
 /** Printed on stderr once an --output-file is in place (not with --quiet). */
 function wroteLine(count: number, file: string): string {
-  return `Wrote ${count.toLocaleString('en-US')} employee${count === 1 ? '' : 's'} to ${sanitizeTerminal(file)}`;
+  return `Wrote ${formatCount(count)} employee${count === 1 ? '' : 's'} to ${sanitizeTerminal(file)}`;
 }
