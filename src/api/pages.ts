@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { mapOrdered } from '../concurrency.js';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.js';
 import { IdSet } from './id-set.js';
@@ -209,6 +210,9 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
         rows.length = 0;
         step = await take(answer, page, rows);
         out = nonEmpty(rows);
+        // Responses that came in meanwhile are taken first (each frees its slot for the next request);
+        // writing this page waits until then, so it fills time spent waiting on the server.
+        await setImmediate();
         if (out.length > 0) yield out;
         if (step !== 'next') break;
       }

@@ -4,34 +4,45 @@
 // row per item is kept; anything else is serialised as before. The writer
 // still makes the text safe to print (jsonSafe), as it does any JSON.
 
-// Kept by page: the parsed "data" array -> the texts of its rows. A page the
-// walker hands on whole (no repeat skipped, no --limit cut) is that very
+// Kept by page: the parsed "data" array -> the body it was parsed from, and
+// once the writer asked, the texts of its rows (or null: not usable). A page
+// the walker hands on whole (no repeat skipped, no --limit cut) is that very
 // array, so the writer finds the texts with one lookup a page, nothing per row.
-const rawByPage = new WeakMap<readonly unknown[], string[]>();
+// The rows are found when the writer asks, not when the page arrives: a page's
+// arrival frees its slot for the next request, so nothing more is done there.
+const rawByPage = new WeakMap<readonly unknown[], { body: string; rows?: string[] | null }>();
 
 /**
- * Remembers, for the array `items` (parsed from `body`), its rows' own text
- * in `body`: `body` must be an object whose one "data" member is an array of
- * compact objects (no whitespace outside strings, so one line each), as many
- * as `items`, each holding its item's id. Otherwise nothing is kept.
+ * Remembers that the array `items` was parsed from `body`, for rawRows. The
+ * rows' own text is used only when `body` is an object whose one "data"
+ * member is an array of compact objects (no whitespace outside strings, so
+ * one line each), as many as `items`, each holding its item's id.
  */
 export function rememberRawRows(body: string, items: readonly unknown[]): void {
-  const rows = dataRows(body);
-  if (!rows || rows.length !== items.length) return;
-  for (let k = 0; k < rows.length; k++) {
-    const item = items[k];
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return;
-    const id = (item as { id?: unknown }).id;
-    // A cheap check that text and item are the same row.
-    if (id !== undefined && (typeof id !== 'string' || !rows[k]!.includes(`"id":"${id}"`))) return;
-  }
-  rawByPage.set(items, rows);
+  rawByPage.set(items, { body });
 }
 
 /** The texts of the rows of `batch`, in order, if `batch` is a page remembered whole (rememberRawRows). */
 export function rawRows(batch: readonly unknown[]): readonly string[] | undefined {
-  const rows = rawByPage.get(batch);
+  const kept = rawByPage.get(batch);
+  if (!kept) return undefined;
+  if (kept.rows === undefined) kept.rows = rowsOf(kept.body, batch) ?? null;
+  const rows = kept.rows;
   return rows && rows.length === batch.length ? rows : undefined;
+}
+
+/** The rows of `body` when they are exactly `items`, one compact text each holding its item's id. */
+function rowsOf(body: string, items: readonly unknown[]): string[] | undefined {
+  const rows = dataRows(body);
+  if (!rows || rows.length !== items.length) return undefined;
+  for (let k = 0; k < rows.length; k++) {
+    const item = items[k];
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+    const id = (item as { id?: unknown }).id;
+    // A cheap check that text and item are the same row.
+    if (id !== undefined && (typeof id !== 'string' || !rows[k]!.includes(`"id":"${id}"`))) return undefined;
+  }
+  return rows;
 }
 
 /** The texts of the elements of the top-level "data" array, or undefined (not one compact object each, or not exactly one "data"). */
