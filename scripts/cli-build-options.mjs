@@ -11,6 +11,61 @@ export const external = Object.keys(pkg.dependencies)
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
+/**
+ * HTTP/2 constants undici's client-h2 reads when it loads (partner never
+ * speaks HTTP/2): protocol names and RFC 9113 error codes, fixed for good.
+ * test/unit/build/startup-trims.test.ts checks them against node:http2.
+ */
+export const HTTP2_CONSTANTS = {
+  HTTP2_HEADER_AUTHORITY: ':authority',
+  HTTP2_HEADER_METHOD: ':method',
+  HTTP2_HEADER_PATH: ':path',
+  HTTP2_HEADER_SCHEME: ':scheme',
+  HTTP2_HEADER_CONTENT_LENGTH: 'content-length',
+  HTTP2_HEADER_EXPECT: 'expect',
+  HTTP2_HEADER_STATUS: ':status',
+  HTTP2_HEADER_PROTOCOL: ':protocol',
+  NGHTTP2_REFUSED_STREAM: 7,
+  NGHTTP2_CANCEL: 8,
+};
+
+/** A module that loads the built-in `name` when first used; `constants` it knows are answered without loading it. */
+export function onFirstUse(name, constants = {}) {
+  return `let m; const load = () => (m ??= require('node:${name}'));
+const known = ${JSON.stringify(constants)};
+const constants = new Proxy(known, { get: (t, k) => (Object.hasOwn(t, k) ? t[k] : load().constants[k]) });
+module.exports = new Proxy({}, { get: (_, k) => (k === 'constants' ? constants : load()[k]) });`;
+}
+
+/**
+ * Built-ins that bundled dependencies load at start-up and partner never
+ * uses: commander's child_process (for executable subcommands; ~3.7 ms in a
+ * bare require()) and undici's http2 (for HTTP/2, never enabled; ~7 ms) are
+ * loaded when first used instead. chalk's colour detection (supports-color,
+ * which loads tty; ~3 ms) is left out, because partner always gives chalk
+ * its colour level (output/colors.ts) and never uses the detected default.
+ */
+function startupTrims() {
+  const lazy = [
+    { builtin: 'child_process', importer: /node_modules[\\/]commander[\\/]/ },
+    { builtin: 'http2', importer: /node_modules[\\/]undici[\\/]/, constants: HTTP2_CONSTANTS },
+  ];
+  return {
+    name: 'startup-trims',
+    setup(b) {
+      for (const l of lazy) {
+        b.onResolve({ filter: new RegExp(`^(node:)?${l.builtin}$`) }, (args) => (l.importer.test(args.importer) ? { path: l.builtin, namespace: 'on-first-use' } : undefined));
+      }
+      b.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
+        contents: onFirstUse(args.path, lazy.find((l) => l.builtin === args.path)?.constants),
+        loader: 'js',
+      }));
+      b.onResolve({ filter: /^#supports-color$/ }, (args) => (/node_modules[\\/]chalk[\\/]/.test(args.importer) ? { path: 'supports-color', namespace: 'no-colour-detection' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'no-colour-detection' }, () => ({ contents: 'export default { stdout: false, stderr: false };', loader: 'js' }));
+    },
+  };
+}
+
 /** Options for the start-up file and its lazily imported chunks; add entryPoints and outdir. */
 export const cliBuildOptions = {
   bundle: true,
@@ -26,27 +81,3 @@ export const cliBuildOptions = {
   plugins: [startupTrims()],
   logLevel: 'warning',
 };
-
-/**
- * Two things bundled dependencies load at start-up that partner never uses,
- * each ~3-4 ms of every command's start (measured with require() in a bare
- * node): commander's child_process (for executable subcommands, which partner
- * has none of) is loaded when first used instead; chalk's colour detection
- * (supports-color, which loads tty) is left out, because partner always
- * gives chalk its colour level (output/colors.ts) and never uses the
- * detected default instance.
- */
-function startupTrims() {
-  return {
-    name: 'startup-trims',
-    setup(b) {
-      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'on-first-use' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
-        contents: `let m; const load = () => (m ??= require('node:${args.path}')); module.exports = new Proxy({}, { get: (_, k) => load()[k] });`,
-        loader: 'js',
-      }));
-      b.onResolve({ filter: /^#supports-color$/ }, (args) => (/node_modules[\\/]chalk[\\/]/.test(args.importer) ? { path: 'supports-color', namespace: 'no-colour-detection' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'no-colour-detection' }, () => ({ contents: 'export default { stdout: false, stderr: false };', loader: 'js' }));
-    },
-  };
-}
