@@ -4,7 +4,7 @@
 // that every entry names a command and flag (or argument) that exists, so the
 // table cannot rot when commands change.
 import { EMPLOYEE_FIELDS, PROFILE_SECTIONS } from '../api/types.js';
-import { EVENT_TYPES } from '../webhooks/events.js';
+import { EVENT_TYPES } from '../webhooks/event-catalogue.js';
 
 /** Where the values of a flag or argument come from. */
 export type ValueSource =

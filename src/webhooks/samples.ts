@@ -1,7 +1,7 @@
 // Realistic payloads for every event type of the spec (for `sandbox emit`),
 // in the current shape or, with legacy, the earlier published one.
 import { randomUUID } from 'node:crypto';
-import { EVENT_CATALOGUE, UPDATE_TYPES, type EventType } from './events.js';
+import { EVENT_CATALOGUE, UPDATE_TYPES, type EventType } from './event-catalogue.js';
 
 export interface SampleOptions {
   /** The earlier published shape: employeeId for employeeCode (no country); id for contractId. */

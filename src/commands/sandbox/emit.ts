@@ -2,7 +2,7 @@
 import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { arg, bool, custom, httpUrl } from '../../flags.js';
-import { EVENT_TYPES, type EventType } from '../../webhooks/events.js';
+import { EVENT_TYPES, type EventType } from '../../webhooks/event-catalogue.js';
 import { hasLegacyShape } from '../../webhooks/samples.js';
 
 function eventTypeArg() {

@@ -3,7 +3,7 @@ import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { custom, httpUrl, int, path, textOr } from '../../flags.js';
 import { parseDuration } from '../../webhooks/duration.js';
-import { EVENT_TYPES } from '../../webhooks/events.js';
+import { EVENT_TYPES } from '../../webhooks/event-catalogue.js';
 import { KEY_FLAGS, keyFlags } from './key-flags.js';
 
 function urlPath(raw: string): string {
