@@ -13,6 +13,7 @@ describe('Deadline', () => {
     expect(d.signal.aborted).toBe(false);
     vi.advanceTimersByTime(1);
     expect(d.signal.aborted).toBe(true);
+    expect(d.signal.reason).toEqual(new Error('deadline'));
     expect(d.expired).toBe(true);
     expect(d.stopped).toBe(false);
   });

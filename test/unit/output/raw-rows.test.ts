@@ -45,6 +45,16 @@ describe('dataRows', () => {
     expect(dataRows('{"x":"open')).toBeUndefined();
     expect(dataRows('{"x":1;"data":[]}')).toBeUndefined();
     expect(dataRows('{"x":{"y":1},"data":[{"id":"a"}]')).toBeUndefined();
+    // Each check on its own (each input passes every other one).
+    expect(dataRows('"data":[{"id":"a"}]}')).toBeUndefined(); // no opening brace
+    expect(dataRows('{1":[],"data":[{"id":"a"}]}')).toBeUndefined(); // a key that is not a string
+    expect(dataRows('{"data"x[{"id":"a"}]}')).toBeUndefined(); // no colon after the key
+  });
+
+  it('takes only the member named exactly "data"', () => {
+    expect(dataRows('{"x":[{"id":"z"}],"data":[{"id":"a"}]}')).toEqual(['{"id":"a"}']);
+    expect(dataRows('{"abcd":[{"id":"z"}],"data":[{"id":"a"}]}')).toEqual(['{"id":"a"}']);
+    expect(dataRows('{"dat\\a":[{"id":"z"}],"data":[{"id":"a"}]}')).toEqual(['{"id":"a"}']);
   });
 });
 
@@ -69,6 +79,14 @@ describe('rememberRawRows', () => {
     const numericId = [{ id: 1 }];
     rememberRawRows('{"data":[{"id":1}]}', numericId);
     expect(rawRows(numericId)).toBeUndefined();
+    // An id that is not a string is refused as such, even where its digits appear as a string id.
+    const shadowed = [{ id: 1, x: { id: '1' } }];
+    rememberRawRows('{"data":[{"id":1,"x":{"id":"1"}}]}', shadowed);
+    expect(rawRows(shadowed)).toBeUndefined();
+    // Fewer rows in the text than items.
+    const more = [{ name: 'a' }, { name: 'b' }];
+    rememberRawRows('{"data":[{"name":"a"}]}', more);
+    expect(rawRows(more)).toBeUndefined();
     const pretty = [{ id: 'a' }];
     rememberRawRows('{"data":[{"id": "a"}]}', pretty);
     expect(rawRows(pretty)).toBeUndefined();
