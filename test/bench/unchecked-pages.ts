@@ -7,7 +7,6 @@
 import { mapOrdered } from '../../src/concurrency.js';
 import type { Page, WalkOptions } from '../../src/api/pages.js';
 
-export { AdaptiveConcurrency } from '../../src/api/pages.js';
 
 export async function* walkPageBatches<T>(fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>, opts: WalkOptions = {}): AsyncGenerator<T[]> {
   const controller = new AbortController();

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
-import { listen, until } from '../helpers/listen.js';
+import { listen, until, type Listener } from '../helpers/listen.js';
 
 
 let sandbox: Sandbox;

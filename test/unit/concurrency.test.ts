@@ -261,7 +261,7 @@ describe('mapOrdered stops what it started', () => {
   });
 
   it('removes what it listened to on the caller\'s signal once done', async () => {
-    const { getEventListeners } = await import('node:events');
+    const { getEventListeners } = await import('node:events') as unknown as { getEventListeners: (target: EventTarget, name: string) => unknown[] };
     const controller = new AbortController();
     const before = getEventListeners(controller.signal, 'abort').length;
     await collect(mapOrdered([1, 2], { limit: 2, signal: controller.signal }, async (x) => x));

@@ -4,6 +4,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../src/api/http.js';
 import { ApiError, NetworkError, ResponseFormatError } from '../../../src/errors.js';
 
+/** For requests that must fail: a success is a test failure of its own. */
+const unexpected = (v: unknown): never => {
+  throw new Error(`expected the request to fail; it answered ${JSON.stringify(v)}`);
+};
+
 // A real loopback server whose next answers each test scripts.
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 let server: Server;
@@ -66,7 +71,7 @@ describe('HttpClient', () => {
   it('gives up after 4 retries and reports the last error body', async () => {
     for (let i = 0; i < 6; i++) queue.push(json(503, { code: 'SERVICE_UNAVAILABLE', message: 'upstream dependency error', correlationId: `c${i}` }, { 'retry-after': '0' }));
     const http = client();
-    const err = await http.get('/x').catch((e) => e);
+    const err = await http.get('/x').then(unexpected, (e: unknown) => e as ApiError);
     await http.close();
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(503);
@@ -96,7 +101,7 @@ describe('HttpClient', () => {
   it('does not retry 4xx', async () => {
     queue.push(json(404, { code: 'NOT_FOUND', message: 'resource not found' }));
     const http = client();
-    const err = await http.get('/x').catch((e) => e);
+    const err = await http.get('/x').then(unexpected, (e: unknown) => e as ApiError);
     await http.close();
     expect(err.status).toBe(404);
     expect(seen).toHaveLength(1);
@@ -112,7 +117,7 @@ describe('HttpClient', () => {
   it('times out with a NetworkError naming --timeout', async () => {
     queue.push(() => undefined); // never answers
     const http = client({ timeoutMs: 200, maxRetries: 0 });
-    const err = await http.get('/slow').catch((e) => e);
+    const err = await http.get('/slow').then(unexpected, (e: unknown) => e as NetworkError);
     await http.close();
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.code).toBe('TIMEOUT');
@@ -143,7 +148,7 @@ describe('total deadline and size cap (issue 13, item 4)', () => {
     });
     const http = client({ timeoutMs: 700, maxRetries: 0 });
     const t0 = Date.now();
-    const err = await http.get('/trickle').catch((e) => e);
+    const err = await http.get('/trickle').then(unexpected, (e: unknown) => e as NetworkError);
     await http.close();
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.code).toBe('TIMEOUT');

@@ -27,7 +27,7 @@ describe('createProgress', () => {
 
   it('gives a bar on a terminal', () => {
     const err = fakeStderr();
-    expect(createProgress({ stderr: err.stream, stderrIsTTY: true, columns: 100 }, true)).toBeInstanceOf(Progress);
+    expect(createProgress({ stderr: err.stream, stderrIsTTY: true, stderrColumns: 100 }, true)).toBeInstanceOf(Progress);
   });
 });
 

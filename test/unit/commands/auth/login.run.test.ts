@@ -3,7 +3,7 @@ import { login } from '../../../../src/commands/auth/login.js';
 import { runInProcess } from '../../../helpers/command.js';
 
 const NEW_TOKEN = 'new_token_1a2b3c4d5e6f7a8b';
-const probe = (status: number, body: unknown) => (api: import('undici').Interceptable) =>
+const probe = (status: number, body: object) => (api: import('undici').Interceptable) =>
   api.intercept({ path: '/v1/employees?pageSize=1', method: 'GET', headers: { authorization: `Bearer ${NEW_TOKEN}` } }).reply(status, body);
 
 describe('auth login (in-process, stubbed HTTP)', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { submit } from '../../../../src/commands/dynamic-details/submit.js';
 import { submitRun } from '../../../../src/commands/dynamic-details/submit.run.js';
+import { parserFor } from '../../../helpers/parse.js';
 import { scripted } from '../../forms/scripted.js';
 import { answerWith, ctxFor, ID, writes } from '../form-server.js';
 
@@ -12,7 +14,7 @@ describe('dynamic-details submit with a scripted prompter', () => {
       [/^What next/, 'Submit'],
     ]);
     const { io, ctx } = ctxFor();
-    expect(await submitRun({ employee: ID, sets: [], resume: false, dryRun: false }, ctx, p)).toBe(0);
+    expect(await submitRun(parserFor(submit)([ID], {}), ctx, p)).toBe(0);
     await ctx.cleanup();
     expect(p.asked).toEqual(['Fill in Section B? (optional)', 'Note (optional)', 'What next?']);
     expect(writes()).toEqual([{ method: 'PATCH', url: `/v1/employees/${ID}/dynamic-details`, body: { b: { note: 'later note' } } }]);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { create } from '../../../../src/commands/gp/create.js';
 import { createRun } from '../../../../src/commands/gp/create.run.js';
+import { parserFor } from '../../../helpers/parse.js';
+
+/** Options as the command line gives them (the definition's own parsing). */
+const options = (raw: Record<string, unknown>) => parserFor(create)([], raw);
 import { scripted } from '../../forms/scripted.js';
 import { answerWith, ctxFor, drafts, ID, requests, writes } from '../form-server.js';
 
@@ -23,7 +28,7 @@ describe('gp create with a scripted prompter', () => {
       [/^What next/, 'Submit'],
     ]);
     const { io, ctx } = ctxFor();
-    const code = await createRun({ entity: 'Fixture Ltd', sets: [], dryRun: false, resume: false, output: 'json', quiet: false, csvRaw: false }, ctx, p);
+    const code = await createRun(options({ entity: 'Fixture Ltd', output: 'json' }), ctx, p);
     await ctx.cleanup();
     expect(p.left()).toEqual([]);
     expect(code).toBe(0);
@@ -51,7 +56,7 @@ describe('gp create with a scripted prompter', () => {
       [/^What next/, 'Save the draft and quit'],
     ]);
     const { io, ctx } = ctxFor();
-    const code = await createRun({ entity: 'Fixture Ltd', sets: [], dryRun: false, resume: false, quiet: false, csvRaw: false }, ctx, p);
+    const code = await createRun(options({ entity: 'Fixture Ltd' }), ctx, p);
     await ctx.cleanup();
     expect(code).toBe(130);
     expect(p.notes.join('\n')).toContain('An employee with these details already exists');
@@ -78,7 +83,7 @@ describe('gp create with a scripted prompter', () => {
       [/^What next/, 'Submit the dynamic details'],
     ]);
     const { ctx } = ctxFor();
-    expect(await createRun({ entity: 'Fixture Ltd', sets: [], dryRun: false, resume: false, output: 'json', quiet: false, csvRaw: false }, ctx, p)).toBe(0);
+    expect(await createRun(options({ entity: 'Fixture Ltd', output: 'json' }), ctx, p)).toBe(0);
     await ctx.cleanup();
     expect(p.left()).toEqual([]);
     expect(writes().map((w) => [w.method, w.body])).toEqual([

@@ -109,8 +109,8 @@ describe('the journal', () => {
     expect(again.get(5)).toBeUndefined();
     again.close();
     expect(() => Journal.open(path, 'Other')).toThrow(/belongs to entity "E", not "Other"/);
-    writeFileSync(join(dir, 'x'), 'hello\n');
-    expect(() => Journal.open(join(dir, 'x'), 'E')).toThrow(/is not a partner bulk journal/);
+    writeFileSync(join(dir!, 'x'), 'hello\n');
+    expect(() => Journal.open(join(dir!, 'x'), 'E')).toThrow(/is not a partner bulk journal/);
   });
 
   it('one run at a time: a live holder of the lock is refused, a dead one (killed) is taken over', () => {
