@@ -104,6 +104,58 @@ describe.skipIf(!hasScript)('secret answers through a pseudo-terminal', () => {
   }, 60_000);
 });
 
+describe.skipIf(!hasScript)('dynamic-details submit: Esc after --resume', () => {
+  it('goes back past the resume point to answers of the first session, and the PATCH carries what was kept and changed', async () => {
+    const page = await fetch(`${sandbox.url}/v1/employees?pageSize=100`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } });
+    // Another India employee than the test above uses.
+    const employee = ((await page.json()) as { data: { id: string; employeeCode: string; entity: string }[] }).data.filter((e) => e.entity === 'Acme India Pvt Ltd')[1]!;
+    const ESC = '\x1b';
+
+    const p = pty(['dynamic-details', 'submit', employee.employeeCode]);
+    await p.expect(/\? PAN/);
+    await p.type(PAN);
+    await p.expect(/\? Aadhaar number \(optional\)/);
+    await p.type(AADHAAR);
+    await p.answer(/\? Income tax regime/, ENTER);
+    await p.answer(/\? Enrol in Provident Fund/, `n${ENTER}`);
+    await p.expect(/\? Add nominee\?/);
+    process.kill(p.cliPid(), 'SIGINT');
+    expect(await p.done).toBe(130);
+    const draft = JSON.parse(readFileSync(join(draftsDir(), readdirSync(draftsDir())[0]!), 'utf8'));
+    expect(draft.history).toEqual(['legal.taxRegime', 'legal.pfOptIn']);
+
+    const r = pty(['dynamic-details', 'submit', employee.employeeCode, '--resume']);
+    await r.expect(/\? PAN/);
+    await r.type(PAN);
+    await r.expect(/\? Aadhaar number \(optional\)/);
+    await r.type(AADHAAR);
+    await r.answer(/\? Add nominee\?/, ESC); // back to the question answered just before
+    await r.answer(/\? Aadhaar number \(optional\)/, ESC);
+    await r.answer(/\? PAN/, ESC); // past the resume point: answered before the SIGINT
+    await r.answer(/\? Enrol in Provident Fund/, ESC);
+    await r.expect(/\? Income tax regime/);
+    r.send(`${DOWN}${ENTER}`); // change it
+    // Then forward in form order through what Esc left unanswered, each offering its current value.
+    await r.expect(/Press Enter to keep the current value\./);
+    await r.answer(/\? PAN/, ENTER); // keeps the PAN typed in this session (memory only)
+    await r.answer(/\? Aadhaar number \(optional\)/, ENTER);
+    await r.answer(/\? Enrol in Provident Fund/, ENTER); // keeps "no", answered before the SIGINT
+    await r.answer(/\? Add nominee\?/, ENTER);
+    await r.answer(/\? Cost center/, `CC-7007${ENTER}`);
+    await r.answer(/\? Laptop \(optional\)/, ENTER);
+    await r.answer(/\? Working languages \(optional\)/, ENTER);
+    await r.answer(/\? T-shirt size \(optional\)/, ENTER);
+    await r.answer(/\? What next\?/, ENTER); // Submit
+    await r.expect(/Dynamic details saved for/);
+    expect(await r.done).toBe(0);
+    expect(r.raw).not.toContain(PAN);
+
+    const patch = sandbox.requests.filter((q) => q.method === 'PATCH' && q.path === `/v1/employees/${employee.id}/dynamic-details`);
+    expect(patch.map((q) => q.status)).toEqual([204]);
+    expect(patch[0].body).toEqual({ legal: { pan: PAN, aadhaar: AADHAAR, taxRegime: 'OLD', pfOptIn: false }, customFields: { costCenter: 'CC-7007' } });
+  }, 60_000);
+});
+
 describe.skipIf(!hasScript)('the wizard over a field-definition list, through a pseudo-terminal', () => {
   it('asks every field of Acme Sverige AB in order, follows dependsOn/visibleWhen, masks the SECRET personnummer, and sends the exact bodies', async () => {
     const p = pty(['gp', 'create', '--entity', 'Acme Sverige AB']);
