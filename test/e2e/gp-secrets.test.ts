@@ -39,16 +39,26 @@ afterAll(async () => {
 
 const draftsDir = () => join(dir.path, 'config', 'drafts');
 
+/** The n-th employee of Acme India Pvt Ltd, whose form has the two secrets (each test takes its own). */
+async function indiaEmployee(n: number): Promise<{ id: string; employeeCode: string }> {
+  const page = await fetch(`${sandbox.url}/v1/employees?pageSize=100`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } });
+  return ((await page.json()) as { data: { id: string; employeeCode: string; entity: string }[] }).data.filter((e) => e.entity === 'Acme India Pvt Ltd')[n]!;
+}
+
+/** Types PAN and the Aadhaar number at their masked prompts, a key at a time. */
+async function typeSecrets(p: Pty): Promise<void> {
+  await p.expect(/\? PAN/);
+  await p.type(PAN);
+  await p.expect(/\? Aadhaar number \(optional\)/);
+  await p.type(AADHAAR);
+}
+
 describe.skipIf(!hasScript)('secret answers through a pseudo-terminal', () => {
   it('masks PAN and Aadhaar (maskSecret: 2) while typing, on the review and in the change list; the draft never holds them; resume asks them again', async () => {
-    const page = await fetch(`${sandbox.url}/v1/employees?pageSize=100`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } });
-    const employee = ((await page.json()) as { data: { id: string; employeeCode: string; entity: string }[] }).data.find((e) => e.entity === 'Acme India Pvt Ltd')!;
+    const employee = await indiaEmployee(0);
 
     const p = pty(['dynamic-details', 'submit', employee.employeeCode]);
-    await p.expect(/\? PAN/);
-    await p.type(PAN);
-    await p.expect(/\? Aadhaar number \(optional\)/);
-    await p.type(AADHAAR);
+    await typeSecrets(p);
     await p.answer(/\? Income tax regime/, ENTER);
     await p.expect(/\? Enrol in Provident Fund/);
     process.kill(p.cliPid(), 'SIGINT');
@@ -70,10 +80,7 @@ describe.skipIf(!hasScript)('secret answers through a pseudo-terminal', () => {
 
     const r = pty(['dynamic-details', 'submit', employee.employeeCode, '--resume']);
     await r.expect(/Secret answers \(PAN, Aadhaar number\) are never stored in drafts; they are asked again\./);
-    await r.expect(/\? PAN/);
-    await r.type(PAN);
-    await r.expect(/\? Aadhaar number \(optional\)/);
-    await r.type(AADHAAR);
+    await typeSecrets(r);
     await r.answer(/\? Enrol in Provident Fund/, `n${ENTER}`);
     await r.answer(/\? Add nominee\?/, ENTER);
     await r.answer(/\? Cost center/, `CC-4242${ENTER}`);
@@ -106,16 +113,11 @@ describe.skipIf(!hasScript)('secret answers through a pseudo-terminal', () => {
 
 describe.skipIf(!hasScript)('dynamic-details submit: Esc after --resume', () => {
   it('goes back past the resume point to answers of the first session, and the PATCH carries what was kept and changed', async () => {
-    const page = await fetch(`${sandbox.url}/v1/employees?pageSize=100`, { headers: { authorization: `Bearer ${sandbox.tokens.companyA}` } });
-    // Another India employee than the test above uses.
-    const employee = ((await page.json()) as { data: { id: string; employeeCode: string; entity: string }[] }).data.filter((e) => e.entity === 'Acme India Pvt Ltd')[1]!;
+    const employee = await indiaEmployee(1); // not the one the test above uses
     const ESC = '\x1b';
 
     const p = pty(['dynamic-details', 'submit', employee.employeeCode]);
-    await p.expect(/\? PAN/);
-    await p.type(PAN);
-    await p.expect(/\? Aadhaar number \(optional\)/);
-    await p.type(AADHAAR);
+    await typeSecrets(p);
     await p.answer(/\? Income tax regime/, ENTER);
     await p.answer(/\? Enrol in Provident Fund/, `n${ENTER}`);
     await p.expect(/\? Add nominee\?/);
@@ -125,10 +127,7 @@ describe.skipIf(!hasScript)('dynamic-details submit: Esc after --resume', () => 
     expect(draft.history).toEqual(['legal.taxRegime', 'legal.pfOptIn']);
 
     const r = pty(['dynamic-details', 'submit', employee.employeeCode, '--resume']);
-    await r.expect(/\? PAN/);
-    await r.type(PAN);
-    await r.expect(/\? Aadhaar number \(optional\)/);
-    await r.type(AADHAAR);
+    await typeSecrets(r);
     await r.answer(/\? Add nominee\?/, ESC); // back to the question answered just before
     await r.answer(/\? Aadhaar number \(optional\)/, ESC);
     await r.answer(/\? PAN/, ESC); // past the resume point: answered before the SIGINT
