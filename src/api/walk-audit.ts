@@ -1,5 +1,5 @@
 import { CliError, ExitCode } from '../errors.js';
-import { formatCount } from '../output/count.js';
+import { countOf, formatCount } from '../output/count.js';
 
 /**
  * What the page walker's integrity checks found, filled in as it walks
@@ -54,12 +54,11 @@ export class ExportIntegrityError extends CliError {
   }
 }
 
-const n = formatCount;
-const employees = (x: number) => `${n(x)} employee${x === 1 ? '' : 's'}`;
+const employees = (x: number) => countOf(x, 'employee');
 
 /** "1,002 rows written" (to stdout), or what became of them with --output-file. */
 export function rowsOutcome(rows: number, file?: string): string {
-  const r = `${n(rows)} row${rows === 1 ? '' : 's'}`;
+  const r = countOf(rows, 'row');
   return file === undefined ? `${r} written` : `${r} fetched, ${file} left untouched`;
 }
 
@@ -81,7 +80,7 @@ export function judgeWalk(f: WalkFindings, written = rowsOutcome(f.emitted)): Wa
     const appeared = Math.max(0, net + disappeared);
     disappeared = Math.max(disappeared, -net);
     const missed = Math.max(0, now - f.emitted);
-    const parts = [`${employees(appeared)} appeared`, `${n(disappeared)} disappeared`];
+    const parts = [`${employees(appeared)} appeared`, `${formatCount(disappeared)} disappeared`];
     const missing = missed > 0 ? `, ${employees(missed)} listed now ${missed === 1 ? 'was' : 'were'} not written` : '';
     return {
       kind: 'drift',
@@ -90,19 +89,19 @@ export function judgeWalk(f: WalkFindings, written = rowsOutcome(f.emitted)): Wa
     };
   }
   const problems: string[] = [];
-  for (const s of f.shortPages.slice(0, 3)) problems.push(`page ${n(s.page)}${f.announcedPages ? ` of ${n(f.announcedPages)}` : ''} had ${n(s.got)} employees instead of ${n(s.expected)} (read twice)`);
-  if (f.shortPages.length > 3) problems.push(`${n(f.shortPages.length - 3)} more short pages`);
+  for (const s of f.shortPages.slice(0, 3)) problems.push(`page ${formatCount(s.page)}${f.announcedPages ? ` of ${formatCount(f.announcedPages)}` : ''} had ${formatCount(s.got)} employees instead of ${formatCount(s.expected)} (read twice)`);
+  if (f.shortPages.length > 3) problems.push(`${formatCount(f.shortPages.length - 3)} more short pages`);
   const want = expected(f.firstTotal);
   const countOk = want === undefined || f.emitted === want;
   if (f.duplicates > 0) {
-    const pages = f.duplicatePages.slice(0, 5).map(n).join(', ') + (f.duplicatePages.length > 5 ? ', …' : '');
+    const pages = f.duplicatePages.slice(0, 5).map((p) => formatCount(p)).join(', ') + (f.duplicatePages.length > 5 ? ', …' : '');
     const dup = `${employees(f.duplicates)} already sent on earlier pages came again (page${f.duplicatePages.length === 1 ? '' : 's'} ${pages}) and ${f.duplicates === 1 ? 'was' : 'were'} written once`;
     if (countOk && f.shortPages.length === 0) warnings.push(`${dup}.`);
     else problems.push(dup);
   }
-  if (!countOk) problems.push(`${n(f.emitted)} of the ${employees(want!)} announced ${f.emitted === 1 ? 'was' : 'were'} found`);
+  if (!countOk) problems.push(`${formatCount(f.emitted)} of the ${employees(want!)} announced ${f.emitted === 1 ? 'was' : 'were'} found`);
   if (f.nextPageClaimedAt !== undefined) {
-    warnings.push(`The server said page ${n(f.nextPageClaimedAt)} had a next page, past the ${n(f.announcedPages ?? f.nextPageClaimedAt)} pages it announced; stopped there.`);
+    warnings.push(`The server said page ${formatCount(f.nextPageClaimedAt)} had a next page, past the ${formatCount(f.announcedPages ?? f.nextPageClaimedAt)} pages it announced; stopped there.`);
   }
   if (problems.length === 0) return { kind: 'ok', warnings };
   return { kind: 'inconsistent', message: `The server's pages do not add up: ${problems.join('; ')}; ${written}.`, warnings };

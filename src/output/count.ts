@@ -12,3 +12,8 @@ export function formatCount(n: number): string {
   for (let end = digits.length; end > 0; end -= 3) out = `${end > 3 ? ',' : ''}${digits.slice(Math.max(0, end - 3), end)}${out}`;
   return n < 0 ? `-${out}` : out;
 }
+
+/** "1 employee", "20,000 employees": a count and its noun, plural with -s. */
+export function countOf(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+}

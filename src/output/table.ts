@@ -2,6 +2,7 @@ import Table from 'cli-table3';
 import { colors, type Colors } from './colors.js';
 import { sanitizeCell } from './sanitize.js';
 import { cellWidth, truncateCell } from './cells.js';
+import { countOf } from './count.js';
 
 export { displayText } from './cells.js';
 
@@ -183,7 +184,7 @@ function paintStatus(text: string, c: Colors): string {
 export function hiddenNote(layout: TableLayout): string | undefined {
   const n = layout.hidden.length;
   if (n === 0) return undefined;
-  const note = `${n} column${n === 1 ? '' : 's'} hidden; widen the terminal or use ${layout.fullOutput ?? '-o csv'}`;
+  const note = `${countOf(n, 'column')} hidden; widen the terminal or use ${layout.fullOutput ?? '-o csv'}`;
   const named = `${note} (hidden: ${layout.hidden.join(', ')})`;
   return layout.width !== undefined && cellWidth(named) > layout.width ? note : named;
 }

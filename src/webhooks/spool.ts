@@ -31,6 +31,7 @@ import { JournalWriter } from './journal-writer.js';
 import type { EventStore } from './listen.js';
 import type { DeliveryClient } from '../api/delivery.js';
 import type { Verdict } from './verify.js';
+import { countOf } from '../output/count.js';
 
 export { JOURNAL, readJournal, SpoolError, type SpooledEvent } from './journal.js';
 
@@ -154,7 +155,7 @@ export class Spool implements EventStore {
       if (!deliveredIds.has(e.id) && this.forwarder) this.queue.push(e);
       if (sentBefore.has(e.id)) this.sentBefore.add(e.id);
     }
-    if (this.queue.length > 0) this.opts.log?.(`spool ${this.dir}: resuming ${this.queue.length} undelivered event${this.queue.length === 1 ? '' : 's'}`);
+    if (this.queue.length > 0) this.opts.log?.(`spool ${this.dir}: resuming ${countOf(this.queue.length, 'undelivered event')}`);
     if (this.forwarder) this.worker = this.run();
   }
 

@@ -15,7 +15,7 @@ import { batched } from '../../output/batch.js';
 import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
-import { formatCount } from '../../output/count.js';
+import { countOf } from '../../output/count.js';
 
 export type ListOptions = OptionsOf<typeof list>;
 
@@ -69,7 +69,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
     if (pastEnd && output.format !== 'table') ctx.log.warn(`page ${query.page} is past the last page; the last page is ${p.totalPages} (${p.totalItems} employees).`);
     spec.footer = () => {
       if (pastEnd) return `No employees on page ${query.page}; the last page is ${p.totalPages} (${p.totalItems} employees).`;
-      const total = `${p.totalItems} employee${p.totalItems === 1 ? '' : 's'}`;
+      const total = countOf(p.totalItems, 'employee');
       const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
       return `Page ${p.currentPage} of ${Math.max(p.totalPages, 1)} · ${total}${next}`;
     };
@@ -110,7 +110,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       }
     },
   }));
-  spec.footer = () => (total === undefined ? undefined : `${total} employee${total === 1 ? '' : 's'}`);
+  spec.footer = () => (total === undefined ? undefined : countOf(total, 'employee'));
   // The same {data, pagination} shape as one page: the pagination of the last page read, written last.
   spec.pagination = () => lastPagination ?? null;
   // Rows bound for the same terminal as the bar erase it first.
@@ -119,7 +119,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const onInterrupt = () => {
     if (!(ctx.signal.reason instanceof InterruptedError)) return; // the reader left (`| head`): quiet
     progress?.done();
-    const rows = `${formatCount(findings.emitted)} employee${findings.emitted === 1 ? '' : 's'}`;
+    const rows = countOf(findings.emitted, 'employee');
     ctx.log.info(sink ? `Stopped after ${rows}; ${sanitizeTerminal(opts.outputFile!)} was left untouched.` : `Stopped after ${rows} written.`);
   };
   ctx.signal.addEventListener('abort', onInterrupt, { once: true });
@@ -142,5 +142,5 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
 
 /** Printed on stderr once an --output-file is in place (not with --quiet). */
 function wroteLine(count: number, file: string): string {
-  return `Wrote ${formatCount(count)} employee${count === 1 ? '' : 's'} to ${sanitizeTerminal(file)}`;
+  return `Wrote ${countOf(count, 'employee')} to ${sanitizeTerminal(file)}`;
 }

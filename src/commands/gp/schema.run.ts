@@ -11,6 +11,7 @@ import { FormFormatError, isObj, isSecretSchema, resolveRef, str, type FormSchem
 import { loadServerForm } from '../../forms/load.js';
 import { ExitCode } from '../../errors.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
+import { countOf } from '../../output/count.js';
 
 export type SchemaOptions = OptionsOf<typeof schema>;
 
@@ -161,7 +162,7 @@ const q = (s: string) => (/^[A-Za-z0-9._-]+$/.test(s) ? s : `"${s.replace(/(["\\
 /** The top-level members of a document partner does not understand, for the table. */
 function topLevel(raw: unknown): string[][] {
   const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-  const size = (v: unknown) => (Array.isArray(v) ? `${v.length} item${v.length === 1 ? '' : 's'}` : isObj(v) ? `${Object.keys(v).length} member${Object.keys(v).length === 1 ? '' : 's'}` : typeof v === 'string' ? `${v.length} chars` : '');
+  const size = (v: unknown) => (Array.isArray(v) ? countOf(v.length, 'item') : isObj(v) ? countOf(Object.keys(v).length, 'member') : typeof v === 'string' ? `${v.length} chars` : '');
   if (!isObj(raw)) return [['(document)', typeOf(raw), size(raw)]];
   return Object.entries(raw).slice(0, 200).map(([k, v]) => [k, typeOf(v), size(v)]);
 }

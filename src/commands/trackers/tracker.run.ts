@@ -6,6 +6,7 @@ import type { onboarding } from './onboarding.js';
 import type { TrackerKind } from './tracker.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
+import { countOf } from '../../output/count.js';
 
 export type TrackerOptions = OptionsOf<typeof onboarding>;
 
@@ -40,6 +41,6 @@ export async function run(opts: TrackerOptions, ctx: Context): Promise<void> {
   const http = await ctx.http();
   const items: unknown[] = opts.kind === 'onboarding' ? await onboardingTracker(http, opts.query) : await offboardingTracker(http, opts.query);
   const spec = trackerSpec(opts.kind);
-  spec.footer = () => `${items.length} employee${items.length === 1 ? '' : 's'} in ${opts.kind}`;
+  spec.footer = () => `${countOf(items.length, 'employee')} in ${opts.kind}`;
   await writeList(ctx.io, ctx.io.stdout, items, spec, output);
 }

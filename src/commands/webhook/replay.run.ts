@@ -7,6 +7,7 @@ import { writeList } from '../../output/writer.js';
 import { parseSince } from '../../webhooks/duration.js';
 import { REPLAY_LIST, replayRecord } from '../../webhooks/render.js';
 import { replay, selectEvents } from '../../webhooks/replay.js';
+import { countOf } from '../../output/count.js';
 
 export type ReplayOptions = OptionsOf<typeof replayCommand>;
 
@@ -34,6 +35,6 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
     }
   }
   await writeList(ctx.io, ctx.io.stdout, records(), REPLAY_LIST, output);
-  ctx.io.stderr.write(`${sent + failed} event${sent + failed === 1 ? '' : 's'} replayed: ${sent} delivered, ${failed} not delivered\n`);
+  ctx.io.stderr.write(`${countOf(sent + failed, 'event')} replayed: ${sent} delivered, ${failed} not delivered\n`);
   return failed > 0 ? ExitCode.FAILURE : ExitCode.OK;
 }

@@ -13,6 +13,7 @@ import type { KeyStore } from '../../webhooks/jwks.js';
 import { keyStoreFor } from '../../webhooks/source.js';
 import { BATCH_LINES, needsRecheck, VerifyPool } from '../../webhooks/verify-pool.js';
 import { MAX_WEBHOOK_BYTES, tooLargeVerdict, verifyWebhook, type Verdict } from '../../webhooks/verify.js';
+import { countOf } from '../../output/count.js';
 
 export type VerifyOptions = OptionsOf<typeof verify>;
 
@@ -150,7 +151,7 @@ async function runFile(opts: VerifyOptions, path: string, ctx: Context): Promise
   const reasons = new Map<string, number>();
   const summary = () => {
     const byReason = [...reasons].map(([r, n]) => `${r} ${n}`).join(', ');
-    return `${valid + invalid} webhook${valid + invalid === 1 ? '' : 's'}: ${valid} valid, ${invalid} invalid${byReason ? ` (${byReason})` : ''}`;
+    return `${countOf(valid + invalid, 'webhook')}: ${valid} valid, ${invalid} invalid${byReason ? ` (${byReason})` : ''}`;
   };
   // Opened only now: lines a readline interface emits before its iterator is taken (during an await above) are lost.
   const lines = jwsLines(path, ctx.signal);

@@ -18,6 +18,7 @@ import type { FormSchema } from '../schema.js';
 import { Journal, rowHash, type RowState } from './journal.js';
 import { readSheet, type CsvRow, type CsvSheet } from './read.js';
 import { rowDoc, unknownColumns, type RowIssue } from './rows.js';
+import { countOf } from '../../output/count.js';
 
 export interface BulkOptions {
   entity: string;
@@ -87,7 +88,7 @@ export async function bulkOnboard(ctx: Context, http: HttpClient, form: FormSche
   }
   if (issues.length) {
     const c = ctx.errColors;
-    ctx.io.stderr.write(`${c.red('Invalid rows')} (${invalid.size} of ${sheet.rows.length}; ${issues.length} problem${issues.length === 1 ? '' : 's'}):\n`);
+    ctx.io.stderr.write(`${c.red('Invalid rows')} (${invalid.size} of ${sheet.rows.length}; ${countOf(issues.length, 'problem')}):\n`);
     for (const i of issues.slice(0, MAX_LISTED)) ctx.io.stderr.write(`  row ${i.row}, ${sanitizeTerminal(i.column)}: ${sanitizeTerminal(i.message)}\n`);
     if (issues.length > MAX_LISTED) ctx.io.stderr.write(`  …and ${issues.length - MAX_LISTED} more\n`);
     if (!opts.skipInvalid) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount } from '../../../src/output/count.js';
+import { countOf, formatCount } from '../../../src/output/count.js';
 
 describe('formatCount', () => {
   it('writes what toLocaleString("en-US") writes, for every digit count and sign', () => {
@@ -15,5 +15,14 @@ describe('formatCount', () => {
   it('groups by three from the right', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
     expect(formatCount(-20000)).toBe('-20,000');
+  });
+});
+
+describe('countOf', () => {
+  it('puts the noun after the grouped count, plural unless the count is 1', () => {
+    expect(countOf(1, 'employee')).toBe('1 employee');
+    expect(countOf(0, 'row')).toBe('0 rows');
+    expect(countOf(20000, 'employee')).toBe('20,000 employees');
+    expect(countOf(2, 'undelivered event')).toBe('2 undelivered events');
   });
 });
