@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 
 /**
@@ -10,6 +11,8 @@ export interface IO {
   stderr: Writable;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
+  /** stdout is a pipe or socket: another program reads it, and may be drawing on the same terminal (`| less`). */
+  stdoutIsPipe: boolean;
   stderrIsTTY: boolean;
   /** Colour on stdout: a terminal (or FORCE_COLOR), no NO_COLOR, no --no-color. */
   color: boolean;
@@ -30,6 +33,15 @@ export interface IOPreferences {
   input?: boolean; // false with --no-input
 }
 
+function isPipe(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    return st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 export function systemIO(env: NodeJS.ProcessEnv, prefs: IOPreferences = {}): IO {
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   const stderrIsTTY = Boolean(process.stderr.isTTY);
@@ -40,6 +52,7 @@ export function systemIO(env: NodeJS.ProcessEnv, prefs: IOPreferences = {}): IO 
     stderr: process.stderr,
     stdinIsTTY,
     stdoutIsTTY,
+    stdoutIsPipe: isPipe(1),
     stderrIsTTY,
     color: streamColor(env, prefs, stdoutIsTTY),
     stderrColor: streamColor(env, prefs, stderrIsTTY),
@@ -93,6 +106,7 @@ export function testIO(opts: { stdin?: string; tty?: boolean; columns?: number; 
     stderr,
     stdinIsTTY: tty,
     stdoutIsTTY: tty,
+    stdoutIsPipe: false,
     stderrIsTTY: tty,
     color: false,
     stderrColor: false,

@@ -16,6 +16,8 @@ export interface ProgressOptions {
   columns?: number;
   /** Shortest time between two redraws (default 100 ms: at most ~10 per second). */
   minIntervalMs?: number;
+  /** Nothing is drawn before this much time has passed (default 0): a short job shows no bar at all. */
+  delayMs?: number;
   now?: () => number;
   label?: string;
   /** What the two counts are called (default pages, employees). */
@@ -35,6 +37,7 @@ export class Progress {
   private readonly stream: Writable;
   private readonly columns: number;
   private readonly minIntervalMs: number;
+  private readonly delayMs: number;
   private readonly now: () => number;
   private readonly label: string;
   private readonly units: { pages: string; items: string };
@@ -48,6 +51,7 @@ export class Progress {
     this.stream = opts.stream;
     this.columns = opts.columns && opts.columns > 10 ? opts.columns : 80;
     this.minIntervalMs = opts.minIntervalMs ?? 100;
+    this.delayMs = opts.delayMs ?? 0;
     this.now = opts.now ?? Date.now;
     this.label = opts.label ?? 'Exporting';
     this.units = opts.units ?? { pages: 'pages', items: 'employees' };
@@ -59,6 +63,7 @@ export class Progress {
     if (this.finished) return;
     this.state = state;
     const t = this.now();
+    if (t - this.started < this.delayMs) return;
     const last = state.totalPages !== undefined && state.pages >= state.totalPages;
     if (t - this.lastDraw < this.minIntervalMs && !last) return;
     this.lastDraw = t;

@@ -176,9 +176,18 @@ function runInTty(args: string[], ttyEnv: NodeJS.ProcessEnv): Promise<{ code: nu
 }
 
 describe.skipIf(!existsSync('/usr/bin/script'))('progress bar', () => {
+  it('is not drawn for an export shorter than half a second', async () => {
+    const res = await runInTty(['employees', 'list', '--all', '--limit', '50', '-o', 'ndjson', '--output-file', join(dir.path, 'quick.ndjson')], env);
+    expect(res.code).toBe(0);
+    expect(res.output).not.toContain('Exporting');
+    expect(res.output).toContain('Wrote 50 employees');
+  });
+
   it('is drawn on a terminal and erased at the end', async () => {
     const out = join(dir.path, 'tty.ndjson');
-    const res = await runInTty(['employees', 'list', '--all', '-o', 'ndjson', '--output-file', out], env);
+    // Latency, so the export outlasts the half second before the bar is first drawn.
+    const slow = await startSandbox({ employees: EMPLOYEES, latencyMs: 200 });
+    const res = await runInTty(['employees', 'list', '--all', '-o', 'ndjson', '--output-file', out], { ...env, PARTNER_BASE_URL: slow.url }).finally(() => slow.close());
     expect(res.code).toBe(0);
     expect(res.output).toMatch(/Exporting .*\/30 pages · [\d,]+\/3,000 employees · [\d,]+\/s/);
     // Erased at the end, before the closing line (issue 12 item 7): nothing of the bar is left behind it.

@@ -10,9 +10,10 @@ import { BIN, ROOT, runCli, sandboxEnv } from '../helpers/cli.js';
 let env: NodeJS.ProcessEnv;
 let dirPath: string;
 let close: () => Promise<void>;
+let sandbox: import('../../src/sandbox/server.js').Sandbox;
 
 beforeAll(async () => {
-  ({ env, dir: dirPath, close } = await sandboxEnv({ NO_COLOR: undefined, TERM: 'xterm-256color' }));
+  ({ sandbox, env, dir: dirPath, close } = await sandboxEnv({ NO_COLOR: undefined, TERM: 'xterm-256color' }));
 });
 
 afterAll(async () => {
@@ -65,11 +66,22 @@ describe('colour per stream', () => {
       return underPty(cmd, { ...env, ...(ci ? { CI: 'true' } : {}) });
     };
     // The same export on a terminal without CI draws the bar (the check can fail), with CI it does not.
-    const plain = await run(false);
+    // Latency, so the export outlasts the half second before the bar is first drawn.
+    sandbox.setFaults({ latencyMs: 400 });
+    const plain = await run(false).finally(() => sandbox.setFaults({ latencyMs: 0 }));
     expect(plain.status).toBe(0);
     expect(plain.stdout).toMatch(/Exporting \[/);
     const ci = await run(true);
     expect(ci.status).toBe(0);
     expect(ci.stdout).not.toMatch(/Exporting/);
+  });
+
+  it('draws no progress bar when the rows go down a pipe (the reader may be drawing on the terminal: | less, | head)', async () => {
+    sandbox.setFaults({ latencyMs: 400 });
+    const cmd = `stty cols 120 rows 40; ${process.execPath} ${BIN} employees list --all -o ndjson --page-size 5 | wc -l`;
+    const piped = await underPty(cmd, env).finally(() => sandbox.setFaults({ latencyMs: 0 }));
+    expect(piped.status).toBe(0);
+    expect(piped.stdout).toMatch(/\b45\b/);
+    expect(piped.stdout).not.toMatch(/Exporting/);
   });
 });

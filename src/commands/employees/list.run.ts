@@ -84,7 +84,10 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   let total: number | undefined;
   let lastPagination: unknown;
   let pagesDone = 0;
-  const progress = createProgress(ctx.io, opts.progress);
+  // No bar when the rows go down a pipe: the program reading them may draw on the same terminal
+  // (`| less`, `| head`), and the bar would land in its output. Not before half a second either:
+  // a short export shows none.
+  const progress = createProgress(ctx.io, opts.progress && !(ctx.io.stdoutIsPipe && !sink), { delayMs: 500 });
   const collectGarbage = periodicCollector();
   const startPage = query.page ?? 1;
   const findings = newFindings(startPage);

@@ -49,6 +49,23 @@ describe('Progress', () => {
     expect(line).not.toContain('\n');
   });
 
+  it('draws nothing before delayMs, not even the last page, then draws as usual', async () => {
+    const t = clock();
+    const err = fakeStderr();
+    const p = new Progress({ stream: err.stream, columns: 120, now: t.now, delayMs: 500 });
+    t.advance(499);
+    p.update({ pages: 1, totalPages: 2, items: 100, totalItems: 200 });
+    p.update({ pages: 2, totalPages: 2, items: 200, totalItems: 200 });
+    p.done();
+    await new Promise((r) => setImmediate(r));
+    expect(err.writes()).toBe(0);
+    const q = new Progress({ stream: err.stream, columns: 120, now: t.now, delayMs: 500 });
+    t.advance(500);
+    q.update({ pages: 1, totalPages: 2, items: 100, totalItems: 200 });
+    await new Promise((r) => setImmediate(r));
+    expect(err.text()).toContain('1/2 pages');
+  });
+
   it('redraws at most every 100 ms, but always draws the last page', async () => {
     const t = clock();
     const err = fakeStderr();
