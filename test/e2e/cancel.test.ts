@@ -68,6 +68,22 @@ describe.skipIf(!hasScript)('Ctrl-C and Ctrl-D at a prompt', () => {
     expect(readdirSync(join(e.PARTNER_CONFIG_DIR, 'drafts')).length).toBe(1);
   });
 
+  it('the resume command it prints keeps the flag that chose the server (--sandbox), and resumes', async () => {
+    const e = { ...env, PARTNER_CONFIG_DIR: join(dir, 'wizard-sandbox'), PARTNER_BASE_URL: undefined, PARTNER_TOKEN: undefined };
+    const p = pty(['--sandbox', 'gp', 'create', '--entity', 'Acme Deutschland GmbH'], e);
+    await p.answer(/\? First name/, `Ada${ENTER}`);
+    await p.expect(/\? Middle name/);
+    p.send(CTRL_D);
+    expect(await p.done).toBe(130);
+    const printed = /Continue with: partner (.+) --resume/.exec(p.out)?.[1];
+    expect(printed).toBe('--sandbox gp create --entity "Acme Deutschland GmbH"');
+    const r = pty(['--sandbox', 'gp', 'create', '--entity', 'Acme Deutschland GmbH', '--resume'], e);
+    await r.expect(/Resuming the draft saved at/);
+    await r.expect(/\? Middle name/);
+    r.send(CTRL_D);
+    expect(await r.done).toBe(130);
+  });
+
   it.each([
     ['Ctrl-C', CTRL_C],
     ['Ctrl-D', CTRL_D],

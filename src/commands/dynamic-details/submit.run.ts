@@ -15,6 +15,7 @@ import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file
 import { secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
 import { type Wizard } from '../../forms/wizard.js';
 import { fixIssues, review } from '../../forms/review.js';
+import { partnerCommand } from '../../text/command-line.js';
 
 export type SubmitOptions = OptionsOf<typeof submit>;
 
@@ -88,7 +89,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
     const { answers, asked: rest, history: back } = withoutSecrets(form, dynamicPart(form, doc), asked, history);
     drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers, asked: rest, history: back });
   };
-  const resumeCmd = `partner dynamic-details submit ${id} --resume`;
+  const resumeCmd = partnerCommand(ctx.globals, `dynamic-details submit ${id} --resume`);
 
   if (!interactive) {
     const values = await collectValues(form, doc, { ...opts, fileValues }, ctx);

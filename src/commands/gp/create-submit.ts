@@ -15,8 +15,12 @@ import { secretsNotKeptHint, withoutSecrets } from '../../forms/secrets.js';
 import { type Wizard } from '../../forms/wizard.js';
 import { fixIssues, review } from '../../forms/review.js';
 import type { CreateOptions } from './create.run.js';
+import { partnerCommand, q } from '../../text/command-line.js';
 
-export const q = (s: string) => (/^[A-Za-z0-9._-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
+/** The command that continues the draft of `entity`, aimed at the server of this run. */
+export function resumeCommand(ctx: Context, entity: string): string {
+  return partnerCommand(ctx.globals, `gp create --entity ${q(entity)} --resume`);
+}
 
 /** What a draft keeps: the answers, asked questions and back history without secrets. */
 export function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iterable<string>, history: readonly string[] = []): { answers: Record<string, unknown>; asked: string[]; history: string[] } {
@@ -49,7 +53,7 @@ export interface SubmitInput {
 export async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
   const { form, entity, drafts, wizard: w } = s;
   const http = await ctx.http();
-  const resumeCmd = `partner gp create --entity ${q(entity)} --resume`;
+  const resumeCmd = resumeCommand(ctx, entity);
   const email = workEmailOf(form, s.doc);
   let created: Record<string, unknown>;
   try {

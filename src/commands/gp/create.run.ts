@@ -16,7 +16,8 @@ import { secretsResumeNote } from '../../forms/secrets.js';
 import { type Wizard } from '../../forms/wizard.js';
 import { review } from '../../forms/review.js';
 import { createFromBody } from './create-body-file.js';
-import { dryRun, kept, q, submit } from './create-submit.js';
+import { dryRun, kept, resumeCommand, submit } from './create-submit.js';
+import { partnerCommand, q } from '../../text/command-line.js';
 
 export type CreateOptions = OptionsOf<typeof create>;
 
@@ -46,17 +47,17 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   // A bad values file or a missing draft is reported before anything is sent.
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
   const drafts = await ctx.drafts();
-  if (opts.resume && !drafts.loadGp(entity)) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: partner gp create --entity ${q(entity)}`, 'NO_DRAFT');
+  if (opts.resume && !drafts.loadGp(entity)) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: ${partnerCommand(ctx.globals, `gp create --entity ${q(entity)}`)}`, 'NO_DRAFT');
   const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), ctx.log);
   const sections = form.sections.map((s) => s.key);
-  const resumeCmd = `partner gp create --entity ${q(entity)} --resume`;
+  const resumeCmd = resumeCommand(ctx, entity);
 
   let doc: Record<string, unknown> = {};
   let asked = new Set<string>();
   let history: string[] = [];
   const existing = drafts.loadGp(entity);
   if (opts.resume) {
-    if (!existing) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: partner gp create --entity ${q(entity)}`, 'NO_DRAFT');
+    if (!existing) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: ${partnerCommand(ctx.globals, `gp create --entity ${q(entity)}`)}`, 'NO_DRAFT');
     doc = existing.answers;
     asked = new Set(existing.asked);
     history = existing.history ?? [];

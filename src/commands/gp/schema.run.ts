@@ -12,6 +12,7 @@ import { loadServerForm } from '../../forms/load.js';
 import { ExitCode } from '../../errors.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { countOf } from '../../output/count.js';
+import { partnerCommand, q } from '../../text/command-line.js';
 
 export type SchemaOptions = OptionsOf<typeof schema>;
 
@@ -141,7 +142,7 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
     // Show what there is, and say what is not understood.
     ctx.io.stdout.write(renderTable([{ key: 'member', header: 'MEMBER', kind: 'key' }, { key: 'type', header: 'TYPE', kind: 'short' }, { key: 'size', header: 'SIZE', kind: 'short' }], topLevel(raw), { columns: ctx.io.columns, color: ctx.io.color }));
     ctx.log.warn(`${sanitizeTerminal(err.message)}.`);
-    ctx.log.info(`The whole document: partner gp schema --entity ${q(opts.entity)} -o json. ${err.hint ?? ''}`);
+    ctx.log.info(`The whole document: ${partnerCommand(ctx.globals, `gp schema --entity ${q(opts.entity)} -o json`)}. ${err.hint ?? ''}`);
     return ExitCode.OK;
   }
   const rows = outline(form);
@@ -153,11 +154,10 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
     ),
   );
   if (form.format === 'field-list') ctx.log.info('The server sent a field-definition list; it is shown as partner reads it (-o json prints it as sent).');
-  ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. Use with: partner gp create --entity ${q(opts.entity)} --from-file values.json`);
+  ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. Use with: ${partnerCommand(ctx.globals, `gp create --entity ${q(opts.entity)} --from-file values.json`)}`);
   return ExitCode.OK;
 }
 
-const q = (s: string) => (/^[A-Za-z0-9._-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
 
 /** The top-level members of a document partner does not understand, for the table. */
 function topLevel(raw: unknown): string[][] {

@@ -19,6 +19,7 @@ import { Journal, rowHash, type RowState } from './journal.js';
 import { readSheet, type CsvRow, type CsvSheet } from './read.js';
 import { rowDoc, unknownColumns, type RowIssue } from './rows.js';
 import { countOf } from '../../output/count.js';
+import { partnerCommand, q } from '../../text/command-line.js';
 
 export interface BulkOptions {
   entity: string;
@@ -161,7 +162,7 @@ export async function bulkOnboard(ctx: Context, http: HttpClient, form: FormSche
   if (count('already-created')) parts.push(`${count('already-created')} created by an earlier run`);
   for (const o of ['conflict', 'rejected', 'patch-failed', 'invalid', 'not-run'] as const) if (count(o)) parts.push(`${count(o)} ${o}`);
   ctx.io.stderr.write(`${parts.join(', ')} (of ${sheet.rows.length} rows). Results: ${resultsPath}\n`);
-  const rerun = `partner gp create --entity ${q(opts.entity)} --from-csv ${q(opts.csvPath)}${opts.resultsPath ? ` --results ${q(opts.resultsPath)}` : ''}${opts.skipInvalid ? ' --skip-invalid' : ''}`;
+  const rerun = partnerCommand(ctx.globals, `gp create --entity ${q(opts.entity)} --from-csv ${q(opts.csvPath)}${opts.resultsPath ? ` --results ${q(opts.resultsPath)}` : ''}${opts.skipInvalid ? ' --skip-invalid' : ''}`);
   if (stopped) {
     ctx.io.stderr.write(`Stopped: ${sanitizeTerminal(errorText(stopped))}. Run the same command again to finish; rows already created are not created again:\n  ${rerun}\n`);
     if (stopped instanceof InterruptedError) throw stopped;
@@ -274,4 +275,3 @@ function writeResults(path: string, results: Result[]): void {
   }
 }
 
-const q = (s: string) => (/^[A-Za-z0-9._/-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);

@@ -1,0 +1,20 @@
+// Commands printed for the user to run next (resume a draft, re-run a bulk
+// job, see a whole document): quoted for a POSIX shell, and aimed at the
+// same server as the command that printed them.
+import type { GlobalOptions } from '../context.js';
+
+/** A shell word: as it is when it is safe unquoted, else in double quotes with ", \, $ and ` escaped. */
+export function q(s: string): string {
+  return /^[A-Za-z0-9._/-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+/**
+ * `partner ARGS` with the flags that chose the server (--sandbox,
+ * --profile, --base-url) as this run was given them: a resume command
+ * without them would go to another server, or find no login. Environment
+ * variables need no repeating: they are still set in the user's shell.
+ */
+export function partnerCommand(globals: Pick<GlobalOptions, 'sandbox' | 'profile' | 'baseUrl'>, args: string): string {
+  const target = globals.sandbox ? ['--sandbox'] : [...(globals.profile ? ['--profile', q(globals.profile)] : []), ...(globals.baseUrl ? ['--base-url', q(globals.baseUrl)] : [])];
+  return ['partner', ...target, args].join(' ');
+}
