@@ -1,0 +1,60 @@
+// How `employees list --all` uses its connections: never more requests in
+// flight than --concurrency, and one keep-alive connection more than that.
+// The spare is why the next page is asked for as soon as an answer is in:
+// undici reuses a keep-alive connection only after a full turn of the event
+// loop (it first checks that the server has not closed it), so with exactly
+// --concurrency connections the next request waited that turn, and behind it
+// the writing of the page just received.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+
+const TOTAL = 200;
+const SIZE = 10;
+const PAGES = TOTAL / SIZE;
+const uuid = (i: number) => `c0ec0000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+let server: Server;
+let url: string;
+let dir: { path: string; cleanup: () => void };
+const connections = new Set<string>();
+let inFlight = 0;
+let maxInFlight = 0;
+
+beforeAll(async () => {
+  dir = tempDir();
+  server = createServer((req, res) => {
+    connections.add(`${req.socket.remotePort}`);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
+    const data = Array.from({ length: SIZE }, (_, k) => ({ id: uuid((page - 1) * SIZE + k + 1), employeeCode: `E-${(page - 1) * SIZE + k + 1}` }));
+    const body = JSON.stringify({ data, pagination: { currentPage: page, pageSize: SIZE, totalPages: PAGES, totalItems: TOTAL, hasNextPage: page < PAGES } });
+    // Latency, so that the window fills: every request after the first waits for a slot.
+    setTimeout(() => {
+      inFlight--;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    }, 30);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  });
+  dir?.cleanup();
+});
+
+it('keeps --concurrency requests in flight over one connection more', async () => {
+  const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: 'test-token-1234' });
+  const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--page-size', String(SIZE), '--concurrency', '4'], { env, timeoutMs: 30_000 });
+  expect(r.code).toBe(0);
+  expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(TOTAL);
+  expect(maxInFlight).toBe(4);
+  expect(connections.size).toBe(5);
+});
