@@ -12,8 +12,18 @@ import { cliBuildOptions, external } from './cli-build-options.mjs';
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   ...cliBuildOptions,
-  // The worker of `webhook verify --file` is an entry of its own: dist/verify-worker.js.
-  entryPoints: { cli: 'src/cli.ts', 'verify-worker': 'src/webhooks/verify-worker.ts' },
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+});
+
+// The worker of `webhook verify --file` (dist/verify-worker.js): one file of its own. A worker
+// thread loads its own copy of every module anyway, so sharing chunks with the CLI saves nothing,
+// and it would tie the worker to the CLI's core chunk (commander and all) it never uses.
+await build({
+  ...cliBuildOptions,
+  splitting: false,
+  plugins: cliBuildOptions.plugins.filter((p) => p.name !== 'core-chunk'),
+  entryPoints: { 'verify-worker': 'src/webhooks/verify-worker.ts' },
   outdir: 'dist',
 });
 

@@ -142,7 +142,9 @@ async function buildUnchecked() {
     ...cliBuildOptions,
     entryPoints: { cli: join(ROOT, 'src', 'cli.ts') },
     outdir: join(dir, 'dist'),
+    // The same plugins as the real build (start-up trims, the core chunk), plus the swap.
     plugins: [
+      ...cliBuildOptions.plugins,
       {
         name: 'walk-without-checks',
         setup(b) {
