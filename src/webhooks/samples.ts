@@ -1,6 +1,5 @@
 // Realistic payloads for every event type of the spec (for `sandbox emit`),
 // in the current shape or, with legacy, the earlier published one.
-import { randomUUID } from 'node:crypto';
 import { EVENT_CATALOGUE, UPDATE_TYPES, type EventType } from './event-catalogue.js';
 
 export interface SampleOptions {
@@ -25,7 +24,10 @@ export function hasLegacyShape(t: EventType): boolean {
 
 export function samplePayload(eventType: EventType, opts: SampleOptions = {}): Record<string, unknown> {
   const now = opts.now ?? new Date();
-  const uuid = opts.uuid ?? randomUUID;
+  // The global Web Crypto, loaded when first used: this module loads with every command (the event
+  // list of the webhook commands' help), and an ES import of node:crypto builds that module's whole
+  // facade at start-up (Web Crypto included, ~2 ms).
+  const uuid = opts.uuid ?? (() => crypto.randomUUID());
   const info = EVENT_CATALOGUE[eventType];
   const customerId = uuid();
   const code = `EMP-${String(1000 + Math.floor(Math.random() * 9000))}`;
