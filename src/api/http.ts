@@ -2,7 +2,7 @@ import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatc
 import { setTimeout as delay } from 'node:timers/promises';
 import { CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';
-import { apiErrorFrom, badJsonError } from './errors.js';
+import { apiErrorFrom, badJsonError, redirectError } from './errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { secretRedactor } from './redact.js';
 import { Deadline } from './deadline.js';
@@ -228,6 +228,10 @@ export class HttpClient implements DeliveryClient {
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
     // An error body that echoes our Authorization header (some proxies do), whole or in part, must not put the token on stderr.
     const redacted = this.redact;
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      const location = typeof resHeaders.location === 'string' ? redacted(resHeaders.location) : undefined;
+      throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path });
+    }
     if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {
