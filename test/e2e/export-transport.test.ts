@@ -106,3 +106,107 @@ describe('a body cut off mid-answer', () => {
     expect(r.stderr).not.toMatch(/Could not reach|UND_ERR_REQ_RETRY|base URL/);
   });
 });
+
+/** Page 3's answer when the server misbehaves, and what the error must say about it. */
+const FAULTS: { name: string; respond: (req: IncomingMessage, res: ServerResponse) => void; code: string; says: RegExp; args?: string[] }[] = [
+  {
+    name: 'an HTML page with 200',
+    respond: (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>Please sign in</h1></body></html>'),
+    code: 'BAD_RESPONSE',
+    says: /HTTP 200 with invalid JSON/,
+  },
+  {
+    name: 'truncated JSON',
+    respond: (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(pageBody(3).slice(0, 900)),
+    code: 'BAD_RESPONSE',
+    says: /HTTP 200 with invalid JSON/,
+  },
+  {
+    name: 'an empty 200',
+    respond: (_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '0' }).end(),
+    code: 'BAD_RESPONSE',
+    says: /no data array or pagination object/,
+  },
+  {
+    name: 'a 302 to a sign-in page',
+    respond: (_q, res) => res.writeHead(302, { location: '/sso/login?next=%2Fv1%2Femployees' }).end(),
+    code: 'HTTP_302',
+    says: /HTTP 302, a redirect to http:\/\/127\.0\.0\.1:\d+\/sso\/login\?next=%2Fv1%2Femployees; partner does not follow redirects/,
+  },
+  {
+    name: '429 after every retry',
+    respond: (_q, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ code: 'RATE_LIMITED', message: 'Too many requests' })),
+    code: 'RATE_LIMITED',
+    says: /Too many requests/,
+  },
+  {
+    name: 'no answer within --timeout',
+    respond: () => undefined,
+    code: 'TIMEOUT',
+    says: /No complete answer from GET .* within 1 s/,
+    args: ['--timeout', '1'],
+  },
+];
+
+describe('a page that cannot be had says where the export stopped', () => {
+  for (const f of FAULTS) {
+    it(`page 3 of 5 is ${f.name}: exit 1; the 200 rows of pages 1-2 on stdout, the page and the rows in the error (text)`, async () => {
+      const r = await exportFrom((page, _nth, req, res) => (page === 3 ? f.respond(req, res) : honest(page, res)), ['--concurrency', '1', ...(f.args ?? [])], 'csv');
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout.trim().split('\n')).toHaveLength(1 + 200);
+      expect(r.stderr).toMatch(/^Error: /);
+      expect(r.stderr).toMatch(f.says);
+      expect(r.stderr).toContain('\n  Stopped at page 3 of 5; 200 rows written.\n');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+
+    it(`page 3 of 5 is ${f.name}, -o ndjson: the JSON error carries the progress`, async () => {
+      const r = await exportFrom((page, _nth, req, res) => (page === 3 ? f.respond(req, res) : honest(page, res)), ['--concurrency', '1', ...(f.args ?? [])]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(idsOf(r.stdout)).toEqual(ALL.slice(0, 200).map((x) => x.id));
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      const { error } = JSON.parse(lines[0]!) as { error: { code: string; message: string; progress: unknown; exitCode: number } };
+      expect(error.code).toBe(f.code);
+      expect(error.message).toMatch(f.says);
+      expect(error.progress).toEqual({ page: 3, pages: 5, rowsFetched: 200, rowsWritten: 200 });
+      expect(error.exitCode).toBe(1);
+    });
+  }
+
+  it('--output-file: the error says the previous file was left untouched (text and JSON); no temp file', async () => {
+    const out = join(dir.path, 'of');
+    mkdirSync(out, { recursive: true });
+    const target = join(out, 'e.csv');
+    writeFileSync(target, 'previous export\n');
+    const html = FAULTS[0]!.respond;
+    const text = await exportFrom((page, _nth, req, res) => (page === 3 ? html(req, res) : honest(page, res)), ['--concurrency', '1', '--output-file', target], 'csv');
+    expect(text.code, text.stderr).toBe(1);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toContain(`\n  Stopped at page 3 of 5; 200 rows fetched, ${target} left untouched.\n`);
+    const json = await exportFrom((page, _nth, req, res) => (page === 3 ? html(req, res) : honest(page, res)), ['--concurrency', '1', '--output-file', target]);
+    expect(json.code, json.stderr).toBe(1);
+    expect((JSON.parse(json.stderr) as { error: { progress: unknown } }).error.progress).toEqual({ page: 3, pages: 5, rowsFetched: 200, rowsWritten: 0, outputFile: target, outputFileUntouched: true });
+    expect(readFileSync(target, 'utf8')).toBe('previous export\n');
+    expect(readdirSync(out)).toEqual(['e.csv']);
+  });
+
+  it('--jq prints once every page is in: nothing was written, and the error says so', async () => {
+    const html = FAULTS[0]!.respond;
+    const r = await exportFrom((page, _nth, req, res) => (page === 3 ? html(req, res) : honest(page, res)), ['--concurrency', '1', '--jq', '.data[].id'], 'json');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect((JSON.parse(r.stderr) as { error: { progress: unknown } }).error.progress).toEqual({ page: 3, pages: 5, rowsFetched: 200, rowsWritten: 0 });
+  });
+
+  it('a redirect of the whole API (it moved): the hint suggests the new base URL', async () => {
+    let moved = '';
+    const r = await exportFrom((page, _nth, req, res) => {
+      if (page < 3) return honest(page, res);
+      moved = `http://${req.headers.host}/partner`;
+      res.writeHead(301, { location: `${moved}${req.url}` }).end();
+    }, ['--concurrency', '1'], 'csv');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`The base URL is probably out of date: if ${moved} is the API's address now, use --base-url ${moved}`);
+  });
+});
