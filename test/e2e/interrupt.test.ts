@@ -250,11 +250,14 @@ describe.skipIf(!hasScript)('the gp create wizard under a pseudo-terminal', () =
   }
 });
 
-/** Whether process `pid` still runs (it is not our child: the terminal's session leader). */
+/**
+ * Whether process `pid` still runs. It is not our child (the terminal's, now
+ * gone): once it exits it stays a zombie until init reaps it, which counts as
+ * gone (state Z in /proc; util-linux `script` means Linux).
+ */
 function running(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
