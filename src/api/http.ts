@@ -1,9 +1,8 @@
 import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from './undici.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';
 import { apiErrorFrom, badJsonError, redirectError } from './errors.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
 import { secretRedactor } from './redact.js';
 import { Deadline } from './deadline.js';
 import { checkBaseUrl } from './urls.js';
