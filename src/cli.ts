@@ -11,31 +11,46 @@ export type { Runtime } from './program.js';
 
 
 /**
+ * Signals that stop a command the way Ctrl-C does: `kill` (SIGTERM), and a
+ * terminal that went away (SIGHUP: the window closed, the ssh session
+ * dropped), whose default action would kill the process before cleanup and
+ * leave an export's temp file or a spool's lock behind.
+ */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
  * The entry point: the only place that turns failures into messages and exit
- * codes, and that handles Ctrl-C (first: abort and clean up, exit 130;
- * second, or cleanup taking over a second: exit at once).
+ * codes, and that handles Ctrl-C and the other STOP_SIGNALS (first: abort and
+ * clean up, exit 130; second, or cleanup taking over a second: exit at once).
  */
 export async function main(argv: string[], io: IO = systemIO(process.env, { color: !argv.includes('--no-color'), input: !argv.includes('--no-input') })): Promise<number> {
   const env = process.env;
   const controller = new AbortController();
   const runtime: Runtime = { io, env, signal: controller.signal, exitCode: 0 };
   let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) process.exit(ExitCode.INTERRUPTED);
+  const onStop = (signal: NodeJS.Signals) => {
+    // A second Ctrl-C (or kill) is someone insisting; a second SIGHUP is not (a closing terminal
+    // and its shell may each send one), and must not cut the cleanup short.
+    if (interrupted) {
+      if (signal !== 'SIGHUP') process.exit(ExitCode.INTERRUPTED);
+      return;
+    }
     interrupted = true;
     controller.abort(new InterruptedError());
     setTimeout(() => process.exit(ExitCode.INTERRUPTED), 1000).unref();
   };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-  // The reader of stdout went away (`| head`): stop the work and exit quietly.
+  for (const s of STOP_SIGNALS) process.on(s, onStop);
+  // The reader of stdout went away (`| head`, or the terminal: EIO): stop the work and exit quietly.
   let outputClosed = false;
   const onStdoutError = (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    if (err.code !== 'EPIPE' && err.code !== 'EIO' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
     outputClosed = true;
     controller.abort(new OutputClosedError());
   };
   io.stdout.on('error', onStdoutError);
+  // The terminal closed (SIGHUP): messages that cannot be shown any more (EIO) are lost; the failed
+  // write must not crash the process before its cleanup (an export's temp file, a spool's lock).
+  io.stderr.on('error', () => undefined);
   let code: number;
   try {
     // Help from the definitions, without commander (the launcher does the same before loading this module).
@@ -44,11 +59,11 @@ export async function main(argv: string[], io: IO = systemIO(process.env, { colo
     await buildProgram(runtime, { argv }).parseAsync(argv, { from: 'user' });
     code = interrupted ? ExitCode.INTERRUPTED : runtime.exitCode;
   } catch (err) {
-    code = outputClosed || err instanceof OutputClosedError ? ExitCode.OK : await report(err, runtime, interrupted);
+    // A stop signal wins over a closed output (a closing terminal brings both): 130.
+    code = !interrupted && (outputClosed || err instanceof OutputClosedError) ? ExitCode.OK : await report(err, runtime, interrupted);
   } finally {
     await runtime.context?.cleanup();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    for (const s of STOP_SIGNALS) process.off(s, onStop);
   }
   process.exitCode = code;
   return code;

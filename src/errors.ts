@@ -14,12 +14,27 @@ export const ExitCode = {
   INTERRUPTED: 130,
 } as const;
 
+/**
+ * How far a long job got when it failed (an export: the page it stopped at,
+ * the rows written, the file left untouched): a line for people under the
+ * message, and the same as data in the JSON error (`progress`).
+ */
+export interface ErrorProgress {
+  text: string;
+  data: Record<string, string | number | boolean | null>;
+}
+
 export class CliError extends Error {
   /** Stable machine-readable code; tests assert on it. */
   readonly code: string;
   readonly exitCode: number;
   /** What the user can do next, shown under the message. */
   readonly hint?: string;
+  /**
+   * Set by the command that knows how far it got, as the error passes
+   * through it (the failure itself, a page's 503, is raised below it).
+   */
+  progress?: ErrorProgress;
 
   constructor(message: string, opts: { code: string; exitCode: number; hint?: string; cause?: unknown }) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });

@@ -1,4 +1,6 @@
 import { ApiError, ResponseFormatError, type FieldError } from '../errors.js';
+import { sanitizeTerminal } from '../output/sanitize.js';
+import { isLoopback } from './urls.js';
 
 const EXCERPT_LENGTH = 160;
 
@@ -10,6 +12,42 @@ export function excerpt(text: string): string {
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * A 3xx answer. Redirects are not followed: the token would go wherever the
+ * server points, and an API that moved is configured, not chased. Says where
+ * it points (sanitised, bounded) and, when that address ends with the path
+ * asked for, the base URL to use instead; otherwise the base URL is probably
+ * wrong (a sign-in page or another service answered). `location` is the
+ * header as received (token echoes already masked).
+ */
+export function redirectError(status: number, a: { location?: string; headers: Record<string, string | string[] | undefined>; url: URL; apiPath: string }): ApiError {
+  let target: URL | undefined;
+  try {
+    target = a.location ? new URL(a.location, a.url) : undefined;
+  } catch {
+    target = undefined;
+  }
+  const where = a.location ? excerpt(sanitizeTerminal(target?.href ?? a.location)) : undefined;
+  const base = target && suggestedBase(target, a.apiPath);
+  return new ApiError({
+    status,
+    message: where ? `The server answered HTTP ${status}, a redirect to ${where}; partner does not follow redirects` : `The server answered HTTP ${status}, a redirect without a Location; partner does not follow redirects`,
+    correlationId: str(a.headers['x-correlation-id']) ?? str(a.headers['x-request-id']),
+    path: a.url.pathname,
+    hint: base
+      ? `The base URL is probably out of date: if ${base} is the API's address now, use --base-url ${base} (or put it in PARTNER_BASE_URL or the profile).`
+      : "The base URL is probably wrong (a sign-in page or another service answered): check --base-url, PARTNER_BASE_URL or the profile's base URL.",
+  });
+}
+
+/** The base URL under which `target` is the API path asked for, if it is one partner accepts (https, or http on loopback). */
+function suggestedBase(target: URL, apiPath: string): string | undefined {
+  if (!target.pathname.endsWith(apiPath)) return undefined;
+  if (target.protocol !== 'https:' && !(target.protocol === 'http:' && isLoopback(target.hostname))) return undefined;
+  const base = `${target.origin}${target.pathname.slice(0, target.pathname.length - apiPath.length)}`;
+  return base.length <= EXCERPT_LENGTH ? sanitizeTerminal(base) : undefined;
 }
 
 /**

@@ -1,9 +1,8 @@
-import { Agent, EnvHttpProxyAgent, RetryAgent, errors as undiciErrors, request, type Dispatcher } from './undici.js';
+import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from './undici.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';
-import { apiErrorFrom, badJsonError } from './errors.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { apiErrorFrom, badJsonError, redirectError } from './errors.js';
 import { secretRedactor } from './redact.js';
 import { Deadline } from './deadline.js';
 import { checkBaseUrl } from './urls.js';
@@ -87,18 +86,21 @@ export { checkBaseUrl, isLoopback } from './urls.js';
 
 /**
  * The only HTTP client. One keep-alive dispatcher (proxy-aware through
- * HTTP(S)_PROXY / NO_PROXY) wrapped in undici's RetryAgent; our policy
- * function decides what is retried: GET only, connection errors and
- * 429/5xx, Retry-After honoured, full-jitter backoff, at most maxRetries.
+ * HTTP(S)_PROXY / NO_PROXY); send() applies our retry policy: GET only,
+ * connection errors and 429/5xx, Retry-After honoured, full-jitter backoff,
+ * at most maxRetries. An attempt is the request AND its whole body: an answer
+ * cut off mid-body is asked for again from the start. (undici's RetryAgent
+ * resumes it with a Range header instead, which fails on servers without
+ * range support, and could splice two versions of a page that changed.)
  */
 export class HttpClient implements DeliveryClient {
   /** Undefined for a delivery client (it never calls the API). */
   readonly baseUrl?: URL;
   private readonly opts: HttpClientOptions;
-  private readonly agent: Dispatcher;
   private readonly dispatcher: Dispatcher;
-  /** The deadline of each request in flight, by the signal handed to undici (the retry policy pauses it). */
-  private readonly deadlines = new WeakMap<AbortSignal, Deadline>();
+  /** Retries of a GET (a delivery client never retries), and the base of their backoff. */
+  private readonly maxRetries: number;
+  private readonly backoffBaseMs: number;
   /** Masks the token in error bodies (made once: it indexes every 8-character piece of the token's forms). */
   private readonly redact: (text: string) => string;
 
@@ -114,42 +116,10 @@ export class HttpClient implements DeliveryClient {
       bodyTimeout: opts.timeoutMs,
       connect: { timeout: Math.min(opts.timeoutMs, 10_000) },
     };
-    this.agent = opts.dispatcher ?? (delivery ? new Agent(pool) : new EnvHttpProxyAgent(pool));
-    if (delivery) {
-      // No retry layer: whoever delivers decides when to try again.
-      this.dispatcher = this.agent;
-      return;
-    }
-    const maxRetries = opts.maxRetries ?? 4;
-    const base = opts.backoffBaseMs ?? 250;
-    this.dispatcher = new RetryAgent(this.agent, {
-      throwOnError: false,
-      maxRetries,
-      retry: (err, { state, opts: reqOpts }, cb) => {
-        const e = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[]> };
-        const method = String(reqOpts.method ?? 'GET').toUpperCase();
-        const status = e.code === 'UND_ERR_REQ_RETRY' ? e.statusCode : undefined;
-        const retryable = status !== undefined ? RETRY_STATUSES.has(status) : RETRY_ERROR_CODES.has(e.code ?? '');
-        const signal = (reqOpts as { signal?: AbortSignal }).signal;
-        if (!IDEMPOTENT.has(method) || !retryable || state.counter > maxRetries || signal?.aborted) {
-          cb(err);
-          return;
-        }
-        const deadline = signal ? this.deadlines.get(signal) : undefined;
-        deadline?.stop();
-        const waitMs = (status !== undefined ? parseRetryAfter(e.headers?.['retry-after']) : undefined) ?? backoffMs(state.counter, base);
-        const path = String(reqOpts.path ?? '');
-        this.opts.debug?.(`retry ${state.counter}/${maxRetries} ${method} ${path} after ${status ?? e.code}, waiting ${waitMs} ms`);
-        this.opts.onRetry?.({ method, path, attempt: state.counter, status, errorCode: status === undefined ? e.code : undefined, waitMs });
-        delay(waitMs, undefined, { signal }).then(
-          () => {
-            deadline?.start();
-            cb(null);
-          },
-          () => cb(err),
-        );
-      },
-    });
+    this.dispatcher = opts.dispatcher ?? (delivery ? new Agent(pool) : new EnvHttpProxyAgent(pool));
+    // A delivery is never retried here: whoever delivers decides when to try again.
+    this.maxRetries = delivery ? 0 : (opts.maxRetries ?? 4);
+    this.backoffBaseMs = opts.backoffBaseMs ?? 250;
   }
 
   /** The total deadline of one request (one attempt of the API; one delivery), ms. */
@@ -196,9 +166,10 @@ export class HttpClient implements DeliveryClient {
   }
 
   /**
-   * One request. `maxBytes` caps the response body (read streaming, cut off
-   * past it: ResponseTooLargeError). Every attempt has a total deadline of
-   * timeoutMs, headers and body included.
+   * One request, with retries for GET (see the class). `maxBytes` caps the
+   * response body (read streaming, cut off past it: ResponseTooLargeError).
+   * Every attempt has a total deadline of timeoutMs, headers and body
+   * included; it is paused while waiting between attempts.
    */
   async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal; maxBytes?: number } = {}): Promise<ApiResponse<T>> {
     const base = this.baseUrl;
@@ -217,38 +188,49 @@ export class HttpClient implements DeliveryClient {
       payload = JSON.stringify(init.body);
       headers['content-type'] = 'application/json';
     }
+    const retries = IDEMPOTENT.has(method) ? this.maxRetries : 0;
     const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
     const signal = deadline.signal;
-    this.deadlines.set(signal, deadline);
     const started = performance.now();
-    const target = `${url.pathname}${url.search}`;
-    const failed = (err: unknown): Error => {
-      if (deadline.stopped) return new InterruptedError();
-      if (deadline.expired) return timeoutError(url, method, this.opts.timeoutMs, err);
-      return networkError(err, url, method, this.opts.timeoutMs);
-    };
     let res: Dispatcher.ResponseData;
     let text: string;
     try {
-      try {
-        res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal });
-      } catch (err) {
-        this.opts.debug?.(`${method} ${url.origin}${target} failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
-        throw failed(err);
-      }
-      try {
-        text = init.maxBytes === undefined ? await res.body.text() : (await readCapped(res.body, init.maxBytes, { declaredLength: res.headers['content-length'] })).toString('utf8');
-      } catch (err) {
-        if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
-        throw failed(err);
+      for (let attempt = 1; ; attempt++) {
+        // Set once the headers are in: a failure after that cut the answer off mid-body.
+        let answered = false;
+        try {
+          res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal });
+          answered = true;
+          text = init.maxBytes === undefined ? await res.body.text() : (await readCapped(res.body, init.maxBytes, { declaredLength: res.headers['content-length'] })).toString('utf8');
+        } catch (err) {
+          if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
+          this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
+          const code = (err as { code?: string }).code;
+          if (attempt <= retries && !signal.aborted && RETRY_ERROR_CODES.has(code ?? '')) {
+            await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: backoffMs(attempt, this.backoffBaseMs) });
+            continue;
+          }
+          throw failure(err, { url, method, attempts: attempt, answered, deadline, timeoutMs: this.opts.timeoutMs });
+        }
+        if (attempt <= retries && RETRY_STATUSES.has(res.statusCode)) {
+          const status = res.statusCode;
+          const waitMs = parseRetryAfter(res.headers['retry-after']) ?? backoffMs(attempt, this.backoffBaseMs);
+          await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, status, waitMs });
+          continue;
+        }
+        break;
       }
     } finally {
       deadline.dispose();
     }
-    this.opts.debug?.(`${method} ${url.origin}${target} -> ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
+    this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} -> ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
     // An error body that echoes our Authorization header (some proxies do), whole or in part, must not put the token on stderr.
     const redacted = this.redact;
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      const location = typeof resHeaders.location === 'string' ? redacted(resHeaders.location) : undefined;
+      throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path });
+    }
     if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {
@@ -258,22 +240,66 @@ export class HttpClient implements DeliveryClient {
     }
   }
 
+  /**
+   * Waits before the next attempt (`e.waitMs`), the deadline paused: said to
+   * --debug and to onRetry (the page walker lowers its concurrency on
+   * 429/503). Ctrl-C ends the wait: InterruptedError.
+   */
+  private async pause(deadline: Deadline, e: RetryEvent): Promise<void> {
+    deadline.stop();
+    this.opts.debug?.(`retry ${e.attempt}/${this.maxRetries} ${e.method} ${e.path} after ${e.status ?? e.errorCode}, waiting ${e.waitMs} ms`);
+    this.opts.onRetry?.(e);
+    try {
+      await delay(e.waitMs, undefined, { signal: deadline.signal });
+    } catch {
+      // Only a stop ends the wait early (the deadline is paused): Ctrl-C, or the caller gave up.
+      throw new InterruptedError();
+    }
+    deadline.start();
+  }
+
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
 }
 
+/** The error for the last failed attempt of a request. */
+function failure(err: unknown, a: { url: URL; method: string; attempts: number; answered: boolean; deadline: Deadline; timeoutMs: number }): Error {
+  if (a.deadline.stopped) return new InterruptedError();
+  if (a.deadline.expired) return timeoutError(a.url, a.method, a.timeoutMs, err);
+  if (a.answered && !isUndiciTimeout(err)) return cutError(err, a.url, a.method, a.attempts);
+  return networkError(err, a.url, a.method, a.timeoutMs);
+}
+
+function isUndiciTimeout(err: unknown): boolean {
+  return err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || (err as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+/** What to do next after a failure: a request that changes something may have taken effect. */
+function nextStep(method: string, forGet: string): string {
+  return method === 'GET' ? forGet : 'The request was sent: check whether it took effect before trying again.';
+}
+
+const RAISE_TIMEOUT = 'Raise the limit with --timeout SECONDS, or check the server and your network.';
+
 function timeoutError(url: URL, method: string, timeoutMs: number, cause: unknown): NetworkError {
-  const hint = method === 'GET' ? 'Raise the limit with --timeout SECONDS, or check the server and your network.' : 'The request was sent: check whether it took effect before trying again.';
-  return new NetworkError(`No complete answer from ${method} ${url.origin}${url.pathname} within ${timeoutMs / 1000} s`, hint, 'TIMEOUT', cause);
+  return new NetworkError(`No complete answer from ${method} ${url.origin}${url.pathname} within ${timeoutMs / 1000} s`, nextStep(method, RAISE_TIMEOUT), 'TIMEOUT', cause);
+}
+
+/**
+ * The server answered, and the connection broke while the body was coming
+ * (on every attempt, for a GET): not "could not reach", and not the base URL.
+ */
+function cutError(err: unknown, url: URL, method: string, attempts: number): NetworkError {
+  const code = (err as { code?: string }).code;
+  const what = code === 'ECONNRESET' ? 'The connection was reset' : code === 'UND_ERR_SOCKET' ? 'The connection was closed' : `The connection failed (${code ?? (err as Error).message})`;
+  const hint = nextStep(method, 'Try again in a while; if it keeps happening, a proxy or load balancer on the way may be cutting answers off (check HTTPS_PROXY and NO_PROXY), or ask the API provider.');
+  return new NetworkError(`${what} while the answer of ${method} ${url.origin}${url.pathname} was being received${attempts > 1 ? ` (${attempts} attempts)` : ''}`, hint, 'RESPONSE_CUT', err);
 }
 
 function networkError(err: unknown, url: URL, method: string, timeoutMs: number): NetworkError {
   const e = err as Error & { code?: string };
   const where = `${method} ${url.origin}${url.pathname}`;
-  if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    const hint = method === 'GET' ? 'Raise the limit with --timeout SECONDS, or check the server and your network.' : 'The request was sent: check whether it took effect before trying again.';
-    return new NetworkError(`No answer from ${where} within ${timeoutMs / 1000} s`, hint, 'TIMEOUT', err);
-  }
+  if (isUndiciTimeout(e)) return new NetworkError(`No answer from ${where} within ${timeoutMs / 1000} s`, nextStep(method, RAISE_TIMEOUT), 'TIMEOUT', err);
   return new NetworkError(`Could not reach ${where}: ${e.code ?? e.message}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
 }

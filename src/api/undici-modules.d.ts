@@ -11,10 +11,6 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import { EnvHttpProxyAgent } from 'undici';
   export default EnvHttpProxyAgent;
 }
-declare module 'undici/lib/dispatcher/retry-agent.js' {
-  import { RetryAgent } from 'undici';
-  export default RetryAgent;
-}
 declare module 'undici/lib/api/index.js' {
   const api: Record<string, unknown>;
   export default api;

@@ -9,7 +9,6 @@
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import RetryAgent from 'undici/lib/dispatcher/retry-agent.js';
 import api from 'undici/lib/api/index.js';
 import errors from 'undici/lib/core/errors.js';
 import type { Dispatcher as DispatcherType } from 'undici';
@@ -28,7 +27,7 @@ setFlagsFromString('--wasm-tiering-budget=100000000');
 // What undici's index does: every dispatcher gets request(), stream() and the rest.
 Object.assign(Dispatcher.prototype, api);
 
-export { Agent, EnvHttpProxyAgent, RetryAgent, errors };
+export { Agent, EnvHttpProxyAgent, errors };
 export type { DispatcherType as Dispatcher };
 
 /** undici's request(url, opts) without its index: `dispatcher.request` with origin and path from the URL. */

@@ -48,6 +48,7 @@ export function renderError(err: unknown, c: Colors, debug: boolean): string {
     lines.push(`${c.red('Error:')} ${clean(headline(e))}`);
     lines.push(debug ? (e.stack ?? '') : 'This is a bug in partner. Run again with --debug for details and report it.');
   }
+  if (err instanceof CliError && err.progress) lines.push(`  ${clean(err.progress.text)}`);
   if (err instanceof CliError && err.hint) lines.push(c.dim(err.hint));
   // --debug shows the cause's stack for bugs, not for an ordinary network failure (its code is in the message).
   if (debug && err instanceof CliError && !(err instanceof NetworkError) && err.cause instanceof Error && err.cause.stack) lines.push(c.dim(err.cause.stack));
@@ -72,6 +73,8 @@ export interface ErrorDocument {
     hint?: string;
     /** Start of a body that was not the JSON expected (a proxy's HTML page). */
     body?: string;
+    /** How far the job got (an export: page, rows written, the file left untouched). */
+    progress?: Record<string, string | number | boolean | null>;
     exitCode: number;
   };
 }
@@ -95,6 +98,7 @@ export function errorDocument(err: unknown): ErrorDocument {
   if (err instanceof CliError && err.hint) doc.error.hint = bound(err.hint, MAX_TEXT);
   const excerpt = api?.excerpt ?? (err instanceof ResponseFormatError ? err.excerpt : undefined);
   if (excerpt) doc.error.body = bound(excerpt, MAX_TEXT);
+  if (err instanceof CliError && err.progress) doc.error.progress = Object.fromEntries(Object.entries(err.progress.data).map(([k, v]) => [k, typeof v === 'string' ? bound(v, MAX_DETAIL_TEXT) : v]));
   return doc;
 }
 

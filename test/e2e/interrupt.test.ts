@@ -1,6 +1,6 @@
 // Interruption: every long-running command stops within a second of Ctrl-C
-// (SIGINT, or the keystroke on a terminal), exits 130, leaves no temp files
-// and keeps drafts.
+// (SIGINT, or the keystroke on a terminal), of SIGTERM and of SIGHUP (the
+// terminal closed), exits 130, leaves no temp files and keeps drafts.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -113,26 +113,42 @@ describe('Ctrl-C stops within a second with exit 130', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('employees list --all --output-file: no temp file left in the target dir, the previous file untouched', async () => {
-    const out = join(dir.path, 'export');
-    mkdirSync(out, { recursive: true });
-    const target = join(out, 'employees.csv');
-    writeFileSync(target, 'previous export\n');
-    // Let a few pages be written, then stall the server mid-export.
-    const before = sandbox.requests.length;
-    const run = spawnCli(['employees', 'list', '--all', '--page-size', '1', '--concurrency', '1', '-o', 'csv', '--output-file', target], { env });
-    await waitFor(() => sandbox.requests.slice(before).filter((q) => q.status === 200).length >= 3, 15_000);
-    sandbox.setFaults({ latencyMs: 3000 });
-    const inFlight = inFlightSince();
-    await waitFor(inFlight, 15_000);
-    const midway = readdirSync(out);
-    const r = await interrupt(run);
+  // SIGTERM (`kill`) and SIGHUP (the terminal closed, an ssh session dropped) stop the same way as Ctrl-C.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    it(`employees list --all --output-file, ${signal}: exit 130, no temp file left in the target dir, the previous file untouched`, async () => {
+      const out = join(dir.path, `export-${signal}`);
+      mkdirSync(out, { recursive: true });
+      const target = join(out, 'employees.csv');
+      writeFileSync(target, 'previous export\n');
+      // Let a few pages be written, then stall the server mid-export.
+      const before = sandbox.requests.length;
+      const run = spawnCli(['employees', 'list', '--all', '--page-size', '1', '--concurrency', '1', '-o', 'csv', '--output-file', target], { env });
+      await waitFor(() => sandbox.requests.slice(before).filter((q) => q.status === 200).length >= 3, 15_000);
+      sandbox.setFaults({ latencyMs: 3000 });
+      const inFlight = inFlightSince();
+      await waitFor(inFlight, 15_000);
+      const midway = readdirSync(out);
+      const r = await interrupt(run, signal);
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.ms).toBeLessThan(STOP_WITHIN_MS);
+      expect(r.stderr).toMatch(/^Interrupted\.$/m);
+      expect(r.stderr).toContain(`was left untouched.`);
+      // (Mid-run the export goes to a temp file beside the target: ${midway}.)
+      expect(midway.length).toBeGreaterThanOrEqual(1);
+      expect(readdirSync(out)).toEqual(['employees.csv']);
+      expect(readFileSync(target, 'utf8')).toBe('previous export\n');
+    });
+  }
+
+  it('webhook listen --spool, SIGHUP: exit 130, the spool lock released', async () => {
+    const spool = join(dir.path, 'spool-hup');
+    const run = spawnCli(['webhook', 'listen', '--port', '0', '--spool', spool], { env });
+    await waitFor(() => /Listening for webhooks on/.test(run.stderr()), 15_000);
+    expect(readdirSync(spool)).toContain('lock');
+    const r = await interrupt(run, 'SIGHUP');
     expect(r.code, r.stderr).toBe(130);
     expect(r.ms).toBeLessThan(STOP_WITHIN_MS);
-    // (Mid-run the export goes to a temp file beside the target: ${midway}.)
-    expect(midway.length).toBeGreaterThanOrEqual(1);
-    expect(readdirSync(out)).toEqual(['employees.csv']);
-    expect(readFileSync(target, 'utf8')).toBe('previous export\n');
+    expect(readdirSync(spool)).not.toContain('lock');
   });
 
   it('(not an interrupt) an export failing on a server that stays down also leaves the previous file untouched, no temp file', async () => {
@@ -204,7 +220,7 @@ describe.skipIf(!hasScript)('the gp create wizard under a pseudo-terminal', () =
   const ENTITY = 'Acme India Pvt Ltd';
   const draftsDir = () => join(dir.path, 'config', 'drafts');
 
-  for (const how of ['SIGINT', 'the Ctrl-C key'] as const) {
+  for (const how of ['SIGINT', 'SIGHUP', 'the Ctrl-C key'] as const) {
     it(`${how} mid-wizard: exit 130 within a second, the draft kept (0600 in 0700)`, async () => {
       rmSync(draftsDir(), { recursive: true, force: true });
       const p = new Pty(['gp', 'create', '--entity', ENTITY]);
@@ -214,8 +230,8 @@ describe.skipIf(!hasScript)('the gp create wizard under a pseudo-terminal', () =
         await waitFor(() => /Last name/.test(p.out), 15_000);
         await waitFor(() => existsSync(draftsDir()) && readdirSync(draftsDir()).length > 0, 5_000);
         const t0 = Date.now();
-        if (how === 'SIGINT') process.kill(p.cliPid(), 'SIGINT');
-        else p.child.stdin!.write('\x03');
+        if (how === 'the Ctrl-C key') p.child.stdin!.write('\x03');
+        else process.kill(p.cliPid(), how);
         const code = await p.done;
         expect(Date.now() - t0).toBeLessThan(STOP_WITHIN_MS);
         expect(code, p.out.slice(-800)).toBe(130);
@@ -232,4 +248,70 @@ describe.skipIf(!hasScript)('the gp create wizard under a pseudo-terminal', () =
       }
     });
   }
+});
+
+/**
+ * Whether process `pid` still runs. It is not our child (the terminal's, now
+ * gone): once it exits it stays a zombie until init reaps it, which counts as
+ * gone (state Z in /proc; util-linux `script` means Linux).
+ */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+// The terminal itself goes away (a closed window, a dropped ssh session): the kernel hangs up the
+// pseudo-terminal and sends SIGHUP to the CLI, whose stderr now fails to write (EIO). It must still
+// abort, clean up and go, as on Ctrl-C.
+describe.skipIf(!hasScript)('the terminal closes (SIGHUP from the kernel)', () => {
+  it('employees list --all --output-file: the CLI goes within a second, no temp file, the previous file untouched', async () => {
+    const out = join(dir.path, 'export-hangup');
+    mkdirSync(out, { recursive: true });
+    const target = join(out, 'employees.ndjson');
+    writeFileSync(target, 'previous export\n');
+    const before = sandbox.requests.length;
+    const p = new Pty(['employees', 'list', '--all', '--page-size', '1', '--concurrency', '1', '-o', 'ndjson', '--output-file', target]);
+    try {
+      await waitFor(() => sandbox.requests.slice(before).filter((q) => q.status === 200).length >= 3, 15_000);
+      sandbox.setFaults({ latencyMs: 3000 });
+      const inFlight = inFlightSince();
+      await waitFor(inFlight, 15_000);
+      const pid = p.cliPid();
+      expect(readdirSync(out).some((f) => f.endsWith('.tmp'))).toBe(true);
+      const t0 = Date.now();
+      p.child.kill('SIGKILL'); // the terminal emulator is gone: its side of the pseudo-terminal closes
+      await waitFor(() => !running(pid), 5_000);
+      expect(Date.now() - t0).toBeLessThan(STOP_WITHIN_MS);
+      expect(readdirSync(out)).toEqual(['employees.ndjson']);
+      expect(readFileSync(target, 'utf8')).toBe('previous export\n');
+    } finally {
+      p.kill();
+    }
+  });
+
+  it('the gp create wizard: the CLI goes within a second, the draft kept', async () => {
+    const drafts = join(dir.path, 'config', 'drafts');
+    rmSync(drafts, { recursive: true, force: true });
+    const p = new Pty(['gp', 'create', '--entity', 'Acme India Pvt Ltd']);
+    try {
+      await p.answer(/First name/, 'Grace\r');
+      await p.answer(/Middle name/, '\r');
+      await waitFor(() => /Last name/.test(p.out), 15_000);
+      await waitFor(() => existsSync(drafts) && readdirSync(drafts).length > 0, 5_000);
+      const pid = p.cliPid();
+      const t0 = Date.now();
+      p.child.kill('SIGKILL');
+      await waitFor(() => !running(pid), 5_000);
+      expect(Date.now() - t0).toBeLessThan(STOP_WITHIN_MS);
+      const files = readdirSync(drafts);
+      expect(files).toHaveLength(1);
+      const draft = JSON.parse(readFileSync(join(drafts, files[0]!), 'utf8')) as { answers: { personal?: { firstName?: string } } };
+      expect(draft.answers.personal?.firstName).toBe('Grace');
+    } finally {
+      p.kill();
+    }
+  });
 });

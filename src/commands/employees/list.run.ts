@@ -3,8 +3,8 @@ import { listEmployees } from '../../api/employees.js';
 import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
 import { walkPageBatches } from '../../api/pages.js';
 import { periodicCollector } from '../../api/memory.js';
-import { newFindings, settleWalk } from '../../api/walk-audit.js';
-import { InterruptedError } from '../../errors.js';
+import { newFindings, rowsOutcome, settleWalk, type WalkFindings } from '../../api/walk-audit.js';
+import { CliError, InterruptedError, type ErrorProgress } from '../../errors.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage } from '../../api/types.js';
 import { outputOptions } from '../../output/options.js';
@@ -15,7 +15,7 @@ import { batched } from '../../output/batch.js';
 import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
-import { countOf } from '../../output/count.js';
+import { countOf, formatCount } from '../../output/count.js';
 
 export type ListOptions = OptionsOf<typeof list>;
 
@@ -94,8 +94,18 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const collectGarbage = periodicCollector();
   const startPage = query.page ?? 1;
   const findings = newFindings(startPage);
+  // The page each failed request was for: a walk that fails says where it stopped.
+  const failedPage = new WeakMap<CliError, number>();
+  const fetchPage = async (page: number, signal: AbortSignal): Promise<EmployeePage> => {
+    try {
+      return await listEmployees(http, { ...query, page }, signal);
+    } catch (err) {
+      if (err instanceof CliError) failedPage.set(err, page);
+      throw err;
+    }
+  };
   // A page at a time: the writer serialises and writes each page in one go.
-  const employees = batched(walkPageBatches<Employee>((page, signal) => listEmployees(http, { ...query, page }, signal), {
+  const employees = batched(walkPageBatches<Employee>(fetchPage, {
     startPage: query.page,
     pageSize: query.pageSize,
     findings,
@@ -139,7 +149,13 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
     if (sink && !opts.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
   } catch (err) {
     // A failed write to the file (disk full) is the cause, not the closed stream it left.
-    throw sink?.writeError() ?? err;
+    const failure = sink?.writeError() ?? err;
+    // A page that could not be had (after retries): say where the walk stopped (Ctrl-C says it in onInterrupt).
+    if (failure instanceof CliError && !(failure instanceof InterruptedError)) {
+      const page = failedPage.get(failure);
+      if (page !== undefined) failure.progress = stoppedAt(page, findings, opts);
+    }
+    throw failure;
   } finally {
     ctx.signal.removeEventListener('abort', onInterrupt);
     progress?.done();
@@ -149,4 +165,18 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
 /** Printed on stderr once an --output-file is in place (not with --quiet). */
 function wroteLine(count: number, file: string): string {
   return `Wrote ${countOf(count, 'employee')} to ${sanitizeTerminal(file)}`;
+}
+
+/**
+ * Where a walk that failed stopped, and what became of the rows so far: on
+ * stdout (none with --jq, which prints once every page is in), or fetched
+ * for an --output-file that was left as it was.
+ */
+function stoppedAt(page: number, f: WalkFindings, opts: ListOptions): ErrorProgress {
+  const file = opts.outputFile;
+  const written = file !== undefined || opts.jq !== undefined ? 0 : f.emitted;
+  const pages = f.announcedPages;
+  const text = `Stopped at page ${formatCount(page)}${pages ? ` of ${formatCount(pages)}` : ''}; ${file === undefined ? rowsOutcome(written) : rowsOutcome(f.emitted, file)}.`;
+  const data = { page, pages: pages ?? null, rowsFetched: f.emitted, rowsWritten: written, ...(file === undefined ? {} : { outputFile: file, outputFileUntouched: true }) };
+  return { text, data };
 }

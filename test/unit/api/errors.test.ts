@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorFrom } from '../../../src/api/errors.js';
+import { apiErrorFrom, redirectError } from '../../../src/api/errors.js';
 import { ApiError, ExitCode } from '../../../src/errors.js';
 
 const declared422 = {
@@ -56,5 +56,42 @@ describe('apiErrorFrom', () => {
 
   it('handles an empty body', () => {
     expect(apiErrorFrom(500, '', {}, '/x').message).toMatch(/empty body/);
+  });
+});
+
+describe('redirectError (redirects are not followed)', () => {
+  const url = new URL('https://api.example.com/v1/employees?page=3');
+  const redirect = (location: string | undefined, headers: Record<string, string> = {}) => redirectError(302, { location, headers, url, apiPath: '/v1/employees' });
+
+  it('the API moved: says where the redirect points and suggests that base URL', () => {
+    const err = redirect('https://new.example.com/partner/v1/employees?page=3', { 'x-request-id': 'req-7' });
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 302, code: 'HTTP_302', exitCode: ExitCode.FAILURE, correlationId: 'req-7', path: '/v1/employees' });
+    expect(err.message).toBe('The server answered HTTP 302, a redirect to https://new.example.com/partner/v1/employees?page=3; partner does not follow redirects');
+    expect(err.hint).toBe('The base URL is probably out of date: if https://new.example.com/partner is the API\'s address now, use --base-url https://new.example.com/partner (or put it in PARTNER_BASE_URL or the profile).');
+  });
+
+  it('a sign-in page (a relative Location): shown resolved, the base URL called probably wrong, nothing suggested', () => {
+    const err = redirect('/login?next=%2Fv1%2Femployees');
+    expect(err.message).toBe('The server answered HTTP 302, a redirect to https://api.example.com/login?next=%2Fv1%2Femployees; partner does not follow redirects');
+    expect(err.hint).toMatch(/^The base URL is probably wrong .*check --base-url, PARTNER_BASE_URL/);
+  });
+
+  it('no base URL suggested that partner would refuse (plain http off loopback)', () => {
+    expect(redirect('http://new.example.com/v1/employees').hint).toMatch(/^The base URL is probably wrong/);
+    expect(redirect('http://127.0.0.1:8080/v1/employees').hint).toContain('--base-url http://127.0.0.1:8080 ');
+  });
+
+  it('no Location: says so', () => {
+    expect(redirect(undefined).message).toBe('The server answered HTTP 302, a redirect without a Location; partner does not follow redirects');
+  });
+
+  it('an unparsable, hostile or huge Location is sanitised and bounded', () => {
+    const hostile = redirect('http://[bad\u001b]2J\u0007');
+    expect(hostile.message).not.toMatch(/[\u0000-\u001f]/);
+    const huge = redirect(`https://x.example.com/${'a'.repeat(5000)}\u001b[31m/v1/employees`);
+    expect(huge.message.length).toBeLessThan(300);
+    expect(huge.message).not.toContain('\u001b');
+    expect(huge.hint).toMatch(/^The base URL is probably wrong/);
   });
 });
