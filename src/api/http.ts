@@ -137,7 +137,9 @@ export class HttpClient implements DeliveryClient {
     const target = deliveryUrl(url);
     const where = `POST ${target.origin}${target.pathname}`;
     const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
-    const started = performance.now();
+    // Date.now, not performance.now: the global `performance` loads perf_hooks (~3 ms) when first
+    // touched, and these times are for --debug lines only.
+    const started = Date.now();
     try {
       const res = await request(target, {
         method: 'POST',
@@ -147,10 +149,10 @@ export class HttpClient implements DeliveryClient {
         body: init.body,
       });
       const excerpt = await readReply(res.body);
-      this.opts.debug?.(`${where} -> ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
+      this.opts.debug?.(`${where} -> ${res.statusCode} in ${Date.now() - started} ms`);
       return { status: res.statusCode, excerpt };
     } catch (err) {
-      this.opts.debug?.(`${where} failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
+      this.opts.debug?.(`${where} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
       if (deadline.stopped) throw new InterruptedError();
       const e = err as Error & { code?: string };
       const timedOut = deadline.expired || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e.code === 'UND_ERR_CONNECT_TIMEOUT';
@@ -191,7 +193,7 @@ export class HttpClient implements DeliveryClient {
     const retries = IDEMPOTENT.has(method) ? this.maxRetries : 0;
     const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
     const signal = deadline.signal;
-    const started = performance.now();
+    const started = Date.now();
     let res: Dispatcher.ResponseData;
     let text: string;
     try {
@@ -204,7 +206,7 @@ export class HttpClient implements DeliveryClient {
           text = init.maxBytes === undefined ? await res.body.text() : (await readCapped(res.body, init.maxBytes, { declaredLength: res.headers['content-length'] })).toString('utf8');
         } catch (err) {
           if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
-          this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
+          this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
           const code = (err as { code?: string }).code;
           if (attempt <= retries && !signal.aborted && RETRY_ERROR_CODES.has(code ?? '')) {
             await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: backoffMs(attempt, this.backoffBaseMs) });
@@ -223,7 +225,7 @@ export class HttpClient implements DeliveryClient {
     } finally {
       deadline.dispose();
     }
-    this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} -> ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
+    this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} -> ${res.statusCode} in ${Date.now() - started} ms`);
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
     // An error body that echoes our Authorization header (some proxies do), whole or in part, must not put the token on stderr.
     const redacted = this.redact;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, type Stats } from 'node:fs';
 import { chmod, rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -39,7 +38,9 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw cannotWrite(path, err);
   }
   if (existing && !existing.isFile()) throw new UsageError(`--output-file ${path} is not a regular file`, 'Give the path of a file to create or replace.', 'OUTPUT_FILE');
-  const tempPath = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // The global Web Crypto, loaded here when first used: an ES import of node:crypto would build the
+  // whole module's facade (Web Crypto included) when every export starts.
+  const tempPath = join(dir, `.${basename(target)}.${process.pid}.${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`);
   // 'wx': never follow or reuse something already there; flush: fsync before close.
   const stream = createWriteStream(tempPath, { flags: 'wx', mode: NEW_FILE_MODE, flush: true });
   try {

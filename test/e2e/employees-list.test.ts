@@ -286,7 +286,8 @@ describe('a page past the last one', () => {
 describe('what an API command loads', () => {
   it('never Node’s own copy of undici (its cookie helpers used to, through globalThis.Headers), nor built-ins it does not use', async () => {
     // Each of these cost milliseconds of every start (README, Benchmarks); the bundle loads them on first use only.
-    const unused = ['internal/deps/undici/undici', 'child_process', 'http2', 'tty'];
+    // crypto: its ES facade loaded Web Crypto at every start (now the global's, on first use); perf_hooks: `performance`.
+    const unused = ['internal/deps/undici/undici', 'child_process', 'http2', 'tty', 'crypto', 'perf_hooks'];
     const probe = join(dir.path, 'probe.mjs');
     writeFileSync(probe, `process.on('exit', () => process.stderr.write('probe: ' + JSON.stringify(${JSON.stringify(unused)}.filter((m) => process.moduleLoadList.includes('NativeModule ' + m))) + '\\n'));\n`);
     const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson'], { env: { ...env, NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` } });
