@@ -1,5 +1,17 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonText, neutraliseFormula, sanitizeCell, sanitizeTerminal } from '../../../src/output/sanitize.js';
+
+/**
+ * Characters that render as nothing (or not where they stand) yet make two
+ * texts differ or reorder them: direction marks, the line and paragraph
+ * separators, zero-width characters and joiners, invisible operators, BOM,
+ * soft hyphen, Hangul fillers, variation selectors, tag characters (astral),
+ * invisible musical formatting (astral), interlinear annotation controls.
+ */
+const INVISIBLE = ['\u200e', '\u200f', '\u061c', '\u2028', '\u2029', '\u200b', '\u200c', '\u200d', '\u2060', '\u2061', '\u2064', '\u206a', '\u206f', '\ufeff', '\u180e', '\u00ad', '\u034f', '\u115f', '\u3164', '\uffa0', '\ufe0f', '\ufff8', '\ufff9', '\ufffb', '\u{e0041}', '\u{e007f}', '\u{e0100}', '\u{1d173}'];
+/** Their neighbours, and other text that is visible: kept as it is. */
+const VISIBLE = ['\u00a0', '\u00ac', '\u2027', '\u202f', '\u205f', '\u2070', '\ufffc', '\ufffd', 'é', 'e\u0301', '李', 'محمد', '😀', '\u{e1000}'];
 
 describe('sanitizeTerminal', () => {
   it('removes CSI, OSC and other escape sequences', () => {
@@ -34,9 +46,28 @@ describe('sanitizeTerminal, every kind of sequence', () => {
     const all = ['\u0000', '\u0008', '\u000b', '\u000c', '\r', '\u001f', '\u007f', '\u0080', '\u0085', '\u009f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
     for (const c of all) expect(sanitizeTerminal(`a${c}b`)).toBe('a\ufffdb');
     expect(sanitizeTerminal('a\tb\nc')).toBe('a\tb\nc');
-    expect(sanitizeTerminal('\u2029\u200f\u00a0')).toBe('\u2029\u200f\u00a0');
+  });
+  it('replaces every invisible character (one U+FFFD per character, astral ones too), keeps visible text', () => {
+    for (const c of INVISIBLE) expect(sanitizeTerminal(`a${c}b`), escape(c)).toBe('a\ufffdb');
+    for (const c of INVISIBLE) expect(sanitizeCell(`a${c}b`), escape(c)).toBe('a\ufffdb');
+    for (const c of VISIBLE) expect(sanitizeTerminal(`a${c}b`), escape(c)).toBe(`a${c}b`);
+    expect(sanitizeTerminal('\u202e\u200f\u2028')).toBe('\ufffd\ufffd\ufffd');
+  });
+  it('leaves nothing a terminal acts on or hides, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('\u001b', '[', ']', '\u0007', 'x', ...INVISIBLE) }), (s, t) => {
+        expect(sanitizeTerminal(s + t)).not.toMatch(UNSAFE);
+      }),
+    );
   });
 });
+
+/** What must never reach a terminal: C0 but tab and newline, DEL, C1, invisible characters. */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]/u;
+
+function escape(s: string): string {
+  return [...s].map((c) => `U+${c.codePointAt(0)!.toString(16)}`).join(' ');
+}
 
 describe('sanitizeCell', () => {
   it('puts a cell on one line without tabs, and removes escapes', () => {
@@ -54,6 +85,24 @@ describe('neutraliseFormula', () => {
 });
 
 describe('jsonText', () => {
+  it('writes every invisible character as \\u escapes (astral ones as a surrogate pair): the same value, safe to print', () => {
+    for (const c of INVISIBLE) {
+      const text = jsonText({ v: `a${c}b` })!;
+      expect(text, escape(c)).toBe(`{"v":"a${[...c.split('')].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}b"}`);
+      expect(JSON.parse(text)).toEqual({ v: `a${c}b` });
+    }
+    for (const c of VISIBLE) expect(jsonText(`a${c}b`), escape(c)).toBe(`"a${c}b"`);
+  });
+  it('never prints what a terminal acts on or hides, and parses back to the same value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (v, s) => {
+        const value = { v, s };
+        const text = jsonText(value, 2)!;
+        expect(text.replace(/\n/g, '')).not.toMatch(UNSAFE);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
+  });
   it('writes C1 controls, DEL, bidi controls and line separators as \\u escapes: the same value, safe to print', () => {
     const value = { a: 'x\u009b31my\u0085z\u007f', b: 'p\u202eq\u2066r\u2069', c: 'l\u2028m\u2029n' };
     const text = jsonText(value)!;
