@@ -3,9 +3,19 @@ import { neutraliseFormula, sanitizeTerminal } from './sanitize.js';
 /** A value as CSV cell text: arrays of scalars joined with "; ", objects (and arrays holding any) as JSON, null/undefined empty. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.map((v) => (v === null ? '' : String(v))).join('; ');
+  if (isScalarList(value)) return value.map(elementText).join(LIST_SEPARATOR);
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+const LIST_SEPARATOR = '; ';
+
+function isScalarList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object');
+}
+
+function elementText(v: unknown): string {
+  return v === null ? '' : String(v);
 }
 
 export interface CsvOptions {
@@ -30,10 +40,16 @@ export function csvRecord(values: unknown[], opts: CsvOptions | boolean = {}): s
 }
 
 function csvCell(value: unknown, o: CsvOptions): string {
-  let text = cellText(value);
-  if (o.terminal) text = sanitizeTerminal(text);
-  if (!o.raw) text = neutraliseFormula(text);
+  // Each element of a list on its own: a spreadsheet set to semicolon-separated
+  // values splits the cell at our "; ", and every piece must still be plain text.
+  const text = typeof value === 'string' ? safeText(value, o) : isScalarList(value) ? value.map((v) => safeText(elementText(v), o)).join(LIST_SEPARATOR) : safeText(cellText(value), o);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Sanitised first on a terminal (an escape sequence may hide a formula), then neutralised unless raw. */
+function safeText(text: string, o: CsvOptions): string {
+  const shown = o.terminal ? sanitizeTerminal(text) : text;
+  return o.raw ? shown : neutraliseFormula(shown);
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;

@@ -27,7 +27,9 @@ export function sanitizeCell(text: string): string {
   return sanitizeTerminal(text.replace(/\r\n|\r|\n/g, ' ↵ ').replace(/\t/g, ' '));
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+// Tab or CR first, or = + - @ first once an importer has trimmed what it may:
+// whitespace and line breaks, a BOM, control and invisible characters.
+const FORMULA_START = new RegExp(`^(?:[\\t\\r]|[\\s\\p{Cc}${INVISIBLE}]*[=+\\-@])`, 'u');
 
 /** Spreadsheet formula injection: a leading ' makes the cell plain text. */
 export function neutraliseFormula(text: string): string {

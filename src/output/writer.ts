@@ -99,10 +99,12 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       const cols = fieldColumns ?? spec.csvColumns;
       // On a terminal every cell is made safe to print; files and pipes keep the data (formulas neutralised unless --csv-raw).
       const terminal = io.stdoutIsTTY;
-      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), { raw: true, terminal }));
+      const csvOpts = { raw: opts.csvRaw, terminal };
+      // The header too: --fields paths are the user's, but a header is a cell like any other.
+      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), csvOpts));
       for await (const batch of readyBatches(items)) {
         let chunk = '';
-        for (const item of batch) chunk += csvRecord(cols.map((c) => cellValue(item, c)), { raw: opts.csvRaw, terminal });
+        for (const item of batch) chunk += csvRecord(cols.map((c) => cellValue(item, c)), csvOpts);
         count += batch.length;
         await writeChunk(out, chunk);
       }
@@ -174,9 +176,10 @@ export async function writeRecord(io: IO, out: Writable, value: unknown, opts: O
     case 'csv': {
       const flat = flatten(doc);
       const keys = opts.fields ?? Object.keys(flat);
-      const terminal = io.stdoutIsTTY;
-      await writeChunk(out, csvRecord(keys, { raw: true, terminal }));
-      return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), { raw: opts.csvRaw, terminal }));
+      const csvOpts = { raw: opts.csvRaw, terminal: io.stdoutIsTTY };
+      // The keys of the record are the API's: the header row is neutralised like the values.
+      await writeChunk(out, csvRecord(keys, csvOpts));
+      return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), csvOpts));
     }
     case 'table':
       return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : (await import('./key-value.js')).renderKeyValue(doc, 0, { labels: 'human', width: io.stdoutIsTTY ? io.columns : undefined }));

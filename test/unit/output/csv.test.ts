@@ -42,6 +42,29 @@ describe('csvRecord', () => {
     expect(csvRecord([hostile], { terminal: false })).toBe(`${hostile}\r\n`);
   });
 
+  it('neutralises a formula behind leading whitespace, line breaks, a BOM or invisible characters (importers trim them)', () => {
+    expect(csvRecord([' =1+1', '\n=1+1', '\ufeff=1', '\u200b@x', ' \t-1'])).toBe(`' =1+1,"'\n=1+1",'\ufeff=1,'\u200b@x,' \t-1\r\n`);
+    expect(csvRecord([' =1+1', '\ufeff=1'], { raw: true })).toBe(' =1+1,\ufeff=1\r\n');
+    // On a terminal the cell's final text decides: the invisible character is shown as U+FFFD, a visible start.
+    expect(csvRecord(['\u200b=1', ' +1', '\u0085-1'], { terminal: true })).toBe(`\ufffd=1,' +1,\ufffd-1\n`);
+    expect(csvRecord([' 12', ' x=1', '\ufeffName'])).toBe(' 12, x=1,\ufeffName\r\n');
+  });
+
+  it('neutralises each element of a list, so no join of elements and separators starts a formula', () => {
+    expect(csvRecord([[null, '=1']])).toBe("; '=1\r\n");
+    expect(csvRecord([['', ' +1', 'x']])).toBe("; ' +1; x\r\n");
+    expect(csvRecord([[-1, -2, 3]])).toBe("'-1; '-2; 3\r\n");
+    expect(csvRecord([[null, '=1']], { raw: true })).toBe('; =1\r\n');
+    expect(csvRecord([['ok', '\u001b[0m=1']], { terminal: true })).toBe("ok; '=1\n");
+    // Split at its "; " (a spreadsheet set to semicolon-separated values), every piece is still plain text.
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constant(null), fc.string({ unit: fc.constantFrom(' ', '=', '+', '-', '@', '\n', '\ufeff', '\u200b', 'x') }), fc.integer())), (list) => {
+        const cell = (parse(csvRecord([list]), { record_delimiter: '\r\n' }) as string[][])[0]?.[0] ?? '';
+        for (const piece of cell.split(';')) expect(piece).not.toMatch(LIVE_FORMULA);
+      }),
+    );
+  });
+
   it('round-trips any strings through a CSV parser (raw mode)', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 6 }), (cells) => {
@@ -52,15 +75,25 @@ describe('csvRecord', () => {
   });
 
   it('never leaves a live formula in any cell, whatever the value', () => {
-    const value = fc.oneof(fc.string({ unit: 'binary' }), fc.integer(), fc.double(), fc.array(fc.oneof(fc.string(), fc.integer())), fc.constant(null));
+    // Text that an importer trims to a formula: blanks of every kind, then a formula start.
+    const blank = fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u3000', '\ufeff', '\u200b', '\u200f', '\u2028', '\u0000', '\u0085', '\u{e0020}');
+    const trimmed = fc.tuple(fc.string({ unit: blank }), fc.constantFrom('=', '+', '-', '@'), fc.string()).map(([b, f, rest]) => b + f + rest);
+    const text = fc.oneof(fc.string({ unit: 'binary' }), trimmed);
+    const value = fc.oneof(text, fc.integer(), fc.double(), fc.array(fc.oneof(text, fc.integer(), fc.constant(null))), fc.constant(null));
     fc.assert(
       fc.property(fc.array(value, { minLength: 1, maxLength: 5 }), fc.boolean(), (cells, terminal) => {
         const parsed = parse(csvRecord(cells, { terminal }), { relax_column_count: true, record_delimiter: terminal ? '\n' : '\r\n' }) as string[][];
-        for (const cell of parsed[0]!) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+        for (const cell of parsed[0]!) expect(cell).not.toMatch(LIVE_FORMULA);
       }),
     );
   });
 });
+
+/**
+ * A cell a spreadsheet may run: tab or CR first, or = + - @ as the first
+ * character once whitespace, controls and invisible characters are trimmed.
+ */
+const LIVE_FORMULA = /^[\t\r]|^[\s\p{Cc}\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]*[=+\-@]/u;
 
 describe('cellText', () => {
   it('renders null as empty, scalar arrays joined, objects as JSON', () => {

@@ -79,8 +79,15 @@ describe('sanitizeCell', () => {
 
 describe('neutraliseFormula', () => {
   it('prefixes a quote to text a spreadsheet would run, and only to that', () => {
-    for (const t of ['=1', '+1', '-1', '@A1', '\tx', '\rx']) expect(neutraliseFormula(t)).toBe(`'${t}`);
-    for (const t of ['', 'a=1', ' =1', "'=1", '1-2', 'x@y']) expect(neutraliseFormula(t)).toBe(t);
+    for (const t of ['=1', '+1', '-1', '@A1', '\tx', '\rx', '\t', '\r']) expect(neutraliseFormula(t)).toBe(`'${t}`);
+    for (const t of ['', 'a=1', "'=1", '1-2', 'x@y', '#=1', '\u00a0', ' ']) expect(neutraliseFormula(t)).toBe(t);
+  });
+  it('looks past what an importer may trim: whitespace, line breaks, BOM, invisible and control characters', () => {
+    for (const t of [' =1+1', '\n=1+1', '\ufeff=1', '\r\n=1', '  \t @A1', '\u00a0+1', '\u3000-1', '\u200b=1', '\u2028=1', '\u202e=1', '\u0000=1', '\u0085-1', '\u{e0041}=1', ' \u200f\n\ufeff@x']) {
+      expect(neutraliseFormula(t), escape(t)).toBe(`'${t}`);
+    }
+    // The first visible character decides; tab and CR count only at the very start.
+    for (const t of [' x=1', ' 1-2', ' \tabc', '\u200b', '\n', "' =1", ' \'=1', '\u00a0#']) expect(neutraliseFormula(t), escape(t)).toBe(t);
   });
 });
 

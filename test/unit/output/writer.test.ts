@@ -45,6 +45,23 @@ describe('writeList', () => {
   });
 });
 
+describe('CSV headers', () => {
+  // A record's keys come from the API: its header row is untrusted cells too.
+  it('neutralises a header cell a spreadsheet would run, unless --csv-raw', async () => {
+    const io = testIO();
+    await writeRecord(io, io.stdout, { ' =HYPERLINK("x")': 1, '@a': [2] }, { format: 'csv' });
+    expect(io.out()).toBe(`"' =HYPERLINK(""x"")",'@a.0\r\n1,2\r\n`);
+    const raw = testIO();
+    await writeRecord(raw, raw.stdout, { '=a': 1 }, { format: 'csv', csvRaw: true });
+    expect(raw.out()).toBe('=a\r\n1\r\n');
+  });
+  it('in a list too, and on a terminal the header is made safe to print', async () => {
+    const io = testIO({ tty: true });
+    await writeList(io, io.stdout, [{ a: 1 }], { columns: [], csvColumns: [{ key: 'a', header: '-\u200fA' }] }, { format: 'csv' });
+    expect(io.out()).toBe("'-\ufffdA\n1\n");
+  });
+});
+
 describe('writeRecord --fields', () => {
   const doc = { ok: true, checks: [{ name: 'Node.js' }], boss: { name: 'Zed', 'x\u001b[2J': 1 } };
   it('warns about a path the document lacks (once, naming the fields there are), and still prints it as null', async () => {
