@@ -1,5 +1,6 @@
 // Untrusted text (API data, webhook payloads) is neutralised here before it
 // reaches a terminal or a spreadsheet.
+import { jsonOf } from './depth.js';
 
 // CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, and the other
 // escapes (ESC, any intermediates, one final byte: ESC c reset, ESC 7, ESC ( B).
@@ -43,10 +44,11 @@ const JSON_UNSAFE = new RegExp(`[\\u007f-\\u009f${INVISIBLE}]`, 'gu');
  * JSON.stringify, with the characters it leaves raw that a terminal may act
  * on or hide (C1 controls such as the 8-bit CSI, bidi controls, zero-width
  * characters) written as \u escapes: the same JSON value, safe to print.
- * (C0 controls are escaped by JSON.stringify itself.)
+ * (C0 controls are escaped by JSON.stringify itself.) At most MAX_DEPTH
+ * levels deep (NESTED_TOO_DEEP).
  */
 export function jsonText(value: unknown, space?: number): string {
-  const text = JSON.stringify(value, null, space);
+  const text = jsonOf(value, '', space);
   return text === undefined ? text : jsonSafe(text);
 }
 

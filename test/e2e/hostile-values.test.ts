@@ -3,7 +3,8 @@
 // BOM, tags) never reach a terminal raw in any format, and JSON keeps them
 // exactly as \u escapes; CSV cells that an importer trims to a formula (a
 // leading space, line break, BOM or zero-width character) are neutralised,
-// every element of a list too.
+// every element of a list too; a value nested 100,000 levels deep is a clear
+// error naming its field, never a stack overflow ("This is a bug").
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -30,6 +31,9 @@ const FORMULA_ROW = employee(2, { designation: ' =1+1', department: '\n=1+1', mi
 /** Its cells in a CSV file: a leading ' on each (each element of a list). */
 const FORMULA_CELLS: Record<string, string> = { designation: "' =1+1", department: "'\n=1+1", middleName: '\'\ufeff=HYPERLINK("http://x")', displayName: "'\u200b@SUM(A1)", lastName: "; '=1", firstName: "x; ' -2+3", customerName: "'\u00a0+1" };
 
+const DEPTH = 100_000;
+/** JSON text of a value nested DEPTH arrays deep (JSON.stringify itself would overflow building it). */
+const DEEP_JSON = `${'['.repeat(DEPTH)}"x"${']'.repeat(DEPTH)}`;
 
 /** What must never reach a terminal: C0 but tab and newline (a pty's CRs are dropped), DEL, C1, invisible characters. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]/gu;
@@ -41,9 +45,12 @@ interface Api {
   close: () => Promise<void>;
 }
 
-/** /v1/employees in two pages of two, and one profile section (personal). */
-async function fakeApi(): Promise<Api> {
-  const pages = [[INVISIBLE_ROW, FORMULA_ROW], [employee(3), employee(4)]];
+/**
+ * /v1/employees in pages of `pages` (page 2 may carry the deep department),
+ * and one profile section (personal) whose `nested` member may be deep.
+ */
+async function fakeApi(opts: { deep: boolean }): Promise<Api> {
+  const pages = [[INVISIBLE_ROW, FORMULA_ROW], [employee(3), employee(4, { department: '@DEEP@' })]];
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     let body: string;
@@ -52,8 +59,9 @@ async function fakeApi(): Promise<Api> {
       const data = pages[page - 1] ?? [];
       body = JSON.stringify({ data, pagination: { currentPage: page, pageSize: 2, totalPages: pages.length, totalItems: 4, hasNextPage: page < pages.length, hasPreviousPage: page > 1 } });
     } else {
-      body = JSON.stringify({ firstName: 'Ann\u200f', lastName: ' =1+1' });
+      body = JSON.stringify({ firstName: 'Ann\u200f', lastName: ' =1+1', nested: '@DEEP@' });
     }
+    body = body.replace('"@DEEP@"', opts.deep ? DEEP_JSON : '"shallow"');
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -70,14 +78,15 @@ async function fakeApi(): Promise<Api> {
 
 let dir: { path: string; cleanup: () => void };
 let shallow: Api;
+let deep: Api;
 const envFor = (api: Api) => isolatedEnv(dir.path, { PARTNER_BASE_URL: api.url, PARTNER_TOKEN: 'test-token-1234' });
 
 beforeAll(async () => {
   dir = tempDir();
-  shallow = await fakeApi();
+  [shallow, deep] = await Promise.all([fakeApi({ deep: false }), fakeApi({ deep: true })]);
 });
 afterAll(async () => {
-  await shallow?.close();
+  await Promise.all([shallow?.close(), deep?.close()]);
   dir?.cleanup();
 });
 
@@ -134,5 +143,39 @@ describe('CSV in a file', () => {
     const row = (parse(r.stdout, { columns: true }) as Record<string, string>[])[1]!;
     expect(row.designation).toBe(' =1+1');
     expect(row.lastName).toBe('; =1');
+  });
+});
+
+describe('a value nested 100,000 levels deep', () => {
+  const refused: [string, string[], RegExp][] = [
+    ['employees list --all -o csv (on page 2)', ['employees', 'list', '--all', '--no-progress', '-o', 'csv'], /department\.0\.0\.0/],
+    ['employees list --all -o table', ['employees', 'list', '--all', '--no-progress', '-o', 'table', '--fields', 'employeeCode,department'], /department\.0\.0\.0/],
+    ['employees list --fields department.0 -o ndjson', ['employees', 'list', '--all', '--no-progress', '-o', 'ndjson', '--fields', 'employeeCode,department.0'], /department\.0\.0\.0/],
+    ['employees list --jq', ['employees', 'list', '--all', '--no-progress', '--jq', '.data | length'], /data\.3\.department\.0/],
+    // The key/value block of a section is rendered from the section, so its path starts there.
+    ['profile get -o table', ['profile', 'get', uuid(1), 'personal', '-o', 'table'], /nested\.0\.0/],
+    ['profile get -o csv', ['profile', 'get', uuid(1), 'personal', '-o', 'csv'], /personal\.nested\.0\.0/],
+    ['profile get -o json', ['profile', 'get', uuid(1), 'personal', '-o', 'json'], /personal\.nested\.0\.0/],
+  ];
+  for (const [name, args, path] of refused) {
+    it(`${name}: exit 1, an error naming the field, no stack overflow`, async () => {
+      const r = await runCli(args, { env: envFor(deep), timeoutMs: 30_000 });
+      expect(r.code, r.stderr).toBe(1);
+      // Piped JSON output has its errors as one JSON line (with the code); the others a text block.
+      const json = r.stderr.startsWith('{') ? (JSON.parse(r.stderr) as { error: { message: string; code: string } }).error : undefined;
+      if (json) expect(json.code).toBe('NESTED_TOO_DEEP');
+      else expect(r.stderr).toMatch(/^Error: /);
+      expect(json?.message ?? r.stderr).toMatch(path);
+      expect(json?.message ?? r.stderr).toMatch(/nested more than 64 levels deep/);
+      expect(r.stderr).not.toMatch(/This is a bug|Maximum call stack|\n\s+at /);
+    });
+  }
+
+  it('-o ndjson without --fields writes the rows as the API sent them, deep one included', async () => {
+    const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--no-progress'], { env: envFor(deep), timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toContain(`"department":${DEEP_JSON}`);
   });
 });

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cellText, csvRecord } from '../../../src/output/csv.js';
+import { failure, nested } from '../../helpers/nested.js';
 
 describe('csvRecord', () => {
   it('quotes per RFC 4180', () => {
@@ -94,6 +95,18 @@ describe('csvRecord', () => {
  * character once whitespace, controls and invisible characters are trimmed.
  */
 const LIVE_FORMULA = /^[\t\r]|^[\s\p{Cc}\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]*[=+\-@]/u;
+
+describe('a value nested too deeply', () => {
+  it('64 levels are written as JSON; 65 or 100,000 are NESTED_TOO_DEEP naming the column, never a stack overflow', async () => {
+    expect(csvRecord(['a', nested(64)], { columns: ['x', 'department'] })).toBe(`a,"${'['.repeat(64)}""x""${']'.repeat(64)}"\r\n`);
+    for (const deep of [nested(65), nested(100_000), { a: nested(100_000) }, [{ a: 1 }, nested(100_000)]]) {
+      const err = await failure(() => csvRecord(['a', deep], { columns: ['x', 'department'] }));
+      expect(err.code).toBe('NESTED_TOO_DEEP');
+      expect(err.message).toMatch(/^The value at department\.\S+ is nested more than 64 levels deep/);
+    }
+    expect((await failure(() => cellText({ a: nested(100_000) }, 'boss'))).message).toMatch(/^The value at boss\.a\.0\.0\.0\.… /);
+  });
+});
 
 describe('cellText', () => {
   it('renders null as empty, scalar arrays joined, objects as JSON', () => {
