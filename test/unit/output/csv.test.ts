@@ -105,6 +105,9 @@ describe('a value nested too deeply', () => {
       expect(err.message).toMatch(/^The value at department\.\S+ is nested more than 64 levels deep/);
     }
     expect((await failure(() => cellText({ a: nested(100_000) }, 'boss'))).message).toMatch(/^The value at boss\.a\.0\.0\.0\.… /);
+    // Without a column name, the path within the value.
+    expect((await failure(() => cellText({ a: nested(100_000) }))).message).toMatch(/^The value at a\.0\.0\.0\.0\.… /);
+    expect((await failure(() => csvRecord([nested(65)]))).message).toMatch(/^The value at 0\.0\.0\.0\.0\.… /);
   });
 });
 

@@ -204,6 +204,7 @@ describe('displayText', () => {
       expect(err.code).toBe('NESTED_TOO_DEEP');
       expect(err.message).toMatch(/^The value at dept\.\S+ is nested more than 64 levels deep/);
     }
+    expect((await failure(() => displayText({ a: nested(64) }))).message).toMatch(/^The value at a\.0\.0\.0\.0\.… /);
   });
 
   it('truncateCell keeps combining marks with their letter, and gives nothing for no room', () => {
