@@ -39,6 +39,8 @@ describe('sanitizeTerminal, every kind of sequence', () => {
     expect(sanitizeTerminal('a\u001bcb\u001b7c\u001bMd\u001b(Be')).toBe('abcde');
     expect(sanitizeTerminal('\u001b[2J\u001b[H\u001b[?25l\u001b[38;5;196mX')).toBe('X');
     expect(sanitizeTerminal('\u001b[1;31')).toBe('');
+    // The 8-bit CSI alike: cut short, the whole sequence goes.
+    expect(sanitizeTerminal('a\u009b1;31')).toBe('a');
     expect(sanitizeTerminal('cut\u001b]0;unterminated title')).toBe('cut');
     expect(sanitizeTerminal('x\u001b')).toBe('x');
   });
