@@ -2,6 +2,7 @@
 // marks none, emoji sequences two), measured by string-width, and cutting to
 // a width without splitting a grapheme.
 import stringWidth from 'string-width';
+import { checkDepth } from './depth.js';
 
 /** Terminal cells the text takes (ANSI colour codes take none). */
 export function cellWidth(text: string): number {
@@ -30,10 +31,14 @@ export function padCell(painted: string, text: string, width: number): string {
   return painted + ' '.repeat(Math.max(0, width - cellWidth(text)));
 }
 
-/** Text of a value in a table cell: null as a dash, arrays joined, objects as compact JSON. */
-export function displayText(value: unknown): string {
+/**
+ * Text of a value in a table cell: null as a dash, arrays joined, objects as
+ * compact JSON. `path` names the value in the error for one nested too deeply.
+ */
+export function displayText(value: unknown, path = ''): string {
   if (value === null || value === undefined || value === '') return '-';
+  if (typeof value !== 'object') return String(value);
+  checkDepth(value, path);
   if (Array.isArray(value)) return value.length === 0 ? '-' : value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(', ');
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  return JSON.stringify(value);
 }

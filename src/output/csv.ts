@@ -1,11 +1,26 @@
+import { jsonOf } from './depth.js';
 import { neutraliseFormula, sanitizeTerminal } from './sanitize.js';
 
-/** A value as CSV cell text: arrays of scalars joined with "; ", objects (and arrays holding any) as JSON, null/undefined empty. */
-export function cellText(value: unknown): string {
+/**
+ * A value as CSV cell text: arrays of scalars joined with "; ", objects (and
+ * arrays holding any) as JSON, null/undefined empty. `path` names the value
+ * in the error for one nested too deeply.
+ */
+export function cellText(value: unknown, path = ''): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.map((v) => (v === null ? '' : String(v))).join('; ');
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (isScalarList(value)) return value.map(elementText).join(LIST_SEPARATOR);
+  if (typeof value === 'object') return jsonOf(value, path);
   return String(value);
+}
+
+const LIST_SEPARATOR = '; ';
+
+function isScalarList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object');
+}
+
+function elementText(v: unknown): string {
+  return v === null ? '' : String(v);
 }
 
 export interface CsvOptions {
@@ -13,6 +28,8 @@ export interface CsvOptions {
   raw?: boolean;
   /** stdout is a terminal: escape sequences and control characters are removed, records end in LF (files and pipes keep the data). */
   terminal?: boolean;
+  /** The column of each value (a dot path), named in the error for a value nested too deeply. */
+  columns?: readonly string[];
 }
 
 /**
@@ -24,16 +41,22 @@ export interface CsvOptions {
 export function csvRecord(values: unknown[], opts: CsvOptions | boolean = {}): string {
   const o = typeof opts === 'boolean' ? { raw: opts } : opts;
   let line = '';
-  for (let k = 0; k < values.length; k++) line += (k === 0 ? '' : ',') + csvCell(values[k], o);
+  for (let k = 0; k < values.length; k++) line += (k === 0 ? '' : ',') + csvCell(values[k], o, k);
   // On a terminal a bare LF: the CR of RFC 4180's CRLF is one more control character on the screen.
   return o.terminal ? `${line}\n` : `${line}\r\n`;
 }
 
-function csvCell(value: unknown, o: CsvOptions): string {
-  let text = cellText(value);
-  if (o.terminal) text = sanitizeTerminal(text);
-  if (!o.raw) text = neutraliseFormula(text);
+function csvCell(value: unknown, o: CsvOptions, k: number): string {
+  // Each element of a list on its own: a spreadsheet set to semicolon-separated
+  // values splits the cell at our "; ", and every piece must still be plain text.
+  const text = typeof value === 'string' ? safeText(value, o) : isScalarList(value) ? value.map((v) => safeText(elementText(v), o)).join(LIST_SEPARATOR) : safeText(cellText(value, o.columns?.[k]), o);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Sanitised first on a terminal (an escape sequence may hide a formula), then neutralised unless raw. */
+function safeText(text: string, o: CsvOptions): string {
+  const shown = o.terminal ? sanitizeTerminal(text) : text;
+  return o.raw ? shown : neutraliseFormula(shown);
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;

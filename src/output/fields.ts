@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { MAX_DEPTH, nestedTooDeep } from './depth.js';
 
 /** Reads a dot path (`reportsTo.firstName`, `education.0.degree`) from a value. */
 export function getPath(value: unknown, path: string): unknown {
@@ -36,14 +37,21 @@ export function pickFields(value: unknown, fields: string[]): Record<string, unk
   return out;
 }
 
-/** Flattens nested objects and arrays to dot-path keys, in order of appearance. */
-export function flatten(value: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+/** Flattens nested objects and arrays to dot-path keys, in order of appearance; at most MAX_DEPTH levels (NESTED_TOO_DEEP). */
+export function flatten(value: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  flattenInto(value, '', out, MAX_DEPTH);
+  return out;
+}
+
+/** `room`: the levels of arrays and objects still allowed below `prefix`. */
+function flattenInto(value: unknown, prefix: string, out: Record<string, unknown>, room: number): void {
   if (value !== null && typeof value === 'object') {
+    if (room === 0) throw nestedTooDeep(prefix);
     const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
     if (entries.length === 0 && prefix) out[prefix] = Array.isArray(value) ? [] : {};
-    for (const [k, v] of entries) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+    for (const [k, v] of entries) flattenInto(v, prefix ? `${prefix}.${k}` : k, out, room - 1);
   } else if (prefix) {
     out[prefix] = value;
   }
-  return out;
 }

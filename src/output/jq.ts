@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import { jsonOf } from './depth.js';
 
 // `--jq EXPR`: a jq filter applied to one JSON document, with the embedded
 // jq of the jq-wasm package (jq 1.7 compiled to WebAssembly, ~1.3 MB of
@@ -47,7 +48,7 @@ export async function checkJqFilter(filter: string): Promise<void> {
 /** Applies the filter to one document; returns jq's output, one result per line (ends with a newline unless empty). */
 export async function applyJq(value: unknown, filter: string): Promise<string> {
   const run = await loadRunner();
-  const res = await run(JSON.stringify(value ?? null), [...OUTPUT_FLAGS, filter]);
+  const res = await run(jsonOf(value ?? null), [...OUTPUT_FLAGS, filter]);
   if (res.status === 3) throw new UsageError(`Invalid --jq filter: ${jqMessage(res.stderr)}`, undefined, 'INVALID_JQ');
   if (res.status !== 0 || /^jq: error/m.test(res.stderr)) {
     throw new CliError(`--jq failed: ${jqMessage(res.stderr) || `jq exited with status ${res.status}`}`, { code: 'JQ_ERROR', exitCode: ExitCode.FAILURE, hint: 'The filter ran on the JSON that `-o json` prints; check it with -o json first.' });

@@ -3,6 +3,7 @@
 import wrapAnsi from 'wrap-ansi';
 import { sanitizeCell } from './sanitize.js';
 import { cellWidth, displayText, padCell } from './cells.js';
+import { MAX_DEPTH, nestedTooDeep } from './depth.js';
 
 export interface KeyValueOptions {
   /** Rewrites a value before it is shown (masking account numbers); `path` is the dot path of the value. */
@@ -65,10 +66,18 @@ export function formatPairs(pairs: readonly (readonly [label: string, value: str
   return out;
 }
 
-/** A key/value block for one record, nested values indented as sub-blocks. */
+/**
+ * A key/value block for one record, nested values indented as sub-blocks;
+ * at most MAX_DEPTH levels (NESTED_TOO_DEEP). `path` is the record's dot path.
+ */
 export function renderKeyValue(value: unknown, indent = 0, opts: KeyValueOptions = {}, path = ''): string {
+  return block(value, indent, opts, path, MAX_DEPTH);
+}
+
+/** `room`: the levels of arrays and objects still allowed, `value` included. */
+function block(value: unknown, indent: number, opts: KeyValueOptions, path: string, room: number): string {
   const pad = '  '.repeat(indent);
-  if (value === null || value === undefined || typeof value !== 'object') return `${pad}${sanitizeCell(displayText(value))}\n`;
+  if (value === null || value === undefined || typeof value !== 'object') return `${pad}${sanitizeCell(displayText(value, path))}\n`;
   const entries = Array.isArray(value) ? value.map((v, i) => [`[${i + 1}]`, v, String(i)] as const) : Object.entries(value).map(([k, v]) => [k, v, k] as const);
   if (entries.length === 0) return `${pad}-\n`;
   const label = (key: string) => sanitizeCell(opts.labels === 'human' ? humanLabel(key) : key);
@@ -83,11 +92,14 @@ export function renderKeyValue(value: unknown, indent = 0, opts: KeyValueOptions
   for (const [name, raw, key] of entries) {
     const childPath = path ? `${path}.${key}` : key;
     const v = opts.mask ? opts.mask(childPath, raw) : raw;
-    if (v !== null && typeof v === 'object' && !(Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))) {
+    const nested = v !== null && typeof v === 'object';
+    // A list of plain values is shown on one line, but is a level all the same.
+    if (nested && room === 1) throw nestedTooDeep(childPath);
+    if (nested && !(Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))) {
       flush();
-      out += `${pad}${label(name)}:\n${renderKeyValue(v, indent + 1, opts, childPath)}`;
+      out += `${pad}${label(name)}:\n${block(v, indent + 1, opts, childPath, room - 1)}`;
     } else {
-      run.push([label(name), sanitizeCell(displayText(v))]);
+      run.push([label(name), sanitizeCell(displayText(v, childPath))]);
     }
   }
   flush();

@@ -4,6 +4,7 @@ import { readyBatches } from './batch.js';
 import { rawRows } from './raw-rows.js';
 import { writeWarning } from './colors.js';
 import { csvRecord } from './csv.js';
+import { jsonOf } from './depth.js';
 import { flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
@@ -57,7 +58,7 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
     const { displayText } = await tableModule();
     for await (const item of items) {
       count++;
-      await writeChunk(out, `${sanitizeTerminal(displayText(getPath(item, idField)))}\n`);
+      await writeChunk(out, `${sanitizeTerminal(displayText(getPath(item, idField), idField))}\n`);
     }
     return count;
   }
@@ -75,7 +76,7 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       for await (const batch of readyBatches(items)) {
         let chunk = '';
         const raw = opts.fields ? undefined : rawRows(batch);
-        for (let k = 0; k < batch.length; k++) chunk += `${raw?.[k] ?? JSON.stringify(project(batch[k], opts.fields))}\n`;
+        for (let k = 0; k < batch.length; k++) chunk += `${raw?.[k] ?? jsonOf(project(batch[k], opts.fields))}\n`;
         count += batch.length;
         await writeChunk(out, jsonSafe(chunk));
       }
@@ -88,7 +89,7 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       for await (const batch of readyBatches(items)) {
         let chunk = '';
         const raw = opts.fields ? undefined : rawRows(batch);
-        for (let k = 0; k < batch.length; k++) chunk += `${count++ === 0 ? '\n' : ',\n'}${indent}${raw?.[k] ?? JSON.stringify(project(batch[k], opts.fields))}`;
+        for (let k = 0; k < batch.length; k++) chunk += `${count++ === 0 ? '\n' : ',\n'}${indent}${raw?.[k] ?? jsonOf(project(batch[k], opts.fields))}`;
         await writeChunk(out, jsonSafe(chunk));
       }
       const close = count === 0 ? ']' : `\n${indent.slice(2)}]`;
@@ -99,10 +100,12 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       const cols = fieldColumns ?? spec.csvColumns;
       // On a terminal every cell is made safe to print; files and pipes keep the data (formulas neutralised unless --csv-raw).
       const terminal = io.stdoutIsTTY;
-      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), { raw: true, terminal }));
+      const csvOpts = { raw: opts.csvRaw, terminal, columns: cols.map((c) => c.key) };
+      // The header too: --fields paths are the user's, but a header is a cell like any other.
+      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), csvOpts));
       for await (const batch of readyBatches(items)) {
         let chunk = '';
-        for (const item of batch) chunk += csvRecord(cols.map((c) => cellValue(item, c)), { raw: opts.csvRaw, terminal });
+        for (const item of batch) chunk += csvRecord(cols.map((c) => cellValue(item, c)), csvOpts);
         count += batch.length;
         await writeChunk(out, chunk);
       }
@@ -126,7 +129,7 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       };
       for await (const item of items) {
         count++;
-        block.push(cols.map((c) => sanitizeCell(displayText(cellValue(item, c)))));
+        block.push(cols.map((c) => sanitizeCell(displayText(cellValue(item, c), c.key))));
         if (block.length >= TABLE_BLOCK) await flush();
       }
       await flush();
@@ -162,7 +165,8 @@ export async function writeRecord(io: IO, out: Writable, value: unknown, opts: O
   if (opts.fields && spec.warnUnknownFields !== false) warnUnknownFields(io, value, opts.fields);
   if (opts.quiet) {
     const { displayText } = await tableModule();
-    await writeChunk(out, `${sanitizeTerminal(displayText(getPath(value, spec.idField ?? 'id')))}\n`);
+    const idField = spec.idField ?? 'id';
+    await writeChunk(out, `${sanitizeTerminal(displayText(getPath(value, idField), idField))}\n`);
     return;
   }
   if (opts.jq !== undefined) return writeJq(io, out, doc, opts.jq);
@@ -174,9 +178,10 @@ export async function writeRecord(io: IO, out: Writable, value: unknown, opts: O
     case 'csv': {
       const flat = flatten(doc);
       const keys = opts.fields ?? Object.keys(flat);
-      const terminal = io.stdoutIsTTY;
-      await writeChunk(out, csvRecord(keys, { raw: true, terminal }));
-      return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), { raw: opts.csvRaw, terminal }));
+      const csvOpts = { raw: opts.csvRaw, terminal: io.stdoutIsTTY, columns: keys };
+      // The keys of the record are the API's: the header row is neutralised like the values.
+      await writeChunk(out, csvRecord(keys, csvOpts));
+      return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), csvOpts));
     }
     case 'table':
       return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : (await import('./key-value.js')).renderKeyValue(doc, 0, { labels: 'human', width: io.stdoutIsTTY ? io.columns : undefined }));

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cellText, csvRecord } from '../../../src/output/csv.js';
+import { failure, nested } from '../../helpers/nested.js';
 
 describe('csvRecord', () => {
   it('quotes per RFC 4180', () => {
@@ -42,6 +43,29 @@ describe('csvRecord', () => {
     expect(csvRecord([hostile], { terminal: false })).toBe(`${hostile}\r\n`);
   });
 
+  it('neutralises a formula behind leading whitespace, line breaks, a BOM or invisible characters (importers trim them)', () => {
+    expect(csvRecord([' =1+1', '\n=1+1', '\ufeff=1', '\u200b@x', ' \t-1'])).toBe(`' =1+1,"'\n=1+1",'\ufeff=1,'\u200b@x,' \t-1\r\n`);
+    expect(csvRecord([' =1+1', '\ufeff=1'], { raw: true })).toBe(' =1+1,\ufeff=1\r\n');
+    // On a terminal the cell's final text decides: the invisible character is shown as U+FFFD, a visible start.
+    expect(csvRecord(['\u200b=1', ' +1', '\u0085-1'], { terminal: true })).toBe(`\ufffd=1,' +1,\ufffd-1\n`);
+    expect(csvRecord([' 12', ' x=1', '\ufeffName'])).toBe(' 12, x=1,\ufeffName\r\n');
+  });
+
+  it('neutralises each element of a list, so no join of elements and separators starts a formula', () => {
+    expect(csvRecord([[null, '=1']])).toBe("; '=1\r\n");
+    expect(csvRecord([['', ' +1', 'x']])).toBe("; ' +1; x\r\n");
+    expect(csvRecord([[-1, -2, 3]])).toBe("'-1; '-2; 3\r\n");
+    expect(csvRecord([[null, '=1']], { raw: true })).toBe('; =1\r\n');
+    expect(csvRecord([['ok', '\u001b[0m=1']], { terminal: true })).toBe("ok; '=1\n");
+    // Split at its "; " (a spreadsheet set to semicolon-separated values), every piece is still plain text.
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constant(null), fc.string({ unit: fc.constantFrom(' ', '=', '+', '-', '@', '\n', '\ufeff', '\u200b', 'x') }), fc.integer())), (list) => {
+        const cell = (parse(csvRecord([list]), { record_delimiter: '\r\n' }) as string[][])[0]?.[0] ?? '';
+        for (const piece of cell.split(';')) expect(piece).not.toMatch(LIVE_FORMULA);
+      }),
+    );
+  });
+
   it('round-trips any strings through a CSV parser (raw mode)', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 6 }), (cells) => {
@@ -52,13 +76,38 @@ describe('csvRecord', () => {
   });
 
   it('never leaves a live formula in any cell, whatever the value', () => {
-    const value = fc.oneof(fc.string({ unit: 'binary' }), fc.integer(), fc.double(), fc.array(fc.oneof(fc.string(), fc.integer())), fc.constant(null));
+    // Text that an importer trims to a formula: blanks of every kind, then a formula start.
+    const blank = fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u3000', '\ufeff', '\u200b', '\u200f', '\u2028', '\u0000', '\u0085', '\u{e0020}');
+    const trimmed = fc.tuple(fc.string({ unit: blank }), fc.constantFrom('=', '+', '-', '@'), fc.string()).map(([b, f, rest]) => b + f + rest);
+    const text = fc.oneof(fc.string({ unit: 'binary' }), trimmed);
+    const value = fc.oneof(text, fc.integer(), fc.double(), fc.array(fc.oneof(text, fc.integer(), fc.constant(null))), fc.constant(null));
     fc.assert(
       fc.property(fc.array(value, { minLength: 1, maxLength: 5 }), fc.boolean(), (cells, terminal) => {
         const parsed = parse(csvRecord(cells, { terminal }), { relax_column_count: true, record_delimiter: terminal ? '\n' : '\r\n' }) as string[][];
-        for (const cell of parsed[0]!) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+        for (const cell of parsed[0]!) expect(cell).not.toMatch(LIVE_FORMULA);
       }),
     );
+  });
+});
+
+/**
+ * A cell a spreadsheet may run: tab or CR first, or = + - @ as the first
+ * character once whitespace, controls and invisible characters are trimmed.
+ */
+const LIVE_FORMULA = /^[\t\r]|^[\s\p{Cc}\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]*[=+\-@]/u;
+
+describe('a value nested too deeply', () => {
+  it('64 levels are written as JSON; 65 or 100,000 are NESTED_TOO_DEEP naming the column, never a stack overflow', async () => {
+    expect(csvRecord(['a', nested(64)], { columns: ['x', 'department'] })).toBe(`a,"${'['.repeat(64)}""x""${']'.repeat(64)}"\r\n`);
+    for (const deep of [nested(65), nested(100_000), { a: nested(100_000) }, [{ a: 1 }, nested(100_000)]]) {
+      const err = await failure(() => csvRecord(['a', deep], { columns: ['x', 'department'] }));
+      expect(err.code).toBe('NESTED_TOO_DEEP');
+      expect(err.message).toMatch(/^The value at department\.\S+ is nested more than 64 levels deep/);
+    }
+    expect((await failure(() => cellText({ a: nested(100_000) }, 'boss'))).message).toMatch(/^The value at boss\.a\.0\.0\.0\.… /);
+    // Without a column name, the path within the value.
+    expect((await failure(() => cellText({ a: nested(100_000) }))).message).toMatch(/^The value at a\.0\.0\.0\.0\.… /);
+    expect((await failure(() => csvRecord([nested(65)]))).message).toMatch(/^The value at 0\.0\.0\.0\.0\.… /);
   });
 });
 

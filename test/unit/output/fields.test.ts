@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flatten, getPath, parseFields, pickFields } from '../../../src/output/fields.js';
 import { UsageError } from '../../../src/errors.js';
+import { failure, nested } from '../../helpers/nested.js';
 
 describe('fields', () => {
   const v = { a: 1, b: { c: 'x', d: null }, list: [{ degree: 'BSc' }] };
@@ -19,5 +20,15 @@ describe('fields', () => {
   });
   it('flattens to dot paths', () => {
     expect(flatten(v)).toEqual({ a: 1, 'b.c': 'x', 'b.d': null, 'list.0.degree': 'BSc' });
+    expect(flatten({ e: [], o: {} })).toEqual({ e: [], o: {} });
+  });
+  it('flattens 64 levels; refuses 65 or 100,000 with NESTED_TOO_DEEP naming the path, never a stack overflow', async () => {
+    expect(Object.keys(flatten({ a: nested(63) }))).toEqual([`a${'.0'.repeat(63)}`]);
+    expect(flatten({ a: nested(62, []) })).toEqual({ [`a${'.0'.repeat(62)}`]: [] });
+    for (const deep of [{ a: nested(64) }, { a: nested(63, {}) }, { a: nested(100_000) }]) {
+      const err = await failure(() => flatten(deep));
+      expect(err.code).toBe('NESTED_TOO_DEEP');
+      expect(err.message).toMatch(/^The value at a\.0\.0\.0\.0\.… is nested more than 64 levels deep/);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyJq, checkJqFilter } from '../../../src/output/jq.js';
 import { CliError, UsageError } from '../../../src/errors.js';
+import { failure, nested } from '../../helpers/nested.js';
 
 describe('embedded jq', () => {
   it('prints results one per line: compact JSON, strings raw', async () => {
@@ -25,5 +26,11 @@ describe('embedded jq', () => {
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).exitCode).toBe(1);
     expect((err as CliError).code).toBe('JQ_ERROR');
+  });
+
+  it('a document nested 100,000 levels deep is NESTED_TOO_DEEP naming the field, never a stack overflow', async () => {
+    const err = await failure(() => applyJq({ data: [{ dept: nested(100_000) }] }, '.'));
+    expect(err.code).toBe('NESTED_TOO_DEEP');
+    expect(err.message).toMatch(/^The value at data\.0\.dept\.0\.0\.… /);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellWidth } from '../../../src/output/cells.js';
 import { formatPairs, humanLabel, renderKeyValue } from '../../../src/output/key-value.js';
+import { failure, nested } from '../../helpers/nested.js';
 
 describe('humanLabel', () => {
   it('turns camelCase keys into labels', () => {
@@ -19,6 +20,21 @@ describe('humanLabel', () => {
   it('leaves keys that are not identifiers alone', () => {
     expect(humanLabel('[1]')).toBe('[1]');
     expect(humanLabel('a.b')).toBe('a.b');
+  });
+});
+
+describe('renderKeyValue, a value nested too deeply', () => {
+  it('shows 64 levels; refuses 65 or 100,000 with NESTED_TOO_DEEP naming the path, never a stack overflow', async () => {
+    const out = renderKeyValue({ a: nested(62, ['x', 'y']) });
+    expect(out.trimEnd().split('\n')).toHaveLength(63);
+    expect(out).toMatch(/^ {124}\[1\] {2}x, y$/m);
+    for (const deep of [{ a: nested(63, ['x']) }, { a: nested(63, { k: 1 }) }, { a: nested(100_000) }]) {
+      const err = await failure(() => renderKeyValue(deep, 0, { labels: 'human' }));
+      expect(err.code).toBe('NESTED_TOO_DEEP');
+      expect(err.message).toMatch(/^The value at a\.0\.0\.0\.0\.… is nested more than 64 levels deep/);
+    }
+    // The caller's path leads the name.
+    expect((await failure(() => renderKeyValue(nested(100_000), 1, {}, 'payload'))).message).toMatch(/^The value at payload\.0\.0\.0\.0\.… /);
   });
 });
 

@@ -1,5 +1,17 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonText, neutraliseFormula, sanitizeCell, sanitizeTerminal } from '../../../src/output/sanitize.js';
+
+/**
+ * Characters that render as nothing (or not where they stand) yet make two
+ * texts differ or reorder them: direction marks, the line and paragraph
+ * separators, zero-width characters and joiners, invisible operators, BOM,
+ * soft hyphen, Hangul fillers, variation selectors, tag characters (astral),
+ * invisible musical formatting (astral), interlinear annotation controls.
+ */
+const INVISIBLE = ['\u200e', '\u200f', '\u061c', '\u2028', '\u2029', '\u200b', '\u200c', '\u200d', '\u2060', '\u2061', '\u2064', '\u206a', '\u206f', '\ufeff', '\u180e', '\u00ad', '\u034f', '\u115f', '\u3164', '\uffa0', '\ufe0f', '\ufff8', '\ufff9', '\ufffb', '\u{e0041}', '\u{e007f}', '\u{e0100}', '\u{1d173}'];
+/** Their neighbours, and other text that is visible: kept as it is. */
+const VISIBLE = ['\u00a0', '\u00ac', '\u2027', '\u202f', '\u205f', '\u2070', '\ufffc', '\ufffd', 'é', 'e\u0301', '李', 'محمد', '😀', '\u{e1000}'];
 
 describe('sanitizeTerminal', () => {
   it('removes CSI, OSC and other escape sequences', () => {
@@ -27,6 +39,8 @@ describe('sanitizeTerminal, every kind of sequence', () => {
     expect(sanitizeTerminal('a\u001bcb\u001b7c\u001bMd\u001b(Be')).toBe('abcde');
     expect(sanitizeTerminal('\u001b[2J\u001b[H\u001b[?25l\u001b[38;5;196mX')).toBe('X');
     expect(sanitizeTerminal('\u001b[1;31')).toBe('');
+    // The 8-bit CSI alike: cut short, the whole sequence goes.
+    expect(sanitizeTerminal('a\u009b1;31')).toBe('a');
     expect(sanitizeTerminal('cut\u001b]0;unterminated title')).toBe('cut');
     expect(sanitizeTerminal('x\u001b')).toBe('x');
   });
@@ -34,9 +48,28 @@ describe('sanitizeTerminal, every kind of sequence', () => {
     const all = ['\u0000', '\u0008', '\u000b', '\u000c', '\r', '\u001f', '\u007f', '\u0080', '\u0085', '\u009f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
     for (const c of all) expect(sanitizeTerminal(`a${c}b`)).toBe('a\ufffdb');
     expect(sanitizeTerminal('a\tb\nc')).toBe('a\tb\nc');
-    expect(sanitizeTerminal('\u2029\u200f\u00a0')).toBe('\u2029\u200f\u00a0');
+  });
+  it('replaces every invisible character (one U+FFFD per character, astral ones too), keeps visible text', () => {
+    for (const c of INVISIBLE) expect(sanitizeTerminal(`a${c}b`), escape(c)).toBe('a\ufffdb');
+    for (const c of INVISIBLE) expect(sanitizeCell(`a${c}b`), escape(c)).toBe('a\ufffdb');
+    for (const c of VISIBLE) expect(sanitizeTerminal(`a${c}b`), escape(c)).toBe(`a${c}b`);
+    expect(sanitizeTerminal('\u202e\u200f\u2028')).toBe('\ufffd\ufffd\ufffd');
+  });
+  it('leaves nothing a terminal acts on or hides, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('\u001b', '[', ']', '\u0007', 'x', ...INVISIBLE) }), (s, t) => {
+        expect(sanitizeTerminal(s + t)).not.toMatch(UNSAFE);
+      }),
+    );
   });
 });
+
+/** What must never reach a terminal: C0 but tab and newline, DEL, C1, invisible characters. */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]/u;
+
+function escape(s: string): string {
+  return [...s].map((c) => `U+${c.codePointAt(0)!.toString(16)}`).join(' ');
+}
 
 describe('sanitizeCell', () => {
   it('puts a cell on one line without tabs, and removes escapes', () => {
@@ -48,12 +81,37 @@ describe('sanitizeCell', () => {
 
 describe('neutraliseFormula', () => {
   it('prefixes a quote to text a spreadsheet would run, and only to that', () => {
-    for (const t of ['=1', '+1', '-1', '@A1', '\tx', '\rx']) expect(neutraliseFormula(t)).toBe(`'${t}`);
-    for (const t of ['', 'a=1', ' =1', "'=1", '1-2', 'x@y']) expect(neutraliseFormula(t)).toBe(t);
+    for (const t of ['=1', '+1', '-1', '@A1', '\tx', '\rx', '\t', '\r']) expect(neutraliseFormula(t)).toBe(`'${t}`);
+    for (const t of ['', 'a=1', "'=1", '1-2', 'x@y', '#=1', '\u00a0', ' ']) expect(neutraliseFormula(t)).toBe(t);
+  });
+  it('looks past what an importer may trim: whitespace, line breaks, BOM, invisible and control characters', () => {
+    for (const t of [' =1+1', '\n=1+1', '\ufeff=1', '\r\n=1', '  \t @A1', '\u00a0+1', '\u3000-1', '\u200b=1', '\u2028=1', '\u202e=1', '\u0000=1', '\u0085-1', '\u{e0041}=1', ' \u200f\n\ufeff@x']) {
+      expect(neutraliseFormula(t), escape(t)).toBe(`'${t}`);
+    }
+    // The first visible character decides; tab and CR count only at the very start.
+    for (const t of [' x=1', ' 1-2', ' \tabc', '\u200b', '\n', "' =1", ' \'=1', '\u00a0#']) expect(neutraliseFormula(t), escape(t)).toBe(t);
   });
 });
 
 describe('jsonText', () => {
+  it('writes every invisible character as \\u escapes (astral ones as a surrogate pair): the same value, safe to print', () => {
+    for (const c of INVISIBLE) {
+      const text = jsonText({ v: `a${c}b` })!;
+      expect(text, escape(c)).toBe(`{"v":"a${[...c.split('')].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}b"}`);
+      expect(JSON.parse(text)).toEqual({ v: `a${c}b` });
+    }
+    for (const c of VISIBLE) expect(jsonText(`a${c}b`), escape(c)).toBe(`"a${c}b"`);
+  });
+  it('never prints what a terminal acts on or hides, and parses back to the same value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (v, s) => {
+        const value = { v, s };
+        const text = jsonText(value, 2)!;
+        expect(text.replace(/\n/g, '')).not.toMatch(UNSAFE);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
+  });
   it('writes C1 controls, DEL, bidi controls and line separators as \\u escapes: the same value, safe to print', () => {
     const value = { a: 'x\u009b31my\u0085z\u007f', b: 'p\u202eq\u2066r\u2069', c: 'l\u2028m\u2029n' };
     const text = jsonText(value)!;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cellWidth, displayText, truncateCell } from '../../../src/output/cells.js';
 import { hiddenNote, layoutTable, renderTable, type Column } from '../../../src/output/table.js';
 import { testIO } from '../../../src/io.js';
+import { failure, nested } from '../../helpers/nested.js';
 import { writeList } from '../../../src/output/writer.js';
 import { EMPLOYEE_COLUMNS } from '../../../src/commands/employees/list.run.js';
 
@@ -192,6 +193,18 @@ describe('displayText', () => {
     expect(displayText({ a: [1] })).toBe('{"a":[1]}');
     expect(displayText(0)).toBe('0');
     expect(displayText(false)).toBe('false');
+  });
+
+  it('a value nested 64 levels is shown as JSON; 65 or 100,000 are NESTED_TOO_DEEP naming the path', async () => {
+    // A list is shown as its elements joined.
+    expect(displayText(nested(64), 'dept')).toBe(`${'['.repeat(63)}"x"${']'.repeat(63)}`);
+    expect(displayText([1, nested(63)], 'dept')).toBe(`1, ${'['.repeat(63)}"x"${']'.repeat(63)}`);
+    for (const deep of [nested(65), [1, nested(64)], { a: nested(100_000) }]) {
+      const err = await failure(() => displayText(deep, 'dept'));
+      expect(err.code).toBe('NESTED_TOO_DEEP');
+      expect(err.message).toMatch(/^The value at dept\.\S+ is nested more than 64 levels deep/);
+    }
+    expect((await failure(() => displayText({ a: nested(64) }))).message).toMatch(/^The value at a\.0\.0\.0\.0\.… /);
   });
 
   it('truncateCell keeps combining marks with their letter, and gives nothing for no room', () => {

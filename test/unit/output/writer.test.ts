@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { testIO } from '../../../src/io.js';
 import { writeList, writeRecord, type ListSpec } from '../../../src/output/writer.js';
+import { batched } from '../../../src/output/batch.js';
+import { rememberRawRows } from '../../../src/output/raw-rows.js';
+import { failure, nested } from '../../helpers/nested.js';
 
 const items = [
   { id: '1', name: 'Ann', tags: ['a', 'b'], boss: { name: 'Zed' } },
@@ -45,6 +48,23 @@ describe('writeList', () => {
   });
 });
 
+describe('CSV headers', () => {
+  // A record's keys come from the API: its header row is untrusted cells too.
+  it('neutralises a header cell a spreadsheet would run, unless --csv-raw', async () => {
+    const io = testIO();
+    await writeRecord(io, io.stdout, { ' =HYPERLINK("x")': 1, '@a': [2] }, { format: 'csv' });
+    expect(io.out()).toBe(`"' =HYPERLINK(""x"")",'@a.0\r\n1,2\r\n`);
+    const raw = testIO();
+    await writeRecord(raw, raw.stdout, { '=a': 1 }, { format: 'csv', csvRaw: true });
+    expect(raw.out()).toBe('=a\r\n1\r\n');
+  });
+  it('in a list too, and on a terminal the header is made safe to print', async () => {
+    const io = testIO({ tty: true });
+    await writeList(io, io.stdout, [{ a: 1 }], { columns: [], csvColumns: [{ key: 'a', header: '-\u200fA' }] }, { format: 'csv' });
+    expect(io.out()).toBe("'-\ufffdA\n1\n");
+  });
+});
+
 describe('writeRecord --fields', () => {
   const doc = { ok: true, checks: [{ name: 'Node.js' }], boss: { name: 'Zed', 'x\u001b[2J': 1 } };
   it('warns about a path the document lacks (once, naming the fields there are), and still prints it as null', async () => {
@@ -63,5 +83,52 @@ describe('writeRecord --fields', () => {
     const io = testIO();
     await writeRecord(io, io.stdout, { 'a\u001b]52;c;Zm9v\u0007': 1 }, { format: 'json', fields: ['b'] });
     expect(io.err()).not.toMatch(/\u001b/);
+  });
+});
+
+describe('a value nested 100,000 levels deep', () => {
+  const rows = () => [{ id: '1', dept: 'ok' }, { id: '2', dept: nested(100_000) }];
+  const deepSpec: ListSpec = { columns: [{ key: 'id' }, { key: 'dept', header: 'DEPT' }], csvColumns: [{ key: 'id' }, { key: 'dept' }] };
+  const list = (opts: Parameters<typeof writeList>[4], items: unknown[] = rows()) => {
+    const io = testIO();
+    return writeList(io, io.stdout, items, deepSpec, opts);
+  };
+  const record = (opts: Parameters<typeof writeRecord>[3]) => {
+    const io = testIO();
+    return writeRecord(io, io.stdout, { id: '1', personal: { nested: nested(100_000) } }, opts);
+  };
+
+  it('in a list: NESTED_TOO_DEEP naming the field for CSV, table, --fields and --jq, never a stack overflow', async () => {
+    for (const [opts, path] of [
+      [{ format: 'csv' }, 'dept'],
+      [{ format: 'table' }, 'dept'],
+      [{ format: 'ndjson', fields: ['dept.0'] }, 'dept.0'],
+      [{ format: 'json', fields: ['id', 'dept'] }, 'dept'],
+      [{ format: 'json', jq: '.[0]' }, '1.dept'],
+    ] as [Parameters<typeof writeList>[4], string][]) {
+      const err = await failure(() => list(opts));
+      expect(err.code, JSON.stringify(opts)).toBe('NESTED_TOO_DEEP');
+      expect(err.message).toMatch(new RegExp(`^The value at ${path.replace(/\./g, '\\.')}\\.0\\.0`));
+    }
+  });
+
+  it('in a list: JSON of rows the API sent as text is that text (no walk); rows without it are walked, and refused', async () => {
+    const page = rows();
+    const deepText = `${'['.repeat(100_000)}"x"${']'.repeat(100_000)}`;
+    rememberRawRows(`{"data":[{"id":"1","dept":"ok"},{"id":"2","dept":${deepText}}]}`, page);
+    const io = testIO();
+    await writeList(io, io.stdout, batched((async function* () { yield page; })()), deepSpec, { format: 'ndjson' });
+    expect(io.out()).toBe(`{"id":"1","dept":"ok"}\n{"id":"2","dept":${deepText}}\n`);
+    expect((await failure(() => list({ format: 'ndjson' }))).code).toBe('NESTED_TOO_DEEP');
+    expect((await failure(() => list({ format: 'json' }))).code).toBe('NESTED_TOO_DEEP');
+  });
+
+  it('in one record: NESTED_TOO_DEEP naming the field in every format', async () => {
+    for (const format of ['json', 'ndjson', 'csv', 'table'] as const) {
+      const err = await failure(() => record({ format }));
+      expect(err.code, format).toBe('NESTED_TOO_DEEP');
+      expect(err.message).toMatch(/^The value at personal\.nested\.0\.0\.0\.… is nested more than 64 levels deep/);
+    }
+    expect((await failure(() => record({ format: 'csv', fields: ['personal.nested'] }))).message).toMatch(/^The value at personal\.nested\.0\.0/);
   });
 });
