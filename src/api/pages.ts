@@ -43,9 +43,9 @@ export interface WalkOptions {
  * - each answer's `currentPage` must be the page asked for (read twice
  *   before giving up: a server that ignores `page` stops the walk);
  * - an empty or short page before the last is read once more, and recorded
- *   if it stays short; two pages in a row still empty end the walk (the
- *   server announced more pages than it has), and without totals an empty
- *   page is the end;
+ *   if it stays short; two pages in a row with nothing new (empty, or
+ *   repeats) end the walk: the server announced more pages than it has;
+ *   without totals an empty page is the end;
  * - the walk is bounded by the page count first announced (the smaller, when
  *   `totalPages` and `totalItems` disagree), grown when `totalItems` grows
  *   (at most doubled): `hasNextPage` alone never extends it, but when the
@@ -86,8 +86,8 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
   let announced: number | undefined;
   /** Pages page 1's totalItems made beyond the totalPages believed (they disagreed): later totals move the end by their growth only. */
   let excess = 0;
-  /** The last page still empty when read again (two in a row end the walk). */
-  let lastEmpty = -1;
+  /** The last page from which nothing was written, even when read again, and whether it was empty (two in a row end the walk). */
+  let lastBarren = { page: -1, empty: false };
   /** Rows written although they had no id to check. */
   let keptWithoutId = 0;
   /** What every answer's currentPage had in common, for the message when one is for another page: the one page all named (NaN once two differ), and whether each was one less than asked. */
@@ -197,7 +197,8 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     lastPage = Math.max(lastPage, grown);
     // Without totals, hasNextPage is all there is (a page of repeats or an empty page ends it).
     if (announced === undefined && p.hasNextPage === true) lastPage = Math.max(lastPage, page + 1);
-    const identified = f.emitted - keptWithoutId;
+    const before = f.emitted;
+    const identified = before - keptWithoutId;
     const unidentified = f.unidentified;
     rows.push(fresh(current.data, page));
     if (f.emitted >= limit) return 'stop';
@@ -213,25 +214,27 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
       f.recovered += f.emitted - had;
       if (f.emitted >= limit) return 'stop';
       got = again.data.length;
-      const emptyTwice = current.data.length === 0 && got === 0;
-      if (emptyTwice && announced !== undefined) {
-        // Empty twice, and the page before too: the server announced more pages than it has. Stopped,
-        // rather than read every empty page up to a count that may be a billion.
-        if (lastEmpty === page - 1) {
-          f.overAnnounced = page - 1;
-          f.shortPages = f.shortPages.filter((s) => s.page !== page - 1);
-          return 'end';
-        }
-        lastEmpty = page;
-      }
       // Without totals an empty page is the end (below), although this one said a next page follows.
-      if (emptyTwice && announced === undefined) f.emptyEnd = page;
+      if (announced === undefined && current.data.length + got === 0) f.emptyEnd = page;
       // Still short with the same total: the server lost them (a changed total is drift, judged as such).
       else if (got < f.pageSize && againTotal === f.firstTotal) f.shortPages.push({ page, got, expected: f.pageSize });
     }
+    // Without totals nothing but new ids ends the walk: a page with none (repeats, or items without one) stops it.
     if (announced === undefined && current.data.length > 0 && f.emitted - keptWithoutId === identified) {
       f.fatal = `Page ${formatCount(page)} ${f.unidentified > unidentified ? 'had no new employee with a usable id' : 'repeated earlier pages only'}, and the server announced no page count`;
       return 'stop';
+    }
+    // Nothing written from this page (empty, or repeats only, even when read again), nor from the one before:
+    // the server announced more pages than it has. Stopped, rather than read every page up to a count that may
+    // be a billion (the two are no short pages then).
+    if (announced !== undefined && f.emitted === before) {
+      const empty = current.data.length + got === 0;
+      if (lastBarren.page === page - 1) {
+        f.overAnnounced = { page: page - 1, empty: empty && lastBarren.empty };
+        f.shortPages = f.shortPages.filter((s) => s.page < page - 1);
+        return 'end';
+      }
+      lastBarren = { page, empty };
     }
     opts.onPage?.(page, p as Pagination, f.emitted);
     if (page >= lastPage) {

@@ -31,8 +31,8 @@ export interface WalkFindings {
   notObjects: number;
   /** Pages before the last with fewer items than the page size, after one re-read. */
   shortPages: { page: number; got: number; expected: number }[];
-  /** This page and the next, before the announced end, were both empty when read twice: the walk stopped there. */
-  overAnnounced?: number;
+  /** This page and the next, before the announced end, brought no new id (both empty when read twice, or not): the walk stopped there. */
+  overAnnounced?: { page: number; empty: boolean };
   /** Pages read a second time to pick up shifted items, and the rows they added. */
   rereads: number;
   recovered: number;
@@ -134,8 +134,10 @@ function pageProblems(f: WalkFindings): string[] {
     const { pages, items } = f.countsDisagree;
     problems.push(`page ${formatCount(f.startPage)} announced ${countOf(pages, 'page')} but ${employees(items)}, which fill ${countOf(Math.ceil(items / f.pageSize), 'page')} of ${formatCount(f.pageSize)}; the walk went by the smaller`);
   }
-  if (f.overAnnounced !== undefined) {
-    problems.push(`page ${formatCount(f.overAnnounced)}${of} was empty (read twice), and so was page ${formatCount(f.overAnnounced + 1)}: the server announced more pages than it has; stopped`);
+  if (f.overAnnounced) {
+    const { page, empty } = f.overAnnounced;
+    const what = empty ? 'was empty (read twice), and so was page' : 'brought no employee not already written, and neither did page';
+    problems.push(`page ${formatCount(page)}${of} ${what} ${formatCount(page + 1)}: the server announced more pages than it has; stopped`);
   }
   for (const s of f.shortPages.slice(0, 3)) problems.push(`page ${formatCount(s.page)}${of} had ${formatCount(s.got)} employees instead of ${formatCount(s.expected)} (read twice)`);
   if (f.shortPages.length > 3) problems.push(`${formatCount(f.shortPages.length - 3)} more short pages`);

@@ -161,6 +161,14 @@ describe('a server that announces far more than it has: never endless (red team 
     });
   }
 
+  it('totalPages 1,000,000 and pages past the data that repeat the last one: stops after two, exit 1', async () => {
+    const r = await exportFrom((p) => withPagination(p, { totalPages: 1_000_000, totalItems: undefined, hasNextPage: true }, rowsOf(Math.min(p, PAGES))), [], 15_000);
+    expect(r.code).toBe(1);
+    expect(r.ids).toEqual(ALL.map((x) => x.id));
+    expect(r.stderr).toContain('page 11 of 1,000,000 brought no employee not already written, and neither did page 12: the server announced more pages than it has; stopped');
+    expect(r.requests.length).toBeLessThanOrEqual(12 + 16);
+  });
+
   it('totalPages 1,000,000 but totalItems 200: the counts disagree, the walk goes by the smaller (10 pages), exit 1', async () => {
     const r = await exportFrom((p) => withPagination(p, { totalPages: 1_000_000, hasNextPage: true }, p <= PAGES ? rowsOf(p) : []));
     expect(r.code).toBe(1);

@@ -158,7 +158,7 @@ describe('a server that announces far more than it has: never endless', () => {
       const s = overAnnounced(200, pagination);
       const { ids, findings, verdict } = await walk(s.fetchPage);
       expect(ids).toHaveLength(200);
-      expect(findings.overAnnounced).toBe(11);
+      expect(findings.overAnnounced).toEqual({ page: 11, empty: true });
       expect(findings.shortPages).toEqual([]);
       expect(findings.complete).toBe(true);
       // Pages 1-12, 11 and 12 twice, and what the window (4 in flight, 4 held) had asked for.
@@ -166,6 +166,32 @@ describe('a server that announces far more than it has: never endless', () => {
       expect(messageOf(verdict)).toContain(`page 11 of ${of} was empty (read twice), and so was page 12: the server announced more pages than it has; stopped; `);
     });
   }
+
+  it('pages past the data that repeat the last one (a server that clamps `page`): two of them end it too', async () => {
+    const s = server(200, 20, { items: (p, all) => pageOf(all, Math.min(p, 10)), pagination: () => ({ totalPages: 1_000_000, totalItems: none, hasNextPage: true }) });
+    const { ids, findings, verdict } = await walk(s.fetchPage);
+    expect(ids).toHaveLength(200);
+    expect(findings.overAnnounced).toEqual({ page: 11, empty: false });
+    expect(s.log.length).toBeLessThanOrEqual(12 + 8);
+    expect(messageOf(verdict)).toBe(
+      "The server's pages do not add up: page 11 of 1,000,000 brought no employee not already written, and neither did page 12: the server announced more pages than it has; stopped; 40 employees already sent on earlier pages came again (pages 11, 12) and were written once; with no total announced, nothing shows that no employee was missed; 200 rows written.",
+    );
+  });
+
+  it('an empty page, then one of repeats: not both empty, said as such', async () => {
+    const s = server(200, 20, { items: (p, all) => (p === 11 ? [] : pageOf(all, Math.min(p, 10))), pagination: () => ({ totalPages: 1_000_000, totalItems: none, hasNextPage: true }) });
+    const { findings } = await walk(s.fetchPage, 1);
+    expect(findings.overAnnounced).toEqual({ page: 11, empty: false });
+    // The empty page was read again, the full one of repeats was not.
+    expect(s.log.filter((p) => p === 11)).toHaveLength(2);
+    expect(s.log.filter((p) => p === 12)).toHaveLength(1);
+  });
+
+  it('a page of repeats, then an empty one: the same', async () => {
+    const s = server(200, 20, { items: (p, all) => (p === 12 ? [] : pageOf(all, Math.min(p, 10))), pagination: () => ({ totalPages: 1_000_000, totalItems: none, hasNextPage: true }) });
+    const { findings } = await walk(s.fetchPage, 1);
+    expect(findings.overAnnounced).toEqual({ page: 11, empty: false });
+  });
 
   it('a short last page before the empty ones is still named; only the first of the two empty ones is dropped from the list', async () => {
     const s = overAnnounced(195, { totalPages: 1_000_000, totalItems: none });
@@ -201,7 +227,7 @@ describe('a server that announces far more than it has: never endless', () => {
     };
     const { findings } = await walk(fetchPage, 1);
     // 11 had a row, then none; 12 and 13 were empty twice.
-    expect(findings.overAnnounced).toBe(12);
+    expect(findings.overAnnounced).toEqual({ page: 12, empty: true });
     expect(findings.shortPages).toEqual([{ page: 11, got: 0, expected: 20 }]);
   });
 });
