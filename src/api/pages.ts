@@ -173,10 +173,18 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
   /**
    * The last page announced said a next one follows: read it, once. New rows
    * there mean the server's counts are short (reported, never chased further);
-   * an empty page, or one for another page, only that the claim was wrong.
+   * an empty page, one for another page, or a refusal (a server may answer a
+   * page past its end with 404) only that the claim was wrong.
    */
   const beyond = async (page: number, rows: T[][]): Promise<void> => {
-    const next = await fetchTracked(page + 1, signal);
+    let next: Page<T>;
+    try {
+      next = await fetchTracked(page + 1, signal);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      f.nextPageClaimedAt = page;
+      return;
+    }
     const had = f.emitted;
     if (pageMatches(next, page + 1)) {
       noteTotal(page + 1, paginationOf(next));

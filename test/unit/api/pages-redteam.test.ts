@@ -74,6 +74,24 @@ describe('totals short of the data while hasNextPage says more', () => {
     expect(o.verdict).toEqual(r.verdict);
   });
 
+  it('a next page the server refuses (404 past its end) leaves the warning only; a walk stopped meanwhile still stops', async () => {
+    const s = short();
+    const refusing = async (p: number) => {
+      if (p === 6) throw new Error('404 page out of range');
+      return s.fetchPage(p);
+    };
+    const r = await walk(refusing);
+    expect(r.ids).toHaveLength(100);
+    expect(r.verdict).toEqual({ kind: 'ok', warnings: ['The server said page 5 had a next page, past the 5 pages it announced; stopped there.'] });
+    const controller = new AbortController();
+    const hanging = (p: number, signal: AbortSignal): Promise<Page<Item>> =>
+      p === 6 ? new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))) : s.fetchPage(p);
+    const walking = (async () => {
+      for await (const _ of walkPages(hanging, { onPage: (n) => n === 5 && setTimeout(() => controller.abort(), 5), signal: controller.signal })) void _;
+    })();
+    await expect(walking).rejects.toThrow('aborted');
+  });
+
   it('--limit met on the page past the end: the walk stops there, unjudged', async () => {
     const s = short();
     const { ids, findings, verdict } = await walk(s.fetchPage, 2, { limit: 110 });
