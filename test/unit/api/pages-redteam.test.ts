@@ -26,6 +26,14 @@ describe('repeats without a total to check them against', () => {
     }
   });
 
+  it('a total first given on page 2 is no change of the company (there was none to change from)', async () => {
+    const s = server(200, 20, { pagination: (p) => ({ totalItems: p === 1 ? none : 200 }) });
+    const { ids, findings, verdict } = await walk(s.fetchPage);
+    expect(ids).toHaveLength(200);
+    expect(findings.changedTotal).toBeUndefined();
+    expect(verdict).toEqual({ kind: 'ok', warnings: [] });
+  });
+
   it('no totals at all and a page that repeats part of another: a problem too', async () => {
     const s = server(60, 20, {
       items: (p, all) => (p === 2 ? [...pageOf(all, 1).slice(0, 5), ...pageOf(all, 2).slice(5)] : pageOf(all, p)),
@@ -85,11 +93,20 @@ describe('totals short of the data while hasNextPage says more', () => {
     expect(r.verdict).toEqual({ kind: 'ok', warnings: ['The server said page 5 had a next page, past the 5 pages it announced; stopped there.'] });
     const controller = new AbortController();
     const hanging = (p: number, signal: AbortSignal): Promise<Page<Item>> =>
-      p === 6 ? new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))) : s.fetchPage(p);
+      p === 6 ? new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('page 6 cancelled')))) : s.fetchPage(p);
     const walking = (async () => {
       for await (const _ of walkPages(hanging, { onPage: (n) => n === 5 && setTimeout(() => controller.abort(), 5), signal: controller.signal })) void _;
     })();
-    await expect(walking).rejects.toThrow('aborted');
+    // The read past the end fails because the walk was stopped: that failure is the walk's, not a refusal.
+    await expect(walking).rejects.toThrow('page 6 cancelled');
+  });
+
+  it('items without an id on the page past the end: counted from that page, not written', async () => {
+    const s = short({ items: (p, all) => (p === 6 ? [{} as Item] : pageOf(all, p)) });
+    const { ids, findings } = await walk(s.fetchPage);
+    expect(ids).toHaveLength(100);
+    expect(findings.unidentified).toBe(1);
+    expect(findings.unidentifiedPage).toBe(6);
   });
 
   it('--limit met on the page past the end: the walk stops there, unjudged', async () => {
@@ -154,6 +171,14 @@ describe('ids that are numbers, missing or no ids at all', () => {
     expect(s.log).toEqual([1]);
     expect(ids).toHaveLength(20);
     expect(messageOf(verdict)).toBe('Page 1 had no new employee with a usable id, and the server announced no page count; 20 rows written.');
+  });
+
+  it('no totals: after rows without ids were written, a page of repeats still stops the walk', async () => {
+    const mixed = (all: Item[]) => [...pageOf(all, 1).slice(0, 15), ...Array.from({ length: 5 }, () => ({}) as Item)];
+    const s = server(200, 20, { items: (_p, all) => mixed(all), pagination: () => ({ totalItems: none, totalPages: none, hasNextPage: true }) });
+    const { ids, verdict } = await walk(s.fetchPage, 1);
+    expect(ids).toHaveLength(25);
+    expect(messageOf(verdict)).toBe('Page 2 had no new employee with a usable id, and the server announced no page count; 25 rows written.');
   });
 
   it('no totals and a page of items that are no objects: stopped as well', async () => {
@@ -229,11 +254,11 @@ describe('a server that announces far more than it has: never endless', () => {
   });
 
   it('empty pages apart from each other do not end it', async () => {
-    const s = server(200, 20, { items: (p, all) => (p === 3 || p === 5 ? [] : pageOf(all, p)) });
+    const s = server(200, 20, { items: (p, all) => (p === 2 || p === 4 ? [] : pageOf(all, p)) });
     const { ids, findings } = await walk(s.fetchPage, 1);
     expect(ids).toHaveLength(160);
     expect(findings.overAnnounced).toBeUndefined();
-    expect(findings.shortPages.map((x) => x.page)).toEqual([3, 5]);
+    expect(findings.shortPages.map((x) => x.page)).toEqual([2, 4]);
   });
 
   it('a page that had rows and then none is a short page, not an empty one', async () => {
@@ -306,6 +331,21 @@ describe('an answer for another page: what was seen, and a guess only where ever
     expect(messageOf(verdict)).toBe('Asked for page 2, the server answered page 1 (twice); 20 rows written.');
   });
 
+  it('answers without a page number say nothing: the rest all naming page 1 is still a server ignoring `page`', async () => {
+    const s = server(200, 20, { items: (_p, all) => pageOf(all, 1), pagination: (p) => ({ currentPage: (p === 1 ? undefined : 1) as number }) });
+    const { verdict } = await walk(s.fetchPage, 1);
+    expect(messageOf(verdict)).toBe('Asked for page 2, the server answered page 1 (twice): it seems to ignore the page parameter; 20 rows written.');
+  });
+
+  it('an answer for another page that is right when read again: the walk goes on', async () => {
+    let third = 0;
+    const s = server(200, 20, { pagination: (p) => (p === 3 && ++third === 1 ? { currentPage: 2 } : {}) });
+    const { ids, verdict } = await walk(s.fetchPage);
+    expect(ids).toEqual(s.all.map((x) => x.id));
+    expect(s.log.filter((p) => p === 3)).toHaveLength(2);
+    expect(verdict).toEqual({ kind: 'ok', warnings: [] });
+  });
+
   it('two different wrong answers are both said', async () => {
     let second = 0;
     const s = server(200, 20, { pagination: (p) => (p === 2 ? { currentPage: ++second === 1 ? 5 : 7 } : {}) });
@@ -335,6 +375,14 @@ describe('what the messages say', () => {
     expect(ids).toEqual(s.all.map((x) => x.id));
     expect(findings.recovered).toBe(20);
     expect(verdict).toEqual({ kind: 'ok', warnings: [] });
+  });
+
+  it('no totals: a page short twice by as many is short, not the end', async () => {
+    const s = server(200, 20, { items: (p, all) => pageOf(all, p).slice(0, p === 5 ? 10 : 20), pagination: (p) => ({ totalItems: none, totalPages: none, hasNextPage: p < 10 }) });
+    const { ids, findings } = await walk(s.fetchPage, 1);
+    expect(ids).toHaveLength(190);
+    expect(findings.emptyEnd).toBeUndefined();
+    expect(findings.shortPages).toEqual([{ page: 5, got: 10, expected: 20 }]);
   });
 
   it('no totals: a page that had rows and none when read again is short, not the end of the list', async () => {
