@@ -260,7 +260,8 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     adaptive?.success();
     const fp = paginationOf(first);
     f.firstTotal = totalOf(fp);
-    const size = positive(fp.pageSize);
+    // The page size as the server says it, or as asked when page 1 came that full (then it is known too).
+    const size = positive(fp.pageSize) ?? (first.data.length === opts.pageSize ? opts.pageSize : undefined);
     // Never 0: a first page with neither pageSize nor items still divides the totals.
     f.pageSize = size ?? positive(opts.pageSize) ?? Math.max(1, first.data.length);
     ids = new IdSet(f.firstTotal);
@@ -268,7 +269,7 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     const itemPages = f.firstTotal === undefined ? undefined : Math.ceil(f.firstTotal / f.pageSize);
     announced = pages ?? itemPages;
     // The two counts disagree (an empty list may say 0 pages or 1): the walk goes by the smaller, and it is
-    // reported. Only with the page size from the server: a size guessed from the request proves nothing.
+    // reported. Only with a known page size: a server may use another than asked for, and not say so.
     if (size !== undefined && pages !== undefined && itemPages !== undefined && pages !== Math.max(1, itemPages)) {
       f.countsDisagree = { pages, items: f.firstTotal! };
       announced = Math.min(pages, itemPages);

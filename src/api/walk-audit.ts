@@ -90,8 +90,9 @@ export function judgeWalk(f: WalkFindings, written = rowsOutcome(f.emitted)): Wa
   const problems = pageProblems(f);
   const want = expected(f.firstTotal);
   let miscount: string | undefined;
-  if (want !== undefined && f.emitted < want) miscount = `${formatCount(f.emitted)} of the ${employees(want)} announced ${f.emitted === 1 ? 'was' : 'were'} found`;
-  if (want !== undefined && f.emitted > want) miscount = `${employees(f.emitted)} found, more than the ${formatCount(want)} announced`;
+  if (want !== undefined && f.emitted !== want) {
+    miscount = f.emitted < want ? `${formatCount(f.emitted)} of the ${employees(want)} announced ${f.emitted === 1 ? 'was' : 'were'} found` : `${employees(f.emitted)} found, more than the ${formatCount(want)} announced`;
+  }
   if (f.duplicates > 0) {
     const pages = f.duplicatePages.slice(0, 5).map((p) => formatCount(p)).join(', ') + (f.duplicatePages.length > 5 ? ', …' : '');
     const dup = `${employees(f.duplicates)} already sent on earlier pages came again (page${f.duplicatePages.length === 1 ? '' : 's'} ${pages}) and ${f.duplicates === 1 ? 'was' : 'were'} written once`;
@@ -102,7 +103,9 @@ export function judgeWalk(f: WalkFindings, written = rowsOutcome(f.emitted)): Wa
   }
   if (miscount) problems.push(miscount);
   if (f.nextPageClaimedAt !== undefined) {
-    warnings.push(`The server said page ${formatCount(f.nextPageClaimedAt)} had a next page, past the ${formatCount(f.announcedPages ?? f.nextPageClaimedAt)} pages it announced; stopped there.`);
+    // The page that said so was the last of the walk: its number is the page count announced (or grown to).
+    const last = formatCount(f.nextPageClaimedAt);
+    warnings.push(`The server said page ${last} had a next page, past the ${last} pages it announced; stopped there.`);
   }
   if (f.emptyEnd !== undefined) warnings.push(`The server said there was a next page, but page ${formatCount(f.emptyEnd)} was empty (read twice); stopped there.`);
   if (problems.length === 0) return { kind: 'ok', warnings };
@@ -143,7 +146,7 @@ function pageProblems(f: WalkFindings): string[] {
   if (f.shortPages.length > 3) problems.push(`${formatCount(f.shortPages.length - 3)} more short pages`);
   if (f.pastEnd) {
     const claimed = f.pastEnd.page - 1;
-    problems.push(`page ${formatCount(claimed)} said it had a next page, past the ${formatCount(f.announcedPages ?? claimed)} pages announced, and page ${formatCount(f.pastEnd.page)} held ${countOf(f.pastEnd.rows, 'more employee')}; stopped there`);
+    problems.push(`page ${formatCount(claimed)} said it had a next page, past the ${formatCount(claimed)} pages announced, and page ${formatCount(f.pastEnd.page)} held ${countOf(f.pastEnd.rows, 'more employee')}; stopped there`);
   }
   if (f.unidentified > 0) {
     const left = f.notObjects > 0 ? `, ${formatCount(f.notObjects)} of them not an object at all (left out)` : '';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { walkPages, type Page } from '../../../src/api/pages.js';
-import { judgeWalk, newFindings, type WalkFindings } from '../../../src/api/walk-audit.js';
+import { judgeWalk, newFindings, settleWalk, type WalkFindings } from '../../../src/api/walk-audit.js';
 import { server, uuid, walk, type Item } from '../../helpers/page-server.js';
 
 const messageOf = (v: ReturnType<typeof judgeWalk>) => (v.kind === 'ok' ? undefined : v.message);
@@ -294,6 +294,13 @@ describe("page 1's totalPages and totalItems disagree", () => {
     expect(Math.max(...s.log)).toBe(6);
   });
 
+  it('no pageSize in the answers, but page 1 as full as asked: the size is known, and the disagreement found', async () => {
+    const s = server(200, 20, { items: (p, all) => pageOf(all, p), pagination: (p) => ({ pageSize: none, totalPages: 1_000_000, hasNextPage: p < 10 }) });
+    const { findings } = await walk(s.fetchPage, 4, { pageSize: 20 });
+    expect(findings.countsDisagree).toEqual({ pages: 1_000_000, items: 200 });
+    expect(Math.max(...s.log)).toBe(10);
+  });
+
   it('an empty list saying 1 page, or totals with no page size from the server, is no disagreement', async () => {
     const empty = server(0, 20, { pagination: () => ({ totalPages: 1 }) });
     const e = await walk(empty.fetchPage);
@@ -445,6 +452,45 @@ describe('judgeWalk: the new findings in words', () => {
     expect(messageOf(judgeWalk({ ...base(), startPage: 2, firstTotal: 5, lastTotal: 5, emitted: 0, countsDisagree: { pages: 7, items: 5 } }))).toBe(
       "The server's pages do not add up: page 2 announced 7 pages but 5 employees, which fill 1 page of 20; the walk went by the smaller; 0 rows written.",
     );
+  });
+});
+
+describe('judgeWalk and settleWalk: counts at their edges, codes', () => {
+  const base = (): WalkFindings => ({ ...newFindings(), pageSize: 20, firstTotal: 200, lastTotal: 200, announcedPages: 10, emitted: 200, complete: true });
+
+  it('one employee found, one listed now and not written: in the singular', () => {
+    expect(messageOf(judgeWalk({ ...base(), emitted: 1 }))).toBe("The server's pages do not add up: 1 of the 200 employees announced was found; 1 row written.");
+    expect(messageOf(judgeWalk({ ...base(), lastTotal: 201, changedTotal: { page: 3, total: 201 } }))).toBe(
+      'The company changed during the export: 1 employee appeared, 0 disappeared; 200 rows written, 1 employee listed now was not written. Re-run to get a consistent snapshot.',
+    );
+  });
+
+  it('exactly five pages of repeats and exactly three short pages are all named, with no "more"', () => {
+    const five = messageOf(judgeWalk({ ...base(), emitted: 195, duplicates: 5, duplicatePages: [2, 3, 4, 5, 6] }));
+    expect(five).toContain('(pages 2, 3, 4, 5, 6) and were written once;');
+    const three = messageOf(judgeWalk({ ...base(), emitted: 140, shortPages: [2, 3, 4].map((page) => ({ page, got: 0, expected: 20 })) }));
+    expect(three).not.toContain('more short pages');
+    expect(three).toContain('page 4 of 10 had 0 employees');
+  });
+
+  it('a walk that grew past the count first announced: the claim is past the pages it grew to', () => {
+    expect(judgeWalk({ ...base(), nextPageClaimedAt: 12 }).warnings).toEqual(['The server said page 12 had a next page, past the 12 pages it announced; stopped there.']);
+  });
+
+  it('each verdict its code; --allow-drift accepts drift and inconsistency, never a stopped walk', () => {
+    const drift = settleWalk({ ...base(), lastTotal: 210, emitted: 210, changedTotal: { page: 2, total: 210 } }, { rows: 210, allowDrift: false });
+    expect(drift.error?.code).toBe('EXPORT_DRIFT');
+    expect(drift.error?.hint).toBe('Pass --allow-drift to keep what was seen (exit 0 with a warning).');
+    const inconsistent = settleWalk({ ...base(), emitted: 190 }, { rows: 190, allowDrift: false });
+    expect(inconsistent.error?.code).toBe('EXPORT_INCONSISTENT');
+    expect(inconsistent.error?.hint).toContain('Re-run the export');
+    const fatal = settleWalk({ ...base(), fatal: 'Stopped' }, { rows: 3, allowDrift: true });
+    expect(fatal.error?.code).toBe('EXPORT_INCONSISTENT');
+    expect(fatal.error?.hint).toContain("The server's pagination cannot be trusted");
+    expect(settleWalk({ ...base(), emitted: 190 }, { rows: 190, allowDrift: true })).toEqual({
+      warnings: ["The server's pages do not add up: 190 of the 200 employees announced were found; 190 rows written. Kept as seen (--allow-drift)."],
+    });
+    expect(settleWalk(base(), { rows: 200, file: 'a.csv', allowDrift: false })).toEqual({ warnings: [], error: undefined });
   });
 });
 
