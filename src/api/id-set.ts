@@ -1,10 +1,12 @@
 /**
  * An exact set of ids for a whole export, compact enough for 200,000
- * employees: a canonical lower-case UUID (what the API sends) is kept as its
- * 128 bits in an open-addressing table of Uint32 words (16 bytes a slot, no
- * string kept alive), instead of ~90 bytes for a string in a Set. Any other
- * id (upper-case, not a UUID) goes to a plain Set<string>, so membership is
- * exact for every string: no hashing of the text, no false "seen before".
+ * employees: a UUID (what the API sends) is kept as its 128 bits in an
+ * open-addressing table of Uint32 words (16 bytes a slot, no string kept
+ * alive), instead of ~90 bytes for a string in a Set. UUIDs are
+ * case-insensitive (RFC 9562), so "ABC…" and "abc…" are one id. Any other
+ * string goes to a plain Set<string>, so membership is exact for every
+ * string: no hashing of the text, no false "seen before". A number is an id
+ * of its own kind (a Set<number>): 1 and "1" are two ids.
  */
 export class IdSet {
   private words: Uint32Array;
@@ -12,6 +14,7 @@ export class IdSet {
   private count = 0;
   private zero = false;
   private readonly others = new Set<string>();
+  private readonly numbers = new Set<number>();
   private readonly key = new Uint32Array(4);
 
   /**
@@ -25,16 +28,13 @@ export class IdSet {
   }
 
   get size(): number {
-    return this.count + (this.zero ? 1 : 0) + this.others.size;
+    return this.count + (this.zero ? 1 : 0) + this.others.size + this.numbers.size;
   }
 
   /** Adds the id; false if it was already there. */
-  add(id: string): boolean {
-    if (!parseUuid(id, this.key)) {
-      if (this.others.has(id)) return false;
-      this.others.add(id);
-      return true;
-    }
+  add(id: string | number): boolean {
+    if (typeof id === 'number') return added(this.numbers, id);
+    if (!parseUuid(id, this.key)) return added(this.others, id);
     const k = this.key;
     if ((k[0]! | k[1]! | k[2]! | k[3]!) === 0) {
       // The all-zero UUID is the empty-slot marker of the table: kept aside.
@@ -48,7 +48,8 @@ export class IdSet {
     return true;
   }
 
-  has(id: string): boolean {
+  has(id: string | number): boolean {
+    if (typeof id === 'number') return this.numbers.has(id);
     if (!parseUuid(id, this.key)) return this.others.has(id);
     const k = this.key;
     if ((k[0]! | k[1]! | k[2]! | k[3]!) === 0) return this.zero;
@@ -94,6 +95,12 @@ export class IdSet {
   }
 }
 
+/** Adds `x` to `set`; false if it was already there. */
+function added<T>(set: Set<T>, x: T): boolean {
+  const before = set.size;
+  return set.add(x).size > before;
+}
+
 /** A power of two with room for `expected` keys at a load of at most 3/4. */
 function tableSize(expected: number): number {
   let size = 16;
@@ -111,9 +118,10 @@ function hash(k: Uint32Array): number {
 }
 
 /**
- * Parses a canonical lower-case UUID (36 characters, dashes at 8/13/18/23)
- * into four 32-bit words; false for any other string, which the caller then
- * keeps as text (so "ABC…" and "abc…" stay two different ids).
+ * Parses a UUID in its canonical form (36 characters, dashes at 8/13/18/23,
+ * hex digits in either case) into four 32-bit words; false for any other
+ * string, which the caller then keeps as text. Lower case is checked first:
+ * it is what servers send, and costs nothing more than before.
  */
 export function parseUuid(id: string, out: Uint32Array): boolean {
   if (id.length !== 36) return false;
@@ -129,6 +137,7 @@ export function parseUuid(id: string, out: Uint32Array): boolean {
     let v: number;
     if (c >= 48 && c <= 57) v = c - 48;
     else if (c >= 97 && c <= 102) v = c - 87;
+    else if (c >= 65 && c <= 70) v = c - 55;
     else return false;
     word = (word << 4) | v;
     if (++nibbles === 8) {

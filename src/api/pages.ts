@@ -43,10 +43,15 @@ export interface WalkOptions {
  * - each answer's `currentPage` must be the page asked for (read twice
  *   before giving up: a server that ignores `page` stops the walk);
  * - an empty or short page before the last is read once more, and recorded
- *   if it stays short;
- * - the walk is bounded by the page count first announced, grown when
- *   `totalItems` grows (at most doubled): `hasNextPage` alone never extends it;
- * - every id is emitted at most once across the whole walk (exact id set);
+ *   if it stays short; two pages in a row with nothing new (empty, or
+ *   repeats) end the walk: the server announced more pages than it has;
+ *   without totals an empty page is the end;
+ * - the walk is bounded by the page count first announced (the smaller, when
+ *   `totalPages` and `totalItems` disagree), grown when `totalItems` grows
+ *   (at most doubled): `hasNextPage` alone never extends it, but when the
+ *   last page says there is a next one, that one page is read to see;
+ * - every id (a string, UUIDs in any case, or a number) is emitted at most
+ *   once across the whole walk (exact id set); an item without one is counted;
  * - when `totalItems` changed during the walk, the pages read under another
  *   total are read once more, so items shifted between pages are picked up.
  * The count comparison with `totalItems` (first and last seen) is judgeWalk's.
@@ -79,17 +84,47 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
   let lastPage = start;
   let hardCap = Infinity;
   let announced: number | undefined;
+  /** Pages page 1's totalItems made beyond the totalPages believed (they disagreed): later totals move the end by their growth only. */
+  let excess = 0;
+  /** The last page from which nothing was written, even when read again, and whether it was empty (two in a row end the walk). */
+  let lastBarren = { page: -1, empty: false };
+  /** Rows written although they had no id to check. */
+  let keptWithoutId = 0;
+  /** What every answer's currentPage had in common, for the message when one is for another page: the one page all named (NaN once two differ), and whether each was one less than asked. */
+  let named: number | undefined;
+  let oneLess = true;
   // lastTotal: the total of the answer that arrived last (by arrival, not page order).
   const fetchTracked = (n: number, s: AbortSignal, windowed = false): Promise<Page<T>> => {
     const p = fetchPage(n, s);
     p.then(
       (r) => {
-        f.lastTotal = totalOf(paginationOf(r)) ?? f.lastTotal;
+        const pagination = paginationOf(r);
+        f.lastTotal = totalOf(pagination) ?? f.lastTotal;
+        const c = pagination.currentPage;
+        if (c != null) {
+          named = named === undefined || named === Number(c) ? Number(c) : NaN;
+          oneLess &&= Number(c) === n - 1;
+        }
         if (windowed) adaptive?.success();
       },
       () => undefined,
     );
     return p;
+  };
+  /**
+   * An item with no id to check (null, missing, neither a string nor a number,
+   * or no object at all) is counted, so the verdict says at-most-once could not
+   * be checked. Written (true) if it is an object on a first read; never on a
+   * re-read, where nothing tells it from what was written already.
+   */
+  const withoutId = (item: unknown, n: number, reread: boolean): boolean => {
+    f.unidentified++;
+    f.unidentifiedPage ??= n;
+    const isObject = typeof item === 'object' && item !== null && !Array.isArray(item);
+    if (!isObject) f.notObjects++;
+    if (!isObject || reread) return false;
+    keptWithoutId++;
+    return true;
   };
   /**
    * The items whose id is new (counted as emitted); on a first read, the
@@ -101,10 +136,12 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     for (const item of items) {
       if (f.emitted >= limit) break;
       const id = (item as { id?: unknown } | null)?.id;
-      if (typeof id === 'string' && !ids!.add(id)) {
-        dup++;
-        continue;
-      }
+      if (typeof id === 'string' || typeof id === 'number') {
+        if (!ids!.add(id)) {
+          dup++;
+          continue;
+        }
+      } else if (!withoutId(item, n, reread)) continue;
       f.emitted++;
       out.push(item);
     }
@@ -119,7 +156,7 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
   const noteTotal = (n: number, p: Partial<Pagination>): number | undefined => {
     const total = totalOf(p);
     totals.set(n, total);
-    if (total !== undefined && f.firstTotal !== undefined && total !== f.firstTotal) f.totalsChanged = true;
+    if (total !== undefined && f.firstTotal !== undefined && total !== f.firstTotal) f.changedTotal ??= { page: n, total };
     return total;
   };
   /** The page asked for, or one more read if the answer is for another page; undefined if both are. */
@@ -127,14 +164,40 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     if (pageMatches(first, n)) return first;
     const again = await fetchTracked(n, signal);
     if (pageMatches(again, n)) return again;
-    f.fatal = `Asked for page ${formatCount(n)}, the server answered page ${String(paginationOf(again).currentPage)} (twice): it seems to ignore the page parameter`;
+    const [a, b] = [first, again].map((r) => String(paginationOf(r).currentPage));
+    // What was seen, and a guess only where every answer so far fits it.
+    const guess = oneLess ? ': it seems to number pages from 0' : named === Number(b) ? ': it seems to ignore the page parameter' : '';
+    f.fatal = `Asked for page ${formatCount(n)}, the server answered page ${a === b ? `${b} (twice)` : `${a}, then page ${b}`}${guess}`;
     return undefined;
+  };
+  /**
+   * The last page announced said a next one follows: read it, once. New rows
+   * there mean the server's counts are short (reported, never chased further);
+   * an empty page, one for another page, or a refusal (a server may answer a
+   * page past its end with 404) only that the claim was wrong.
+   */
+  const beyond = async (page: number, rows: T[][]): Promise<void> => {
+    let next: Page<T>;
+    try {
+      next = await fetchTracked(page + 1, signal);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      f.nextPageClaimedAt = page;
+      return;
+    }
+    const had = f.emitted;
+    if (pageMatches(next, page + 1)) {
+      noteTotal(page + 1, paginationOf(next));
+      rows.push(fresh(next.data, page + 1, true));
+    }
+    if (f.emitted > had) f.pastEnd = { page: page + 1, rows: f.emitted - had };
+    else f.nextPageClaimedAt = page;
   };
   /** Checks page `page`'s answer; `rows` gets its new rows (and a re-read's). */
   const take = async (current: Page<T>, page: number, rows: T[][]): Promise<Step> => {
     const p = paginationOf(current);
     const total = noteTotal(page, p);
-    const grown = total === undefined ? 0 : Math.ceil(total / f.pageSize);
+    const grown = total === undefined ? 0 : Math.ceil(total / f.pageSize) - excess;
     if (grown > hardCap) {
       f.fatal = `The server's page count kept growing (from ${String(announced)} to ${formatCount(grown)} pages): stopped at page ${formatCount(page)}`;
       return 'stop';
@@ -143,9 +206,12 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     // Without totals, hasNextPage is all there is (a page of repeats or an empty page ends it).
     if (announced === undefined && p.hasNextPage === true) lastPage = Math.max(lastPage, page + 1);
     const before = f.emitted;
+    const identified = before - keptWithoutId;
+    const unidentified = f.unidentified;
     rows.push(fresh(current.data, page));
     if (f.emitted >= limit) return 'stop';
-    if (page < lastPage && current.data.length < f.pageSize) {
+    let got = current.data.length;
+    if (page < lastPage && got < f.pageSize) {
       // Short before the last page: items moved, or the server lost them. One more read.
       f.rereads++;
       const again = await checked(page, await fetchTracked(page, signal));
@@ -155,19 +221,35 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
       rows.push(fresh(again.data, page, true));
       f.recovered += f.emitted - had;
       if (f.emitted >= limit) return 'stop';
+      got = again.data.length;
+      // Without totals an empty page is the end (below), although this one said a next page follows.
+      if (announced === undefined && current.data.length + got === 0) f.emptyEnd = page;
       // Still short with the same total: the server lost them (a changed total is drift, judged as such).
-      if (again.data.length < f.pageSize && againTotal === f.firstTotal) f.shortPages.push({ page, got: again.data.length, expected: f.pageSize });
+      else if (got < f.pageSize && againTotal === f.firstTotal) f.shortPages.push({ page, got, expected: f.pageSize });
     }
-    if (announced === undefined && current.data.length > 0 && f.emitted === before) {
-      f.fatal = `Page ${formatCount(page)} repeated earlier pages only, and the server announced no page count`;
+    // Without totals nothing but new ids ends the walk: a page with none (repeats, or items without one) stops it.
+    if (announced === undefined && current.data.length > 0 && f.emitted - keptWithoutId === identified) {
+      f.fatal = `Page ${formatCount(page)} ${f.unidentified > unidentified ? 'had no new employee with a usable id' : 'repeated earlier pages only'}, and the server announced no page count`;
       return 'stop';
+    }
+    // Nothing written from this page (empty, or repeats only, even when read again), nor from the one before:
+    // the server announced more pages than it has. Stopped, rather than read every page up to a count that may
+    // be a billion (the two are no short pages then).
+    if (announced !== undefined && f.emitted === before) {
+      const empty = current.data.length + got === 0;
+      if (lastBarren.page === page - 1) {
+        f.overAnnounced = { page: page - 1, empty: empty && lastBarren.empty };
+        f.shortPages = f.shortPages.filter((s) => s.page < page - 1);
+        return 'end';
+      }
+      lastBarren = { page, empty };
     }
     opts.onPage?.(page, p as Pagination, f.emitted);
     if (page >= lastPage) {
-      if (p.hasNextPage === true) f.nextPageClaimedAt = page;
-      return 'end';
+      if (p.hasNextPage === true) await beyond(page, rows);
+      return f.emitted >= limit ? 'stop' : 'end';
     }
-    if (announced === undefined && current.data.length === 0) return 'end'; // no totals: an empty page is the end
+    if (announced === undefined && got === 0) return 'end'; // no totals: an empty page is the end
     return 'next';
   };
   const nonEmpty = (rows: T[][]): T[] => (rows.length === 1 ? rows[0]! : rows.flat());
@@ -178,10 +260,21 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     adaptive?.success();
     const fp = paginationOf(first);
     f.firstTotal = totalOf(fp);
+    // The page size as the server says it, or as asked when page 1 came that full (then it is known too).
+    const size = positive(fp.pageSize) ?? (first.data.length === opts.pageSize ? opts.pageSize : undefined);
     // Never 0: a first page with neither pageSize nor items still divides the totals.
-    f.pageSize = positive(fp.pageSize) ?? positive(opts.pageSize) ?? Math.max(1, first.data.length);
+    f.pageSize = size ?? positive(opts.pageSize) ?? Math.max(1, first.data.length);
     ids = new IdSet(f.firstTotal);
-    announced = positive(fp.totalPages) ?? (f.firstTotal === undefined ? undefined : Math.ceil(f.firstTotal / f.pageSize));
+    const pages = positive(fp.totalPages);
+    const itemPages = f.firstTotal === undefined ? undefined : Math.ceil(f.firstTotal / f.pageSize);
+    announced = pages ?? itemPages;
+    // The two counts disagree (an empty list may say 0 pages or 1): the walk goes by the smaller, and it is
+    // reported. Only with a known page size: a server may use another than asked for, and not say so.
+    if (size !== undefined && pages !== undefined && itemPages !== undefined && pages !== Math.max(1, itemPages)) {
+      f.countsDisagree = { pages, items: f.firstTotal! };
+      announced = Math.min(pages, itemPages);
+      excess = itemPages - announced;
+    }
     f.announcedPages = announced;
     lastPage = Math.max(page, announced ?? page);
     // Growth is believed up to twice the announced walk (plus 10 pages for small ones): never endless.

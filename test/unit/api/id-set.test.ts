@@ -29,26 +29,46 @@ describe('IdSet', () => {
     expect(set.has('00000000-0000-0000-0001-000000000000')).toBe(false);
   });
 
-  it('keeps any other string exactly, case included', () => {
+  it('takes a UUID in upper or mixed case for the same id (RFC 9562), any other string exactly', () => {
     const set = new IdSet();
     const lower = 'abcdef01-2345-4789-8bcd-ef0123456789';
     expect(set.add(lower)).toBe(true);
-    expect(set.add(lower.toUpperCase())).toBe(true);
+    expect(set.add(lower.toUpperCase())).toBe(false);
+    expect(set.add('ABCdef01-2345-4789-8BCD-ef0123456789')).toBe(false);
+    expect(set.has(lower.toUpperCase())).toBe(true);
+    const upperFirst = 'FEDCBA98-7654-4321-8FED-CBA987654321';
+    expect(set.add(upperFirst)).toBe(true);
+    expect(set.has(upperFirst.toLowerCase())).toBe(true);
     expect(set.add('emp-1')).toBe(true);
+    expect(set.add('EMP-1')).toBe(true);
     expect(set.add('emp-1')).toBe(false);
     expect(set.has('emp-2')).toBe(false);
-    expect(set.has(lower.toUpperCase())).toBe(true);
+    expect(set.size).toBe(4);
+  });
+
+  it('keeps numbers as ids of their own kind: 7 and "7" are two ids', () => {
+    const set = new IdSet();
+    expect(set.add(7)).toBe(true);
+    expect(set.add(7)).toBe(false);
+    expect(set.has(7)).toBe(true);
+    expect(set.has('7')).toBe(false);
+    expect(set.add('7')).toBe(true);
+    expect(set.has(8)).toBe(false);
+    expect(set.add(0)).toBe(true);
     expect(set.size).toBe(3);
   });
 
-  it('agrees with a Set<string> on any strings', () => {
+  it('agrees with a Set of canonical keys on any strings and numbers (a UUID in lower case, anything else as it is)', () => {
+    const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const canonical = (x: string | number) => (typeof x === 'number' ? x : uuidShape.test(x) ? `uuid:${x.toLowerCase()}` : `text:${x}`);
+    const ids = fc.oneof(fc.uuid(), fc.uuid().map((u) => u.toUpperCase()), fc.string(), fc.integer(), fc.double({ noNaN: true }), fc.constantFrom('00000000-0000-0000-0000-000000000000', 'a'.repeat(36), 'abcdef01-2345-4789-8bcd-ef0123456789', 'ABCDEF01-2345-4789-8BCD-EF0123456789', 'abcDEF01-2345-4789-8bcd-EF0123456789', '0', 0));
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.uuid(), fc.string(), fc.constantFrom('00000000-0000-0000-0000-000000000000', 'a'.repeat(36))), { maxLength: 200 }), (xs) => {
+      fc.property(fc.array(ids, { maxLength: 200 }), (xs) => {
         const ours = new IdSet(4);
-        const ref = new Set<string>();
+        const ref = new Set<string | number>();
         for (const x of xs) {
-          expect(ours.add(x)).toBe(!ref.has(x));
-          ref.add(x);
+          expect(ours.add(x)).toBe(!ref.has(canonical(x)));
+          ref.add(canonical(x));
         }
         expect(ours.size).toBe(ref.size);
         for (const x of xs) expect(ours.has(x)).toBe(true);
@@ -58,14 +78,16 @@ describe('IdSet', () => {
 });
 
 describe('parseUuid', () => {
-  it('reads the 128 bits of a canonical lower-case UUID', () => {
-    const out = new Uint32Array(4);
-    expect(parseUuid('01234567-89ab-cdef-0123-456789abcdef', out)).toBe(true);
-    expect([...out]).toEqual([0x01234567, 0x89abcdef, 0x01234567, 0x89abcdef]);
+  it('reads the 128 bits of a canonical UUID, in lower, upper or mixed case', () => {
+    for (const id of ['01234567-89ab-cdef-0123-456789abcdef', '01234567-89AB-CDEF-0123-456789ABCDEF', '01234567-89aB-cDeF-0123-456789AbCdEf']) {
+      const out = new Uint32Array(4);
+      expect(parseUuid(id, out)).toBe(true);
+      expect([...out]).toEqual([0x01234567, 0x89abcdef, 0x01234567, 0x89abcdef]);
+    }
   });
   it('refuses anything else', () => {
     const out = new Uint32Array(4);
-    for (const bad of ['01234567-89ab-cdef-0123-456789abcdeg', '01234567-89AB-cdef-0123-456789abcdef', '0123456789ab-cdef-0123-456789abcdef0', '01234567-89ab-cdef-0123-456789abcde', '01234567_89ab-cdef-0123-456789abcdef', '01234567-89ab-cdef-0123-456789abcdef ']) {
+    for (const bad of ['01234567-89ab-cdef-0123-456789abcdeg', '01234567-89ab-cdef-0123-456789abcdeG', '01234567-89ab-cdef-0123-456789abcde@', '01234567-89ab-cdef-0123-456789abcde`', '0123456789ab-cdef-0123-456789abcdef0', '01234567-89ab-cdef-0123-456789abcde', '01234567_89ab-cdef-0123-456789abcdef', '01234567-89ab-cdef-0123-456789abcdef ']) {
       expect(parseUuid(bad, out)).toBe(false);
     }
   });

@@ -1,37 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { walkPages, type Page } from '../../../src/api/pages.js';
 import { judgeWalk, newFindings, settleWalk, type WalkFindings } from '../../../src/api/walk-audit.js';
-
-type Item = { id: string };
-const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-
-interface Fake {
-  /** The items of page n (1-based), as the server would send them. */
-  items?: (page: number, all: Item[]) => Item[];
-  pagination?: (page: number, p: Page<Item>['pagination']) => Partial<Page<Item>['pagination']>;
-}
-
-/** An in-memory server of `total` items, `size` a page, bent by `fake`. */
-function server(total: number, size: number, fake: Fake = {}) {
-  const all = Array.from({ length: total }, (_, i) => ({ id: uuid(i + 1) }));
-  const log: number[] = [];
-  const fetchPage = async (page: number): Promise<Page<Item>> => {
-    log.push(page);
-    await new Promise((r) => setTimeout(r, (page * 7) % 3));
-    const data = fake.items ? fake.items(page, all) : all.slice((page - 1) * size, page * size);
-    const totalPages = Math.ceil(total / size);
-    const p = { currentPage: page, pageSize: size, totalPages, totalItems: total, hasNextPage: page < totalPages, hasPreviousPage: page > 1 };
-    return { data, pagination: { ...p, ...fake.pagination?.(page, p) } };
-  };
-  return { fetchPage, log, all };
-}
-
-async function walk(fetchPage: (page: number, signal: AbortSignal) => Promise<Page<Item>>, concurrency = 4, extra: { limit?: number; startPage?: number } = {}) {
-  const findings = newFindings();
-  const ids: string[] = [];
-  for await (const item of walkPages(fetchPage, { concurrency, findings, ...extra })) ids.push(item.id);
-  return { ids, findings, verdict: judgeWalk(findings) };
-}
+import { server, uuid, walk, type Item } from '../../helpers/page-server.js';
 
 describe('walk integrity: the table of issue 14 (1,000 items, 10 pages)', () => {
   it('a consistent server: every row once, verdict ok', async () => {
@@ -122,11 +92,11 @@ describe('walk integrity: the table of issue 14 (1,000 items, 10 pages)', () => 
     expect((verdict as { message: string }).message).toContain('100 of the 1,000 employees announced were found');
   });
 
-  it('hasNextPage always true: stops at the announced 10 pages, every row once, with a warning', async () => {
+  it('hasNextPage always true: reads page 11 once to see, finds it empty: every row once, with a warning', async () => {
     const s = server(1000, 100, { pagination: () => ({ hasNextPage: true }) });
     const { ids, verdict } = await walk(s.fetchPage);
     expect(ids).toHaveLength(1000);
-    expect(Math.max(...s.log)).toBe(10);
+    expect(s.log.filter((p) => p > 10)).toEqual([11]);
     expect(verdict).toEqual({ kind: 'ok', warnings: ['The server said page 10 had a next page, past the 10 pages it announced; stopped there.'] });
   });
 
@@ -219,7 +189,7 @@ describe('walk integrity: a company that changes under the walk', () => {
     // All 999 present now were written, plus the one that went (written before it went).
     expect(ids).toHaveLength(1000);
     for (const x of s.list) expect(ids).toContain(x.id);
-    expect(findings.totalsChanged).toBe(true);
+    expect(findings.changedTotal).toBeDefined();
     expect(findings.recovered).toBe(1);
     // Pages 1-4 were read under the old total: read again, once.
     expect(s.log.slice(10).sort((a, b) => a - b)).toEqual([1, 2, 3, 4]);
@@ -250,7 +220,7 @@ describe('walk integrity: a company that changes under the walk', () => {
   });
 
   it('with --allow-drift the rows are kept and the drift is a warning; without, an error that leaves the file untouched', () => {
-    const f: WalkFindings = { ...newFindings(), pageSize: 100, firstTotal: 1000, lastTotal: 1002, announcedPages: 10, emitted: 1003, complete: true, totalsChanged: true };
+    const f: WalkFindings = { ...newFindings(), pageSize: 100, firstTotal: 1000, lastTotal: 1002, announcedPages: 10, emitted: 1003, complete: true, changedTotal: { page: 4, total: 1002 } };
     const strict = settleWalk(f, { rows: 1003, file: 'employees.csv', allowDrift: false });
     expect(strict.error?.exitCode).toBe(1);
     expect(strict.error?.message).toBe('The company changed during the export: 3 employees appeared, 1 disappeared; 1,003 rows fetched, employees.csv left untouched. Re-run to get a consistent snapshot.');
@@ -262,7 +232,7 @@ describe('walk integrity: a company that changes under the walk', () => {
   });
 
   it('a shrinking company: the employees listed now but not written are counted', () => {
-    const f: WalkFindings = { ...newFindings(), pageSize: 100, firstTotal: 1000, lastTotal: 990, emitted: 985, complete: true, totalsChanged: true };
+    const f: WalkFindings = { ...newFindings(), pageSize: 100, firstTotal: 1000, lastTotal: 990, emitted: 985, complete: true, changedTotal: { page: 7, total: 990 } };
     expect((judgeWalk(f) as { message: string }).message).toBe(
       'The company changed during the export: 0 employees appeared, 10 disappeared; 985 rows written, 5 employees listed now were not written. Re-run to get a consistent snapshot.',
     );
@@ -281,12 +251,14 @@ describe('walk integrity: what the server leaves out', () => {
 
   it('no totals, hasNextPage always true, then empty pages: ends at the first empty page', async () => {
     const s = server(1000, 100, { pagination: () => ({ totalPages: undefined as unknown as number, totalItems: undefined as unknown as number, hasNextPage: true }) });
-    const { ids, findings } = await walk(s.fetchPage, 1);
+    const { ids, findings, verdict } = await walk(s.fetchPage, 1);
     expect(ids).toHaveLength(1000);
     // Page 11 is read twice (an empty page before the next one hasNextPage promised), then the walk ends.
     expect(s.log).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11]);
     expect(findings.complete).toBe(true);
     expect(findings.fatal).toBeUndefined();
+    // Every row came: no short page, only a word about the claim.
+    expect(verdict).toEqual({ kind: 'ok', warnings: ['The server said there was a next page, but page 11 was empty (read twice); stopped there.'] });
   });
 
   it('no pageSize in the answers: the size asked for, else the first page length', async () => {
@@ -334,26 +306,31 @@ describe('walk integrity: what the server leaves out', () => {
     const { ids, findings } = await walk(fetchPage, 1);
     expect(ids).toEqual([uuid(1), uuid(2)]);
     expect(calls).toBe(2);
-    expect(findings.totalsChanged).toBe(false);
+    expect(findings.changedTotal).toBeUndefined();
     expect(findings.fatal).toBeUndefined();
   });
 
   it('a later page without totalItems is not a change of the company', async () => {
     const s = server(1000, 100, { pagination: (p) => (p === 5 ? { totalItems: undefined as unknown as number } : {}) });
     const { findings, verdict } = await walk(s.fetchPage);
-    expect(findings.totalsChanged).toBe(false);
+    expect(findings.changedTotal).toBeUndefined();
     expect(findings.rereads).toBe(0);
     expect(verdict.kind).toBe('ok');
   });
 
-  it('items that are null or have no id are passed on (nothing to de-duplicate by)', async () => {
+  it('items without a usable id: objects are passed on, anything else left out, all counted (nothing to de-duplicate by)', async () => {
     const fetchPage = async (): Promise<Page<Item>> => ({
-      data: [null as unknown as Item, {} as Item, { id: uuid(1) }, { id: uuid(1) }],
-      pagination: { currentPage: 1, pageSize: 4, totalPages: 1, totalItems: 4, hasNextPage: false, hasPreviousPage: false },
+      data: [null as unknown as Item, {} as Item, { id: uuid(1) }, { id: uuid(1) }, { id: null } as unknown as Item, 'x' as unknown as Item, [] as unknown as Item],
+      pagination: { currentPage: 1, pageSize: 7, totalPages: 1, totalItems: 7, hasNextPage: false, hasPreviousPage: false },
     });
+    const findings = newFindings();
     const got: unknown[] = [];
-    for await (const x of walkPages(fetchPage, {})) got.push(x);
-    expect(got).toEqual([null, {}, { id: uuid(1) }]);
+    for await (const x of walkPages(fetchPage, { findings })) got.push(x);
+    expect(got).toEqual([{}, { id: uuid(1) }, { id: null }]);
+    expect(findings.unidentified).toBe(5);
+    expect(findings.notObjects).toBe(3);
+    expect(findings.unidentifiedPage).toBe(1);
+    expect(findings.emitted).toBe(3);
   });
 
   it('the re-read of a short page answering for another page stops the walk', async () => {
@@ -376,7 +353,7 @@ describe('walk integrity: what the server leaves out', () => {
     });
     const { findings, verdict } = await walk(s.fetchPage, 1);
     expect(findings.shortPages).toEqual([]);
-    expect(findings.totalsChanged).toBe(true);
+    expect(findings.changedTotal).toBeDefined();
     expect(verdict.kind).toBe('drift');
   });
 
