@@ -32,7 +32,9 @@ export function renderError(err: unknown, c: Colors, debug: boolean): string {
       // The server's own words when they are more than the code already shown.
       lines.push(`  Server answer: ${clean(code)}${CODE_LIKE.test(err.message) ? '' : `: ${clean(err.message)}`}`);
     } else {
-      lines.push(`${c.red('Error:')} ${clean(err.message)} (${clean(code)})`);
+      // The status once: not "answered HTTP 502 with a non-JSON body (HTTP 502)".
+      const said = !err.apiCode && err.message.includes(`HTTP ${err.status}`);
+      lines.push(`${c.red('Error:')} ${clean(err.message)}${said ? '' : ` (${clean(code)})`}`);
     }
     for (const d of err.details) lines.push(`  - ${d.field ? `${c.bold(clean(d.field))}: ` : ''}${clean(d.message)}`);
     if (err.excerpt) lines.push(`  Body: ${clean(err.excerpt)}`);

@@ -24,6 +24,16 @@ describe('renderError (text)', () => {
   });
 });
 
+describe('renderError (text): the status', () => {
+  it('after the message, with the API code; once only when the message already says it', () => {
+    expect(renderError(new ApiError({ status: 422, message: 'Request validation failed', apiCode: 'VALIDATION_ERROR' }), c, false).split('\n')[0]).toBe('Error: Request validation failed (VALIDATION_ERROR, HTTP 422)');
+    expect(renderError(new ApiError({ status: 503, message: 'Service unavailable' }), c, false).split('\n')[0]).toBe('Error: Service unavailable (HTTP 503)');
+    expect(renderError(new ApiError({ status: 502, message: 'The server answered HTTP 502 with a non-JSON body' }), c, false).split('\n')[0]).toBe('Error: The server answered HTTP 502 with a non-JSON body');
+    // A code the message does not say is still shown.
+    expect(renderError(new ApiError({ status: 502, message: 'The server answered HTTP 502', apiCode: 'BAD_GATEWAY' }), c, false).split('\n')[0]).toBe('Error: The server answered HTTP 502 (BAD_GATEWAY, HTTP 502)');
+  });
+});
+
 describe('errorDocument (JSON)', () => {
   it('an API error: code, status, message, correlation id, details, exit code, hint', () => {
     const err = new ApiError({ status: 422, message: 'Request validation failed', apiCode: 'VALIDATION_ERROR', correlationId: 'abc', details: [{ field: 'status', message: 'must be one of ACTIVE' }] });
