@@ -19,11 +19,12 @@ export class IdSet {
 
   /**
    * `expected`: how many ids are likely (the announced total); the table
-   * grows past it anyway, and a server's claim of more than 4M is not
-   * allocated up front.
+   * grows past it anyway. Sized for at most 262,144 up front (8 MiB): a
+   * total is the server's claim (a bad one said a billion), and the table
+   * doubles as ids really come.
    */
   constructor(expected = 1024) {
-    this.capacity = tableSize(Math.min(expected, 1 << 22));
+    this.capacity = tableSize(Math.min(expected, 1 << 18));
     this.words = new Uint32Array(this.capacity * 4);
   }
 

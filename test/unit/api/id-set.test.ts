@@ -19,6 +19,14 @@ describe('IdSet', () => {
     expect(set.size).toBe(200_000);
   });
 
+  it('allocates for a claimed total of at most 262,144 ids up front, then grows as ids come', () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const set = new IdSet(1_000_000_000);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(set.add('5e1f0000-0000-4000-8000-000000000001')).toBe(true);
+    expect(set.has('5e1f0000-0000-4000-8000-000000000001')).toBe(true);
+  });
+
   it('tells apart ids that differ in one bit, sequential ids and the all-zero UUID', () => {
     const set = new IdSet();
     const seq = Array.from({ length: 5000 }, (_, i) => `00000000-0000-0000-0000-${i.toString(16).padStart(12, '0')}`);
