@@ -127,10 +127,17 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
         await writeChunk(out, text + renderRows(layout, block));
         block = [];
       };
-      for await (const item of items) {
-        count++;
-        block.push(cols.map((c) => sanitizeCell(displayText(cellValue(item, c), c.key))));
-        if (block.length >= TABLE_BLOCK) await flush();
+      try {
+        for await (const item of items) {
+          block.push(cols.map((c) => sanitizeCell(displayText(cellValue(item, c), c.key))));
+          count++;
+          if (block.length >= TABLE_BLOCK) await flush();
+        }
+      } catch (err) {
+        // The rows read before a failure (a page that could not be had, Ctrl-C) are shown, as -o csv and
+        // ndjson have written theirs: what the error says was written was.
+        await flush().catch(() => undefined);
+        throw err;
       }
       await flush();
       const note = layout && hiddenNote(layout);

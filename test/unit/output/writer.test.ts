@@ -43,6 +43,15 @@ describe('writeList', () => {
     expect(out).toContain('Bo, "B" ↵ Jr');
     expect(out).toMatch(/Bo.*-/);
   });
+  it('shows the table rows read before a failure, then fails with it (what the error says was written was)', async () => {
+    const io = testIO({ tty: true });
+    const failing = (async function* () {
+      yield* items;
+      throw new Error('page 3 could not be had');
+    })();
+    await expect(writeList(io, io.stdout, failing, spec, { format: 'table' })).rejects.toThrow('page 3 could not be had');
+    expect(io.out()).toMatch(/^NAME\nAnn\nBo, "B" ↵ Jr\n$/);
+  });
   it('prints only ids with quiet', async () => {
     expect((await render('json', { quiet: true })).out).toBe('1\n2\n');
   });
