@@ -169,6 +169,8 @@ describe('HttpClient delivery', () => {
     expect(lines[0]).toMatch(new RegExp(`^POST ${url.replace(/[.]/g, '\\.')} -> 204 in \\d+ ms$`));
     expect(lines[1]).toMatch(/^POST http:\/\/127\.0\.0\.1:1\/x failed after \d+ ms: /);
     expect(lines.join('\n')).not.toContain('secret');
+    // The time of the delivery: never negative, never a clock reading.
+    for (const l of lines) expect(Number(/ (?:in|after) (\d+) ms/.exec(l)![1]), l).toBeLessThan(60_000);
     await c.close();
   });
 

@@ -17,6 +17,22 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });
+  it('delta-seconds: several digits, a fraction, surrounding spaces; the first of repeated headers', () => {
+    // Each of these also parses as some date in 2001 (V8's lenient Date.parse): as seconds, never as a date.
+    expect(parseRetryAfter('12')).toBe(12_000);
+    expect(parseRetryAfter('1.5')).toBe(1500);
+    expect(parseRetryAfter('0.25')).toBe(250);
+    expect(parseRetryAfter(' 2 ')).toBe(2000);
+    expect(parseRetryAfter(['3', '7'])).toBe(3000);
+  });
+  it('a date that starts with a digit is a date; digits mixed with anything else are junk, never NaN', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(parseRetryAfter('22 Nov 2026 10:00:03 GMT', now)).toBe(3000);
+    expect(parseRetryAfter('x5')).toBeUndefined();
+    expect(parseRetryAfter('5 apples')).toBeUndefined();
+    expect(parseRetryAfter('')).toBeUndefined();
+    expect(parseRetryAfter('   ')).toBeUndefined();
+  });
 });
 
 describe('backoffMs', () => {

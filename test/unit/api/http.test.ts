@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../../src/api/http.js';
-import { ApiError, NetworkError, ResponseFormatError } from '../../../src/errors.js';
+import { HttpClient, ResponseTooLargeError, type RetryEvent } from '../../../src/api/http.js';
+import { ApiError, NetworkError, ResponseFormatError, UsageError } from '../../../src/errors.js';
 
 /** For requests that must fail: a success is a test failure of its own. */
 const unexpected = (v: unknown): never => {
@@ -186,5 +186,180 @@ describe('total deadline and size cap (issue 13, item 4)', () => {
     queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`${exact} `));
     expect(await http.send('GET', '/over', { maxBytes: 100 }).catch((e) => e)).toBeInstanceOf(ResponseTooLargeError);
     await http.close();
+  });
+});
+
+describe('the request as sent', () => {
+  it('leaves out query values that are null or empty, as well as undefined ones', async () => {
+    queue.push(json(200, {}));
+    const http = client();
+    await http.get('/v1/employees', { a: null, b: '', c: 0, d: false, e: 'x' });
+    await http.close();
+    expect(seen[0].url).toBe('/v1/employees?c=0&d=false&e=x');
+  });
+
+  it('no token: no Authorization header; a GET without a body: no Content-Type', async () => {
+    queue.push(json(200, {}));
+    const http = client({ token: undefined });
+    await http.get('/v1/x');
+    await http.close();
+    expect(seen[0].headers.authorization).toBeUndefined();
+    expect(seen[0].headers['content-type']).toBeUndefined();
+    expect(seen[0].body).toBe('');
+  });
+
+  it('a base URL with a path (and a trailing slash) prefixes every API path once', async () => {
+    queue.push(json(200, {}));
+    const http = client({ baseUrl: `${url}/gw/partner/` });
+    await http.get('/v1/employees');
+    await http.close();
+    expect(seen[0].url).toBe('/gw/partner/v1/employees');
+  });
+
+  it('an API client without a base URL is refused', () => {
+    const make = () => new HttpClient({ userAgent: 'partner-cli/9.9.9', timeoutMs: 1000 });
+    expect(make).toThrow(UsageError);
+    expect(make).toThrow('Base URL "" is not a valid URL');
+  });
+});
+
+describe('the retry policy, as the server sees it', () => {
+  it('HEAD is retried like GET', async () => {
+    queue.push(json(503, {}, { 'retry-after': '0' }), (_q, res) => res.writeHead(200).end());
+    const http = client();
+    const r = await http.send('HEAD', '/v1/x');
+    await http.close();
+    expect(r.status).toBe(200);
+    expect(seen.map((s) => s.method)).toEqual(['HEAD', 'HEAD']);
+  });
+
+  it('waits as long as Retry-After says (1 s), and tells onRetry and --debug so', async () => {
+    const at: number[] = [];
+    const stamp = (h: Handler): Handler => (q, res, b) => {
+      at.push(Date.now());
+      h(q, res, b);
+    };
+    queue.push(stamp(json(429, {}, { 'retry-after': '1' })), stamp(json(200, { ok: true })));
+    const retries: RetryEvent[] = [];
+    const lines: string[] = [];
+    const http = client({ onRetry: (e) => retries.push(e), debug: (l) => lines.push(l), maxRetries: 3 });
+    expect(await http.get('/v1/x', { page: 1 })).toEqual({ ok: true });
+    await http.close();
+    expect(retries).toEqual([{ method: 'GET', path: '/v1/x?page=1', attempt: 1, status: 429, waitMs: 1000 }]);
+    // The second request came after the wait (a little slack for timer granularity).
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
+    expect(lines[0]).toBe('retry 1/3 GET /v1/x?page=1 after 429, waiting 1000 ms');
+    const m = /^GET http:\/\/127\.0\.0\.1:\d+\/v1\/x\?page=1 -> 200 in (\d+) ms$/.exec(lines[1]!);
+    expect(m, lines[1]).not.toBeNull();
+    // The whole request, waits included: at least the second, never a clock reading.
+    expect(Number(m![1])).toBeGreaterThanOrEqual(950);
+    expect(Number(m![1])).toBeLessThan(60_000);
+  });
+
+  it('without Retry-After, waits a full-jitter backoff of the base given: at most base * 2^(attempt-1), at least a tenth', async () => {
+    queue.push(json(503, {}), json(502, {}), json(200, { ok: true }));
+    const retries: RetryEvent[] = [];
+    const http = client({ backoffBaseMs: 40, onRetry: (e) => retries.push(e) });
+    expect(await http.get('/v1/x')).toEqual({ ok: true });
+    await http.close();
+    expect(retries.map((r) => r.status)).toEqual([503, 502]);
+    expect(retries[0]!.waitMs).toBeGreaterThanOrEqual(4);
+    expect(retries[0]!.waitMs).toBeLessThanOrEqual(40);
+    expect(retries[1]!.waitMs).toBeGreaterThanOrEqual(8);
+    expect(retries[1]!.waitMs).toBeLessThanOrEqual(80);
+  });
+
+  it('the default backoff base is 250 ms', async () => {
+    queue.push(json(503, {}), json(200, { ok: true }));
+    const retries: RetryEvent[] = [];
+    const http = client({ backoffBaseMs: undefined, onRetry: (e) => retries.push(e) });
+    expect(await http.get('/v1/x')).toEqual({ ok: true });
+    await http.close();
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.waitMs).toBeGreaterThanOrEqual(25);
+    expect(retries[0]!.waitMs).toBeLessThanOrEqual(250);
+  });
+});
+
+describe('answers that are not a JSON 2xx', () => {
+  it('a redirect is not followed: an ApiError saying where it points, the token masked', async () => {
+    queue.push((_q, res) => res.writeHead(302, { location: `${url}/moved/v1/employees?access_token=tok-abcdef` }).end());
+    const http = client();
+    const err = await http.get('/v1/employees').then(unexpected, (e: unknown) => e as ApiError);
+    await http.close();
+    expect(seen).toHaveLength(1);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(302);
+    expect(err.message).toMatch(/^The server answered HTTP 302, a redirect to http:\/\/127\.0\.0\.1:\d+\/moved\/v1\/employees\?access_token=\S+; partner does not follow redirects$/);
+    expect(err.message).not.toContain('tok-abcdef');
+    expect(err.hint).toContain(`--base-url ${url}/moved `);
+  });
+
+  it('300 is a redirect too; one without a Location says so', async () => {
+    queue.push((_q, res) => res.writeHead(300, { location: '/elsewhere' }).end(), (_q, res) => res.writeHead(301).end());
+    const http = client();
+    const a = await http.get('/v1/x').then(unexpected, (e: unknown) => e as ApiError);
+    const b = await http.get('/v1/x').then(unexpected, (e: unknown) => e as ApiError);
+    await http.close();
+    expect(a.message).toBe(`The server answered HTTP 300, a redirect to ${url}/elsewhere; partner does not follow redirects`);
+    expect(b.message).toBe('The server answered HTTP 301, a redirect without a Location; partner does not follow redirects');
+    expect(b.hint).toMatch(/^The base URL is probably wrong/);
+  });
+
+  it('a 400 is an API error from its body, not a redirect', async () => {
+    queue.push(json(400, { code: 'VALIDATION', message: 'page must be positive' }, { location: '/nowhere' }));
+    const http = client();
+    const err = await http.get('/v1/x').then(unexpected, (e: unknown) => e as ApiError);
+    await http.close();
+    expect(err.status).toBe(400);
+    expect(err.apiCode).toBe('VALIDATION');
+    expect(err.message).not.toMatch(/redirect/);
+    expect(err.message).toContain('page must be positive');
+  });
+
+  it('a 2xx with an empty or blank body: no body, the status and headers kept', async () => {
+    queue.push((_q, res) => res.writeHead(204, { 'x-request-id': 'r1' }).end(), (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(' \n '));
+    const http = client();
+    const a = await http.send('DELETE', '/v1/x/1');
+    const b = await http.send('GET', '/v1/x');
+    await http.close();
+    expect(a).toMatchObject({ status: 204, body: undefined });
+    expect(a.headers['x-request-id']).toBe('r1');
+    expect(b).toMatchObject({ status: 200, body: undefined });
+  });
+
+  it('a body over maxBytes: RESPONSE_TOO_LARGE naming the request', async () => {
+    queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2,3,4,5,6,7,8,9]'));
+    const http = client();
+    const err = await http.send('GET', '/v1/keys', { maxBytes: 8, query: { page: 1 } }).then(unexpected, (e: unknown) => e as ResponseTooLargeError);
+    await http.close();
+    expect(err).toBeInstanceOf(ResponseTooLargeError);
+    expect(err.code).toBe('RESPONSE_TOO_LARGE');
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toBe(`The response of GET ${url}/v1/keys is larger than 8 bytes; it was not read further`);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('close()', () => {
+  it('ends the keep-alive connections (nothing keeps the process alive)', async () => {
+    const sockets: import('node:net').Socket[] = [];
+    const own = createServer((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    own.keepAliveTimeout = 60_000; // the server would keep the connection: only the client can end it
+    own.on('connection', (s) => sockets.push(s));
+    await new Promise<void>((r) => own.listen(0, '127.0.0.1', r));
+    try {
+      const http = client({ baseUrl: `http://127.0.0.1:${(own.address() as AddressInfo).port}` });
+      await http.get('/v1/x');
+      expect(sockets).toHaveLength(1);
+      expect(sockets[0]!.destroyed).toBe(false);
+      await http.close();
+      const end = Date.now() + 5000;
+      while (!sockets[0]!.destroyed && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      expect(sockets[0]!.destroyed).toBe(true);
+    } finally {
+      own.closeAllConnections();
+      await new Promise<void>((r) => own.close(() => r()));
+    }
   });
 });
