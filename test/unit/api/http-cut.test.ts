@@ -3,38 +3,16 @@
 // policy, never resumed with Range (a server that does not do ranges answers
 // 200 to it, and a page that changed in between would be spliced from two
 // versions); when every attempt is cut, the error says so.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scriptedServer, type Handler } from '../../helpers/scripted-server.js';
 import { HttpClient, type RetryEvent } from '../../../src/api/http.js';
 import { NetworkError } from '../../../src/errors.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-let server: Server;
-let url: string;
-let queue: Handler[] = [];
-let seen: { method: string; range?: string }[] = [];
+const api = scriptedServer();
+/** Each request as the server saw it: its method, and the Range header it must never carry. */
+const seen = () => api.seen.map((r) => ({ method: r.method, range: r.headers.range }));
 
 const BODY = JSON.stringify({ data: Array.from({ length: 50 }, (_, i) => ({ id: `id-${i}`, fullName: `Person ${i}` })) });
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      seen.push({ method: req.method!, range: req.headers.range });
-      const h = queue.shift();
-      if (!h) res.writeHead(500).end('no handler');
-      else h(req, res);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
-beforeEach(() => {
-  queue = [];
-  seen = [];
-});
 
 /** The headers and the first 700 bytes of BODY (content-length or chunked), then the connection reset (RST) or closed (FIN). */
 const cut =
@@ -48,12 +26,12 @@ const whole: Handler = (_req, res) => {
   res.end(BODY);
 };
 const client = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) =>
-  new HttpClient({ baseUrl: url, token: 'tok-abcdef', userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 5, ...extra });
+  new HttpClient({ baseUrl: api.url, token: 'tok-abcdef', userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 5, ...extra });
 
 describe('a body cut off mid-answer', () => {
   for (const framing of ['content-length', 'chunked'] as const) {
     it(`GET (${framing}): asked again from the start, once, without Range; the whole answer returned`, async () => {
-      queue.push(cut(framing), whole);
+      api.queue.push(cut(framing), whole);
       const retries: RetryEvent[] = [];
       const http = client({ onRetry: (e) => retries.push(e) });
       try {
@@ -61,7 +39,7 @@ describe('a body cut off mid-answer', () => {
       } finally {
         await http.close();
       }
-      expect(seen).toEqual([{ method: 'GET' }, { method: 'GET' }]);
+      expect(seen()).toEqual([{ method: 'GET' }, { method: 'GET' }]);
       expect(retries).toHaveLength(1);
       expect(retries[0]).toMatchObject({ method: 'GET', path: '/v1/employees?page=3', attempt: 1, errorCode: 'ECONNRESET' });
       expect(retries[0]!.status).toBeUndefined();
@@ -73,7 +51,7 @@ describe('a body cut off mid-answer', () => {
     ['close', 'The connection was closed'],
   ] as const) {
     it(`GET cut every time (${how}): after the retry limit, a NetworkError saying the answer was cut off, after how many attempts`, async () => {
-      for (let i = 0; i < 3; i++) queue.push(cut('content-length', how));
+      for (let i = 0; i < 3; i++) api.queue.push(cut('content-length', how));
       const http = client({ maxRetries: 2 });
       const err = await http.get('/v1/employees').then(
         (v) => {
@@ -82,17 +60,17 @@ describe('a body cut off mid-answer', () => {
         (e: unknown) => e as NetworkError,
       );
       await http.close();
-      expect(seen).toEqual([{ method: 'GET' }, { method: 'GET' }, { method: 'GET' }]);
+      expect(seen()).toEqual([{ method: 'GET' }, { method: 'GET' }, { method: 'GET' }]);
       expect(err).toBeInstanceOf(NetworkError);
       expect(err.code).toBe('RESPONSE_CUT');
-      expect(err.message).toBe(`${what} while the answer of GET ${url}/v1/employees was being received (3 attempts)`);
+      expect(err.message).toBe(`${what} while the answer of GET ${api.url}/v1/employees was being received (3 attempts)`);
       expect(err.hint).toMatch(/^Try again in a while/);
       expect(err.hint).not.toMatch(/base URL/);
     });
   }
 
   it('POST cut: not sent again; the error says the request was sent', async () => {
-    queue.push(cut('chunked'));
+    api.queue.push(cut('chunked'));
     const http = client();
     const err = await http.send('POST', '/v1/employees/gp-employments', { body: { a: 1 } }).then(
       (v) => {
@@ -101,9 +79,9 @@ describe('a body cut off mid-answer', () => {
       (e: unknown) => e as NetworkError,
     );
     await http.close();
-    expect(seen).toEqual([{ method: 'POST' }]);
+    expect(seen()).toEqual([{ method: 'POST' }]);
     expect(err.code).toBe('RESPONSE_CUT');
-    expect(err.message).toBe(`The connection was reset while the answer of POST ${url}/v1/employees/gp-employments was being received`);
+    expect(err.message).toBe(`The connection was reset while the answer of POST ${api.url}/v1/employees/gp-employments was being received`);
     expect(err.hint).toMatch(/was sent: check whether it took effect/);
   });
 });

@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scriptedServer, type Handler } from '../../helpers/scripted-server.js';
 import { HttpClient, ResponseTooLargeError, type RetryEvent } from '../../../src/api/http.js';
 import { ApiError, NetworkError, ResponseFormatError, UsageError } from '../../../src/errors.js';
 
@@ -10,112 +11,85 @@ const unexpected = (v: unknown): never => {
 };
 
 // A real loopback server whose next answers each test scripts.
-type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
-let server: Server;
-let url: string;
-let queue: Handler[] = [];
-let seen: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      const h = queue.shift();
-      if (!h) {
-        res.writeHead(500).end('no handler');
-        return;
-      }
-      h(req, res, body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
-beforeEach(() => {
-  queue = [];
-  seen = [];
-});
+const api = scriptedServer();
 
 const json = (status: number, value: unknown, headers: Record<string, string> = {}): Handler => (_q, res) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(value));
 };
 const client = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) =>
-  new HttpClient({ baseUrl: url, token: 'tok-abcdef', userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 5, ...extra });
+  new HttpClient({ baseUrl: api.url, token: 'tok-abcdef', userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 5, ...extra });
 
 describe('HttpClient', () => {
   it('sends the bearer token, user agent, JSON accept header and query', async () => {
-    queue.push(json(200, { ok: true }));
+    api.queue.push(json(200, { ok: true }));
     const http = client();
     expect(await http.get('/v1/employees', { page: 2, status: undefined, employeeCode: 'A B' })).toEqual({ ok: true });
     await http.close();
-    expect(seen[0].url).toBe('/v1/employees?page=2&employeeCode=A+B');
-    expect(seen[0].headers.authorization).toBe('Bearer tok-abcdef');
-    expect(seen[0].headers['user-agent']).toBe('partner-cli/9.9.9');
-    expect(seen[0].headers.accept).toBe('application/json');
+    expect(api.seen[0].url).toBe('/v1/employees?page=2&employeeCode=A+B');
+    expect(api.seen[0].headers.authorization).toBe('Bearer tok-abcdef');
+    expect(api.seen[0].headers['user-agent']).toBe('partner-cli/9.9.9');
+    expect(api.seen[0].headers.accept).toBe('application/json');
   });
 
   it('retries GET on 503 honouring Retry-After, then succeeds', async () => {
-    queue.push(json(503, { message: 'busy' }, { 'retry-after': '0' }), json(503, { message: 'busy' }, { 'retry-after': '0' }), json(200, [1]));
+    api.queue.push(json(503, { message: 'busy' }, { 'retry-after': '0' }), json(503, { message: 'busy' }, { 'retry-after': '0' }), json(200, [1]));
     const retries: number[] = [];
     const http = client({ onRetry: (e) => retries.push(e.status!) });
     expect(await http.get('/x')).toEqual([1]);
     await http.close();
-    expect(seen).toHaveLength(3);
+    expect(api.seen).toHaveLength(3);
     expect(retries).toEqual([503, 503]);
   });
 
   it('gives up after 4 retries and reports the last error body', async () => {
-    for (let i = 0; i < 6; i++) queue.push(json(503, { code: 'SERVICE_UNAVAILABLE', message: 'upstream dependency error', correlationId: `c${i}` }, { 'retry-after': '0' }));
+    for (let i = 0; i < 6; i++) api.queue.push(json(503, { code: 'SERVICE_UNAVAILABLE', message: 'upstream dependency error', correlationId: `c${i}` }, { 'retry-after': '0' }));
     const http = client();
     const err = await http.get('/x').then(unexpected, (e: unknown) => e as ApiError);
     await http.close();
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(503);
     expect(err.correlationId).toBe('c4');
-    expect(seen).toHaveLength(5);
+    expect(api.seen).toHaveLength(5);
   });
 
   it('retries 429 and dropped connections', async () => {
-    queue.push(json(429, {}, { 'retry-after': '0' }), (req) => req.socket.destroy(), json(200, { ok: 1 }));
+    api.queue.push(json(429, {}, { 'retry-after': '0' }), (req) => req.socket.destroy(), json(200, { ok: 1 }));
     const http = client();
     expect(await http.get('/x')).toEqual({ ok: 1 });
     await http.close();
-    expect(seen).toHaveLength(3);
+    expect(api.seen).toHaveLength(3);
   });
 
   it('never retries POST or PATCH', async () => {
-    queue.push(json(503, { message: 'busy' }, { 'retry-after': '0' }), json(503, { message: 'busy' }, { 'retry-after': '0' }));
+    api.queue.push(json(503, { message: 'busy' }, { 'retry-after': '0' }), json(503, { message: 'busy' }, { 'retry-after': '0' }));
     const http = client();
     await expect(http.send('POST', '/v1/employees/gp-employments', { body: { a: 1 } })).rejects.toBeInstanceOf(ApiError);
     await expect(http.send('PATCH', '/v1/employees/x/dynamic-details', { body: { b: 2 } })).rejects.toBeInstanceOf(ApiError);
     await http.close();
-    expect(seen.map((s) => s.method)).toEqual(['POST', 'PATCH']);
-    expect(seen[0].headers['content-type']).toBe('application/json');
-    expect(JSON.parse(seen[0].body)).toEqual({ a: 1 });
+    expect(api.seen.map((s) => s.method)).toEqual(['POST', 'PATCH']);
+    expect(api.seen[0].headers['content-type']).toBe('application/json');
+    expect(JSON.parse(api.seen[0].body)).toEqual({ a: 1 });
   });
 
   it('does not retry 4xx', async () => {
-    queue.push(json(404, { code: 'NOT_FOUND', message: 'resource not found' }));
+    api.queue.push(json(404, { code: 'NOT_FOUND', message: 'resource not found' }));
     const http = client();
     const err = await http.get('/x').then(unexpected, (e: unknown) => e as ApiError);
     await http.close();
     expect(err.status).toBe(404);
-    expect(seen).toHaveLength(1);
+    expect(api.seen).toHaveLength(1);
   });
 
   it('reports invalid JSON on a 2xx as a format error', async () => {
-    queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data": ['));
+    api.queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data": ['));
     const http = client();
     await expect(http.get('/x')).rejects.toBeInstanceOf(ResponseFormatError);
     await http.close();
   });
 
   it('times out with a NetworkError naming --timeout', async () => {
-    queue.push(() => undefined); // never answers
+    api.queue.push(() => undefined); // never answers
     const http = client({ timeoutMs: 200, maxRetries: 0 });
     const err = await http.get('/slow').then(unexpected, (e: unknown) => e as NetworkError);
     await http.close();
@@ -125,7 +99,7 @@ describe('HttpClient', () => {
   });
 
   it('logs requests for --debug without the token', async () => {
-    queue.push(json(200, {}));
+    api.queue.push(json(200, {}));
     const lines: string[] = [];
     const http = client({ debug: (l) => lines.push(l) });
     await http.get('/v1/employees');
@@ -137,7 +111,7 @@ describe('HttpClient', () => {
 
 describe('total deadline and size cap (issue 13, item 4)', () => {
   it('a server trickling one byte every 100 ms is cut off at --timeout, not kept busy', async () => {
-    queue.push((_q, res) => {
+    api.queue.push((_q, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('[');
       const t = setInterval(() => {
@@ -157,8 +131,8 @@ describe('total deadline and size cap (issue 13, item 4)', () => {
   });
 
   it('the deadline is per attempt: a retry after a 503 gets its own full time', async () => {
-    queue.push((_q, res) => setTimeout(() => res.writeHead(503).end(), 300));
-    queue.push((_q, res) => setTimeout(() => json(200, { ok: true })(_q, res, ''), 300));
+    api.queue.push((_q, res) => setTimeout(() => res.writeHead(503).end(), 300));
+    api.queue.push((_q, res) => setTimeout(() => json(200, { ok: true })(_q, res, ''), 300));
     const http = client({ timeoutMs: 500, maxRetries: 1 });
     expect(await http.get('/x')).toEqual({ ok: true });
     await http.close();
@@ -167,7 +141,7 @@ describe('total deadline and size cap (issue 13, item 4)', () => {
   it('maxBytes: a body over the cap is refused streaming (declared or not), one at the cap is read', async () => {
     const { ResponseTooLargeError } = await import('../../../src/api/http.js');
     const big = 'x'.repeat(64 * 1024);
-    queue.push((_q, res) => {
+    api.queue.push((_q, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       // No Content-Length: chunked, endless unless cut off.
       const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(big)), 1);
@@ -177,13 +151,13 @@ describe('total deadline and size cap (issue 13, item 4)', () => {
     const err = await http.send('GET', '/huge', { maxBytes: 1024 * 1024 }).catch((e) => e);
     expect(err).toBeInstanceOf(ResponseTooLargeError);
     expect(err.message).toMatch(/larger than 1048576 bytes/);
-    queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }).end());
+    api.queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }).end());
     expect(await http.send('GET', '/declared', { maxBytes: 1024 * 1024 }).catch((e) => e)).toBeInstanceOf(ResponseTooLargeError);
     const exact = JSON.stringify({ a: 'y'.repeat(100 - 8) });
     expect(exact.length).toBe(100);
-    queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(exact));
+    api.queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(exact));
     expect((await http.send('GET', '/exact', { maxBytes: 100 })).body).toEqual(JSON.parse(exact));
-    queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`${exact} `));
+    api.queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`${exact} `));
     expect(await http.send('GET', '/over', { maxBytes: 100 }).catch((e) => e)).toBeInstanceOf(ResponseTooLargeError);
     await http.close();
   });
@@ -191,29 +165,29 @@ describe('total deadline and size cap (issue 13, item 4)', () => {
 
 describe('the request as sent', () => {
   it('leaves out query values that are null or empty, as well as undefined ones', async () => {
-    queue.push(json(200, {}));
+    api.queue.push(json(200, {}));
     const http = client();
     await http.get('/v1/employees', { a: null, b: '', c: 0, d: false, e: 'x' });
     await http.close();
-    expect(seen[0].url).toBe('/v1/employees?c=0&d=false&e=x');
+    expect(api.seen[0].url).toBe('/v1/employees?c=0&d=false&e=x');
   });
 
   it('no token: no Authorization header; a GET without a body: no Content-Type', async () => {
-    queue.push(json(200, {}));
+    api.queue.push(json(200, {}));
     const http = client({ token: undefined });
     await http.get('/v1/x');
     await http.close();
-    expect(seen[0].headers.authorization).toBeUndefined();
-    expect(seen[0].headers['content-type']).toBeUndefined();
-    expect(seen[0].body).toBe('');
+    expect(api.seen[0].headers.authorization).toBeUndefined();
+    expect(api.seen[0].headers['content-type']).toBeUndefined();
+    expect(api.seen[0].body).toBe('');
   });
 
   it('a base URL with a path (and a trailing slash) prefixes every API path once', async () => {
-    queue.push(json(200, {}));
-    const http = client({ baseUrl: `${url}/gw/partner/` });
+    api.queue.push(json(200, {}));
+    const http = client({ baseUrl: `${api.url}/gw/partner/` });
     await http.get('/v1/employees');
     await http.close();
-    expect(seen[0].url).toBe('/gw/partner/v1/employees');
+    expect(api.seen[0].url).toBe('/gw/partner/v1/employees');
   });
 
   it('an API client without a base URL is refused', () => {
@@ -225,12 +199,12 @@ describe('the request as sent', () => {
 
 describe('the retry policy, as the server sees it', () => {
   it('HEAD is retried like GET', async () => {
-    queue.push(json(503, {}, { 'retry-after': '0' }), (_q, res) => res.writeHead(200).end());
+    api.queue.push(json(503, {}, { 'retry-after': '0' }), (_q, res) => res.writeHead(200).end());
     const http = client();
     const r = await http.send('HEAD', '/v1/x');
     await http.close();
     expect(r.status).toBe(200);
-    expect(seen.map((s) => s.method)).toEqual(['HEAD', 'HEAD']);
+    expect(api.seen.map((s) => s.method)).toEqual(['HEAD', 'HEAD']);
   });
 
   it('waits as long as Retry-After says (1 s), and tells onRetry and --debug so', async () => {
@@ -239,7 +213,7 @@ describe('the retry policy, as the server sees it', () => {
       at.push(Date.now());
       h(q, res, b);
     };
-    queue.push(stamp(json(429, {}, { 'retry-after': '1' })), stamp(json(200, { ok: true })));
+    api.queue.push(stamp(json(429, {}, { 'retry-after': '1' })), stamp(json(200, { ok: true })));
     const retries: RetryEvent[] = [];
     const lines: string[] = [];
     const http = client({ onRetry: (e) => retries.push(e), debug: (l) => lines.push(l), maxRetries: 3 });
@@ -257,7 +231,7 @@ describe('the retry policy, as the server sees it', () => {
   });
 
   it('without Retry-After, waits a full-jitter backoff of the base given: at most base * 2^(attempt-1), at least a tenth', async () => {
-    queue.push(json(503, {}), json(502, {}), json(200, { ok: true }));
+    api.queue.push(json(503, {}), json(502, {}), json(200, { ok: true }));
     const retries: RetryEvent[] = [];
     const http = client({ backoffBaseMs: 40, onRetry: (e) => retries.push(e) });
     expect(await http.get('/v1/x')).toEqual({ ok: true });
@@ -270,7 +244,7 @@ describe('the retry policy, as the server sees it', () => {
   });
 
   it('the default backoff base is 250 ms', async () => {
-    queue.push(json(503, {}), json(200, { ok: true }));
+    api.queue.push(json(503, {}), json(200, { ok: true }));
     const retries: RetryEvent[] = [];
     const http = client({ backoffBaseMs: undefined, onRetry: (e) => retries.push(e) });
     expect(await http.get('/v1/x')).toEqual({ ok: true });
@@ -283,31 +257,31 @@ describe('the retry policy, as the server sees it', () => {
 
 describe('answers that are not a JSON 2xx', () => {
   it('a redirect is not followed: an ApiError saying where it points, the token masked', async () => {
-    queue.push((_q, res) => res.writeHead(302, { location: `${url}/moved/v1/employees?access_token=tok-abcdef` }).end());
+    api.queue.push((_q, res) => res.writeHead(302, { location: `${api.url}/moved/v1/employees?access_token=tok-abcdef` }).end());
     const http = client();
     const err = await http.get('/v1/employees').then(unexpected, (e: unknown) => e as ApiError);
     await http.close();
-    expect(seen).toHaveLength(1);
+    expect(api.seen).toHaveLength(1);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(302);
     expect(err.message).toMatch(/^The server answered HTTP 302, a redirect to http:\/\/127\.0\.0\.1:\d+\/moved\/v1\/employees\?access_token=\S+; partner does not follow redirects$/);
     expect(err.message).not.toContain('tok-abcdef');
-    expect(err.hint).toContain(`--base-url ${url}/moved `);
+    expect(err.hint).toContain(`--base-url ${api.url}/moved `);
   });
 
   it('300 is a redirect too; one without a Location says so', async () => {
-    queue.push((_q, res) => res.writeHead(300, { location: '/elsewhere' }).end(), (_q, res) => res.writeHead(301).end());
+    api.queue.push((_q, res) => res.writeHead(300, { location: '/elsewhere' }).end(), (_q, res) => res.writeHead(301).end());
     const http = client();
     const a = await http.get('/v1/x').then(unexpected, (e: unknown) => e as ApiError);
     const b = await http.get('/v1/x').then(unexpected, (e: unknown) => e as ApiError);
     await http.close();
-    expect(a.message).toBe(`The server answered HTTP 300, a redirect to ${url}/elsewhere; partner does not follow redirects`);
+    expect(a.message).toBe(`The server answered HTTP 300, a redirect to ${api.url}/elsewhere; partner does not follow redirects`);
     expect(b.message).toBe('The server answered HTTP 301, a redirect without a Location; partner does not follow redirects');
     expect(b.hint).toMatch(/^The base URL is probably wrong/);
   });
 
   it('a 400 is an API error from its body, not a redirect', async () => {
-    queue.push(json(400, { code: 'VALIDATION', message: 'page must be positive' }, { location: '/nowhere' }));
+    api.queue.push(json(400, { code: 'VALIDATION', message: 'page must be positive' }, { location: '/nowhere' }));
     const http = client();
     const err = await http.get('/v1/x').then(unexpected, (e: unknown) => e as ApiError);
     await http.close();
@@ -318,7 +292,7 @@ describe('answers that are not a JSON 2xx', () => {
   });
 
   it('a 2xx with an empty or blank body: no body, the status and headers kept', async () => {
-    queue.push((_q, res) => res.writeHead(204, { 'x-request-id': 'r1' }).end(), (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(' \n '));
+    api.queue.push((_q, res) => res.writeHead(204, { 'x-request-id': 'r1' }).end(), (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(' \n '));
     const http = client();
     const a = await http.send('DELETE', '/v1/x/1');
     const b = await http.send('GET', '/v1/x');
@@ -329,15 +303,15 @@ describe('answers that are not a JSON 2xx', () => {
   });
 
   it('a body over maxBytes: RESPONSE_TOO_LARGE naming the request', async () => {
-    queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2,3,4,5,6,7,8,9]'));
+    api.queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2,3,4,5,6,7,8,9]'));
     const http = client();
     const err = await http.send('GET', '/v1/keys', { maxBytes: 8, query: { page: 1 } }).then(unexpected, (e: unknown) => e as ResponseTooLargeError);
     await http.close();
     expect(err).toBeInstanceOf(ResponseTooLargeError);
     expect(err.code).toBe('RESPONSE_TOO_LARGE');
     expect(err.exitCode).toBe(1);
-    expect(err.message).toBe(`The response of GET ${url}/v1/keys is larger than 8 bytes; it was not read further`);
-    expect(seen).toHaveLength(1);
+    expect(err.message).toBe(`The response of GET ${api.url}/v1/keys is larger than 8 bytes; it was not read further`);
+    expect(api.seen).toHaveLength(1);
   });
 });
 
