@@ -27,6 +27,29 @@ describe('IdSet', () => {
     expect(set.has('5e1f0000-0000-4000-8000-000000000001')).toBe(true);
   });
 
+  it('tells apart ids alike in all but one 32-bit word, crowded into the probe chains of a small table', () => {
+    // Each id differs from the base in one of the four words only (hex groups 1, 2, 3+4, 5): a check of
+    // fewer than all four words would take one for another where their probes meet.
+    const variant = (word: number, v: number) => {
+      const hex = v.toString(16).padStart(8, '0');
+      const g = ['11111111', '2222', '3333', '4444', '555566667777'];
+      if (word === 0) g[0] = hex;
+      if (word === 1) g[1] = hex.slice(4);
+      if (word === 2) g[3] = hex.slice(4);
+      if (word === 3) g[4] = `5555${hex}`;
+      return g.join('-');
+    };
+    const members = [0, 1, 2, 3].flatMap((w) => [1, 2, 3, 4, 5].map((v) => variant(w, v)));
+    const others = [0, 1, 2, 3].flatMap((w) => [6, 7, 8, 9, 10, 11, 12, 13].map((v) => variant(w, v)));
+    const set = new IdSet(16);
+    for (const id of members) expect(set.add(id), id).toBe(true);
+    expect(set.size).toBe(members.length);
+    for (const id of members) expect(set.has(id), id).toBe(true);
+    for (const id of others) expect(set.has(id), id).toBe(false);
+    for (const id of members) expect(set.add(id), id).toBe(false);
+    expect(set.size).toBe(members.length);
+  });
+
   it('tells apart ids that differ in one bit, sequential ids and the all-zero UUID', () => {
     const set = new IdSet();
     const seq = Array.from({ length: 5000 }, (_, i) => `00000000-0000-0000-0000-${i.toString(16).padStart(12, '0')}`);
