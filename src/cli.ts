@@ -81,8 +81,8 @@ async function report(err: unknown, runtime: Runtime, interrupted: boolean): Pro
   }
   const debug = runtime.context?.globals.debug ?? envFlag(runtime.env.PARTNER_DEBUG);
   const [{ colors }, { renderError, renderErrorJson }] = await Promise.all([import('./output/colors.js'), import('./output/render-error.js')]);
-  // Errors follow the data: a script reading JSON from stdout reads one JSON object from stderr (exit code unchanged).
-  if (runtime.format === 'json' || runtime.format === 'ndjson') {
+  // Text for a person at stderr; a script reading JSON from stdout reads one JSON object from stderr (output/error-format.ts).
+  if (runtime.errors === 'json') {
     runtime.io.stderr.write(renderErrorJson(err));
     return err instanceof CliError ? err.exitCode : exitCodeFor(err);
   }

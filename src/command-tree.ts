@@ -4,9 +4,9 @@
 // line is declared in full, so `partner --help` and a command's start-up do
 // not pay for the other seventeen.
 import { Command, Option, type Argument } from 'commander';
-import { flagName, isGroup, kebab, parseCommand, type CommandDef, type Flag, type GroupDef, type OutputSpec, type TopLevel } from './command.js';
+import { flagName, isGroup, kebab, prepareCommand, type CommandDef, type Flag, type GroupDef, type OutputSpec, type TopLevel } from './command.js';
 import { outputItems, renderHelp } from './help.js';
-import type { OutputFlags } from './output/options.js';
+import type { OutputTarget } from './output/options.js';
 
 /** What an action needs from the entry point: it runs the definition with the parsed options. */
 export type Runner = (def: CommandDef, opts: unknown, cmd: Command) => Promise<void>;
@@ -15,10 +15,11 @@ export interface TreeOptions {
   /** Terminal width for help (80 when not a terminal). */
   width: number;
   runner: Runner;
-  /** Called with the raw flags before they are parsed (so a usage error can be reported in the command's format). */
+  /** Called with the raw flags before they are parsed (so a usage error can be reported in the command's error format). */
   beforeParse?: (def: CommandDef, raw: Record<string, unknown>) => void;
   env: NodeJS.ProcessEnv;
-  parseOutput: (raw: Record<string, unknown>, spec: OutputSpec) => OutputFlags;
+  /** Whether stdout and stderr are terminals: the output object's format and error format depend on it. */
+  target: OutputTarget;
   /** Every top-level entry, for help. */
   entries: TopLevel[];
   /** Declare every group in full (completion scripts, tests); otherwise only `wanted`. */
@@ -30,6 +31,8 @@ export interface TreeOptions {
 export class PartnerCommand extends Command {
   /** This node's help text; set when it is declared. */
   helpText?: () => string;
+  /** The definition of a command node (not of a group), for its error format when commander fails. */
+  def?: CommandDef;
 
   override createCommand(name?: string): Command {
     return new PartnerCommand(name);
@@ -55,8 +58,8 @@ function argumentSyntax(key: string, flag: Flag<unknown>): string {
   return flag.optional || flag.variadic ? `[${name}]` : `<${name}>`;
 }
 
-/** The output flags a command offers, from its output spec: nothing offered that cannot work (the items help lists). */
-export function outputOptions(spec: OutputSpec): Option[] {
+/** Commander options for the output flags a command offers, from its output spec: nothing offered that cannot work (the items help lists). */
+export function outputFlagOptions(spec: OutputSpec): Option[] {
   return outputItems(spec).map((item) => {
     const o = new Option(item.term.trim(), item.text);
     if (o.long === '--output') o.argChoices = [...spec.formats];
@@ -67,17 +70,18 @@ export function outputOptions(spec: OutputSpec): Option[] {
 function declareCommand(parent: Command, def: CommandDef, o: TreeOptions, path: string[]): Command {
   const cmd = parent.command(def.name, { hidden: def.hidden }).description(def.summary) as PartnerCommand;
   cmd.helpText = () => renderHelp({ kind: 'command', def, path }, o.entries, o.width);
+  cmd.def = def;
   for (const a of def.aliases ?? []) cmd.alias(a);
   for (const [key, flag] of Object.entries(def.args ?? {})) {
     cmd.argument(argumentSyntax(key, flag), flag.description);
     if (flag.choices) (cmd.registeredArguments.at(-1) as Argument).argChoices = [...flag.choices];
   }
   for (const [key, flag] of Object.entries(def.flags ?? {})) cmd.addOption(optionFor(key, flag));
-  if (def.output) for (const opt of outputOptions(def.output)) cmd.addOption(opt);
+  if (def.output) for (const opt of outputFlagOptions(def.output)) cmd.addOption(opt);
   cmd.action(async (...actionArgs: unknown[]) => {
     const self = actionArgs[actionArgs.length - 1] as Command;
     o.beforeParse?.(def, self.opts());
-    const opts = parseCommand(def, self.processedArgs as unknown[], self.opts(), o.env, o.parseOutput);
+    const opts = await prepareCommand(def, self.processedArgs as unknown[], self.opts(), o.env, o.target);
     await o.runner(def, opts, self);
   });
   return cmd;

@@ -7,9 +7,9 @@
 // lives here and in the flag builders (flags.ts), nowhere else: `run` never
 // sees a raw string.
 import type { Context } from './context.js';
-import type { OutputFlags } from './output/options.js';
-import type { Format } from './output/format.js';
-import { UsageError } from './errors.js';
+import { compileOutput, resolveOutput, type Output, type OutputSpec, type OutputTarget } from './output/options.js';
+
+export type { OutputSpec } from './output/options.js';
 
 /** One flag or positional argument: how it is shown, and how its raw value becomes a typed one. */
 export interface Flag<T> {
@@ -31,21 +31,6 @@ export interface Flag<T> {
 export type Flags = Record<string, Flag<unknown>>;
 export type FlagValues<F> = { [K in keyof F]: F[K] extends Flag<infer V> ? V : never };
 
-/** What a command prints: the formats it offers, and whether --fields, -q, --jq apply. */
-export interface OutputSpec {
-  formats: readonly Format[];
-  /** -q prints this field of each record (absent: no -q). */
-  quiet?: boolean;
-  /** --fields picks fields (default true). */
-  fields?: boolean;
-  /** --jq filters the JSON document (default true). */
-  jq?: boolean;
-  /** The format without -o when the output is a file format whatever stdout is (a CSV template); default: table on a terminal, JSON when piped. */
-  default?: Format;
-  /** The format without -o when stdout is not a terminal (default json; ndjson for an endless stream of records). */
-  piped?: 'json' | 'ndjson';
-}
-
 export interface CommandModule<O = never> {
   run(opts: O, ctx: Context): Promise<number | void>;
 }
@@ -65,7 +50,7 @@ export interface CommandDef {
   examples?: string[];
   /** Calls the API with the profile's token (default true): what `ctx.http()` checks. */
   needsToken?: boolean;
-  /** Cross-flag rules and derived values, after every flag parsed on its own. Throws UsageError. */
+  /** Cross-flag rules and derived values of the command's own flags, after every flag parsed on its own. Throws UsageError. */
   refine?: (parsed: never, env: NodeJS.ProcessEnv) => unknown;
   /** The run module, imported only when the command runs (typed by OptionsOf in that module). */
   load: () => Promise<unknown>;
@@ -73,8 +58,10 @@ export interface CommandDef {
   readonly __options?: unknown;
 }
 
-/** The options `run` receives: flags and arguments typed, plus output flags when offered, then `refine`d. */
-export type Parsed<F, A, O> = FlagValues<F> & FlagValues<A> & (O extends OutputSpec ? OutputFlags : unknown);
+/** With an output spec, the resolved output object (`opts.out`), added after `refine`. */
+export type WithOutput<O> = O extends OutputSpec ? { out: Output } : unknown;
+/** What `refine` receives: flags and arguments typed, and the output object when offered (for cross-checks only). */
+export type Parsed<F, A, O> = FlagValues<F> & FlagValues<A> & WithOutput<O>;
 export type OptionsOf<D> = D extends { readonly __options?: infer R } ? R : never;
 
 /**
@@ -94,8 +81,8 @@ export function defineCommand<F extends Flags = Record<never, never>, A extends 
   needsToken?: boolean;
   refine?: (parsed: Parsed<F, A, O>, env: NodeJS.ProcessEnv) => R;
   load: () => Promise<unknown>;
-}): CommandDef & { readonly __options?: R } {
-  return def as CommandDef & { readonly __options?: R };
+}): CommandDef & { readonly __options?: R & WithOutput<O> } {
+  return def as CommandDef & { readonly __options?: R & WithOutput<O> };
 }
 
 /** A noun that groups commands (`employees`, `webhook`); `section` places it in the top-level help. */
@@ -133,17 +120,29 @@ export function flagName(key: string, flag: Flag<unknown>, positional = false): 
   return flag.kind === 'negated' ? `--no-${kebab(key)}` : `--${kebab(key)}`;
 }
 
+/** Not a terminal on either stream: what tests and pipes see. */
+const PIPED: OutputTarget = { stdoutIsTTY: false, stderrIsTTY: false };
+
 /**
  * Turns commander's raw values (strings, booleans, arrays of strings) into the
  * typed options object. `rawFlags` is keyed by flag key; `rawArgs` in order.
+ * A command that prints data gets its output resolved here, once (`out`):
+ * format, fields checked, quiet, csvRaw, the error format. `refine` sees it
+ * but returns only the command's own values; `out` is added after it.
  */
-export function parseCommand(def: CommandDef, rawArgs: unknown[], rawFlags: Record<string, unknown>, env: NodeJS.ProcessEnv, parseOutput?: (raw: Record<string, unknown>, spec: OutputSpec) => OutputFlags): unknown {
-  const out: Record<string, unknown> = {};
-  for (const [i, [key, flag]] of Object.entries(def.args ?? {}).entries()) out[key] = flag.parse(rawArgs[i], flagName(key, flag, true));
-  for (const [key, flag] of Object.entries(def.flags ?? {})) out[key] = flag.parse(rawFlags[key], flagName(key, flag));
-  if (def.output) {
-    if (!parseOutput) throw new UsageError('internal: no output parser');
-    Object.assign(out, parseOutput(rawFlags, def.output));
-  }
-  return def.refine ? (def.refine as (p: unknown, env: NodeJS.ProcessEnv) => unknown)(out, env) : out;
+export function parseCommand(def: CommandDef, rawArgs: unknown[], rawFlags: Record<string, unknown>, env: NodeJS.ProcessEnv, target: OutputTarget = PIPED): unknown {
+  const parsed: Record<string, unknown> = {};
+  for (const [i, [key, flag]] of Object.entries(def.args ?? {}).entries()) parsed[key] = flag.parse(rawArgs[i], flagName(key, flag, true));
+  for (const [key, flag] of Object.entries(def.flags ?? {})) parsed[key] = flag.parse(rawFlags[key], flagName(key, flag));
+  const out = def.output ? resolveOutput(rawFlags, def.output, target) : undefined;
+  if (out) parsed.out = out;
+  const refined = def.refine ? (def.refine as (p: unknown, env: NodeJS.ProcessEnv) => Record<string, unknown>)(parsed, env) : parsed;
+  return out ? { ...refined, out } : refined;
+}
+
+/** parseCommand, then the part that takes a moment: --jq compiled. Everything about the output is known before `run` sends anything. */
+export async function prepareCommand(def: CommandDef, rawArgs: unknown[], rawFlags: Record<string, unknown>, env: NodeJS.ProcessEnv, target: OutputTarget = PIPED): Promise<unknown> {
+  const opts = parseCommand(def, rawArgs, rawFlags, env, target);
+  await compileOutput((opts as { out?: Output }).out);
+  return opts;
 }

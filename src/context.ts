@@ -11,6 +11,7 @@ import type { ResolvedProfile } from './config/resolve.js';
 import type { DraftStore } from './forms/drafts.js';
 import type { Prompter } from './forms/prompter.js';
 import { colors, writeWarning, type Colors } from './output/colors.js';
+import type { Output } from './output/options.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -63,8 +64,8 @@ export interface Context {
   /** The runtime: Node.js version, platform and architecture (doctor, `partner version`). */
   system: { node: string; platform: string; arch: string };
   log: Logger;
-  /** The command's output format when it prints data; undefined otherwise. */
-  format?: import('./output/format.js').Format;
+  /** The command's resolved output when it prints data (the run receives it as `opts.out`); undefined otherwise. */
+  out?: Output;
   /** Colours for what goes to stdout (tables, verdicts). */
   colors: Colors;
   /** Colours for what goes to stderr (prompts, notes, messages). */
@@ -98,8 +99,8 @@ export interface ContextInit {
   needsToken?: boolean;
   /** Tests: a prompter with scripted answers. */
   prompter?: Prompter;
-  /** The command's output format when it prints data (errors follow it: JSON for json/ndjson). */
-  format?: import('./output/format.js').Format;
+  /** The command's resolved output when it prints data (its error format among it). */
+  out?: Output;
   /** Tests: the HTTP dispatcher (an undici MockAgent with net connect disabled). */
   dispatcher?: import('undici').Dispatcher;
 }
@@ -149,7 +150,7 @@ export function createContext(init: ContextInit): Context {
     clock: init.clock ?? { now: Date.now },
     system: { node: process.versions.node, platform: process.platform, arch: process.arch },
     log,
-    format: init.format,
+    out: init.out,
     colors: colors(io.color),
     errColors,
     config() {

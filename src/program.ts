@@ -4,9 +4,9 @@ import { declareTree, optionFor, PartnerCommand, wantedGroup } from './command-t
 import type { Context } from './context.js';
 import type { IO } from './io.js';
 import { jsonText, sanitizeTerminal } from './output/sanitize.js';
-import { parseOutputFlags } from './output/options.js';
-import { declaredFormat } from './output/error-format.js';
-import type { Format } from './output/format.js';
+import { errorFormatOf } from './output/options.js';
+import type { ErrorFormat } from './output/error-format.js';
+import type { Output } from './output/options.js';
 import { packageVersion } from './version.js';
 import { helpWidth } from './text/width.js';
 import { PROGRAM_SUMMARY, renderHelp } from './help.js';
@@ -23,10 +23,10 @@ export interface Runtime {
   io: IO;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
-  /** Set by the action: the exit code the command asked for, its context, and its resolved output format. */
+  /** Set by the action: the exit code the command asked for, its context, and how its errors are printed. */
   exitCode: number;
   context?: Context;
-  format?: Format;
+  errors?: ErrorFormat;
   /** The running command's path (`partner employees list`), for usage hints. */
   commandPath?: string;
 }
@@ -38,6 +38,7 @@ export interface Runtime {
  */
 export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: boolean } = {}): Command {
   const width = helpWidth(runtime.io);
+  const target = { stdoutIsTTY: runtime.io.stdoutIsTTY, stderrIsTTY: runtime.io.stderrIsTTY };
   const program = new PartnerCommand('partner')
     .description(PROGRAM_SUMMARY)
     .version(packageVersion(), '-V, --version', 'print the version');
@@ -50,11 +51,11 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
     env: runtime.env,
     full: o.full === true || wanted === 'completion' || wanted === '__complete',
     wanted,
-    parseOutput: parseOutputFlags,
+    target,
     runner: (def, opts, cmd) => runCommand(runtime, def, opts, cmd),
-    // Errors follow the data: known from the raw flags, so even a usage error is JSON when the output would be.
+    // Known from the raw flags, so a usage error found while they are parsed is printed as the command's errors are.
     beforeParse: (def, raw) => {
-      runtime.format = def.output ? (declaredFormat({ ...raw, output: raw.output ?? def.output.default }, true, runtime.io.stdoutIsTTY) ?? undefined) : undefined;
+      runtime.errors = errorFormatOf(raw, def.output, target);
     },
   });
   registerHelp(program);
@@ -70,8 +71,8 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
         // Plain SGR codes, as chalk writes them at level 1, so usage errors need not load chalk.
         const [red, dim] = runtime.io.stderrColor ? [(t: string) => `\x1b[31m${t}\x1b[39m`, (t: string) => `\x1b[2m${t}\x1b[22m`] : [(t: string) => t, (t: string) => t];
         const message = commanderMessage(suggestCommand(s, cmd));
-        // Errors follow the data: a command whose output would be JSON reports its usage errors as JSON too.
-        if (usageFormatIsJson(cmd, o.argv ?? [], runtime.io.stdoutIsTTY)) {
+        // The same rule as every error (output/error-format.ts), from what commander parsed before it failed.
+        if (errorFormatOf(cmd.opts(), (cmd as PartnerCommand).def?.output, target) === 'json') {
           write(`${jsonText({ error: { code: 'USAGE', status: null, message: message.trim(), correlationId: null, details: [], exitCode: 2 } })}\n`);
           return;
         }
@@ -93,7 +94,9 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
     stderrColor: runtime.io.stderrColor && globals.color,
     canPrompt: runtime.io.canPrompt && globals.input,
   };
-  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false, format: runtime.format });
+  const out = (opts as { out?: Output }).out;
+  runtime.errors = out?.errors ?? runtime.errors;
+  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false, out });
   runtime.context = ctx;
   const code = await mod.run(opts, ctx);
   runtime.exitCode = typeof code === 'number' ? code : 0;
@@ -106,20 +109,6 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
 function commanderMessage(s: string): string {
   const text = s.replace(/^error: /, '').replace(/'([^'\n]{60})[^'\n]{2,}'/g, "'$1…'");
   return sanitizeTerminal(text.length > 1000 ? `${text.slice(0, 1000)}…\n` : text);
-}
-
-/** The output format the command line asks for (-o, --jq, or a pipe), read from argv: commander failed before any action ran. */
-function usageFormatIsJson(cmd: Command, argv: string[], stdoutIsTTY: boolean): boolean {
-  const offers = cmd.options.some((opt) => opt.long === '--output');
-  let output: string | undefined;
-  let jq: string | undefined;
-  argv.forEach((a, i) => {
-    if (a === '-o' || a === '--output') output = argv[i + 1];
-    else if (a.startsWith('--output=')) output = a.slice('--output='.length);
-    else if (a === '--jq' || a.startsWith('--jq=')) jq = a;
-  });
-  const format = declaredFormat({ output, jq }, offers, stdoutIsTTY);
-  return format === 'json' || format === 'ndjson';
 }
 
 function applyToAll(cmd: Command, fn: (c: Command) => void): void {

@@ -1,5 +1,7 @@
 import { UsageError } from '../errors.js';
 import { MAX_DEPTH, nestedTooDeep } from './depth.js';
+import { closest } from '../text/suggest.js';
+import { sanitizeTerminal } from './sanitize.js';
 
 /** Reads a dot path (`reportsTo.firstName`, `education.0.degree`) from a value. */
 export function getPath(value: unknown, path: string): unknown {
@@ -19,6 +21,49 @@ export function parseFields(raw: string | undefined): string[] | undefined {
     throw new UsageError(`Invalid --fields "${raw}"`, 'Give a comma-separated list of field names or dot paths, for example --fields employeeCode,fullName,reportsTo.lastName');
   }
   return fields;
+}
+
+/** Names shown in one message: a list of 10,000 typos must not come back whole. */
+const NAMES_SHOWN = 5;
+
+/** `a, b, c and 9,997 more`, each name cut to 40 characters. */
+function someNames(names: readonly string[], max = NAMES_SHOWN): string {
+  const shown = names.slice(0, max).map((n) => (n.length > 40 ? `${n.slice(0, 40)}…` : n));
+  return names.length > max ? `${shown.join(', ')} and ${(names.length - max).toLocaleString('en-US')} more` : shown.join(', ');
+}
+
+/**
+ * A --fields path whose first segment is not a field of the record is a usage
+ * error (exit 2, nothing sent or written): a CI export must not silently lose
+ * a column. `known` are the record's top-level fields; dot paths below them
+ * are the data's business. The message is bounded however many names are wrong.
+ */
+export function checkKnownFields(fields: readonly string[], known: readonly string[], what = 'this record'): void {
+  const unknown = [...new Set(fields.filter((f) => !known.includes(f.split('.')[0]!)))];
+  if (unknown.length === 0) return;
+  const first = unknown[0]!;
+  const near = unknown.length === 1 ? closest(first.split('.')[0]!, known) ?? known.find((k) => k.toLowerCase() === first.split('.')[0]!.toLowerCase()) : undefined;
+  const message = unknown.length === 1 ? `--fields: "${someNames(unknown)}" is not a field of ${what}${near ? ` (did you mean ${near}?)` : ''}` : `--fields: ${unknown.length.toLocaleString('en-US')} names are not fields of ${what}: ${someNames(unknown)}`;
+  throw new UsageError(message, `The fields of ${what}: ${known.join(', ')}.`, 'UNKNOWN_FIELD');
+}
+
+/**
+ * For records whose fields are known only from the answer (profile sections,
+ * form results): the first record must have every --fields path, or nothing
+ * is written and the command exits 2.
+ */
+export function checkFieldsPresent(record: unknown, fields: readonly string[]): void {
+  const missing = fields.filter((f) => getPath(record, f) === undefined);
+  if (missing.length === 0) return;
+  const known = record !== null && typeof record === 'object' && !Array.isArray(record) ? Object.keys(record) : [];
+  const top = missing[0]!.split('.')[0]!;
+  const near = missing.length === 1 && !known.includes(top) ? closest(top, known) : undefined;
+  throw new UsageError(
+    sanitizeTerminal(`--fields: ${missing.length === 1 ? `"${someNames(missing)}" is` : `${missing.length.toLocaleString('en-US')} paths are`} not in this output${missing.length === 1 ? '' : `: ${someNames(missing)}`}${near ? ` (did you mean ${near}?)` : ''}; nothing was written`),
+    // The keys are the server's: bounded and made safe to print.
+    known.length ? sanitizeTerminal(`Its fields: ${someNames(known, 30)}.`) : undefined,
+    'UNKNOWN_FIELD',
+  );
 }
 
 /** Keeps only the given paths, rebuilding the nesting (`a.b` -> {a:{b}}). */

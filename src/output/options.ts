@@ -1,41 +1,92 @@
-import type { OutputSpec } from '../command.js';
+// The output object: what a command's output flags (-o, --fields, -q, --jq,
+// --csv-raw) and the terminal resolve to, once, in the shared parse path
+// (command.ts), before the command runs or sends anything. Run modules write
+// through it (writer.ts) and never decide a format themselves.
 import { UsageError } from '../errors.js';
-import type { IO } from '../io.js';
 import { parseChoice } from '../options.js';
-import { parseFields } from './fields.js';
-import { resolveFormat, type Format } from './format.js';
-import type { OutputOptions } from './writer.js';
+import { errorFormat, type ErrorFormat } from './error-format.js';
+import { checkKnownFields, parseFields } from './fields.js';
+import { decideFormat, knownFormat, type Format } from './format.js';
 
-/** The flags every command that prints data shares (those its OutputSpec offers). */
-export interface OutputFlags {
-  output?: Format;
+/** What a command prints: the formats it offers, and whether --fields, -q, --jq apply. */
+export interface OutputSpec {
+  formats: readonly Format[];
+  /** -q prints this field of each record (absent: no -q). */
+  quiet?: boolean;
+  /** --fields picks fields (default true). */
+  fields?: boolean;
+  /**
+   * The top-level fields of the records it prints, known before it runs (the
+   * spec's records): an unknown --fields name is a usage error, and help and
+   * the manual list them. Dot paths below them are checked against the data.
+   */
+  recordFields?: readonly string[];
+  /** --jq filters the JSON document (default true). */
+  jq?: boolean;
+  /** The format without -o when the output is a file format whatever stdout is (a CSV template); default: table on a terminal, JSON when piped. */
+  default?: Format;
+  /** The format without -o when stdout is not a terminal (default json; ndjson for an endless stream of records). */
+  piped?: 'json' | 'ndjson';
+  /** The key of the command's flag that sends the output to a file (`outputFile`): a file is never a terminal. */
+  fileFlag?: string;
+}
+
+/** Where the output goes, as far as choosing a format is concerned. */
+export interface OutputTarget {
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+}
+
+/** The resolved output of one command run (`opts.out`). */
+export interface Output {
+  format: Format;
   fields?: string[];
+  /** Only ids, one per line. */
   quiet: boolean;
+  /** Keep formula-like CSV cells as they are. */
   csvRaw: boolean;
-  /** jq filter applied to the JSON document (implies -o json). */
+  /** A jq filter that compiled, applied to the JSON document. */
   jq?: string;
+  /** -o or --jq chose the format (not the terminal or the command's default). */
+  chosen: boolean;
+  /** The data goes to a file (the command's fileFlag), never a terminal. */
+  toFile: boolean;
+  /** How errors are printed on stderr (error-format.ts). */
+  errors: ErrorFormat;
 }
 
-/** Parses and cross-checks -o, --fields, -q, --jq and --csv-raw against what the command offers. */
-export function parseOutputFlags(raw: Record<string, unknown>, spec: OutputSpec = { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true }): OutputFlags {
-  const flags: OutputFlags = {
-    output: parseChoice('--output', raw.output, spec.formats) ?? (raw.jq === undefined ? spec.default : undefined),
-    fields: parseFields(raw.fields as string | undefined),
-    quiet: raw.quiet === true,
-    csvRaw: raw.csvRaw === true,
-    jq: raw.jq === undefined ? undefined : String(raw.jq),
-  };
-  if (flags.quiet && flags.fields) throw new UsageError('--quiet and --fields cannot be used together', '--quiet prints only ids; drop one of them.');
-  if (flags.jq !== undefined) {
-    if (flags.jq.trim() === '') throw new UsageError('--jq needs a filter, for example --jq ".[].id"', undefined, 'INVALID_JQ');
-    if (flags.quiet) throw new UsageError('--jq and --quiet cannot be used together', '--quiet prints only ids; --jq prints what the filter selects. Drop one of them.');
-    if (flags.output !== undefined && flags.output !== 'json') throw new UsageError(`--jq works on JSON and cannot be used with -o ${flags.output}`, 'Drop -o, or use -o json.');
+/** Parses and cross-checks the output flags against what the command offers, and decides the format. Throws UsageError. */
+export function resolveOutput(raw: Record<string, unknown>, spec: OutputSpec, target: OutputTarget): Output {
+  const chosen = parseChoice('--output', raw.output, spec.formats);
+  const jq = raw.jq === undefined ? undefined : String(raw.jq);
+  const fields = parseFields(raw.fields as string | undefined);
+  const quiet = raw.quiet === true;
+  const csvRaw = raw.csvRaw === true;
+  if (quiet && fields) throw new UsageError('--quiet and --fields cannot be used together', '--quiet prints only ids; drop one of them.');
+  if (jq !== undefined) {
+    if (jq.trim() === '') throw new UsageError('--jq needs a filter, for example --jq ".[].id"', undefined, 'INVALID_JQ');
+    if (quiet) throw new UsageError('--jq and --quiet cannot be used together', '--quiet prints only ids; --jq prints what the filter selects. Drop one of them.');
+    if (chosen !== undefined && chosen !== 'json') throw new UsageError(`--jq works on JSON and cannot be used with -o ${chosen}`, 'Drop -o, or use -o json.');
   }
-  if (flags.csvRaw && flags.output !== undefined && flags.output !== 'csv') throw new UsageError(`--csv-raw applies to -o csv, not -o ${flags.output}`);
-  return flags;
+  if (csvRaw && chosen !== undefined && chosen !== 'csv') throw new UsageError(`--csv-raw applies to -o csv, not -o ${chosen}`);
+  if (fields && spec.recordFields) checkKnownFields(fields, spec.recordFields);
+  const toFile = spec.fileFlag !== undefined && raw[spec.fileFlag] !== undefined;
+  const format = decideFormat(chosen, jq !== undefined, spec, target.stdoutIsTTY && !toFile);
+  return { format, fields, quiet, csvRaw, jq, chosen: chosen !== undefined || jq !== undefined, toFile, errors: errorFormat(format, target.stderrIsTTY) };
 }
 
-/** The resolved format (chosen, implied by --jq, or table on a terminal and JSON, or the spec's piped format, when piped). */
-export function outputOptions(flags: OutputFlags, io: IO, piped?: OutputSpec['piped']): OutputOptions {
-  return { format: flags.jq !== undefined ? 'json' : resolveFormat(flags.output, io, piped), fields: flags.fields, quiet: flags.quiet, csvRaw: flags.csvRaw, jq: flags.jq };
+/**
+ * The error format of a usage error found while the flags are parsed (or by
+ * commander before them): the format the raw flags ask for, leniently (a bad
+ * -o value counts as none), by the same rule.
+ */
+export function errorFormatOf(raw: Record<string, unknown>, spec: OutputSpec | undefined, target: OutputTarget): ErrorFormat {
+  if (!spec) return errorFormat(undefined, target.stderrIsTTY);
+  const toFile = spec.fileFlag !== undefined && raw[spec.fileFlag] !== undefined;
+  return errorFormat(decideFormat(knownFormat(raw.output), raw.jq !== undefined, spec, target.stdoutIsTTY && !toFile), target.stderrIsTTY);
+}
+
+/** The asynchronous part of resolving: --jq compiles (jq.ts), or a usage error before anything is sent. */
+export async function compileOutput(out: Output | undefined): Promise<void> {
+  if (out?.jq !== undefined) await (await import('./jq.js')).checkJqFilter(out.jq);
 }

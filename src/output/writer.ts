@@ -5,7 +5,7 @@ import { rawRows } from './raw-rows.js';
 import { writeWarning } from './colors.js';
 import { csvRecord } from './csv.js';
 import { jsonOf } from './depth.js';
-import { flatten, getPath, pickFields } from './fields.js';
+import { checkFieldsPresent, flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
 import type { Column, TableLayout } from './table.js';
@@ -158,8 +158,13 @@ export interface RecordSpec {
   tableFields?: boolean;
   /** Field printed by -q. */
   idField?: string;
-  /** A --fields path the document lacks is warned about (default); off for a stream of records printed one at a time. */
-  warnUnknownFields?: boolean;
+  /**
+   * A --fields path the document lacks: a usage error before anything is
+   * written (default: the fields were known only from the answer); `warn`
+   * when the document reports a change already made (a created employee);
+   * `ignore` when the command checked them itself (a stream of records).
+   */
+  unknownFields?: 'error' | 'warn' | 'ignore';
 }
 
 /**
@@ -168,8 +173,9 @@ export interface RecordSpec {
  * as lists. CSV is one row of the flattened record.
  */
 export async function writeRecord(io: IO, out: Writable, value: unknown, opts: OutputOptions, spec: RecordSpec = {}): Promise<void> {
+  if (opts.fields && (spec.unknownFields ?? 'error') === 'error') checkFieldsPresent(value, opts.fields);
+  if (opts.fields && spec.unknownFields === 'warn') warnUnknownFields(io, value, opts.fields);
   const doc = project(value, opts.fields);
-  if (opts.fields && spec.warnUnknownFields !== false) warnUnknownFields(io, value, opts.fields);
   if (opts.quiet) {
     const { displayText } = await tableModule();
     const idField = spec.idField ?? 'id';

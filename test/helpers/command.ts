@@ -6,10 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockAgent, type Interceptable } from 'undici';
-import type { CommandDef, CommandModule } from '../../src/command.js';
+import { prepareCommand, type CommandDef, type CommandModule } from '../../src/command.js';
+import type { Output } from '../../src/output/options.js';
 import { createContext, type GlobalOptions } from '../../src/context.js';
 import { testIO } from '../../src/io.js';
-import { parserFor } from './parse.js';
+import { rawArgsFor } from './parse.js';
 
 export const ORIGIN = 'https://api.partner.test';
 export const TOKEN = 'test_token_9f8e7d6c5b4a';
@@ -27,6 +28,8 @@ export async function runInProcess(
   o: {
     stub?: (api: Interceptable) => void;
     tty?: boolean;
+    /** stderr a terminal (default: as `tty`): errors are text for a person reading them. */
+    stderrTty?: boolean;
     columns?: number;
     stdin?: string;
     globals?: Partial<GlobalOptions>;
@@ -40,6 +43,9 @@ export async function runInProcess(
   agent.disableNetConnect();
   o.stub?.(agent.get(ORIGIN));
   const io = testIO({ tty: o.tty, columns: o.columns, stdin: o.stdin });
+  if (o.stderrTty !== undefined) io.stderrIsTTY = o.stderrTty;
+  // As the entry point does: the output resolved (and --jq compiled) before the command runs.
+  const opts = (await prepareCommand(def, rawArgsFor(def, args), raw, {}, { stdoutIsTTY: io.stdoutIsTTY, stderrIsTTY: io.stderrIsTTY })) as { out?: Output };
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'partner-unit-'));
   const ctx = createContext({
     io,
@@ -48,9 +54,9 @@ export async function runInProcess(
     signal: new AbortController().signal,
     dispatcher: agent,
     needsToken: def.needsToken !== false,
+    out: opts.out,
   });
   try {
-    const opts = parserFor(def)(args, raw);
     const mod = (await def.load()) as CommandModule<unknown>;
     const code = (await mod.run(opts, ctx)) ?? 0;
     agent.assertNoPendingInterceptors();

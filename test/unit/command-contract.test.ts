@@ -7,7 +7,7 @@ import { flagName, isGroup, parseCommand, type CommandDef, type Flag } from '../
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import { GLOBAL_FLAGS } from '../../src/commands/globals.js';
 import { UsageError } from '../../src/errors.js';
-import { parseOutputFlags } from '../../src/output/options.js';
+import { resolveOutput } from '../../src/output/options.js';
 import { streamColor } from '../../src/io.js';
 
 const defs: [string, CommandDef][] = TOP_LEVEL.flatMap((t) => (isGroup(t) ? t.commands.map((c) => [`${t.name} ${c.name}`, c] as [string, CommandDef]) : [[t.name, t] as [string, CommandDef]]));
@@ -27,9 +27,10 @@ describe('every choice flag', () => {
 
 describe('every output spec', () => {
   it.each(defs.filter(([, d]) => d.output))('%s: -o accepts its formats and nothing else', (_path, def) => {
-    for (const f of def.output!.formats) expect(parseOutputFlags({ output: f }, def.output!).output).toBe(f);
+    const piped = { stdoutIsTTY: false, stderrIsTTY: false };
+    for (const f of def.output!.formats) expect(resolveOutput({ output: f }, def.output!, piped).format).toBe(f);
     for (const f of ['table', 'json', 'ndjson', 'csv'].filter((x) => !def.output!.formats.includes(x as never))) {
-      expect(() => parseOutputFlags({ output: f }, def.output!)).toThrow(/Allowed choices are/);
+      expect(() => resolveOutput({ output: f }, def.output!, piped)).toThrow(/Allowed choices are/);
     }
   });
 });
@@ -37,7 +38,7 @@ describe('every output spec', () => {
 describe('every command', () => {
   it.each(defs)('%s parses its defaults and has a run module', async (_path, def) => {
     const required = Object.values(def.args ?? {}).some((a) => !a.optional && !a.variadic);
-    if (!required && !def.refine) expect(() => parseCommand(def, [], {}, {}, parseOutputFlags)).not.toThrow();
+    if (!required && !def.refine) expect(() => parseCommand(def, [], {}, {})).not.toThrow();
     const mod = (await def.load()) as { run?: unknown };
     expect(typeof mod.run).toBe('function');
   });

@@ -1,7 +1,6 @@
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, worstExitCode } from '../../errors.js';
 import { maskSecret, type Source } from '../../config/resolve.js';
-import { outputOptions } from '../../output/options.js';
 import { writeRecord } from '../../output/writer.js';
 import type { OptionsOf } from '../../command.js';
 import type { status } from './status.js';
@@ -63,7 +62,7 @@ export async function run(opts: StatusOptions, ctx: Context): Promise<number> {
   const code = worstExitCode(codes);
 
   const { name: _n, active: _a, ...rest } = active;
-  await writeRecord(ctx.io, ctx.io.stdout, { profile: p.name, profileSource: p.nameSource, ...rest, profiles: lines }, outputOptions(opts, ctx.io), {
+  await writeRecord(ctx.io, ctx.io.stdout, { profile: p.name, profileSource: p.nameSource, ...rest, profiles: lines }, opts.out, {
     table: () => renderStatus(lines, p.nameSource, ctx.io.columns),
   });
   return code;

@@ -5,7 +5,6 @@
 // alone exit 0.
 import type { OptionsOf } from '../../command.js';
 import type { doctor } from './doctor.js';
-import { outputOptions } from '../../output/options.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode, NetworkError, UsageError, worstExitCode } from '../../errors.js';
 import { checkBaseUrl, type HttpClient } from '../../api/http.js';
@@ -191,7 +190,7 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
     }
   }
   const code = worstExitCode(checks.filter((c) => c.status === 'fail').map((c) => c.exitCode ?? ExitCode.FAILURE));
-  await writeRecord(ctx.io, ctx.io.stdout, { ok: code === 0, exitCode: code, checks }, outputOptions(opts, ctx.io), { table: () => renderChecks(checks, ctx) });
+  await writeRecord(ctx.io, ctx.io.stdout, { ok: code === 0, exitCode: code, checks }, opts.out, { table: () => renderChecks(checks, ctx) });
   return code;
 }
 

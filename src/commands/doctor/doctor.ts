@@ -4,7 +4,7 @@ import { defineCommand } from '../../command.js';
 export const doctor = defineCommand({
   name: 'doctor',
   summary: 'check your set-up: Node.js, config file, profile, token, webhook keys, clock, proxy',
-  output: { formats: ['table', 'json'] },
+  output: { formats: ['table', 'json'], recordFields: ['ok', 'exitCode', 'checks'] },
   needsToken: false,
   details: `Each line is OK, WARN, FAIL (with a fix) or -- (not applicable). Checks: the Node.js version (20.18 or newer), the config file and its permissions (0600 in a 0700 directory), the active profile and base URL (https, or loopback; it must answer), the token (present, and accepted by one GET /v1/employees?pageSize=1), the webhook key set (reachable; kids; the age of the cached copy), clock skew against the server's Date header (warns over 60 s) and the proxy variables in use (credentials masked).
 

@@ -7,7 +7,6 @@ import { newFindings, rowsOutcome, settleWalk, type WalkFindings } from '../../a
 import { CliError, InterruptedError, type ErrorProgress } from '../../errors.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage } from '../../api/types.js';
-import { outputOptions } from '../../output/options.js';
 import type { OptionsOf } from '../../command.js';
 import type { list } from './list.js';
 import { openOutputFile } from '../../output/output-file.js';
@@ -34,12 +33,7 @@ export const EMPLOYEE_COLUMNS: Column[] = [
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const { query } = opts;
-  // A filter that does not compile is a usage error: found before anything is sent.
-  if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
   if (query.employeeId && query.employeeCode) ctx.log.warn('Both --employee-id and --employee-code were given; the server uses --employee-id.');
-  // Servers may send more than the spec names, so an unknown field is shown (empty if absent), with a warning.
-  const unknown = (opts.fields ?? []).filter((f) => !(EMPLOYEE_FIELDS as readonly string[]).includes(f.split('.')[0]));
-  if (unknown.length) ctx.log.warn(`--fields ${unknown.join(', ')}: not ${unknown.length === 1 ? 'a field' : 'fields'} of the employee record; shown empty unless the server sends ${unknown.length === 1 ? 'it' : 'them'}. Known: ${EMPLOYEE_FIELDS.join(', ')}.`);
   // The server's rate limits are unknown: start at --concurrency (polite by default), halve on 429/503.
   const adaptive = opts.all ? new AdaptiveConcurrency({ max: opts.concurrency, onChange: (n, why) => ctx.log.debug(`pages in flight: ${n} (${why})`) }) : undefined;
   const http = await ctx.http({
@@ -54,9 +48,9 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   // Opened after the token check, before the first request: a bad path fails with nothing sent.
   const sink = opts.outputFile !== undefined ? await openOutputFile(opts.outputFile) : undefined;
   if (sink) ctx.onCleanup(() => sink.abort());
-  // A file is never a terminal: the default format is JSON, as when piped.
+  // A file is never a terminal (opts.out's format already says so); neither are its cells.
   const io = sink ? { ...ctx.io, stdoutIsTTY: false, columns: undefined } : ctx.io;
-  const output = outputOptions(opts, io);
+  const output = opts.out;
   const spec: ListSpec = {
     columns: EMPLOYEE_COLUMNS,
     csvColumns: EMPLOYEE_FIELDS.map((key) => ({ key })),
@@ -80,7 +74,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       throw sink?.writeError() ?? err;
     });
     await sink?.commit();
-    if (sink && !opts.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
+    if (sink && !output.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
     return;
   }
 
@@ -146,7 +140,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
     for (const w of settled.warnings) ctx.log.warn(w);
     if (settled.error) throw settled.error;
     await sink?.commit();
-    if (sink && !opts.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
+    if (sink && !output.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
   } catch (err) {
     // A failed write to the file (disk full) is the cause, not the closed stream it left.
     const failure = sink?.writeError() ?? err;
@@ -174,7 +168,7 @@ function wroteLine(count: number, file: string): string {
  */
 function stoppedAt(page: number, f: WalkFindings, opts: ListOptions): ErrorProgress {
   const file = opts.outputFile;
-  const written = file !== undefined || opts.jq !== undefined ? 0 : f.emitted;
+  const written = file !== undefined || opts.out.jq !== undefined ? 0 : f.emitted;
   const pages = f.announcedPages;
   const text = `Stopped at page ${formatCount(page)}${pages ? ` of ${formatCount(pages)}` : ''}; ${file === undefined ? rowsOutcome(written) : rowsOutcome(f.emitted, file)}.`;
   const data = { page, pages: pages ?? null, rowsFetched: f.emitted, rowsWritten: written, ...(file === undefined ? {} : { outputFile: file, outputFileUntouched: true }) };

@@ -1,6 +1,6 @@
 // `partner employees list`: one page, or every page with --all (run: ./list.run.ts).
 import { defineCommand } from '../../command.js';
-import { EMPLOYEE_STATUSES, PAGE_SIZE_MAX, SORT_BY_FIELDS, SORT_ORDERS } from '../../api/types.js';
+import { EMPLOYEE_FIELDS, EMPLOYEE_STATUSES, PAGE_SIZE_MAX, SORT_BY_FIELDS, SORT_ORDERS } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { bool, choice, int, negated, path, text, uuid } from '../../flags.js';
 
@@ -25,7 +25,7 @@ export const list = defineCommand({
     allowDrift: bool('with --all: keep what was seen when the company changed during the export or its pages did not add up (exit 0 with a warning; default: exit 1)'),
     outputFile: path('write to this file instead of stdout, atomically: replaced only when complete (new files are 0600)'),
   },
-  output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true },
+  output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, recordFields: EMPLOYEE_FIELDS, fileFlag: 'outputFile' },
   refine: (o) => {
     if (o.concurrency !== undefined && !o.all) throw new UsageError('--concurrency only applies with --all');
     if (o.allowDrift && !o.all) throw new UsageError('--allow-drift only applies with --all');
@@ -40,7 +40,7 @@ export const list = defineCommand({
       sortBy: o.sortBy,
       sortOrder: o.sortOrder,
     };
-    return { output: o.output, fields: o.fields, quiet: o.quiet, csvRaw: o.csvRaw, jq: o.jq, query, all: o.all, limit: o.limit, concurrency: o.concurrency ?? DEFAULT_CONCURRENCY, progress: o.progress, outputFile: o.outputFile, allowDrift: o.allowDrift };
+    return { query, all: o.all, limit: o.limit, concurrency: o.concurrency ?? DEFAULT_CONCURRENCY, progress: o.progress, outputFile: o.outputFile, allowDrift: o.allowDrift };
   },
   details: `On a terminal the table ends with the page and the total (Page 1 of 3 · 45 employees · next: --page 2, or --all).
 JSON is {"data": [...], "pagination": {...}}, for one page and for --all alike; NDJSON is one employee per line; CSV has every field of the employee record.`,

@@ -6,7 +6,6 @@ import { ApiError, CliError, ExitCode, exitCodeFor, InterruptedError, NetworkErr
 import { renderKeyValue } from '../../output/table.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
-import { outputOptions } from '../../output/options.js';
 import { dynamicBody, dynamicKeys, dynamicPart, workEmailOf, type Bodies } from '../../forms/bodies.js';
 import type { DraftStore } from '../../forms/drafts.js';
 import { isFieldRejection, issuesFromApi } from '../../forms/inputs.js';
@@ -30,7 +29,7 @@ export function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iter
 
 export async function dryRun(ctx: Context, bodies: Bodies, opts: CreateOptions, say = true): Promise<number> {
   // The bodies are JSON whatever the terminal: they are what would be sent.
-  await writeRecord(ctx.io, ctx.io.stdout, { create: bodies.create, dynamicDetails: bodies.dynamic ?? null }, { format: 'json', jq: opts.jq, fields: opts.fields });
+  await writeRecord(ctx.io, ctx.io.stdout, { create: bodies.create, dynamicDetails: bodies.dynamic ?? null }, { ...opts.out, format: 'json' });
   if (say) ctx.log.info('Dry run: the values are valid; nothing was sent.');
   return ExitCode.OK;
 }
@@ -170,7 +169,9 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<number | 'ag
 }
 
 export async function printCreated(ctx: Context, created: Record<string, unknown>, opts: CreateOptions): Promise<void> {
-  await writeRecord(ctx.io, ctx.io.stdout, created, outputOptions(opts, ctx.io), {
+  // Written after the POST: a --fields path the answer lacks cannot be a usage error (exit 2 says nothing was sent).
+  await writeRecord(ctx.io, ctx.io.stdout, created, opts.out, {
+    unknownFields: 'warn',
     table: () => renderKeyValue({ id: created.id, employeeCode: created.employeeCode, status: created.status }),
   });
 }

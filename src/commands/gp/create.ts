@@ -19,6 +19,7 @@ export const create = defineCommand({
     skipInvalid: bool('with --from-csv: create the valid rows even when some rows are invalid'),
     results: path('with --from-csv: the results CSV (default: FILE.results.csv beside the input); its journal is PATH.journal'),
   },
+  // The created employee's fields are the server's (the spec does not list them): --fields is checked against the answer.
   output: { formats: ['table', 'json'] },
   refine: (o) => {
     if (o.bodyFile !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume)) {
@@ -40,11 +41,6 @@ export const create = defineCommand({
       fromCsv: o.fromCsv,
       skipInvalid: o.skipInvalid,
       results: o.results,
-      output: o.output,
-      fields: o.fields,
-      jq: o.jq,
-      quiet: o.quiet,
-      csvRaw: o.csvRaw,
     };
   },
   details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it.

@@ -2,7 +2,6 @@ import type { Context } from '../../context.js';
 import { getFormSchema } from '../../api/employees.js';
 import type { OptionsOf } from '../../command.js';
 import type { schema } from './schema.js';
-import { outputOptions } from '../../output/options.js';
 import { writeRecord } from '../../output/writer.js';
 import { renderTable, type Column } from '../../output/table.js';
 import { shapeOf } from '../../forms/conditions.js';
@@ -128,7 +127,7 @@ function details(form: FormSchema, s: JsonSchema, kind: string): string {
 export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
   const http = await ctx.http();
   const raw = await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: opts.entity });
-  const output = outputOptions(opts, ctx.io);
+  const output = opts.out;
   if (output.format !== 'table') {
     // The server's document as it came, whatever its format (through --jq when given).
     await writeRecord(ctx.io, ctx.io.stdout, raw, output);

@@ -12,7 +12,7 @@ export const schema = defineCommand({
   output: { formats: ['table', 'json'], fields: false },
   refine: (o) => {
     if (o.entity === undefined) throw new UsageError("required option '--entity <name>' not specified", 'For example: partner gp schema --entity "Acme Deutschland GmbH"', 'MISSING_OPTION');
-    return { entity: o.entity, output: o.output, jq: o.jq, fields: o.fields, quiet: o.quiet, csvRaw: o.csvRaw };
+    return { entity: o.entity };
   },
   details: 'JSON (-o json, or piped) is the document exactly as the server sent it.',
   examples: ['partner gp schema --entity "Acme Deutschland GmbH"', 'partner gp schema --entity "Acme India Pvt Ltd" -o json > schema.json'],

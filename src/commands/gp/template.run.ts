@@ -91,14 +91,14 @@ export async function run(opts: TemplateOptions, ctx: Context): Promise<number> 
   const http = await ctx.http();
   const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: opts.entity }), ctx.log);
   const columns = templateColumns(form);
-  if (opts.output === 'json' || opts.jq !== undefined) {
-    await writeRecord(ctx.io, ctx.io.stdout, columns, { format: 'json', jq: opts.jq });
+  if (opts.out.format === 'json') {
+    await writeRecord(ctx.io, ctx.io.stdout, columns, opts.out);
     return ExitCode.OK;
   }
   // The description row starts with "#": --from-csv skips it, so the file can be filled in as it is.
   const descriptions = columns.map((c, i) => (i === 0 ? `# ${c.description}` : c.description));
   // Titles and keys come from the server: formulas neutralised (unless --csv-raw), escapes kept off a terminal.
-  const cells = { raw: opts.csvRaw, terminal: ctx.io.stdoutIsTTY };
+  const cells = { raw: opts.out.csvRaw, terminal: ctx.io.stdoutIsTTY };
   await writeChunk(ctx.io.stdout, csvRecord(columns.map((c) => c.column), cells) + csvRecord(descriptions, cells));
   ctx.log.info(`${columns.length} columns. Fill one row per employee, then: partner gp create --entity "${opts.entity}" --from-csv FILE`);
   return ExitCode.OK;

@@ -13,7 +13,7 @@ export const template = defineCommand({
   output: { formats: ['csv', 'json'], default: 'csv', fields: false },
   refine: (o) => {
     if (o.entity === undefined) throw new UsageError("required option '--entity <name>' not specified", 'For example: partner gp template --entity "Acme India Pvt Ltd" -o csv > hires.csv', 'MISSING_OPTION');
-    return { entity: o.entity, output: o.jq !== undefined ? 'json' : o.output, jq: o.jq, csvRaw: o.csvRaw };
+    return { entity: o.entity };
   },
   details: `Fill one row per employee (the "#" row is ignored), then: partner gp create --entity NAME --from-csv FILE`,
   examples: ['partner gp template --entity "Acme India Pvt Ltd" -o csv > hires.csv'],

@@ -10,10 +10,8 @@ import { employeeRef } from './get.js';
 import { isUuid } from '../../options.js';
 import type { OptionsOf } from '../../command.js';
 import type { get } from './get.js';
-import { flatten, getPath } from '../../output/fields.js';
-import { outputOptions } from '../../output/options.js';
+import { checkFieldsPresent, flatten, getPath } from '../../output/fields.js';
 import { renderError, renderErrorJson } from '../../output/render-error.js';
-import { errorFormatFor } from '../../output/error-format.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { renderKeyValue } from '../../output/table.js';
 import { writeList, writeRecord, type ListSpec } from '../../output/writer.js';
@@ -153,8 +151,8 @@ function tableBlock(r: ProfileResult, sections: ProfileSection[], opts: GetOptio
   const code = r.code ?? str(employment?.employeeCode) ?? r.ref;
   const name = str(personal?.fullLegalName) ?? r.name;
   let out = `${c.bold(sanitizeCell([code, name, r.id].filter(Boolean).join(' · ')))}\n`;
-  if (opts.fields) {
-    const rec = flatRecord(profileDocument(r, sections), opts.fields);
+  if (opts.out.fields) {
+    const rec = flatRecord(profileDocument(r, sections), opts.out.fields);
     return `${out}${renderKeyValue(rec, 1, { width: ctx.io.columns })}\n`;
   }
   for (const s of sections) {
@@ -181,12 +179,11 @@ function reportFailure(ctx: Context, r: ProfileResult, f: Failure, onlyOne: bool
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<number> {
-  if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
   const refs = [...opts.employees];
   if (opts.fromFile !== undefined) refs.push(...(await readRefs(opts.fromFile, ctx)));
   const unique = [...new Set(refs)];
   if (unique.length === 0) throw new UsageError(`No employees in --from-file ${opts.fromFile}`, 'Give one employee id or code per line.', 'MISSING_EMPLOYEE');
-  const output = outputOptions(opts, ctx.io);
+  const output = opts.out;
   const { sections } = opts;
   const http = await ctx.http({ connections: Math.min(32, opts.concurrency * sections.length) });
   const out = ctx.io.stdout;
@@ -204,18 +201,21 @@ export async function run(opts: GetOptions, ctx: Context): Promise<number> {
       // Several sections failing the same way (403 on each) are one message.
       const collapse = r.failures.length > 1 && r.failures.length === sections.length && r.failures.every((f) => f.error instanceof CliError && f.error.code === (r.failures[0].error as CliError).code);
       for (const f of collapse ? [r.failures[0]] : r.failures) {
-        reportFailure(ctx, r, f, collapse, output.jq !== undefined || errorFormatFor(output.format) === 'json');
+        reportFailure(ctx, r, f, collapse, output.errors === 'json');
         codes.push(exitCodeFor(f.error));
       }
       if (r.id === undefined || (r.values.size === 0 && r.failures.length > 0) || emitted.has(r.id)) continue;
       emitted.add(r.id);
-      yield { r, doc: profileDocument(r, sections) };
+      const doc = profileDocument(r, sections);
+      // A section's fields are known only from the answer: the first one must have every --fields path, or nothing is written (exit 2).
+      if (emitted.size === 1 && output.fields) checkFieldsPresent(doc, output.fields);
+      yield { r, doc };
     }
   })();
 
   if (output.format === 'table' && !output.quiet && output.jq === undefined) {
     // A key/value block per employee, as each arrives.
-    for await (const p of profiles) await writeRecord(ctx.io, out, p.doc, output, { table: () => tableBlock(p.r, sections, opts, ctx), tableFields: true, warnUnknownFields: opts.single });
+    for await (const p of profiles) await writeRecord(ctx.io, out, p.doc, output, { table: () => tableBlock(p.r, sections, opts, ctx), tableFields: true, unknownFields: 'ignore' });
   } else if (opts.single && !output.quiet && (output.format === 'json' || output.jq !== undefined)) {
     // One employee named: one object, not an array. Nothing for one that failed: stderr says why.
     let only: Record<string, unknown> | undefined;

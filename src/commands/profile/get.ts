@@ -63,18 +63,14 @@ export const get = defineCommand({
     concurrency: int(`employees fetched at once, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); the sections of each are fetched in parallel`, { min: 1, max: MAX_CONCURRENCY, default: DEFAULT_CONCURRENCY }),
     reveal: bool('show the full bank account number in the table (masked to its last 4 characters otherwise)'),
   },
-  output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true },
+  // A profile is its id and its sections; the fields inside a section are checked against the first answer.
+  output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, recordFields: ['id', ...PROFILE_SECTIONS] },
   refine: (o) => {
     const { employees, sections } = splitArgs(o.employeeAndSections, o.fromFile !== undefined);
     if (employees.length === 0 && o.fromFile === undefined) {
       throw new UsageError('Name at least one employee (id or code), or use --from-file', 'For example: partner profile get ACME-00007', 'MISSING_EMPLOYEE');
     }
     return {
-      output: o.output,
-      fields: o.fields,
-      quiet: o.quiet,
-      csvRaw: o.csvRaw,
-      jq: o.jq,
       employees: [...new Set(employees)],
       sections: sections.length ? sections : [...PROFILE_SECTIONS],
       fromFile: o.fromFile,

@@ -9,7 +9,6 @@
 // so `partner webhook listen` pointed at the same base URL verifies the event.
 import type { OptionsOf } from '../../command.js';
 import type { emit } from './emit.js';
-import { outputOptions } from '../../output/options.js';
 import { writeRecord } from '../../output/writer.js';
 import { DeliveryError } from '../../api/delivery.js';
 import type { Context } from '../../context.js';
@@ -68,7 +67,7 @@ export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
   const line = `${opts.eventType}${opts.legacy ? ' (earlier shape)' : ''} signed with kid ${kid} -> ${opts.to}: HTTP ${status}`;
   // With --print, stdout is the JWS alone (for a pipe into `webhook verify`).
   if (opts.print) ctx.io.stderr.write(`${line}\n`);
-  else await writeRecord(ctx.io, ctx.io.stdout, report, outputOptions(opts, ctx.io), { table: () => `${line}\n` });
+  else await writeRecord(ctx.io, ctx.io.stdout, report, opts.out, { table: () => `${line}\n` });
   ctx.log.debug(`receiver answered: ${sanitizeCell(excerpt)}`);
   if (status < 200 || status >= 300) {
     ctx.log.warn(`the receiver refused the event (HTTP ${status})${excerpt ? `: ${sanitizeCell(excerpt)}` : ''}`);

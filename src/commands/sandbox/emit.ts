@@ -41,7 +41,7 @@ export const emit = defineCommand({
   },
   output: { formats: ['table', 'json'], fields: false },
   refine: (o) => {
-    if (o.print && o.output !== undefined) throw new UsageError('-o applies to the delivery report; --print writes the signed JWS itself', 'Drop -o (the report then goes to stderr), or drop --print.');
+    if (o.print && o.out.chosen) throw new UsageError('-o applies to the delivery report; --print writes the signed JWS itself', 'Drop -o (the report then goes to stderr), or drop --print.');
     if (!o.to && !o.print) throw new UsageError('Nowhere to send the event', 'Pass --to URL (a receiver such as `partner webhook listen`), or --print to print the signed JWS.');
     if (o.legacy && !hasLegacyShape(o.eventType)) throw new UsageError(`--legacy: ${o.eventType} has no earlier published shape`, 'Earlier shapes exist for the employee events (employeeId) and the contract events (id).');
     return o;

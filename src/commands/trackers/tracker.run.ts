@@ -1,7 +1,6 @@
 import type { Context } from '../../context.js';
 import { offboardingTracker, onboardingTracker } from '../../api/employees.js';
 import type { OptionsOf } from '../../command.js';
-import { outputOptions } from '../../output/options.js';
 import type { onboarding } from './onboarding.js';
 import type { TrackerKind } from './tracker.js';
 import type { Column } from '../../output/table.js';
@@ -36,8 +35,7 @@ export function trackerSpec(kind: TrackerKind): ListSpec {
 }
 
 export async function run(opts: TrackerOptions, ctx: Context): Promise<void> {
-  if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
-  const output = outputOptions(opts, ctx.io);
+  const output = opts.out;
   const http = await ctx.http();
   const items: unknown[] = opts.kind === 'onboarding' ? await onboardingTracker(http, opts.query) : await offboardingTracker(http, opts.query);
   const spec = trackerSpec(opts.kind);

@@ -5,6 +5,12 @@ import { text, uuid } from '../../flags.js';
 
 export type TrackerKind = 'onboarding' | 'offboarding';
 
+/** The fields of the spec's tracker items (Onboarding / Offboarding tracker item). */
+export const TRACKER_FIELDS: Record<TrackerKind, readonly string[]> = {
+  onboarding: ['id', 'employeeCode', 'stage'],
+  offboarding: ['id', 'employeeCode', 'stage', 'pendingDocuments'],
+};
+
 export function trackerCommand(kind: TrackerKind, o: { summary: string; details: string; examples: string[] }) {
   return defineCommand({
     name: kind,
@@ -15,8 +21,8 @@ export function trackerCommand(kind: TrackerKind, o: { summary: string; details:
       employeeId: uuid('only this employee id'),
       employeeCode: text('only this employee code (with --employee-id: both must match)', { placeholder: 'code' }),
     },
-    output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true },
-    refine: (p) => ({ output: p.output, fields: p.fields, quiet: p.quiet, csvRaw: p.csvRaw, jq: p.jq, kind, query: { employeeId: p.employeeId, employeeCode: p.employeeCode } }),
+    output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, recordFields: TRACKER_FIELDS[kind] },
+    refine: (p) => ({ kind, query: { employeeId: p.employeeId, employeeCode: p.employeeCode } }),
     load: () => import('./tracker.run.js'),
   });
 }

@@ -9,16 +9,14 @@ import { openSpool } from '../../webhooks/spool.js';
 import { abandonAfterMs, FORWARD_CONNECTIONS } from '../../webhooks/forward.js';
 import { keyStoreFor } from '../../webhooks/source.js';
 import { listen } from './listen.js';
-import { outputOptions } from '../../output/options.js';
 
 export type ListenOptions = OptionsOf<typeof listen>;
 
 export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   // Each event is one record, written as it happens through the output layer: a line for people at a
   // terminal, one JSON object per line when piped (JSON's streaming form: there is no end to close an array).
-  const output = outputOptions(opts, ctx.io, listen.output?.piped);
+  const output = opts.out;
   // A filter that does not compile is a usage error now, not a warning at every event.
-  if (opts.jq !== undefined) await (await import('../../output/jq.js')).checkJqFilter(opts.jq);
   if (!isLoopback(opts.host)) ctx.log.warn(`listening on ${opts.host}, not loopback: anyone who can reach this address can send to it`);
   if (opts.events) {
     const unknown = opts.events.filter((e) => !isEventType(e));
@@ -45,7 +43,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
     queue = queue
       .then(() => {
         const record = eventRecord(e);
-        return writeRecord(ctx.io, ctx.io.stdout, record, output, { warnUnknownFields: false, tableFields: true, table: () => (output.fields ? fieldsLine(record, output.fields) : eventLine(e, ctx.colors)) });
+        return writeRecord(ctx.io, ctx.io.stdout, record, output, { unknownFields: 'ignore', tableFields: true, table: () => (output.fields ? fieldsLine(record, output.fields) : eventLine(e, ctx.colors)) });
       })
       .catch((err: unknown) => ctx.log.warn(`could not print an event: ${(err as Error).message}`));
     return queue;

@@ -5,6 +5,10 @@ import { custom, httpUrl, int, path, textOr } from '../../flags.js';
 import { parseDuration } from '../../webhooks/duration.js';
 import { EVENT_TYPES } from '../../webhooks/event-catalogue.js';
 import { KEY_FLAGS, keyFlags } from './key-flags.js';
+import { VERDICT_FIELDS } from './verify.js';
+
+/** The fields of one received event (webhooks/render.ts eventRecord): the verdict's, and what became of it. */
+export const LISTEN_FIELDS = ['time', 'httpStatus', ...VERDICT_FIELDS.filter((f) => f !== 'line'), 'forward', 'spooled', 'problem'] as const;
 
 function urlPath(raw: string): string {
   let p = raw.trim();
@@ -41,7 +45,7 @@ export const listen = defineCommand({
     ...KEY_FLAGS,
   },
   // A stream with no end: only formats that print each event as it happens (no JSON array, no CSV header to settle).
-  output: { formats: ['table', 'ndjson'], piped: 'ndjson' },
+  output: { formats: ['table', 'ndjson'], piped: 'ndjson', recordFields: LISTEN_FIELDS },
   needsToken: false,
   refine: (o) => ({
     keys: keyFlags(o),
@@ -50,11 +54,6 @@ export const listen = defineCommand({
     path: o.path ?? '/',
     forwardTo: o.forwardTo,
     events: o.events,
-    output: o.output,
-    fields: o.fields,
-    jq: o.jq,
-    quiet: o.quiet,
-    csvRaw: o.csvRaw,
     forwardTimeoutMs: o.forwardTimeout ?? DEFAULT_FORWARD_TIMEOUT_MS,
     spool: o.spool,
     maxAgeMs: o.maxAge,

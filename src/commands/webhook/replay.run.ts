@@ -2,7 +2,6 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../command.js';
 import type { replayCommand } from './replay.js';
 import { ExitCode } from '../../errors.js';
-import { outputOptions } from '../../output/options.js';
 import { writeList } from '../../output/writer.js';
 import { parseSince } from '../../webhooks/duration.js';
 import { REPLAY_LIST, replayRecord } from '../../webhooks/render.js';
@@ -16,7 +15,7 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
   const since = parseSince('--since', opts.since, ctx.clock.now());
   const filter = { since, eventTypes: opts.eventTypes ? new Set(opts.eventTypes) : undefined, to: opts.to };
   const events = await selectEvents(opts.spool, filter);
-  const output = outputOptions(opts, ctx.io);
+  const output = opts.out;
   if (events.length === 0) {
     // Still the output of an empty list (`[]` for JSON, "No results." on a terminal), for scripts and people alike.
     await writeList(ctx.io, ctx.io.stdout, [], REPLAY_LIST, output);

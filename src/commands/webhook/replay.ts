@@ -3,6 +3,9 @@ import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { custom, httpUrl, path, text } from '../../flags.js';
 
+/** The fields of one replayed event (webhooks/render.ts replayRecord). */
+export const REPLAY_FIELDS = ['id', 'receivedAt', 'eventType', 'to', 'status', 'error', 'delivered'] as const;
+
 export const replayCommand = defineCommand({
   name: 'replay',
   summary: 're-deliver events kept by `webhook listen --spool`, in arrival order',
@@ -19,11 +22,11 @@ export const replayCommand = defineCommand({
     }),
     to: httpUrl('POST them here (default: the --forward-to each was received with)', 'http://localhost:3000/webhooks'),
   },
-  output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true },
+  output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, recordFields: REPLAY_FIELDS },
   needsToken: false,
   refine: (o) => {
     if (o.spool === undefined) throw new UsageError('--spool DIR is required', 'Pass the directory given to `partner webhook listen --spool`.', 'MISSING_OPTION');
-    return { spool: o.spool, since: o.since, eventTypes: o.eventType, to: o.to, output: o.output, fields: o.fields, quiet: o.quiet, csvRaw: o.csvRaw, jq: o.jq };
+    return { spool: o.spool, since: o.since, eventTypes: o.eventType, to: o.to };
   },
   details: `Every matching event is sent once, whether or not it was delivered before. One record per event sent, printed as it is known: {id, receivedAt, eventType, to, status, error, delivered} (a table row on a terminal; -q prints the spool ids); the count goes to stderr.
 Exit status: 0 all delivered (2xx), 1 any not delivered, 2 usage.`,

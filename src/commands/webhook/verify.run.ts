@@ -1,7 +1,6 @@
 import type { OptionsOf } from '../../command.js';
 import { BodyTooLargeError, readCapped } from '../../input.js';
 import type { verify } from './verify.js';
-import { outputOptions } from '../../output/options.js';
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../context.js';
@@ -70,7 +69,7 @@ export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
   if (opts.keys.jwksFile !== undefined) await store.current();
   const input = await readInput(opts, ctx);
   const verdict = input === TOO_LARGE ? tooLargeVerdict() : await verifyWebhook(input, store);
-  await writeRecord(ctx.io, ctx.io.stdout, verdictJson(verdict), outputOptions(opts, ctx.io), { table: () => renderVerdict(verdict, ctx.colors) });
+  await writeRecord(ctx.io, ctx.io.stdout, verdictJson(verdict), opts.out, { table: () => renderVerdict(verdict, ctx.colors) });
   return verdict.valid ? ExitCode.OK : ExitCode.VERIFICATION_FAILED;
 }
 
@@ -142,7 +141,7 @@ async function runFile(opts: VerifyOptions, path: string, ctx: Context): Promise
   }
   const store = await keyStoreFor(ctx, opts.keys);
   if (opts.keys.jwksFile !== undefined) await store.current();
-  const output = outputOptions(opts, ctx.io);
+  const output = opts.out;
   // A big file is verified on worker threads, one per core, with a copy of the key set.
   const pool = statSync(path).size >= POOL_MIN_BYTES ? VerifyPool.create(await store.current()) : undefined;
   if (pool) ctx.log.debug(`verifying on ${pool.size} worker threads`);

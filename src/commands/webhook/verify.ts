@@ -4,6 +4,9 @@ import { UsageError } from '../../errors.js';
 import { arg, path } from '../../flags.js';
 import { KEY_FLAGS, keyFlags } from './key-flags.js';
 
+/** The fields of a verdict (webhooks/render.ts verdictJson); `line` with --file. */
+export const VERDICT_FIELDS = ['line', 'valid', 'reason', 'message', 'signatureValid', 'kid', 'alg', 'header', 'eventType', 'meaning', 'timestamp', 'subject', 'status', 'payload', 'warnings', 'errors', 'normalized'] as const;
+
 export const verify = defineCommand({
   name: 'verify',
   summary: 'verify one webhook JWS (argument, stdin or a paste), or a file of them (one per line)',
@@ -12,11 +15,11 @@ export const verify = defineCommand({
     file: path('verify every JWS in this file, one per line, and print a summary'),
     ...KEY_FLAGS,
   },
-  output: { formats: ['table', 'json', 'ndjson', 'csv'] },
+  output: { formats: ['table', 'json', 'ndjson', 'csv'], recordFields: VERDICT_FIELDS },
   needsToken: false,
   refine: (o) => {
     if (o.jws !== undefined && o.file !== undefined) throw new UsageError('Give the JWS as an argument or with --file, not both');
-    return { keys: keyFlags(o), jws: o.jws, file: o.file, output: o.output, jq: o.jq, fields: o.fields, quiet: o.quiet, csvRaw: o.csvRaw };
+    return { keys: keyFlags(o), jws: o.jws, file: o.file };
   },
   details: `Checks: compact JWS only; alg ES512 with an EC P-521 key; the key named by kid (an unknown kid refetches the key set once, at most every 30 s), or any key of the set when there is no kid; payload JSON with eventType and data; the event's shape per the spec. Input over 1 MiB is refused.
 

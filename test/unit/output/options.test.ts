@@ -1,19 +1,86 @@
+// The output object: resolved once from the output flags and the terminals.
 import { describe, expect, it } from 'vitest';
 import { listen } from '../../../src/commands/webhook/listen.js';
 import { renderHelp } from '../../../src/help.js';
-import { outputOptions, parseOutputFlags } from '../../../src/output/options.js';
-import { testIO } from '../../../src/io.js';
+import { errorFormatOf, resolveOutput, type OutputSpec } from '../../../src/output/options.js';
+import { errorFormat } from '../../../src/output/error-format.js';
+import { UsageError } from '../../../src/errors.js';
 
-describe('outputOptions: the format without -o', () => {
-  const flags = parseOutputFlags({}, { formats: ['table', 'ndjson'] });
+const PIPED = { stdoutIsTTY: false, stderrIsTTY: false };
+const TERMINAL = { stdoutIsTTY: true, stderrIsTTY: true };
+
+describe('resolveOutput: the format without -o', () => {
+  const stream: OutputSpec = { formats: ['table', 'ndjson'], piped: 'ndjson' };
   it('table on a terminal; piped, JSON unless the spec streams records (ndjson)', () => {
-    expect(outputOptions(flags, testIO({ tty: true }), 'ndjson').format).toBe('table');
-    expect(outputOptions(flags, testIO(), 'ndjson').format).toBe('ndjson');
-    expect(outputOptions(flags, testIO()).format).toBe('json');
-    expect(outputOptions(parseOutputFlags({ output: 'table' }, { formats: ['table', 'ndjson'] }), testIO(), 'ndjson').format).toBe('table');
+    expect(resolveOutput({}, stream, TERMINAL).format).toBe('table');
+    expect(resolveOutput({}, stream, PIPED).format).toBe('ndjson');
+    expect(resolveOutput({}, { formats: ['table', 'json'] }, PIPED).format).toBe('json');
+    expect(resolveOutput({ output: 'table' }, stream, PIPED).format).toBe('table');
+  });
+  it('--jq means JSON; a file (the spec names its flag) is never a terminal; a file format stays one', () => {
+    const list: OutputSpec = { formats: ['table', 'json', 'ndjson', 'csv'], fileFlag: 'outputFile' };
+    expect(resolveOutput({ jq: '.' }, list, TERMINAL)).toMatchObject({ format: 'json', chosen: true });
+    expect(resolveOutput({ outputFile: 'x.json' }, list, TERMINAL)).toMatchObject({ format: 'json', toFile: true, chosen: false });
+    expect(resolveOutput({}, list, TERMINAL)).toMatchObject({ format: 'table', toFile: false });
+    expect(resolveOutput({}, { formats: ['csv', 'json'], default: 'csv' }, TERMINAL).format).toBe('csv');
   });
   it('webhook listen declares ndjson when piped, and its help says so', () => {
     expect(listen.output?.piped).toBe('ndjson');
     expect(renderHelp({ kind: 'command', def: listen, path: ['webhook', 'listen'] }, [], 200)).toMatch(/default: table on a terminal, ndjson when piped/);
+  });
+});
+
+describe('resolveOutput: fields known before the command runs', () => {
+  const spec: OutputSpec = { formats: ['table', 'json', 'ndjson', 'csv'], recordFields: ['employeeCode', 'fullName', 'reportsTo'] };
+  it('an unknown name is a usage error with did-you-mean and the list of fields', () => {
+    const err = (() => {
+      try {
+        resolveOutput({ fields: 'fullname', output: 'csv' }, spec, PIPED);
+      } catch (e) {
+        return e as UsageError;
+      }
+    })();
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err!.exitCode).toBe(2);
+    expect(err!.code).toBe('UNKNOWN_FIELD');
+    expect(err!.message).toMatch(/"fullname" is not a field of this record \(did you mean fullName\?\)/);
+    expect(err!.hint).toBe('The fields of this record: employeeCode, fullName, reportsTo.');
+  });
+  it('dot paths are checked by their first segment', () => {
+    expect(resolveOutput({ fields: 'employeeCode,reportsTo.lastName' }, spec, PIPED).fields).toEqual(['employeeCode', 'reportsTo.lastName']);
+    expect(() => resolveOutput({ fields: 'boss.lastName' }, spec, PIPED)).toThrow(/"boss\.lastName" is not a field/);
+  });
+  it('10,000 unknown names give a message of a few names and "and N more"', () => {
+    const fields = Array.from({ length: 10_000 }, (_, i) => `nofield${i}`).join(',');
+    let message = '';
+    try {
+      resolveOutput({ fields }, spec, PIPED);
+    } catch (e) {
+      message = (e as UsageError).message + (e as UsageError).hint;
+    }
+    expect(message).toMatch(/10,000 names are not fields of this record: nofield0, nofield1, nofield2, nofield3, nofield4 and 9,995 more/);
+    expect(message.length).toBeLessThan(400);
+  });
+});
+
+describe('the error format', () => {
+  it('text whenever stderr is a terminal; JSON only when it is not and the data is JSON or NDJSON', () => {
+    expect(errorFormat('json', true)).toBe('text');
+    expect(errorFormat('ndjson', true)).toBe('text');
+    expect(errorFormat('json', false)).toBe('json');
+    expect(errorFormat('ndjson', false)).toBe('json');
+    expect(errorFormat('csv', false)).toBe('text');
+    expect(errorFormat('table', false)).toBe('text');
+    expect(errorFormat(undefined, false)).toBe('text');
+  });
+  it('is part of the output object, and known from raw flags before they are validated', () => {
+    const spec: OutputSpec = { formats: ['table', 'json', 'csv'] };
+    expect(resolveOutput({}, spec, { stdoutIsTTY: false, stderrIsTTY: true }).errors).toBe('text');
+    expect(resolveOutput({}, spec, PIPED).errors).toBe('json');
+    expect(resolveOutput({ output: 'csv' }, spec, PIPED).errors).toBe('text');
+    expect(errorFormatOf({ output: 'yaml' }, spec, PIPED)).toBe('json');
+    expect(errorFormatOf({ jq: '.[' }, spec, { stdoutIsTTY: true, stderrIsTTY: false })).toBe('json');
+    expect(errorFormatOf({ jq: '.[' }, spec, TERMINAL)).toBe('text');
+    expect(errorFormatOf({}, undefined, PIPED)).toBe('text');
   });
 });

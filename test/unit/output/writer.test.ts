@@ -1,3 +1,4 @@
+import { UsageError } from '../../../src/errors.js';
 import { describe, expect, it } from 'vitest';
 import { testIO } from '../../../src/io.js';
 import { writeList, writeRecord, type ListSpec } from '../../../src/output/writer.js';
@@ -76,22 +77,39 @@ describe('CSV headers', () => {
 
 describe('writeRecord --fields', () => {
   const doc = { ok: true, checks: [{ name: 'Node.js' }], boss: { name: 'Zed', 'x\u001b[2J': 1 } };
-  it('warns about a path the document lacks (once, naming the fields there are), and still prints it as null', async () => {
+  it('a path the document lacks is a usage error (exit 2) before anything is written, naming the fields there are', async () => {
     const io = testIO();
-    await writeRecord(io, io.stdout, doc, { format: 'json', fields: ['ok', 'nope', 'boss.name', 'checks.0.name', 'boss.age'] });
+    const fail = writeRecord(io, io.stdout, doc, { format: 'json', fields: ['ok', 'nope', 'boss.name', 'checks.0.name', 'boss.age'] });
+    await expect(fail).rejects.toBeInstanceOf(UsageError);
+    await expect(writeRecord(io, io.stdout, doc, { format: 'json', fields: ['nope', 'boss.age'] })).rejects.toThrow(/--fields: 2 paths are not in this output: nope, boss\.age; nothing was written/);
+    await expect(writeRecord(io, io.stdout, doc, { format: 'json', fields: ['bos'] })).rejects.toThrow(/did you mean boss\?/);
+    expect(io.out()).toBe('');
+  });
+  it('after a change was made (unknownFields: warn) it warns once, naming the fields there are, and prints the path as null', async () => {
+    const io = testIO();
+    await writeRecord(io, io.stdout, doc, { format: 'json', fields: ['ok', 'nope', 'boss.name', 'checks.0.name', 'boss.age'] }, { unknownFields: 'warn' });
     expect(JSON.parse(io.out())).toEqual({ ok: true, nope: null, boss: { name: 'Zed', age: null }, checks: { 0: { name: 'Node.js' } } });
     expect(io.err()).toBe('warning: --fields nope, boss.age: not in this output; shown as null. Fields: ok, checks, boss.\n');
   });
-  it('says nothing when every path is there, or when the caller prints a stream of records one at a time', async () => {
+  it('says nothing when every path is there, or when the caller checked the fields itself', async () => {
     const io = testIO();
     await writeRecord(io, io.stdout, doc, { format: 'csv', fields: ['ok', 'boss.name'] });
-    await writeRecord(io, io.stdout, doc, { format: 'ndjson', fields: ['nope'] }, { warnUnknownFields: false });
+    await writeRecord(io, io.stdout, doc, { format: 'ndjson', fields: ['nope'] }, { unknownFields: 'ignore' });
     expect(io.err()).toBe('');
   });
   it('keeps escape sequences of untrusted field names off the terminal', async () => {
     const io = testIO();
-    await writeRecord(io, io.stdout, { 'a\u001b]52;c;Zm9v\u0007': 1 }, { format: 'json', fields: ['b'] });
+    const hostile = { 'a\u001b]52;c;Zm9v\u0007': 1 };
+    await writeRecord(io, io.stdout, hostile, { format: 'json', fields: ['b'] }, { unknownFields: 'warn' });
     expect(io.err()).not.toMatch(/\u001b/);
+    const err = await writeRecord(io, io.stdout, hostile, { format: 'json', fields: ['b'] }).catch((e: UsageError) => e);
+    expect(`${(err as UsageError).message} ${(err as UsageError).hint}`).not.toMatch(/\u001b|\u0007/);
+  });
+  it('a first record with 10,000 keys gives a bounded message', async () => {
+    const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i]));
+    const err = (await writeRecord(testIO(), testIO().stdout, wide, { format: 'json', fields: ['zz'] }).catch((e: UsageError) => e)) as UsageError;
+    expect(`${err.message}${err.hint}`.length).toBeLessThan(600);
+    expect(err.hint).toMatch(/and 9,970 more/);
   });
 });
 

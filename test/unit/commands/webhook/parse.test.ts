@@ -27,7 +27,7 @@ describe('webhook verify: flag parsing', () => {
   it.each([
     [['eyJ.a.b'], {}, { jws: 'eyJ.a.b', file: undefined, keys: { cache: true } }],
     [[], { file: 'x.txt', cache: false }, { file: 'x.txt', keys: { cache: false } }],
-    [[], { jwksUrl: 'https://api.example.com/jwks.json', output: 'json' }, { output: 'json', keys: { jwksUrl: 'https://api.example.com/jwks.json' } }],
+    [[], { jwksUrl: 'https://api.example.com/jwks.json', output: 'json' }, { out: { format: 'json' }, keys: { jwksUrl: 'https://api.example.com/jwks.json' } }],
     [[], { jwksUrl: 'http://127.0.0.1:8080/v1/partner/.well-known/jwks.json' }, { keys: { jwksUrl: 'http://127.0.0.1:8080/v1/partner/.well-known/jwks.json' } }],
   ])('%j %j', (args, raw, expected) => {
     expect(parseVerify(args as string[], raw as Record<string, unknown>)).toMatchObject(expected);
@@ -47,7 +47,7 @@ describe('webhook verify: flag parsing', () => {
 
 describe('webhook listen: flag parsing', () => {
   it('defaults', () => {
-    expect(parseListen([], {})).toMatchObject({ host: '127.0.0.1', port: 0, path: '/', output: undefined, events: undefined, forwardTo: undefined });
+    expect(parseListen([], {})).toMatchObject({ host: '127.0.0.1', port: 0, path: '/', out: { format: 'ndjson', chosen: false }, events: undefined, forwardTo: undefined });
   });
   it('values', () => {
     expect(parseListen([], { port: '4242', path: 'hooks', events: 'employee_created, EMPLOYEE_UPDATED', forwardTo: 'http://localhost:3000/x', output: 'ndjson' })).toMatchObject({
@@ -55,7 +55,7 @@ describe('webhook listen: flag parsing', () => {
       path: '/hooks',
       events: ['EMPLOYEE_CREATED', 'EMPLOYEE_UPDATED'],
       forwardTo: 'http://localhost:3000/x',
-      output: 'ndjson',
+      out: { format: 'ndjson', chosen: true },
     });
   });
   it.each([
@@ -90,8 +90,8 @@ describe('webhook replay: flag parsing', () => {
     const parseReplay = parserFor(replayCommand);
     expect(usage(() => parseReplay([], {}))).toMatch(/--spool DIR is required/);
     expect(parseReplay([], { spool: 'd', since: '2h', eventType: 'A, B', to: 'http://localhost:3000/x' })).toMatchObject({ spool: 'd', since: '2h', eventTypes: ['A', 'B'], to: 'http://localhost:3000/x' });
-    expect(parseReplay([], { spool: 'd', output: 'csv', quiet: false })).toMatchObject({ output: 'csv', quiet: false });
-    expect(parseReplay([], { spool: 'd', quiet: true })).toMatchObject({ quiet: true });
+    expect(parseReplay([], { spool: 'd', output: 'csv', quiet: false })).toMatchObject({ out: { format: 'csv', quiet: false } });
+    expect(parseReplay([], { spool: 'd', quiet: true })).toMatchObject({ out: { quiet: true } });
     expect(usage(() => parseReplay([], { spool: 'd', to: 'ftp://x' }))).toMatch(/--to must be an http\(s\) URL/);
     expect(usage(() => parseReplay([], { spool: 'd', eventType: ',' }))).toMatch(/--event-type needs at least one/);
     const now = Date.parse('2026-01-01T12:00:00Z');
