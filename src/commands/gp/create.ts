@@ -3,6 +3,7 @@ import { defineCommand } from '../../command.js';
 import { bool, path, repeated, text } from '../../flags.js';
 import { UsageError } from '../../errors.js';
 import { parseSetFlag } from '../../forms/set-flag.js';
+import { EMPLOYEE_FIELDS } from '../../api/types.js';
 
 export const create = defineCommand({
   name: 'create',
@@ -19,8 +20,10 @@ export const create = defineCommand({
     skipInvalid: bool('with --from-csv: create the valid rows even when some rows are invalid'),
     results: path('with --from-csv: the results CSV (default: FILE.results.csv beside the input); its journal is PATH.journal'),
   },
-  // The created employee's fields are the server's (the spec does not list them): --fields is checked against the answer.
-  output: { formats: ['table', 'json'] },
+  // What it prints: the created employee (the spec does not list the 201 body: an employee record and what the
+  // sandbox adds), or with --dry-run the two request bodies. Checked before anything is sent; a field the answer
+  // then lacks is a warning, as the employee exists by then.
+  output: { formats: ['table', 'json'], recordFields: [...EMPLOYEE_FIELDS, 'onboardingStage', 'submittedSections', 'createdAt', 'create', 'dynamicDetails'] },
   refine: (o) => {
     if (o.bodyFile !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume)) {
       throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set or --resume', undefined, 'INVALID_OPTION');

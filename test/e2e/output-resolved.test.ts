@@ -1,0 +1,134 @@
+// The output is resolved before anything is sent (issue 21 items 1 and 2),
+// checked by walking the whole command tree from the definitions: every
+// command that offers --jq exits 2 on a filter that does not compile, and
+// every command that offers --fields exits 2 on a name its record does not
+// have, and the server (a real sandbox on a loopback port, which logs every
+// request) received nothing. A new command needs an entry in SAMPLES: the
+// test fails without one.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isGroup, type CommandDef } from '../../src/command.js';
+import { TOP_LEVEL } from '../../src/commands/index.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { runCli, sandboxEnv } from '../helpers/cli.js';
+
+const ENTITY = 'Acme Deutschland GmbH';
+
+let env: NodeJS.ProcessEnv;
+let close: () => Promise<void>;
+let sandbox: Sandbox;
+let dir: string;
+
+/**
+ * The rest of a command line that would otherwise succeed and send requests
+ * (required arguments and flags), for every command that prints data. Filled
+ * in beforeAll (it needs the sandbox's URL and files).
+ */
+const SAMPLES: Record<string, () => string[]> = {
+  'employees list': () => ['employees', 'list', '--all'],
+  'trackers onboarding': () => ['trackers', 'onboarding'],
+  'trackers offboarding': () => ['trackers', 'offboarding'],
+  'profile get': () => ['profile', 'get', 'ACME-00007'],
+  'gp create': () => ['gp', 'create', '--entity', ENTITY, '--from-file', join(dir, 'values.json')],
+  'gp schema': () => ['gp', 'schema', '--entity', ENTITY],
+  'gp template': () => ['gp', 'template', '--entity', ENTITY],
+  'auth status': () => ['auth', 'status', '--all'],
+  doctor: () => ['doctor'],
+  version: () => ['version'],
+  'webhook verify': () => ['webhook', 'verify', '--jwks-url', `${sandbox.url}/v1/partner/.well-known/jwks.json`, 'eyJhbGciOiJFUzUxMiIsImtpZCI6Im5vLXN1Y2gta2lkIn0.e30.c2ln'],
+  // Would listen until stopped: a bounded run below.
+  'webhook listen': () => ['webhook', 'listen', '--port', '0'],
+  'webhook replay': () => ['webhook', 'replay', '--spool', join(dir, 'spool'), '--to', `${sandbox.url}/hook`],
+  'sandbox emit': () => ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', `${sandbox.url}/hook`],
+};
+
+function leafDefs(): [string, CommandDef][] {
+  return TOP_LEVEL.flatMap((t) => (isGroup(t) ? t.commands.map((c) => [`${t.name} ${c.name}`, c] as [string, CommandDef]) : [[t.name, t] as [string, CommandDef]]));
+}
+
+const withOutput = leafDefs().filter(([, d]) => d.output);
+const offersJq = withOutput.filter(([, d]) => d.output!.jq !== false);
+const offersFields = withOutput.filter(([, d]) => d.output!.fields !== false);
+
+beforeAll(async () => {
+  ({ env, close, sandbox, dir } = await sandboxEnv());
+  const { readFileSync } = await import('node:fs');
+  writeFileSync(join(dir, 'values.json'), readFileSync(join(import.meta.dirname, '../fixtures/forms/deu-values.json')));
+  mkdirSync(join(dir, 'spool'), { recursive: true });
+});
+
+afterAll(async () => {
+  await close?.();
+});
+
+/** Runs one sample with extra flags; returns the result and the requests the sandbox received meanwhile. */
+async function attempt(path: string, extra: string[]) {
+  const before = sandbox.requests.length;
+  const r = await runCli([...SAMPLES[path]!(), ...extra], { env, timeoutMs: 15_000 });
+  return { ...r, requests: sandbox.requests.slice(before).map((q) => `${q.method} ${q.path}`) };
+}
+
+describe('the samples', () => {
+  it.each(withOutput)('%s has a sample command line (add one to SAMPLES)', (path) => {
+    expect(SAMPLES[path], `add ${path} to SAMPLES`).toBeDefined();
+  });
+  it('every command that offers --fields declares its record fields (help and the manual list them)', () => {
+    for (const [path, def] of offersFields) expect(def.output!.recordFields?.length, path).toBeGreaterThan(0);
+  });
+});
+
+describe.each(offersJq)('%s --jq ".["', (path) => {
+  it('exits 2 (INVALID_JQ) and sends nothing', async () => {
+    const r = await attempt(path, ['--jq', '.[']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/INVALID_JQ/);
+    expect(r.stdout).toBe('');
+    expect(r.requests).toEqual([]);
+  });
+});
+
+describe.each(offersFields)('%s --fields with a name its record lacks', (path) => {
+  it('exits 2 (UNKNOWN_FIELD) and sends nothing', async () => {
+    const r = await attempt(path, ['--fields', 'noSuchField']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/UNKNOWN_FIELD/);
+    expect(r.stderr).toMatch(/noSuchField/);
+    expect(r.stdout).toBe('');
+    expect(r.requests).toEqual([]);
+  });
+});
+
+describe('reproductions', () => {
+  it('gp create --from-file F --jq ".[" exits 2 with no POST (it created the employee, then exited 2)', async () => {
+    const r = await attempt('gp create', ['--jq', '.[']);
+    expect(r.code).toBe(2);
+    expect(r.requests.filter((q) => q.startsWith('POST'))).toEqual([]);
+  });
+  it('employees list --fields fullname -o csv exits 2 with did-you-mean fullName and the list of fields, nothing written', async () => {
+    const r = await attempt('employees list', ['--fields', 'fullname', '-o', 'csv']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/"fullname" is not a field of this record \(did you mean fullName\?\)/);
+    expect(r.stderr).toMatch(/The fields of this record: id, employeeCode, .*fullName/);
+    expect(r.requests).toEqual([]);
+  });
+  it('10,000 unknown names: a short message naming a few and how many more', async () => {
+    const fields = Array.from({ length: 10_000 }, (_, i) => `x${i}`).join(',');
+    const r = await attempt('employees list', ['--fields', fields, '-o', 'csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/10,000 names are not fields of this record: x0, x1, x2, x3, x4 and 9,995 more/);
+    expect(r.stderr.length).toBeLessThan(1500);
+  });
+  it('dot paths keep working: the first segment is checked', async () => {
+    const r = await attempt('profile get', ['--fields', 'id,personal.firstName', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['id', 'personal']);
+  });
+  it('profile get: a section path the first answer lacks exits 2 before any row is written', async () => {
+    const bad = await runCli(['profile', 'get', 'ACME-00007', 'ACME-00001', '--fields', 'id,personal.noSuchField', '-o', 'ndjson'], { env, timeoutMs: 15_000 });
+    expect(bad.code, bad.stderr).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/personal\.noSuchField/);
+  });
+});
