@@ -17,7 +17,10 @@ const ROOT_EXAMPLES = [
   'partner help employees list',
 ];
 
-const EXIT_CODES = 'Exit codes: 0 ok, 1 failure, 2 usage, 3 not authenticated, 4 forbidden, 5 not found, 6 conflict, 7 rejected by the server, 8 webhook verification failed, 130 interrupted.';
+const EXIT_CODES =
+  'Exit codes: 0 ok, 1 failure, 2 usage (nothing was sent), 3 not authenticated, 4 forbidden, 5 not found, 6 conflict, 7 rejected by the server, 8 webhook verification failed, 130 interrupted. ' +
+  // The error-format rule (output/error-format.ts), flag-parser errors included.
+  'Errors go to stderr as text whenever stderr is a terminal; when it is not and the output is JSON or NDJSON (-o json|ndjson, --jq, or piped), as one JSON object {"error": {code, status, message, correlationId, details, exitCode}}.';
 
 export type HelpTarget = { kind: 'root' } | { kind: 'group'; group: GroupDef } | { kind: 'command'; def: CommandDef; path: string[] };
 
