@@ -2,6 +2,8 @@
 // allowed value of every choice flag parses (in any case) to its canonical
 // spelling, anything else is a usage error naming the flag, and every
 // command's run module exists.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flagName, isGroup, parseCommand, type CommandDef, type Flag } from '../../src/command.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
@@ -41,6 +43,38 @@ describe('every command', () => {
     if (!required && !def.refine) expect(() => parseCommand(def, [], {}, {})).not.toThrow();
     const mod = (await def.load()) as { run?: unknown };
     expect(typeof mod.run).toBe('function');
+  });
+});
+
+describe('the output contract (one output object, resolved in the parse path)', () => {
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  const src = join(import.meta.dirname, '../../src');
+
+  it('no command resolves output itself: no format decided, no jq compiled, no error format chosen in src/commands', () => {
+    for (const f of files(join(src, 'commands'))) {
+      const text = readFileSync(f, 'utf8');
+      expect(text, f).not.toMatch(/\b(outputOptions|resolveOutput|checkJqFilter|compileOutput|decideFormat|errorFormat|errorFormatOf|parseOutputFlags)\b/);
+      // A refine keeps only its own flags: the output flags reach run as opts.out.
+      if (!f.endsWith('.run.ts')) expect(text, f).not.toMatch(/\b[op]\.(output|fields|quiet|csvRaw|jq)\b/);
+    }
+  });
+
+  it('the output layer does not import the command layer (command.ts imports output/, not the reverse)', () => {
+    for (const f of files(join(src, 'output'))) expect(readFileSync(f, 'utf8'), f).not.toMatch(/from '\.\.\/(command|command-tree|program|commands\/[^']*)\.js'/);
+  });
+
+  it.each(defs.filter(([, d]) => d.output))('%s: run receives opts.out; its refine returns no output flags', (_path, def) => {
+    let opts: Record<string, unknown>;
+    try {
+      opts = parseCommand(def, [], {}, {}) as Record<string, unknown>;
+    } catch (err) {
+      // Needs arguments or flags to parse: its refine was checked by the source scan above.
+      expect(err).toBeInstanceOf(UsageError);
+      return;
+    }
+    expect(opts.out).toMatchObject({ format: expect.any(String), quiet: false, csvRaw: false, errors: expect.any(String) });
+    for (const k of ['output', 'fields', 'quiet', 'csvRaw', 'jq']) expect(opts, k).not.toHaveProperty(k);
   });
 });
 
