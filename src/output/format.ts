@@ -12,7 +12,7 @@ export interface FormatRule {
 }
 
 /**
- * --jq means JSON; -o wins; then the command's own default; otherwise a table
+ * --jq (or a switch that prints a JSON document, like --dry-run) means JSON; -o wins; then the command's own default; otherwise a table
  * for a person at a terminal and JSON (or the command's piped format) for a
  * pipe or a file (a file is never a terminal).
  */

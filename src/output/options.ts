@@ -29,6 +29,8 @@ export interface OutputSpec {
   piped?: 'json' | 'ndjson';
   /** The key of the command's flag that sends the output to a file (`outputFile`): a file is never a terminal. */
   fileFlag?: string;
+  /** The key of a switch whose output is a JSON document whatever the terminal (`dryRun`: the request bodies as they would be sent). */
+  jsonFlag?: string;
 }
 
 /** Where the output goes, as far as choosing a format is concerned. */
@@ -71,7 +73,7 @@ export function resolveOutput(raw: Record<string, unknown>, spec: OutputSpec, ta
   if (csvRaw && chosen !== undefined && chosen !== 'csv') throw new UsageError(`--csv-raw applies to -o csv, not -o ${chosen}`);
   if (fields && spec.recordFields) checkKnownFields(fields, spec.recordFields);
   const toFile = spec.fileFlag !== undefined && raw[spec.fileFlag] !== undefined;
-  const format = decideFormat(chosen, jq !== undefined, spec, target.stdoutIsTTY && !toFile);
+  const format = decideFormat(chosen, jq !== undefined || jsonForced(raw, spec), spec, target.stdoutIsTTY && !toFile);
   return { format, fields, quiet, csvRaw, jq, chosen: chosen !== undefined || jq !== undefined, toFile, errors: errorFormat(format, target.stderrIsTTY) };
 }
 
@@ -83,7 +85,11 @@ export function resolveOutput(raw: Record<string, unknown>, spec: OutputSpec, ta
 export function errorFormatOf(raw: Record<string, unknown>, spec: OutputSpec | undefined, target: OutputTarget): ErrorFormat {
   if (!spec) return errorFormat(undefined, target.stderrIsTTY);
   const toFile = spec.fileFlag !== undefined && raw[spec.fileFlag] !== undefined;
-  return errorFormat(decideFormat(knownFormat(raw.output), raw.jq !== undefined, spec, target.stdoutIsTTY && !toFile), target.stderrIsTTY);
+  return errorFormat(decideFormat(knownFormat(raw.output), raw.jq !== undefined || jsonForced(raw, spec), spec, target.stdoutIsTTY && !toFile), target.stderrIsTTY);
+}
+
+function jsonForced(raw: Record<string, unknown>, spec: OutputSpec): boolean {
+  return spec.jsonFlag !== undefined && raw[spec.jsonFlag] === true;
 }
 
 /** The asynchronous part of resolving: --jq compiles (jq.ts), or a usage error before anything is sent. */

@@ -21,7 +21,7 @@ export async function createFromBody(opts: CreateOptions, path: string, ctx: Con
   const { entity: _e, ...rest } = file;
   const body = { entity, ...rest };
   if (opts.dryRun) {
-    await writeRecord(ctx.io, ctx.io.stdout, body, { ...opts.out, format: 'json' });
+    await writeRecord(ctx.io, ctx.io.stdout, body, opts.out);
     ctx.log.info('Dry run: nothing was sent.');
     return ExitCode.OK;
   }

@@ -28,8 +28,8 @@ export function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iter
 }
 
 export async function dryRun(ctx: Context, bodies: Bodies, opts: CreateOptions, say = true): Promise<number> {
-  // The bodies are JSON whatever the terminal: they are what would be sent.
-  await writeRecord(ctx.io, ctx.io.stdout, { create: bodies.create, dynamicDetails: bodies.dynamic ?? null }, { ...opts.out, format: 'json' });
+  // The bodies are JSON whatever the terminal (the definition's jsonFlag): they are what would be sent.
+  await writeRecord(ctx.io, ctx.io.stdout, { create: bodies.create, dynamicDetails: bodies.dynamic ?? null }, opts.out);
   if (say) ctx.log.info('Dry run: the values are valid; nothing was sent.');
   return ExitCode.OK;
 }

@@ -21,9 +21,9 @@ export const create = defineCommand({
     results: path('with --from-csv: the results CSV (default: FILE.results.csv beside the input); its journal is PATH.journal'),
   },
   // What it prints: the created employee (the spec does not list the 201 body: an employee record and what the
-  // sandbox adds), or with --dry-run the two request bodies. Checked before anything is sent; a field the answer
-  // then lacks is a warning, as the employee exists by then.
-  output: { formats: ['table', 'json'], recordFields: [...EMPLOYEE_FIELDS, 'onboardingStage', 'submittedSections', 'createdAt', 'create', 'dynamicDetails'] },
+  // sandbox adds), or with --dry-run the request bodies, JSON whatever the terminal. Checked before anything is
+  // sent; a field the answer then lacks is a warning, as the employee exists by then.
+  output: { formats: ['table', 'json'], jsonFlag: 'dryRun', recordFields: [...EMPLOYEE_FIELDS, 'onboardingStage', 'submittedSections', 'createdAt', 'create', 'dynamicDetails'] },
   refine: (o) => {
     if (o.bodyFile !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume)) {
       throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set or --resume', undefined, 'INVALID_OPTION');

@@ -24,6 +24,12 @@ describe('resolveOutput: the format without -o', () => {
     expect(resolveOutput({}, list, TERMINAL)).toMatchObject({ format: 'table', toFile: false });
     expect(resolveOutput({}, { formats: ['csv', 'json'], default: 'csv' }, TERMINAL).format).toBe('csv');
   });
+  it('a switch that prints a JSON document (gp create --dry-run) makes the format JSON on a terminal too', () => {
+    const create: OutputSpec = { formats: ['table', 'json'], jsonFlag: 'dryRun' };
+    expect(resolveOutput({ dryRun: true }, create, TERMINAL).format).toBe('json');
+    expect(resolveOutput({}, create, TERMINAL).format).toBe('table');
+    expect(errorFormatOf({ dryRun: true }, create, PIPED)).toBe('json');
+  });
   it('webhook listen declares ndjson when piped, and its help says so', () => {
     expect(listen.output?.piped).toBe('ndjson');
     expect(renderHelp({ kind: 'command', def: listen, path: ['webhook', 'listen'] }, [], 200)).toMatch(/default: table on a terminal, ndjson when piped/);
