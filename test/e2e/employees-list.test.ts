@@ -68,11 +68,13 @@ describe('employees list output formats', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('warns about a --fields name the employee record does not have, and still shows it', async () => {
+  // Issue 21 item 2: was a warning and an empty column (exit 0); a CI export must not silently lose a column.
+  it('a --fields name the employee record does not have is a usage error naming the fields, nothing written', async () => {
     const r = await runCli(['employees', 'list', '-o', 'csv', '--fields', 'employeeCode,salary', '--page-size', '1'], { env });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: --fields salary: not a field of the employee record/);
-    expect(r.stdout.split('\r\n')[0]).toBe('employeeCode,salary');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--fields: "salary" is not a field of this record/);
+    expect(r.stderr).toMatch(/The fields of this record: id, employeeCode,/);
+    expect(r.stdout).toBe('');
   });
 
   it('runs on the embedded sandbox with --sandbox and no account', async () => {
