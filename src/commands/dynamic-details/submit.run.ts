@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
-import { getFormSchema, getProfileSection, listEmployees, submitDynamicDetails } from '../../api/employees.js';
+import { getFormSchema, getProfileSection, submitDynamicDetails } from '../../api/employees.js';
+import { notFoundFor, resolveEmployee } from '../../api/resolve-employee.js';
 import { CliError, ExitCode, InterruptedError, ResponseFormatError, UsageError } from '../../errors.js';
-import { isUuid } from '../../options.js';
 import type { OptionsOf } from '../../command.js';
 import type { submit } from './submit.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
@@ -31,21 +31,20 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
   const handBody = opts.bodyFile !== undefined ? await readBodyFile(opts.bodyFile, ctx) : undefined;
 
-  // The employee: an id as given, a code looked up.
-  let id: string;
-  let code: string | undefined;
-  if (isUuid(opts.employee)) id = opts.employee.toLowerCase();
-  else {
-    const page = await listEmployees(http, { employeeCode: opts.employee }, ctx.signal);
-    const hit = page.data.find((e) => e.employeeCode === opts.employee) ?? page.data[0];
-    if (!hit) throw new CliError(`No employee with code "${opts.employee}"`, { code: 'NOT_FOUND', exitCode: ExitCode.NOT_FOUND, hint: 'Check the code with `partner employees list`, or pass the employee id.' });
-    id = hit.id;
-    code = hit.employeeCode;
+  // The employee: through the one resolver, which checks the server's answer.
+  const employee = await resolveEmployee(http, opts.employee, ctx.signal);
+  const id = employee.id;
+  let code = employee.code;
+  const employment = await getProfileSection(http, id, 'employment', ctx.signal).catch((err: unknown) => {
+    throw notFoundFor(err, employee);
+  });
+  const sectionCode = isObj(employment) && typeof employment.employeeCode === 'string' ? employment.employeeCode : undefined;
+  if (code !== undefined && sectionCode !== undefined && sectionCode !== code) {
+    throw new CliError(`The server answered for employee ${sectionCode.slice(0, 80)} when asked about ${code}; nothing was sent`, { code: 'EMPLOYEE_MISMATCH', exitCode: ExitCode.FAILURE, hint: `Pass the employee id (a UUID) instead of the code.` });
   }
-  const employment = await getProfileSection(http, id, 'employment', ctx.signal);
   const entity = isObj(employment) && typeof employment.entity === 'string' ? employment.entity : undefined;
   if (!entity && !handBody) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
-  code ??= isObj(employment) && typeof employment.employeeCode === 'string' ? employment.employeeCode : undefined;
+  code ??= sectionCode;
   const who = code ?? id;
 
   if (handBody) {
