@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { screenOf } from '../helpers/screen.js';
 import { CTRL_C, ENTER, hasScript, Pty } from '../helpers/pty.js';
 
 const IND = 'Acme India Pvt Ltd';
+const ESC = '\x1b';
 
 let sandbox: Sandbox;
 let dir: { path: string; cleanup: () => void };
@@ -64,5 +66,37 @@ describe.skipIf(!hasScript)('declining a draft through a pseudo-terminal', () =>
     expect(await replaced.done).toBe(130);
     expect(replaced.out).toContain('Your answers are saved.');
     expect(onlyDraft().answers).toEqual({ personal: { firstName: 'Ravi' } });
+  }, 60_000);
+});
+
+describe.skipIf(!hasScript)('Esc in the wizard, on screen (issue 22 item 6)', () => {
+  it('the abandoned choice list is erased, and the answer asked again shows once', async () => {
+    const fresh = tempDir();
+    const e = isolatedEnv(fresh.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, TERM: 'xterm' });
+    const p = new Pty(['gp', 'create', '--entity', IND], e);
+    ptys.push(p);
+    try {
+      await p.answer(/\? First name/, `Meera${ENTER}`);
+      await p.answer(/\? Middle name \(optional\)/, ENTER);
+      await p.answer(/\? Last name/, `Iyer${ENTER}`);
+      await p.answer(/\? Date of birth/, `1988-08-08${ENTER}`);
+      await p.answer(/\? Gender/, ENTER);
+      await p.expect(/\? Marital status/);
+      const choices = /\? Marital status[^\n]*\n((?:.*\n){2})/.exec(p.out.slice(p.out.lastIndexOf('? Marital status')));
+      expect(choices).not.toBeNull();
+      await new Promise((r) => setTimeout(r, 50));
+      p.send(ESC);
+      await p.answer(/\? Gender/, ENTER);
+      await p.expect(/\? Marital status/);
+      await new Promise((r) => setTimeout(r, 100));
+      const screen = screenOf(p.raw).join('\n');
+      expect(screen.match(/✔ Gender/g)).toHaveLength(1);
+      expect(screen.match(/\? Marital status/g)).toHaveLength(1);
+      expect(screen).toMatch(/✔ Date of birth[^\n]*1988-08-08\n(.*\n)?✔ Gender/);
+      p.send(CTRL_C);
+      expect(await p.done).toBe(130);
+    } finally {
+      fresh.cleanup();
+    }
   }, 60_000);
 });
