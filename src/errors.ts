@@ -119,6 +119,23 @@ export class NetworkError extends CliError {
   }
 }
 
+/**
+ * A create request reached the server and the run does not know what became
+ * of it (no answer came back, or Ctrl-C after it was sent), or the employee
+ * was created and the run stopped before the rest was sent: the employee may
+ * exist. Never retried automatically; the hint says how to check (and
+ * where the answers are kept). Exit 130 when it was Ctrl-C. A form's
+ * Ctrl-C handling leaves it alone: it is not an InterruptedError.
+ */
+export class MaybeCreatedError extends CliError {
+  readonly interrupted: boolean;
+
+  constructor(message: string, opts: { hint?: string; interrupted?: boolean; cause?: unknown } = {}) {
+    super(message, { code: 'MAYBE_CREATED', exitCode: opts.interrupted ? ExitCode.INTERRUPTED : ExitCode.FAILURE, hint: opts.hint, cause: opts.cause });
+    this.interrupted = opts.interrupted ?? false;
+  }
+}
+
 /** A webhook signature or payload did not verify. `code` names the reason. */
 export class VerificationError extends CliError {
   constructor(code: string, message: string) {

@@ -21,7 +21,19 @@ export function displayValue(f: Field, value: unknown): string {
   if (f.kind === 'group' && Array.isArray(value)) return `${value.length} entr${value.length === 1 ? 'y' : 'ies'}`;
   if (typeof value === 'string' && /[\r\n]/.test(value)) return multiLine(value);
   if (typeof value === 'object') return JSON.stringify(value);
-  return f.currency ? `${String(value)} ${f.currency}` : String(value);
+  return f.currency ? `${typeof value === 'number' ? groupDigits(value) : String(value)} ${f.currency}` : String(value);
+}
+
+/**
+ * An amount with its thousands grouped by spaces (`85 000`, `2 400 000.5`):
+ * the one grouping no locale reads as a decimal mark (85,000 and 85.000 each
+ * mean 85 somewhere), and one that --set and the wizard read back.
+ */
+export function groupDigits(n: number): string {
+  const text = String(n);
+  const m = /^(-?)(\d+)(\.\d+)?$/.exec(text);
+  if (!m) return text; // 1e+21 and the like: as JavaScript writes them
+  return `${m[1]}${m[2].replace(/\B(?=(\d{3})+$)/g, ' ')}${m[3] ?? ''}`;
 }
 
 /** Text of several lines on one line of the review or change list: `first ↵ second (2 lines)`, cut at 60 characters. */

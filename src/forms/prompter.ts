@@ -57,6 +57,11 @@ export function filterChoices<T>(choices: PromptChoice<T>[], term: string | unde
   return choices.filter((c) => words.every((w) => c.name.toLowerCase().includes(w)));
 }
 
+/** How a picked value shows on its answer line: the choice's name. */
+function nameOf<T>(choices: PromptChoice<T>[]): (v: T) => string {
+  return (v) => choices.find((c) => c.value === v)?.name ?? String(v);
+}
+
 /** The current text of a multi-line answer, on one line and cut short, for the help line. */
 function oneLine(text: string): string {
   const flat = sanitizeCell(text);
@@ -67,29 +72,59 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
   // Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge.
   const fit = (text: string) => (ctx.io.stderrColumns ? wrapText(text, ctx.io.stderrColumns) : text);
   const lib = () => import('@inquirer/prompts');
-  const help = (text?: string) => {
-    if (text) ctx.io.stderr.write(`${ctx.errColors.dim(fit(`  ${sanitizeTerminal(text)}`))}\n`);
+  /**
+   * The prompts answered since other text was written, newest last: the
+   * lines each left on screen (help and answer line). Esc erases the newest
+   * too, since that question is asked again next; text in between (a note,
+   * a section title) ends what can be erased safely.
+   */
+  let answered: number[] = [];
+  const columns = () => ctx.io.stderrColumns ?? 80;
+  /** The lines of a done prompt's answer line (`✔ message answer`), 0 when it may wrap (then nothing above it is erased). */
+  const answerLines = (message: string, answer: string) => (2 + message.length + 1 + answer.length < columns() && !/[\r\n]/.test(answer) ? 1 : 0);
+  /** Writes a question's help above it; returns how many lines it took (0 without help). */
+  const help = (text?: string): number => {
+    if (!text) return 0;
+    const shown = fit(`  ${sanitizeTerminal(text)}`);
+    ctx.io.stderr.write(`${ctx.errColors.dim(shown)}\n`);
+    return shown.split('\n').length;
   };
   /**
    * Runs one prompt. Ctrl-D cancels every prompt, a picker too (which would
    * ignore the key); with `back`, Esc aborts it as GoBack. Both are seen as
-   * readline keypresses on stdin.
+   * readline keypresses on stdin. A prompt left with Esc is erased, its help
+   * lines too: the question gone back to is asked next, and a choice list
+   * left on screen would read as still open.
    */
-  const guard = async <T>(o: Common, fn: (context: object) => Promise<T>): Promise<T> => {
+  const guard = async <T>(o: Common, fn: (context: object) => Promise<T>, show: (v: T) => string = String): Promise<T> => {
     if (ctx.signal.aborted) throw new InterruptedError();
-    help(o.help);
+    const helpLines = help(o.help);
     const eof = new AbortController();
     const back = new AbortController();
+    // Read by the prompt when it is done (after an abort too): set on Esc only.
+    const context = { input: ctx.io.stdin, output: ctx.io.stderr, signal: AbortSignal.any([ctx.signal, eof.signal, back.signal]), clearPromptOnDone: false };
     const onKey = (_s: unknown, key?: { ctrl?: boolean; name?: string }) => {
       if (key?.ctrl && key.name === 'd') eof.abort();
-      else if (o.back && key?.name === 'escape') back.abort();
+      else if (o.back && key?.name === 'escape') {
+        context.clearPromptOnDone = ctx.io.stderrIsTTY;
+        back.abort();
+      }
     };
     ctx.io.stdin.on('keypress', onKey);
-    const context = { input: ctx.io.stdin, output: ctx.io.stderr, signal: AbortSignal.any([ctx.signal, eof.signal, back.signal]), clearPromptOnDone: false };
     try {
-      return await fn(context);
+      const value = await fn(context);
+      const lines = answerLines(o.message, show(value));
+      if (lines === 0) answered = [];
+      else answered.push(helpLines + lines);
+      return value;
     } catch (err) {
-      if (back.signal.aborted && !eof.signal.aborted && !ctx.signal.aborted) throw new GoBack();
+      if (back.signal.aborted && !eof.signal.aborted && !ctx.signal.aborted) {
+        // The prompt erased itself; its help lines, and the answer now asked again, sit just above the cursor.
+        const up = context.clearPromptOnDone ? helpLines + (answered.pop() ?? 0) : 0;
+        if (up > 0) ctx.io.stderr.write(`\x1b[${up}A\x1b[0J`);
+        throw new GoBack();
+      }
+      answered = [];
       throw mapPromptError(err);
     } finally {
       ctx.io.stdin.off('keypress', onKey);
@@ -123,12 +158,13 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
         const text = lines.length === 0 && o.default !== undefined ? o.default : lines.join('\n');
         const ok = o.validate ? o.validate(text) : true;
         if (ok === true) return text;
+        answered = [];
         ctx.io.stderr.write(`${ctx.errColors.red(`✗ ${sanitizeTerminal(ok)}`)}\n`);
       }
     },
-    secret: (o) => guard(o, async (c) => (await lib()).password({ message: o.message, mask: '*', validate: o.validate }, c)),
+    secret: (o) => guard(o, async (c) => (await lib()).password({ message: o.message, mask: '*', validate: o.validate }, c), (v) => '*'.repeat(v.length)),
     select: <T>(o: Common & { choices: PromptChoice<T>[]; default?: T }) =>
-      guard(o, async (c) => (await lib()).select<T>({ message: o.message, choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c)),
+      guard(o, async (c) => (await lib()).select<T>({ message: o.message, choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c), nameOf(o.choices)),
     search: <T>(o: Common & { choices: PromptChoice<T>[] }) =>
       guard(o, async (c) =>
         (await lib()).search<T>(
@@ -139,6 +175,7 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
           },
           c,
         ),
+        nameOf(o.choices),
       ),
     checkbox: <T>(o: Common & { choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }) =>
       guard(o, async (c) => {
@@ -152,9 +189,10 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
           },
           c,
         );
-      }),
-    confirm: (o) => guard(o, async (c) => (await lib()).confirm({ message: o.message, default: o.default }, c)),
+      }, (v) => v.map(nameOf(o.choices)).join(', ')),
+    confirm: (o) => guard(o, async (c) => (await lib()).confirm({ message: o.message, default: o.default }, c), (v) => (v ? 'Yes' : 'No')),
     note: (text) => {
+      answered = [];
       ctx.io.stderr.write(`${fit(text)}\n`);
     },
   };

@@ -49,13 +49,30 @@ const SEPARATORS = [',', ' ', '_', "'", '\u00a0', '\u202f'];
 // None of the separators is special in a regular expression.
 const grouped = new Map(SEPARATORS.map((sep) => [sep, new RegExp(GROUPED.replace(/S/g, sep))]));
 
+// One dot or one comma followed by exactly three digits, after one to three
+// digits that do not start with 0: `85.000`, `85,000`, `1.234`. In English
+// that is a thousands separator, in German (and most of Europe) a decimal
+// mark: eighty-five thousand or eighty-five. Neither reading is taken.
+const TWO_WAYS = /^([+-]?)([1-9]\d{0,2})([.,])(\d{3})$/;
+
+/** The two readings of an ambiguous number (`85.000`: 85 and 85000), or undefined when it reads one way only. */
+export function ambiguousNumber(text: string): { decimal: number; thousands: number } | undefined {
+  const m = TWO_WAYS.exec(text.trim());
+  if (!m) return undefined;
+  const [, sign, whole, , part] = m;
+  return { decimal: Number(`${sign}${whole}.${part}`), thousands: Number(`${sign}${whole}${part}`) };
+}
+
 /**
  * A number typed by a person. Grouping separators are accepted where the
- * grouping is unambiguous (every group in place); a comma is never a decimal
- * mark, so `1,5` and `2.400.000` are refused with the expected form.
+ * grouping is unambiguous (every group in place, and more than one group or
+ * a separator that is never a decimal mark); a comma is never a decimal mark,
+ * so `1,5` and `2.400.000` are refused with the expected form, and `85.000`
+ * or `85,000` (85 or 85000?) as ambiguous (see ambiguousNumber).
  */
 export function parseNumberText(text: string): number | undefined {
   const t = text.trim();
+  if (ambiguousNumber(t)) return undefined;
   if (PLAIN.test(t)) {
     const n = Number(t);
     return Number.isFinite(n) ? n : undefined;
@@ -65,6 +82,12 @@ export function parseNumberText(text: string): number | undefined {
 }
 
 function numberValue(t: string, integer: boolean): Converted {
+  const two = ambiguousNumber(t);
+  if (two) {
+    // The decimal reading typed so that it reads one way only: 85, or 1.2340 (a fourth decimal).
+    const decimal = Number.isInteger(two.decimal) ? String(two.decimal) : two.decimal.toFixed(4);
+    return { ok: false, message: `is ambiguous: "${t}" could be ${two.decimal} or ${two.thousands}. Type ${two.thousands} for ${two.thousands}, or ${decimal} for ${two.decimal} (digits only; a dot marks decimals)` };
+  }
   const n = parseNumberText(t);
   if (n === undefined) return { ok: false, message: integer ? INTEGER_FORM : NUMBER_FORM };
   if (integer && !Number.isInteger(n)) return { ok: false, message: 'must be a whole number' };

@@ -1,20 +1,20 @@
 import type { Context } from '../../context.js';
-import { getFormSchema, getProfileSection, listEmployees, submitDynamicDetails } from '../../api/employees.js';
+import { getFormSchema, getProfileSection, submitDynamicDetails } from '../../api/employees.js';
+import { notFoundFor, resolveEmployee } from '../../api/resolve-employee.js';
 import { CliError, ExitCode, InterruptedError, ResponseFormatError, UsageError } from '../../errors.js';
-import { isUuid } from '../../options.js';
 import type { OptionsOf } from '../../command.js';
 import type { submit } from './submit.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
 import { dynamicBody, dynamicKeys, dynamicPart } from '../../forms/bodies.js';
-import { collectValues, failWithIssues, fillFixed, isFieldRejection, issuesFromApi, readValuesFile, validateSections } from '../../forms/inputs.js';
+import { isFieldRejection, issuesFromApi, readValuesFile } from '../../forms/inputs.js';
+import { runForm } from '../../forms/flow.js';
 import type { Prompter } from '../../forms/prompter.js';
 import { isObj } from '../../forms/schema.js';
 import { loadServerForm } from '../../forms/load.js';
 import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
-import { secretsResumeNote, withoutSecrets } from '../../forms/secrets.js';
-import { type Wizard } from '../../forms/wizard.js';
-import { fixIssues, review } from '../../forms/review.js';
+import { withoutSecrets } from '../../forms/secrets.js';
+import { fixIssues } from '../../forms/review.js';
 import { partnerCommand } from '../../text/command-line.js';
 
 export type SubmitOptions = OptionsOf<typeof submit>;
@@ -31,22 +31,22 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
   const handBody = opts.bodyFile !== undefined ? await readBodyFile(opts.bodyFile, ctx) : undefined;
 
-  // The employee: an id as given, a code looked up.
-  let id: string;
-  let code: string | undefined;
-  if (isUuid(opts.employee)) id = opts.employee.toLowerCase();
-  else {
-    const page = await listEmployees(http, { employeeCode: opts.employee }, ctx.signal);
-    const hit = page.data.find((e) => e.employeeCode === opts.employee) ?? page.data[0];
-    if (!hit) throw new CliError(`No employee with code "${opts.employee}"`, { code: 'NOT_FOUND', exitCode: ExitCode.NOT_FOUND, hint: 'Check the code with `partner employees list`, or pass the employee id.' });
-    id = hit.id;
-    code = hit.employeeCode;
+  // The employee: through the one resolver, which checks the server's answer.
+  const employee = await resolveEmployee(http, opts.employee, ctx.signal);
+  const id = employee.id;
+  let code = employee.code;
+  const employment = await getProfileSection(http, id, 'employment', ctx.signal).catch((err: unknown) => {
+    throw notFoundFor(err, employee);
+  });
+  const sectionCode = isObj(employment) && typeof employment.employeeCode === 'string' ? employment.employeeCode : undefined;
+  if (code !== undefined && sectionCode !== undefined && sectionCode !== code) {
+    throw new CliError(`The server answered for employee ${sectionCode.slice(0, 80)} when asked about ${code}; nothing was sent`, { code: 'EMPLOYEE_MISMATCH', exitCode: ExitCode.FAILURE, hint: `Pass the employee id (a UUID) instead of the code.` });
   }
-  const employment = await getProfileSection(http, id, 'employment', ctx.signal);
   const entity = isObj(employment) && typeof employment.entity === 'string' ? employment.entity : undefined;
   if (!entity && !handBody) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
-  code ??= isObj(employment) && typeof employment.employeeCode === 'string' ? employment.employeeCode : undefined;
+  code ??= sectionCode;
   const who = code ?? id;
+  const saved = () => ctx.io.stderr.write(`${ctx.errColors.green('✓')} Dynamic details saved for ${sanitizeTerminal(who)}.\n`);
 
   if (handBody) {
     // The escape hatch: the body as written, whatever the form looks like.
@@ -61,7 +61,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
       return ExitCode.INTERRUPTED;
     }
     await submitDynamicDetails(http, id, handBody);
-    ctx.io.stderr.write(`${ctx.errColors.green('✓')} Dynamic details saved for ${who}.\n`);
+    saved();
     return ExitCode.OK;
   }
 
@@ -71,94 +71,61 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   if (sections.length === 0) throw new UsageError(`The form of ${entity} has no dynamic sections; there is nothing to submit for ${who}`, undefined, 'NO_DYNAMIC_SECTIONS');
 
   const drafts = await ctx.drafts();
-  let doc: Record<string, unknown> = {};
-  let asked = new Set<string>();
-  const history: string[] = [];
-  if (opts.resume) {
-    const d = drafts.loadDynamic(id);
-    if (!d) throw new UsageError(`No saved dynamic-details draft for ${who}`, `Start with: partner dynamic-details submit ${opts.employee}`, 'NO_DRAFT');
-    doc = d.answers;
-    asked = new Set(d.asked);
-    history.push(...(d.history ?? []));
-    ctx.log.info(`Resuming the draft saved at ${d.savedAt}.`);
-    const note = secretsResumeNote(form, doc, sections);
-    if (note) ctx.log.info(note);
-  }
-  // Secret answers stay in memory only: the draft file never holds them.
-  const save = () => {
-    const { answers, asked: rest, history: back } = withoutSecrets(form, dynamicPart(form, doc), asked, history);
-    drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers, asked: rest, history: back });
-  };
   const resumeCmd = partnerCommand(ctx.globals, `dynamic-details submit ${id} --resume`);
+  const patch = (doc: Record<string, unknown>) => dynamicBody(form, doc) ?? {};
 
-  if (!interactive) {
-    const values = await collectValues(form, doc, { ...opts, fileValues }, ctx);
-    doc = values.doc;
-    fillFixed(form, doc, sections);
-    const issues = [...values.issues, ...validateSections(form, doc, sections)];
-    for (const key of Object.keys(doc)) {
-      if (!sections.includes(key) && form.sections.some((s) => s.key === key)) issues.push({ path: key, message: 'is not a dynamic section (it is sent when the employee is created)', text: `${key} is not a dynamic section` });
-    }
-    if (issues.length) failWithIssues(ctx, issues, fileMode);
-    const body = dynamicBody(form, doc) ?? {};
-    if (opts.dryRun) {
-      await writeRecord(ctx.io, ctx.io.stdout, { dynamicDetails: body }, { format: 'json' });
-      ctx.log.info('Dry run: the values are valid; nothing was sent.');
+  return runForm({
+    ctx,
+    prompter,
+    form,
+    sections,
+    // Secret answers stay in memory only: the draft file never holds them.
+    draft: {
+      load: () => drafts.loadDynamic(id),
+      save: (doc, asked, history) => {
+        const { answers, asked: rest, history: back } = withoutSecrets(form, dynamicPart(form, doc), asked, history);
+        drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers, asked: rest, history: back });
+      },
+      whose: `of ${sanitizeTerminal(who)}`,
+      resumeCommand: resumeCmd,
+      missing: () => new UsageError(`No saved dynamic-details draft for ${who}`, `Start with: partner dynamic-details submit ${opts.employee}`, 'NO_DRAFT'),
+    },
+    interactive,
+    resume: opts.resume,
+    dryRun: opts.dryRun,
+    values: { fromFile: opts.fromFile, sets: opts.sets, fileValues },
+    title: `Dynamic details for ${sanitizeTerminal(who)} (${sanitizeTerminal(entity)})`,
+    dryRunLabel: 'Show the request body (dry run, nothing is sent)',
+    extraIssues: (doc) =>
+      Object.keys(doc)
+        .filter((key) => !sections.includes(key) && form.sections.some((s) => s.key === key))
+        .map((key) => ({ path: key, message: 'is not a dynamic section (it is sent when the employee is created)', text: `${key} is not a dynamic section` })),
+    showDryRun: async (doc, wizard) => {
+      await writeRecord(ctx.io, ctx.io.stdout, { dynamicDetails: patch(doc) }, { format: 'json' });
+      if (!wizard) ctx.log.info('Dry run: the values are valid; nothing was sent.');
       return ExitCode.OK;
-    }
-    try {
-      await submitDynamicDetails(http, id, body);
-    } catch (err) {
-      if (isFieldRejection(err)) {
-        ctx.io.stderr.write(`The server refused these values:\n${issuesFromApi(form, err).map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
-      }
-      throw err;
-    }
-    if (opts.resume) drafts.deleteDynamic(id);
-    ctx.io.stderr.write(`${ctx.errColors.green('✓')} Dynamic details saved for ${who}.\n`);
-    return ExitCode.OK;
-  }
-
-  const w: Wizard = { form, doc, asked, sections, prompter, colors: ctx.errColors, save, history };
-  prompter.note(ctx.errColors.bold(`Dynamic details for ${sanitizeTerminal(who)} (${sanitizeTerminal(entity)})`));
-  try {
-    for (;;) {
-      const choice = await review(w, opts.dryRun ? 'Show the request body (dry run, nothing is sent)' : 'Submit');
-      if (choice === 'quit') {
-        save();
-        ctx.io.stderr.write(`Draft saved. Continue with: ${resumeCmd}\n`);
-        return ExitCode.INTERRUPTED;
-      }
-      const body = dynamicBody(form, doc) ?? {};
-      if (opts.dryRun) {
-        await writeRecord(ctx.io, ctx.io.stdout, { dynamicDetails: body }, { format: 'json' });
-        return ExitCode.OK;
-      }
+    },
+    send: async (doc, w) => {
       try {
-        await submitDynamicDetails(http, id, body);
+        await submitDynamicDetails(http, id, patch(doc));
       } catch (err) {
         if (isFieldRejection(err)) {
-          prompter.note(ctx.errColors.red(`\nThe server refused ${err.details.length === 1 ? 'an answer' : 'some answers'}; they are asked again:`));
-          await fixIssues(w, issuesFromApi(form, err));
-          continue;
+          if (w) {
+            w.prompter.note(ctx.errColors.red(`\nThe server refused ${err.details.length === 1 ? 'an answer' : 'some answers'}; they are asked again:`));
+            await fixIssues(w, issuesFromApi(form, err));
+            return { kind: 'retry' };
+          }
+          ctx.io.stderr.write(`The server refused these values:\n${issuesFromApi(form, err).map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
+        } else if (w && !(err instanceof InterruptedError)) {
+          w.save();
+          ctx.io.stderr.write(`Your answers are kept. Try again with: ${resumeCmd}\n`);
         }
-        save();
-        ctx.io.stderr.write(`Your answers are kept. Try again with: ${resumeCmd}\n`);
         throw err;
       }
-      drafts.deleteDynamic(id);
-      ctx.io.stderr.write(`${ctx.errColors.green('✓')} Dynamic details saved for ${who}.\n`);
-      return ExitCode.OK;
-    }
-  } catch (err) {
-    if (err instanceof InterruptedError) {
-      try {
-        save();
-      } catch {
-        /* the message still helps */
-      }
-      ctx.io.stderr.write(`\nYour answers are saved. Continue with: ${resumeCmd}\n`);
-    }
-    throw err;
-  }
+      // A submit from the wizard or a resumed draft is done with the draft; values given alone leave any draft as it was.
+      if (w || opts.resume) drafts.deleteDynamic(id);
+      saved();
+      return { kind: 'created', exit: ExitCode.OK };
+    },
+  });
 }

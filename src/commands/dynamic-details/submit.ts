@@ -23,7 +23,9 @@ export const submit = defineCommand({
     if (o.yes && o.bodyFile === undefined) throw new UsageError('--yes goes with --body-file', undefined, 'INVALID_OPTION');
     return { employee: o.employee, fromFile: o.fromFile, sets: o.set, resume: o.resume, dryRun: o.dryRun, bodyFile: o.bodyFile, yes: o.yes };
   },
-  details: `The employee's legal entity is read from their employment section, and only the dynamic sections of that entity's form are asked (those listed in x-dynamic-sections or marked x-submit: "dynamic-details").`,
+  details: `The employee's legal entity is read from their employment section, and only the dynamic sections of that entity's form are asked (those listed in x-dynamic-sections or marked x-submit: "dynamic-details").
+An employee code must match exactly, case included (a code differing only in case is suggested, never used); a code or id that names no employee of your company exits 5 (EMPLOYEE_NOT_FOUND) before anything is sent.
+Drafts and numbers work as in \`partner gp create\`: see its help.`,
   examples: [
     'partner dynamic-details submit ACME-00042',
     'partner dynamic-details submit ACME-00042 --resume',

@@ -2,7 +2,8 @@
 // --yes), sent once, whatever the form's format.
 import type { Context } from '../../context.js';
 import { createGpEmployment, getFormSchema } from '../../api/employees.js';
-import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { createFailure } from '../../forms/flow.js';
 import { writeRecord } from '../../output/writer.js';
 import { dynamicKeys } from '../../forms/bodies.js';
 import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
@@ -35,13 +36,8 @@ export async function createFromBody(opts: CreateOptions, path: string, ctx: Con
   try {
     created = await createGpEmployment(http, body);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409) {
-      throw new CliError(`An employee with these details already exists: ${err.message}`, { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: 'Nothing was created. Look for them with: partner employees list --all --fields employeeCode,fullName,workEmail,status' });
-    }
-    if (err instanceof NetworkError && (err.cause as { code?: string } | undefined)?.code !== 'ECONNREFUSED') {
-      throw new NetworkError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, 'It is not retried automatically. Check with: partner employees list --all --fields id,employeeCode,workEmail,status', 'MAYBE_CREATED', err);
-    }
-    throw err;
+    // The same reading of a failed create as the wizard's (forms/flow.ts).
+    throw createFailure(ctx, err);
   }
   await printCreated(ctx, created, opts);
   const who = typeof created.employeeCode === 'string' ? created.employeeCode : String(created.id ?? '');

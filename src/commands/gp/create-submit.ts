@@ -2,7 +2,8 @@
 // sections, with the draft kept or handed over whatever goes wrong.
 import type { Context } from '../../context.js';
 import { createGpEmployment, submitDynamicDetails } from '../../api/employees.js';
-import { ApiError, CliError, ExitCode, exitCodeFor, InterruptedError, NetworkError } from '../../errors.js';
+import { ApiError, ExitCode, exitCodeFor, InterruptedError, MaybeCreatedError, NetworkError } from '../../errors.js';
+import { conflictMessage, createFailure, isConflict, LOOK_FOR_EMPLOYEE, notSent, type Outcome } from '../../forms/flow.js';
 import { renderKeyValue } from '../../output/table.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
@@ -46,10 +47,12 @@ export interface SubmitInput {
 }
 
 /**
- * POST (never retried), then PATCH the dynamic sections. Returns the exit
- * code, or 'again' when the wizard should review again (422 asked again, 409 explained).
+ * POST (never retried), then PATCH the dynamic sections: `created` (with the
+ * exit code: not OK when the dynamic details were not all saved), or `retry`
+ * when the wizard should review again (a 422 asked again, a 409 explained).
+ * A request that may have created the employee throws MaybeCreatedError.
  */
-export async function submit(ctx: Context, s: SubmitInput): Promise<number | 'again'> {
+export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
   const { form, entity, drafts, wizard: w } = s;
   const http = await ctx.http();
   const resumeCmd = resumeCommand(ctx, entity);
@@ -70,39 +73,21 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<number | 'ag
       if (w) {
         w.prompter.note(ctx.errColors.red(`\nThe server refused ${issues.length === 1 ? 'an answer' : 'some answers'}; they are asked again:`));
         await fixIssues(w, issues);
-        return 'again';
+        return { kind: 'retry' };
       }
       ctx.io.stderr.write(`The server refused these values:\n${issues.map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
       throw err;
     }
-    if (err instanceof ApiError && err.status === 409) {
-      const message = `An employee with these details already exists${email ? ` (work e-mail ${email})` : ''}: ${err.message}`;
-      const look = 'partner employees list --all --fields employeeCode,fullName,workEmail,status';
-      if (w) {
-        w.prompter.note(ctx.errColors.red(`\n${sanitizeTerminal(message)}`));
-        w.prompter.note(`Nothing was created. Change an answer (such as the work e-mail) and submit again, or quit and look for them with: ${look}`);
-        return 'again';
-      }
-      throw new CliError(message, { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: `Nothing was created. Look for the existing employee with: ${look}` });
+    if (w && isConflict(err)) {
+      w.prompter.note(ctx.errColors.red(`\n${sanitizeTerminal(conflictMessage(err, email))}`));
+      w.prompter.note(`Nothing was created. Change an answer (such as the work e-mail) and submit again, or quit and look for them with: ${LOOK_FOR_EMPLOYEE}`);
+      return { kind: 'retry' };
     }
-    if (err instanceof NetworkError || err instanceof InterruptedError) {
-      const cause = (err.cause as { code?: string } | undefined)?.code;
-      const notSent = err instanceof NetworkError && (cause === 'ECONNREFUSED' || cause === 'ENOTFOUND' || cause === 'EAI_AGAIN');
-      w?.save();
-      if (notSent) {
-        if (w) ctx.io.stderr.write(`Nothing was sent. Your answers are kept: ${resumeCmd}\n`);
-        throw err;
-      }
-      const check = `partner employees list --all --fields id,employeeCode,workEmail,status${email ? ` (look for ${email})` : ''}`;
-      const keep = w ? ` Your answers are kept: ${resumeCmd}` : '';
-      if (err instanceof InterruptedError) {
-        ctx.io.stderr.write(`\nInterrupted after the create request was sent: the employee may exist. Check with: ${check}.${keep}\n`);
-        Object.assign(err, { created: true });
-        throw err;
-      }
-      throw new NetworkError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, `The request is not retried automatically. Check before trying again: ${check}.${keep}`, 'MAYBE_CREATED', err);
+    if (w && (err instanceof NetworkError || err instanceof InterruptedError)) {
+      w.save();
+      if (notSent(err)) ctx.io.stderr.write(`Nothing was sent. Your answers are kept: ${resumeCmd}\n`);
     }
-    throw err;
+    throw createFailure(ctx, err, { email, keep: w ? `Your answers are kept: ${resumeCmd}` : undefined });
   }
 
   const id = String(created.id ?? '');
@@ -125,8 +110,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<number | 'ag
         if (err instanceof InterruptedError) {
           ctx.io.stderr.write(`\nEmployee ${code ?? id} was created; its dynamic details may not be saved. Finish with: ${finishCmd}\n`);
           await printCreated(ctx, created, s.output);
-          Object.assign(err, { created: true });
-          throw err;
+          throw wasCreated(code ?? id, finishCmd, err);
         }
         if (w && isFieldRejection(err)) {
           w.prompter.note(ctx.errColors.red(`\nEmployee ${code ?? id} was created, but the server refused some dynamic details; they are asked again:`));
@@ -143,7 +127,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<number | 'ag
             if (inner instanceof InterruptedError) {
               ctx.io.stderr.write(`\nEmployee ${code ?? id} was created. Finish its dynamic details with: ${finishCmd}\n`);
               await printCreated(ctx, created, s.output);
-              Object.assign(inner, { created: true });
+              throw wasCreated(code ?? id, finishCmd, inner);
             }
             throw inner;
           }
@@ -165,7 +149,12 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<number | 'ag
   if (exit === ExitCode.OK) {
     ctx.io.stderr.write(`${ctx.errColors.green('✓')} Created ${code ?? id} (${String(created.status ?? 'ONBOARDING')}).\nNext: follow the onboarding with \`partner employees list --employee-code ${code ?? '<code>'}\`.\n`);
   }
-  return exit;
+  return { kind: 'created', exit };
+}
+
+/** Ctrl-C after the employee was created: not an interrupted form (no draft of it is kept), the rest is finished elsewhere. */
+function wasCreated(who: string, finishCmd: string, cause: unknown): MaybeCreatedError {
+  return new MaybeCreatedError(`Employee ${who} was created; its dynamic details may not be saved`, { interrupted: true, hint: `Finish with: ${finishCmd}`, cause });
 }
 
 export async function printCreated(ctx: Context, created: Record<string, unknown>, opts: CreateOptions): Promise<void> {

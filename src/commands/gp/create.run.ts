@@ -2,7 +2,7 @@
 // wizard), the entity, the draft to continue; the submit is create-submit.ts.
 import type { Context } from '../../context.js';
 import { getFormSchema, listEmployees } from '../../api/employees.js';
-import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import type { OptionsOf } from '../../command.js';
 import type { create } from './create.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
@@ -10,11 +10,9 @@ import { buildBodies } from '../../forms/bodies.js';
 import { loadServerForm } from '../../forms/load.js';
 import { bulkOnboard } from '../../forms/bulk/onboard.js';
 import { readSheet } from '../../forms/bulk/read.js';
-import { collectValues, failWithIssues, fillFixed, readValuesFile, validateSections } from '../../forms/inputs.js';
+import { readValuesFile } from '../../forms/inputs.js';
 import type { Prompter } from '../../forms/prompter.js';
-import { secretsResumeNote } from '../../forms/secrets.js';
-import { type Wizard } from '../../forms/wizard.js';
-import { review } from '../../forms/review.js';
+import { runForm } from '../../forms/flow.js';
 import { createFromBody } from './create-body-file.js';
 import { dryRun, kept, resumeCommand, submit } from './create-submit.js';
 import { partnerCommand, q } from '../../text/command-line.js';
@@ -44,88 +42,35 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     if (!interactive) throw new UsageError('--entity is required here', 'Pass --entity NAME, the legal entity that hires the employee (no prompts: not a terminal, CI, --no-input, or values given).', 'MISSING_ENTITY');
     entity = await askEntity(ctx, prompter);
   }
+  const hired = entity;
   // A bad values file or a missing draft is reported before anything is sent.
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
   const drafts = await ctx.drafts();
-  if (opts.resume && !drafts.loadGp(entity)) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: ${partnerCommand(ctx.globals, `gp create --entity ${q(entity)}`)}`, 'NO_DRAFT');
-  const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), ctx.log);
-  const sections = form.sections.map((s) => s.key);
-  const resumeCmd = resumeCommand(ctx, entity);
+  const missing = () => new UsageError(`No saved draft for entity "${hired}"`, `Start one with: ${partnerCommand(ctx.globals, `gp create --entity ${q(hired)}`)}`, 'NO_DRAFT');
+  if (opts.resume && !drafts.loadGp(hired)) throw missing();
+  const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: hired }), ctx.log);
+  const resumeCmd = resumeCommand(ctx, hired);
 
-  let doc: Record<string, unknown> = {};
-  let asked = new Set<string>();
-  let history: string[] = [];
-  const existing = drafts.loadGp(entity);
-  if (opts.resume) {
-    if (!existing) throw new UsageError(`No saved draft for entity "${entity}"`, `Start one with: ${partnerCommand(ctx.globals, `gp create --entity ${q(entity)}`)}`, 'NO_DRAFT');
-    doc = existing.answers;
-    asked = new Set(existing.asked);
-    history = existing.history ?? [];
-    ctx.log.info(`Resuming the draft saved at ${existing.savedAt}.`);
-    const note = secretsResumeNote(form, doc);
-    if (note) ctx.log.info(note);
-  } else if (existing && interactive) {
-    const cont = await prompter.confirm({ message: `A draft for ${sanitizeTerminal(entity)} saved at ${existing.savedAt} exists. Continue it?`, default: true });
-    if (cont) {
-      doc = existing.answers;
-      asked = new Set(existing.asked);
-      history = existing.history ?? [];
-      const note = secretsResumeNote(form, doc);
-      if (note) prompter.note(ctx.errColors.dim(note));
-    }
-  }
-
-  if (!interactive) {
-    const values = await collectValues(form, doc, { ...opts, fileValues }, ctx, entity);
-    fillFixed(form, values.doc, sections);
-    const issues = [...values.issues, ...validateSections(form, values.doc, sections)];
-    if (issues.length) failWithIssues(ctx, issues, fileMode);
-    const bodies = buildBodies(form, entity, values.doc);
-    if (opts.dryRun) return dryRun(ctx, bodies, opts);
-    const result = await submit(ctx, { form, entity, bodies, doc: values.doc, drafts, output: opts });
-    return result === 'again' ? ExitCode.FAILURE : result;
-  }
-
-  const w: Wizard = {
-    form,
-    doc,
-    asked,
-    sections,
+  return runForm({
+    ctx,
     prompter,
-    colors: ctx.errColors,
-    history,
+    form,
+    sections: form.sections.map((s) => s.key),
     // Secret answers stay in memory only: the draft file never holds them.
-    save: () => drafts.saveGp({ entity: entity!, ...kept(form, w.doc, w.asked, w.history) }),
-  };
-  prompter.note(ctx.errColors.bold(`New GP employee for ${sanitizeTerminal(entity)}`));
-  try {
-    for (;;) {
-      const choice = await review(w, opts.dryRun ? 'Show the request bodies (dry run, nothing is sent)' : 'Submit');
-      if (choice === 'quit') {
-        w.save();
-        ctx.io.stderr.write(`Draft saved. Continue with: ${resumeCmd}\n`);
-        return ExitCode.INTERRUPTED;
-      }
-      const bodies = buildBodies(form, entity, w.doc);
-      if (opts.dryRun) {
-        ctx.io.stderr.write(`Dry run: nothing was sent; the draft is kept (${resumeCmd}).\n`);
-        return dryRun(ctx, bodies, opts, false);
-      }
-      const result = await submit(ctx, { form, entity, bodies, doc: w.doc, drafts, output: opts, wizard: w });
-      if (result === 'again') continue;
-      return result;
-    }
-  } catch (err) {
-    if (err instanceof InterruptedError && !(err as { created?: boolean }).created) {
-      try {
-        w.save();
-      } catch {
-        /* the message below still helps */
-      }
-      ctx.io.stderr.write(`\nYour answers are saved. Continue with: ${resumeCmd}\n`);
-    }
-    throw err;
-  }
+    draft: { load: () => drafts.loadGp(hired), save: (doc, asked, history) => drafts.saveGp({ entity: hired, ...kept(form, doc, asked, history) }), whose: `for ${sanitizeTerminal(hired)}`, resumeCommand: resumeCmd, missing },
+    interactive,
+    resume: opts.resume,
+    dryRun: opts.dryRun,
+    values: { fromFile: opts.fromFile, sets: opts.sets, fileValues },
+    entity: hired,
+    title: `New GP employee for ${sanitizeTerminal(hired)}`,
+    dryRunLabel: 'Show the request bodies (dry run, nothing is sent)',
+    showDryRun: async (doc, wizard) => {
+      if (wizard) ctx.io.stderr.write(`Dry run: nothing was sent; the draft is kept (${resumeCmd}).\n`);
+      return dryRun(ctx, buildBodies(form, hired, doc), opts, !wizard);
+    },
+    send: (doc, wizard) => submit(ctx, { form, entity: hired, bodies: buildBodies(form, hired, doc), doc, drafts, output: opts, wizard }),
+  });
 }
 
 async function askEntity(ctx: Context, prompter: Prompter): Promise<string> {

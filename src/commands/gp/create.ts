@@ -46,7 +46,8 @@ export const create = defineCommand({
       results: o.results,
     };
   },
-  details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it.
+  details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it. On a terminal an existing draft is offered; declining it keeps it until your first new answer replaces it.
+Numbers: a dot marks decimals; digits may be grouped (2,400,000 or 24,00,000 or 2 400 000). A single dot or comma before exactly three digits (85.000, 85,000) could mean 85 or 85000 and is refused: type 85000 (or 85). The review shows amounts grouped by spaces with their currency (85 000 EUR).
 The non-dynamic sections are POSTed to /v1/employees/gp-employments, then the dynamic sections are PATCHed to the new employee's dynamic-details.
 The result (or, with --dry-run, the request bodies) is printed as a table on a terminal and as JSON when piped.`,
   examples: [

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
-import { offboardingTracker, onboardingTracker } from '../../api/employees.js';
+import { offboardingTracker, onboardingTracker, type TrackerQuery } from '../../api/employees.js';
+import { isEmployee } from '../../api/resolve-employee.js';
 import type { OptionsOf } from '../../command.js';
 import type { onboarding } from './onboarding.js';
 import type { TrackerKind } from './tracker.js';
@@ -34,10 +35,25 @@ export function trackerSpec(kind: TrackerKind): ListSpec {
   };
 }
 
+/**
+ * The items of the employee the filters name, and no one else's: the filters
+ * are sent, and the answer checked again by the one rule of the resolver (a
+ * server that ignored them would otherwise list every employee as theirs).
+ */
+export function onlyNamed(items: unknown[], query: TrackerQuery, ctx: Pick<Context, 'log'>): unknown[] {
+  const named = { id: query.employeeId, code: query.employeeCode };
+  if (named.id === undefined && named.code === undefined) return items;
+  const kept = items.filter((item) => isEmployee(item, named));
+  const dropped = items.length - kept.length;
+  if (dropped > 0) ctx.log.warn(`The server sent ${countOf(dropped, 'item')} for other employees than the one named; ${dropped === 1 ? 'it is' : 'they are'} left out.`);
+  return kept;
+}
+
 export async function run(opts: TrackerOptions, ctx: Context): Promise<void> {
   const output = opts.out;
   const http = await ctx.http();
-  const items: unknown[] = opts.kind === 'onboarding' ? await onboardingTracker(http, opts.query) : await offboardingTracker(http, opts.query);
+  const answer: unknown[] = opts.kind === 'onboarding' ? await onboardingTracker(http, opts.query) : await offboardingTracker(http, opts.query);
+  const items = onlyNamed(answer, opts.query, ctx);
   const spec = trackerSpec(opts.kind);
   spec.footer = () => `${countOf(items.length, 'employee')} in ${opts.kind}`;
   await writeList(ctx.io, ctx.io.stdout, items, spec, output);

@@ -123,15 +123,17 @@ describe('numbers: exact decimals and grouping separators', () => {
 
   it('the wizard and --set share one converter: grouped numbers, yes/no booleans, refusals with the same words', async () => {
     const doc: Record<string, unknown> = {};
-    const issues = applySets(form, doc, ['pay.salary=24,00,000', 'pay.hours=1,000', 'contact.remoteWork=no', 'contact.emergency.isPrimary=YES', 'pay.hours=4.5'].map(parseSetFlag));
-    expect(issues.map((i) => i.text)).toEqual(['Hours must be a whole number']);
+    // `1,000` alone reads two ways (issue 21 item 7): grouped with spaces it reads one way.
+    const issues = applySets(form, doc, ['pay.salary=24,00,000', 'pay.hours=1 000', 'contact.remoteWork=no', 'contact.emergency.isPrimary=YES', 'pay.hours=4.5', 'pay.hours=1,000'].map(parseSetFlag));
+    expect(issues.map((i) => i.text)).toEqual(['Hours must be a whole number', 'Hours is ambiguous: "1,000" could be 1 or 1000. Type 1000 for 1000, or 1 for 1 (digits only; a dot marks decimals)']);
     expect(doc).toEqual({ pay: { salary: 2400000, hours: 1000 }, contact: { remoteWork: false, emergency: { isPrimary: true } } });
     expect(coerce(form, ['contact', 'remoteWork'], 'maybe')).toEqual({ error: 'must be yes or no (also y/n, true/false, 1/0)' });
-    const { w, p } = wizard([...EMPTY_CONTACT, [/^Salary/, '1,5'], [/^Salary/, '2,400,000.10'], [/^Hours/, '4.5'], [/^Hours/, '1,000'], [/^Add a dependent\?/, false]]);
+    const { w, p } = wizard([...EMPTY_CONTACT, [/^Salary/, '1,5'], [/^Salary/, '2,400,000.10'], [/^Hours/, '4.5'], [/^Hours/, '1,000'], [/^Hours/, '1000'], [/^Add a dependent\?/, false]]);
     await askAll(w);
     expect(p.refused.map((r) => r.error)).toEqual([
       'Salary must be a number such as 2400000 or 1234.56 (a dot marks decimals; digits may be grouped with commas: 2,400,000 or 24,00,000)',
       'Hours must be a whole number',
+      'Hours is ambiguous: "1,000" could be 1 or 1000. Type 1000 for 1000, or 1 for 1 (digits only; a dot marks decimals)',
     ]);
     expect(w.doc.pay).toEqual({ salary: 2400000.1, hours: 1000 });
   });

@@ -60,6 +60,26 @@ describe('toValue', () => {
     expect(parseNumberText('1,000e3')).toBeUndefined();
   });
 
+  it('a separator that can be read two ways is refused, naming both readings and what to type (issue 21 item 7)', () => {
+    for (const [text, decimal, thousands] of [['85.000', 85, 85000], ['85,000', 85, 85000], ['1.234', 1.234, 1234], ['-12,500', -12.5, -12500], ['999.999', 999.999, 999999]] as const) {
+      expect(parseNumberText(text), text).toBeUndefined();
+      const c = conv('n', text);
+      expect(c.ok, text).toBe(false);
+      expect((c as { message: string }).message, text).toMatch(new RegExp(`^is ambiguous: "${text.replace(/[.+-]/g, '\\$&')}" could be ${decimal} or ${thousands}\\. Type ${thousands} for ${thousands}, or `));
+    }
+    expect(conv('n', '85.000')).toEqual({ ok: false, message: 'is ambiguous: "85.000" could be 85 or 85000. Type 85000 for 85000, or 85 for 85 (digits only; a dot marks decimals)' });
+    // The decimal reading typed so it reads one way only, and accepted as such.
+    expect(conv('n', '1.234')).toMatchObject({ message: expect.stringContaining('or 1.2340 for 1.234') });
+    expect(conv('n', '1.2340')).toEqual({ ok: true, value: 1.234 });
+    expect(conv('i', '85.000')).toMatchObject({ ok: false, message: expect.stringMatching(/^is ambiguous/) });
+    // One way only: a leading 0, other group sizes, several groups, a separator that is never a decimal mark.
+    for (const [text, n] of [['0.500', 0.5], ['85.00', 85], ['85.0000', 85], ['1234.567', 1234.567], ['85,000,000', 85000000], ['85 000', 85000], ["85'000", 85000], ['85_000', 85000], ['1,234.5', 1234.5], ['85000', 85000]] as const) expect(conv('n', text), text).toEqual({ ok: true, value: n });
+    expect(parseNumberText('2.400.000')).toBeUndefined();
+    // --set and spreadsheet cells go through coerce: the same rule.
+    expect(coerce(form, ['s', 'n'], '85.000')).toEqual({ error: expect.stringMatching(/^is ambiguous: "85\.000" could be 85 or 85000/) });
+    expect(applySets(form, {}, [parseSetFlag('s.n=85,000')]).map((i) => i.message)).toEqual([expect.stringMatching(/^is ambiguous/)]);
+  });
+
   it('yes/no in every usual spelling, for booleans and nullable booleans alike', () => {
     for (const t of ['true', 'YES', 'y', '1', 'On']) expect(conv('b', t), t).toEqual({ ok: true, value: true });
     for (const t of ['false', 'No', 'N', '0', 'off']) expect(conv('nb', t), t).toEqual({ ok: true, value: false });

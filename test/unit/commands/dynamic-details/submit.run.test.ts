@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../../../src/errors.js';
 import { submit } from '../../../../src/commands/dynamic-details/submit.js';
 import { submitRun } from '../../../../src/commands/dynamic-details/submit.run.js';
 import { parserFor } from '../../../helpers/parse.js';
 import { scripted } from '../../forms/scripted.js';
-import { answerWith, ctxFor, ID, writes } from '../form-server.js';
+import { answerWith, ctxFor, drafts, ID, writes } from '../form-server.js';
 
 describe('dynamic-details submit with a scripted prompter', () => {
   it('asks only the dynamic sections and PATCHes them', async () => {
@@ -19,5 +22,46 @@ describe('dynamic-details submit with a scripted prompter', () => {
     expect(p.asked).toEqual(['Fill in Section B? (optional)', 'Note (optional)', 'What next?']);
     expect(writes()).toEqual([{ method: 'PATCH', url: `/v1/employees/${ID}/dynamic-details`, body: { b: { note: 'later note' } } }]);
     expect(io.err()).toContain('Dynamic details saved for X-1');
+  });
+});
+
+describe('dynamic-details submit and an existing draft (issue 21 item 8, the shared flow)', () => {
+  it('offers the draft; "No" then Ctrl-C at the first question keeps it as it was and says so', async () => {
+    const first = scripted([
+      [/^Fill in Section B/, true],
+      [/^Note/, 'kept note'],
+      [/^What next/, 'Save the draft and quit'],
+    ]);
+    const a = ctxFor();
+    expect(await submitRun(parserFor(submit)([ID], {}), a.ctx, first)).toBe(130);
+    await a.ctx.cleanup();
+    expect(drafts()).toHaveLength(1);
+    const dir = join(a.ctx.env.PARTNER_CONFIG_DIR!, 'drafts');
+    const before = readFileSync(join(dir, drafts()[0]), 'utf8');
+    expect(JSON.parse(before).answers).toEqual({ b: { note: 'kept note' } });
+
+    const declined = scripted([
+      [/^A draft of X-1 saved at \S+ exists\. Continue it\?/, false],
+      [/^Fill in Section B/, new InterruptedError()],
+    ]);
+    const b = ctxFor();
+    await expect(submitRun(parserFor(submit)([ID], {}), b.ctx, declined)).rejects.toBeInstanceOf(InterruptedError);
+    await b.ctx.cleanup();
+    expect(declined.notes.join('\n')).toContain('is kept until your first answer replaces it');
+    expect(b.io.err()).toContain('Nothing new was answered: the draft saved at');
+    expect(b.io.err()).not.toContain('Your answers are saved');
+    expect(readFileSync(join(dir, drafts()[0]), 'utf8')).toBe(before);
+    expect(writes()).toEqual([]);
+
+    const resumed = scripted([
+      [/Continue it\?/, true],
+      [/^What next/, 'Submit'],
+    ]);
+    answerWith([{ status: 204 }]);
+    const c = ctxFor();
+    expect(await submitRun(parserFor(submit)([ID], {}), c.ctx, resumed)).toBe(0);
+    await c.ctx.cleanup();
+    expect(writes()).toEqual([{ method: 'PATCH', url: `/v1/employees/${ID}/dynamic-details`, body: { b: { note: 'kept note' } } }]);
+    expect(drafts()).toEqual([]);
   });
 });
