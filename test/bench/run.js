@@ -17,7 +17,7 @@ const BIN = join(ROOT, 'bin', 'partner.js');
 const HERE = import.meta.dirname;
 const NODE = process.execPath;
 const TMP = mkdtempSync(join(tmpdir(), 'partner-bench-'));
-const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen'];
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen', 'profile'];
 const rows = [];
 const notes = [];
 const sandboxes = new Set();
@@ -413,12 +413,50 @@ async function listen() {
   notes.push(`listen: acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s, all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s`);
 }
 
-const all = { walk, memory, startup, verify, listen };
+// Issue 24.5: `profile get` of 100 employees at --concurrency 16 (7 sections each: 112 requests in
+// flight) against the sandbox with 50 ms latency, vs test/bench/minimal-profiles.mjs with the same
+// requests in flight.
+async function profile() {
+  const EMPLOYEES = 100;
+  const LATENCY = 50;
+  const RUNS = Number(process.env.BENCH_PROFILE_RUNS ?? 7);
+  log(`profile: profile get of ${EMPLOYEES} employees, --concurrency 16, sandbox latency ${LATENCY} ms, ${RUNS} interleaved runs`);
+  const sbx = await startSandbox(['--employees', String(EMPLOYEES), '--latency-ms', String(LATENCY)]);
+  try {
+    const env = cliEnv({ PARTNER_BASE_URL: sbx.url, PARTNER_TOKEN: sbx.token });
+    const idsFile = join(TMP, 'profile-ids.txt');
+    const page = await (await fetch(`${sbx.url}/v1/employees?pageSize=${EMPLOYEES}`, { headers: { authorization: `Bearer ${sbx.token}` } })).json();
+    writeFileSync(idsFile, page.data.map((e) => `${e.id}\n`).join(''));
+    const oursFile = join(TMP, 'profiles.ndjson');
+    const baseFile = join(TMP, 'profiles-minimal.ndjson');
+    const ours = [];
+    const base = [];
+    for (let i = 0; i < RUNS; i++) {
+      base.push(await timed(NODE, [join(HERE, 'minimal-profiles.mjs'), sbx.url, sbx.token, idsFile, '16'], { env, stdoutFile: baseFile }));
+      ours.push(await timed(NODE, [BIN, 'profile', 'get', '--from-file', idsFile, '--concurrency', '16', '-o', 'ndjson'], { env, stdoutFile: oursFile }));
+    }
+    const lines = readFileSync(oursFile, 'utf8').split('\n').length - 1;
+    const ratio = pairedRatio(ours, base);
+    record({
+      target: `profile get, ${EMPLOYEES} employees (7 sections), --concurrency 16, ${LATENCY} ms latency`,
+      ours: `${(median(ours) / 1000).toFixed(2)} s`,
+      baseline: `${(median(base) / 1000).toFixed(2)} s (test/bench/minimal-profiles.mjs, same requests in flight)`,
+      ratio,
+      goal: '≤ 1.25× its time (median of paired runs)',
+      pass: ratio <= 1.25 && lines === EMPLOYEES,
+    });
+    notes.push(`profile: ${lines} profiles; runs (s): ours ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}; minimal ${base.map((x) => (x / 1000).toFixed(2)).join(', ')}`);
+  } finally {
+    await sbx.close();
+  }
+}
+
+const all = { walk, memory, startup, verify, listen, profile };
 const started = Date.now();
 try {
   if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
   for (const s of sections) {
-    if (!all[s]) throw new Error(`unknown section "${s}" (walk, memory, startup, verify, listen)`);
+    if (!all[s]) throw new Error(`unknown section "${s}" (walk, memory, startup, verify, listen, profile)`);
     await all[s]();
   }
 } finally {
