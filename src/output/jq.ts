@@ -99,7 +99,7 @@ function limitError(what: 'output' | 'memory', limits: JqLimits): CliError {
 // Where jq runs
 
 let worker: Worker | undefined;
-/** The job in flight on the worker (one at a time: the CLI runs jq at most twice, one after the other). */
+/** The job in flight on the worker (one at a time: see runJq). */
 let pending: { limits: JqLimits; resolve: (r: JqResult) => void; reject: (e: unknown) => void } | undefined;
 
 function workerUrl(): URL | undefined {
@@ -120,6 +120,19 @@ async function runJq(input: string, args: string[], signal?: AbortSignal): Promi
       throw e instanceof JqLimitExceeded ? limitError(e.what, limits) : e;
     }
   }
+  // One job at a time on the one worker (`webhook listen --jq` filters each event as it comes).
+  const turn = queue.then(() => runInWorker(url, input, args, limits, signal));
+  queue = turn.then(
+    () => undefined,
+    () => undefined,
+  );
+  return turn;
+}
+
+/** The end of the last job queued for the worker. */
+let queue: Promise<void> = Promise.resolve();
+
+async function runInWorker(url: URL, input: string, args: string[], limits: JqLimits, signal?: AbortSignal): Promise<JqResult> {
   signal?.throwIfAborted();
   const w = await startWorker(url);
   return new Promise<JqResult>((resolve, reject) => {
