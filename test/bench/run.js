@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks for issues 6 and 14, each target measured side by side with its baseline
 // in one run: `npm run bench` (builds first), or `node test/bench/run.js
-// [walk] [memory] [startup] [verify] [listen]` for some of them. Never part of
+// [walk] [memory] [startup] [verify] [listen] [profile] [table]` for some of them. Never part of
 // `npm test`. Everything runs against sandboxes started as separate
 // processes (`partner sandbox start`) on loopback port 0, and the CLI is
 // spawned as a user would run it (bin/partner.js), so every figure includes
