@@ -16,14 +16,15 @@ await build({
   outdir: 'dist',
 });
 
-// The worker of `webhook verify --file` (dist/verify-worker.js): one file of its own. A worker
+// The workers of `webhook verify --file` (dist/verify-worker.js) and of `--jq` (dist/jq-worker.js,
+// where a filter that never ends can be stopped): one file each. A worker
 // thread loads its own copy of every module anyway, so sharing chunks with the CLI saves nothing,
 // and it would tie the worker to the CLI's core chunk (commander and all) it never uses.
 await build({
   ...cliBuildOptions,
   splitting: false,
   plugins: cliBuildOptions.plugins.filter((p) => p.name !== 'core-chunk'),
-  entryPoints: { 'verify-worker': 'src/webhooks/verify-worker.ts' },
+  entryPoints: { 'verify-worker': 'src/webhooks/verify-worker.ts', 'jq-worker': 'src/output/jq-worker.ts' },
   outdir: 'dist',
 });
 

@@ -1,7 +1,6 @@
-import Table from 'cli-table3';
 import { colors, type Colors } from './colors.js';
 import { sanitizeCell } from './sanitize.js';
-import { cellWidth, truncateCell } from './cells.js';
+import { cellWidth, padCell, truncateCell } from './cells.js';
 import { countOf } from './count.js';
 
 export { displayText } from './cells.js';
@@ -139,30 +138,32 @@ export function renderRows(layout: TableLayout, rows: string[][]): string {
 }
 
 /**
- * Lines of the table: cli-table3 draws them (borderless: only the gap between
- * columns), after our layout has decided the widths and cut free text to fit.
+ * Lines of the table, written from the layout: each cell measured once (by
+ * grapheme cluster, cells.ts), free text cut to its column, padded to the
+ * column's width, GAP spaces between columns, nothing after the last one.
+ * (cli-table3 drew them before: it measured and cut every cell again with its
+ * own older string-width, misaligning combining marks and new emoji and
+ * cutting key columns, and built a regular expression per measure.)
  */
 function renderLines(layout: TableLayout, rows: string[][], style: ((text: string) => string) | undefined): string {
-  const table = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true }, colWidths: layout.widths.map((w) => Math.max(1, w)), wordWrap: false, truncate: '' });
+  const gap = ' '.repeat(GAP);
+  const last = layout.shown.length - 1;
+  const cols = layout.shown.map((i) => layout.columns[i]!);
+  let out = '';
   for (const cells of rows) {
-    table.push(
-      cells.map((raw, k) => {
-        const col = layout.columns[layout.shown[k]!]!;
-        const text = layout.fit && isFree(col) ? truncateCell(raw, layout.widths[k]!) : raw;
-        return style ? style(text) : col.style === 'status' ? paintStatus(text, layout.colors) : text;
-      }),
-    );
+    let line = '';
+    for (let k = 0; k <= last; k++) {
+      const raw = cells[k] ?? '';
+      const col = cols[k]!;
+      const text = layout.fit && isFree(col) ? truncateCell(raw, layout.widths[k]!) : raw;
+      const painted = style ? style(text) : col.style === 'status' ? paintStatus(text, layout.colors) : text;
+      line += k === last ? painted : `${padCell(painted, text, layout.widths[k]!)}${gap}`;
+    }
+    // No trailing spaces (a last cell that ends in spaces, or empty last cells).
+    out += `${line.trimEnd()}\n`;
   }
-  // No trailing spaces after the last column (colour codes end before its padding).
-  return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+  return out;
 }
-
-const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
-  middle: ' '.repeat(GAP),
-};
 
 function paintStatus(text: string, c: Colors): string {
   switch (text) {

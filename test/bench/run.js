@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks for issues 6 and 14, each target measured side by side with its baseline
 // in one run: `npm run bench` (builds first), or `node test/bench/run.js
-// [walk] [memory] [startup] [verify] [listen]` for some of them. Never part of
+// [walk] [memory] [startup] [verify] [listen] [profile] [table]` for some of them. Never part of
 // `npm test`. Everything runs against sandboxes started as separate
 // processes (`partner sandbox start`) on loopback port 0, and the CLI is
 // spawned as a user would run it (bin/partner.js), so every figure includes
@@ -17,7 +17,7 @@ const BIN = join(ROOT, 'bin', 'partner.js');
 const HERE = import.meta.dirname;
 const NODE = process.execPath;
 const TMP = mkdtempSync(join(tmpdir(), 'partner-bench-'));
-const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen'];
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen', 'profile', 'table'];
 const rows = [];
 const notes = [];
 const sandboxes = new Set();
@@ -413,12 +413,113 @@ async function listen() {
   notes.push(`listen: acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s, all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s`);
 }
 
-const all = { walk, memory, startup, verify, listen };
+// Issue 24.5: `profile get` of 100 employees at --concurrency 16 (7 sections each: 112 requests in
+// flight) against the sandbox with 50 ms latency, vs test/bench/minimal-profiles.mjs with the same
+// requests in flight.
+async function profile() {
+  const EMPLOYEES = 100;
+  const LATENCY = 50;
+  const RUNS = Number(process.env.BENCH_PROFILE_RUNS ?? 7);
+  log(`profile: profile get of ${EMPLOYEES} employees, --concurrency 16, sandbox latency ${LATENCY} ms, ${RUNS} interleaved runs`);
+  const sbx = await startSandbox(['--employees', String(EMPLOYEES), '--latency-ms', String(LATENCY)]);
+  try {
+    const env = cliEnv({ PARTNER_BASE_URL: sbx.url, PARTNER_TOKEN: sbx.token });
+    const idsFile = join(TMP, 'profile-ids.txt');
+    const page = await (await fetch(`${sbx.url}/v1/employees?pageSize=${EMPLOYEES}`, { headers: { authorization: `Bearer ${sbx.token}` } })).json();
+    writeFileSync(idsFile, page.data.map((e) => `${e.id}\n`).join(''));
+    const oursFile = join(TMP, 'profiles.ndjson');
+    const baseFile = join(TMP, 'profiles-minimal.ndjson');
+    const ours = [];
+    const base = [];
+    for (let i = 0; i < RUNS; i++) {
+      base.push(await timed(NODE, [join(HERE, 'minimal-profiles.mjs'), sbx.url, sbx.token, idsFile, '16'], { env, stdoutFile: baseFile }));
+      ours.push(await timed(NODE, [BIN, 'profile', 'get', '--from-file', idsFile, '--concurrency', '16', '-o', 'ndjson'], { env, stdoutFile: oursFile }));
+    }
+    const lines = readFileSync(oursFile, 'utf8').split('\n').length - 1;
+    const ratio = pairedRatio(ours, base);
+    record({
+      target: `profile get, ${EMPLOYEES} employees (7 sections), --concurrency 16, ${LATENCY} ms latency`,
+      ours: `${(median(ours) / 1000).toFixed(2)} s`,
+      baseline: `${(median(base) / 1000).toFixed(2)} s (test/bench/minimal-profiles.mjs, same requests in flight)`,
+      ratio,
+      goal: '≤ 1.25× its time (median of paired runs)',
+      pass: ratio <= 1.25 && lines === EMPLOYEES,
+    });
+    notes.push(`profile: ${lines} profiles; runs (s): ours ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}; minimal ${base.map((x) => (x / 1000).toFixed(2)).join(', ')}`);
+  } finally {
+    await sbx.close();
+  }
+}
+
+// Issue 24.7: tables. (1) One page as a table (the first row a person waits for) against
+// test/bench/minimal-table.mjs, 50 ms latency. (2) A large tracker as a table against the same
+// tracker as CSV (what the table adds: measuring, cutting and padding every cell). (3) The CPU of a
+// 20,000-row table (--all -o table), the figure the old docs gave as 0.83 s.
+async function tables() {
+  const LATENCY = 50;
+  const RUNS = Number(process.env.BENCH_TABLE_RUNS ?? 9);
+  const TRACKER_EMPLOYEES = 50_000;
+  log(`table: one page vs a minimal client (${LATENCY} ms latency), a tracker of ${TRACKER_EMPLOYEES.toLocaleString('en-US')} employees as table vs CSV, ${RUNS} interleaved runs`);
+  const sbx = await startSandbox(['--employees', String(TRACKER_EMPLOYEES), '--latency-ms', String(LATENCY)]);
+  try {
+    const env = cliEnv({ PARTNER_BASE_URL: sbx.url, PARTNER_TOKEN: sbx.token });
+    const out = join(TMP, 'table.txt');
+    const page = [];
+    const minimal = [];
+    const trackerTable = [];
+    const trackerCsv = [];
+    for (let i = 0; i < RUNS; i++) {
+      minimal.push(await timed(NODE, [join(HERE, 'minimal-table.mjs'), sbx.url, sbx.token, '20'], { env, stdoutFile: out }));
+      page.push(await timed(NODE, [BIN, 'employees', 'list', '-o', 'table'], { env, stdoutFile: out }));
+      trackerCsv.push(await timed(NODE, [BIN, 'trackers', 'onboarding', '-o', 'csv'], { env, stdoutFile: out }));
+      trackerTable.push(await timed(NODE, [BIN, 'trackers', 'onboarding', '-o', 'table'], { env, stdoutFile: out }));
+    }
+    const trackerRows = readFileSync(out, 'utf8').split('\n').length - 2;
+    const pageRatio = pairedRatio(page, minimal);
+    record({
+      target: `employees list, one page (20 rows) as a table, ${LATENCY} ms latency`,
+      ours: `${median(page).toFixed(0)} ms`,
+      baseline: `${median(minimal).toFixed(0)} ms (test/bench/minimal-table.mjs: fetch, pad, print)`,
+      ratio: pageRatio,
+      goal: '≤ 1.3× its time (median of paired runs)',
+      pass: pageRatio <= 1.3,
+    });
+    const trackerRatio = pairedRatio(trackerTable, trackerCsv);
+    record({
+      target: `trackers onboarding (${trackerRows.toLocaleString('en-US')} rows) as a table`,
+      ours: `${median(trackerTable).toFixed(0)} ms`,
+      baseline: `${median(trackerCsv).toFixed(0)} ms (the same as -o csv)`,
+      ratio: trackerRatio,
+      goal: '≤ 1.5× its time (median of paired runs)',
+      pass: trackerRatio <= 1.5,
+    });
+  } finally {
+    await sbx.close();
+  }
+  if (HAVE_GNU_TIME) {
+    const big = await startSandbox(['--employees', '20000']);
+    try {
+      const env = cliEnv({ PARTNER_BASE_URL: big.url, PARTNER_TOKEN: big.token });
+      const cpu = [];
+      for (let i = 0; i < 3; i++) {
+        const file = join(TMP, `cpu-${i}`);
+        await timed('/usr/bin/time', ['-f', '%U %S', '-o', file, NODE, BIN, 'employees', 'list', '--all', '-o', 'table'], { env, stdoutFile: join(TMP, 'table-20000.txt') });
+        const [u, s] = readFileSync(file, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+        cpu.push(u + s);
+      }
+      notes.push(`table: 20,000 employees as a table (employees list --all -o table > file): ${median(cpu).toFixed(2)} s of CPU (user + system, median of 3: ${cpu.map((x) => x.toFixed(2)).join(', ')})`);
+    } finally {
+      await big.close();
+    }
+  }
+}
+
+const all = { walk, memory, startup, verify, listen, profile, table: tables };
 const started = Date.now();
 try {
   if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
   for (const s of sections) {
-    if (!all[s]) throw new Error(`unknown section "${s}" (walk, memory, startup, verify, listen)`);
+    if (!all[s]) throw new Error(`unknown section "${s}" (walk, memory, startup, verify, listen, profile, table)`);
     await all[s]();
   }
 } finally {

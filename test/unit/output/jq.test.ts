@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyJq, checkJqFilter } from '../../../src/output/jq.js';
+import { applyJq, checkJqFilter, jqLimits, MAX_JQ_DOCUMENT_BYTES } from '../../../src/output/jq.js';
 import { CliError, UsageError } from '../../../src/errors.js';
 import { failure, nested } from '../../helpers/nested.js';
 
@@ -32,5 +32,42 @@ describe('embedded jq', () => {
     const err = await failure(() => applyJq({ data: [{ dept: nested(100_000) }] }, '.'));
     expect(err.code).toBe('NESTED_TOO_DEEP');
     expect(err.message).toMatch(/^The value at data\.0\.dept\.0\.0\.… /);
+  });
+});
+
+describe('the bounds of --jq', () => {
+  it('a document over 64 MiB is JQ_LIMIT naming the limit and the streaming alternative', async () => {
+    const err = await applyJq({ data: ['x'.repeat(MAX_JQ_DOCUMENT_BYTES)] }, '.data | length').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).code).toBe('JQ_LIMIT');
+    expect((err as CliError).exitCode).toBe(1);
+    expect((err as CliError).message).toContain('over its limit of 64 MiB');
+    expect((err as CliError).hint).toContain('-o ndjson | jq');
+  });
+
+  it('counts the document in UTF-8 bytes: 30 M three-byte characters are over the limit', async () => {
+    const err = await applyJq(['€'.repeat(30 * 1024 * 1024)], 'length').catch((e: unknown) => e);
+    expect((err as CliError).code).toBe('JQ_LIMIT');
+    expect((err as CliError).message).toMatch(/is 90(\.\d)? MiB, over its limit/);
+  });
+
+  it('output and memory grow with the document, within fixed bounds', () => {
+    expect(jqLimits(4)).toEqual({ maxOutputBytes: 1024 * 1024 + 16, maxHeapBytes: 64 * 1024 * 1024 + 32 });
+    expect(jqLimits(MAX_JQ_DOCUMENT_BYTES)).toEqual({ maxOutputBytes: 256 * 1024 * 1024, maxHeapBytes: 576 * 1024 * 1024 });
+    expect(jqLimits(10 * MAX_JQ_DOCUMENT_BYTES)).toEqual({ maxOutputBytes: 256 * 1024 * 1024, maxHeapBytes: 1024 * 1024 * 1024 });
+  });
+
+  it('a filter that prints without end is stopped at its output limit (JQ_LIMIT)', async () => {
+    const err = await checkJqFilter('repeat("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")').catch((e: unknown) => e);
+    expect((err as CliError).code).toBe('JQ_LIMIT');
+    expect((err as CliError).message).toBe('--jq stopped: the filter printed more than 1 MiB.');
+  });
+
+  it('a filter whose memory grows without end is stopped at its memory limit (JQ_LIMIT)', async () => {
+    const err = await checkJqFilter('[range(1e9)] | length').catch((e: unknown) => e);
+    expect((err as CliError).code).toBe('JQ_LIMIT');
+    expect((err as CliError).message).toBe('--jq stopped: the filter needed more than 64 MiB of memory.');
+    // The engine is still usable after a run was unwound.
+    expect(await applyJq([1, 2], 'add')).toBe('3\n');
   });
 });
