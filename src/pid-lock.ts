@@ -1,31 +1,161 @@
-// One process at a time on a resource (a bulk journal, a webhook spool): a
-// lock file holding our pid, created exclusively (0600). A lock left by a
-// process that no longer exists (kill -9) is taken over.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// One process at a time on a resource (a bulk journal, a webhook spool, the
+// config file, a draft, the key cache): a lock file holding the holder's pid
+// and start stamp, created whole and exclusively (0600). A lock is stale, and
+// taken over, when its pid is ours but this process did not take it (a reused
+// pid: a container restart, a shell that wrote it and exec'd us), when no such
+// process exists (kill -9), when the pid now belongs to a process started at
+// another time, or to a process that is not partner.
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { processProbe, type ProcessProbe } from './process-probe.js';
 
 export type LockResult = { ok: true; release: () => void } | { ok: false; holder?: number; error?: NodeJS.ErrnoException };
 
-/** Takes the lock at `path`, or says who holds it (a live pid) or what failed. */
-export function takePidLock(path: string): LockResult {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return { ok: true, release: () => rmSync(path, { force: true }) };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return { ok: false, error: err as NodeJS.ErrnoException };
-    }
-    const pid = Number(readFileSync(path, 'utf8').trim());
-    if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) return { ok: false, holder: pid };
-    rmSync(path, { force: true });
+export interface LockOptions {
+  /** Who a pid is (tests pass a fake one). */
+  probe?: ProcessProbe;
+}
+
+interface Found {
+  pid: number;
+  start: string;
+  text: string;
+  ino: number;
+  mtimeMs: number;
+}
+
+/** Lock files this process holds (path → the exact text written, with its nonce), so a lock holding our pid is known to be live or left over. */
+const held = new Map<string, string>();
+
+/** A takeover guard older than this was left by a crash: it is held for a few system calls only. */
+const GUARD_STALE_MS = 2000;
+/** A lock whose content cannot be read is stale only once it is this old (a writer may be between creating and writing it). */
+const UNREADABLE_STALE_MS = 5000;
+const ATTEMPTS = 5;
+
+/** Takes the lock at `path` now, or says who holds it (a live partner pid) or what failed. */
+export function takePidLock(path: string, opts: LockOptions = {}): LockResult {
+  const probe = opts.probe ?? processProbe();
+  // pid, start stamp, and a nonce that tells this lock from any other of the same process.
+  const mine = `${probe.self}\n${probe.startOf(probe.self) ?? ''}\n${randomBytes(8).toString('hex')}\n`;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const made = create(path, mine);
+    if (made === true) return taken(path, mine);
+    if (made !== 'exists') return { ok: false, error: made };
+    const found = read(path);
+    if (found === undefined) continue; // released meanwhile
+    if (!isStale(found, path, probe)) return found.pid > 0 ? { ok: false, holder: found.pid } : { ok: false };
+    const over = takeOver(path, found, mine, probe);
+    if (over === true) return taken(path, mine);
+    if (over !== 'again') return { ok: false, error: over };
   }
   return { ok: false };
 }
 
-function alive(pid: number): boolean {
+/** Takes the lock, waiting up to `timeoutMs` for a live holder to release it (short critical sections: the config file). */
+export function waitForPidLock(path: string, timeoutMs: number, opts: LockOptions = {}): LockResult {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    const r = takePidLock(path, opts);
+    if (r.ok || r.error || Date.now() >= deadline) return r;
+    sleep(Math.min(pause + Math.random() * pause, Math.max(1, deadline - Date.now())));
+  }
+}
+
+/** The pid a lock file names, or undefined (absent, unreadable). */
+export function lockHolder(path: string): number | undefined {
+  return read(path)?.pid;
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function taken(path: string, text: string): LockResult {
+  held.set(path, text);
+  return {
+    ok: true,
+    release: () => {
+      if (held.get(path) !== text) return;
+      held.delete(path);
+      // Only our own file: a lock taken over from us (we looked stale) is the other process's now.
+      if (read(path)?.text === text) rmSync(path, { force: true });
+    },
+  };
+}
+
+/**
+ * Creates `path` with `text`, whole, only if it does not exist: a temp file
+ * hard-linked into place, so nobody ever reads a half-written lock. Where
+ * links are not supported, an exclusive create.
+ */
+function create(path: string, text: string): true | 'exists' | NodeJS.ErrnoException {
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    process.kill(pid, 0);
+    writeFileSync(tmp, text, { flag: 'wx', mode: 0o600 });
+    try {
+      linkSync(tmp, path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return 'exists';
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw err;
+      writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
+    }
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'exists' : (err as NodeJS.ErrnoException);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+function read(path: string): Found | undefined {
+  try {
+    const st = statSync(path);
+    const text = readFileSync(path, 'utf8').slice(0, 200);
+    const [pid = '', start = ''] = text.split('\n');
+    return { pid: /^\d{1,10}$/.test(pid.trim()) ? Number(pid.trim()) : NaN, start: start.trim(), text, ino: st.ino, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function isStale(lock: Found, path: string, probe: ProcessProbe): boolean {
+  if (!(lock.pid > 0)) return Date.now() - lock.mtimeMs >= UNREADABLE_STALE_MS;
+  // Our pid: live only when this very process took the lock (and it is still that file).
+  if (lock.pid === probe.self) return held.get(path) !== lock.text;
+  if (!probe.alive(lock.pid)) return true;
+  const start = probe.startOf(lock.pid);
+  if (lock.start !== '' && start !== undefined && start !== lock.start) return true;
+  return probe.isPartner(lock.pid) === false;
+}
+
+/**
+ * Replaces a stale lock with ours, atomically: under a guard file (created
+ * exclusively, so one taker at a time), the lock is read again and replaced
+ * by a rename only if it is still the stale one. Two processes that both saw
+ * it stale cannot both take it.
+ */
+function takeOver(path: string, stale: Found, mine: string, probe: ProcessProbe): true | 'again' | NodeJS.ErrnoException {
+  const guard = `${path}.takeover`;
+  const made = create(guard, mine);
+  if (made === 'exists') {
+    const g = read(guard);
+    if (g && (Date.now() - g.mtimeMs >= GUARD_STALE_MS || (g.pid !== probe.self && g.pid > 0 && !probe.alive(g.pid)))) rmSync(guard, { force: true });
+    return 'again';
+  }
+  if (made !== true) return made;
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const now = read(path);
+    if (now === undefined || now.ino !== stale.ino || now.text !== stale.text) return 'again';
+    writeFileSync(tmp, mine, { flag: 'wx', mode: 0o600 });
+    renameSync(tmp, path);
+    return true;
+  } catch (err) {
+    return err as NodeJS.ErrnoException;
+  } finally {
+    rmSync(tmp, { force: true });
+    if (read(guard)?.text === mine) rmSync(guard, { force: true });
   }
 }
