@@ -37,11 +37,14 @@ export function damagedConfig(path: string, what: string): CliError {
 export function parseConfig(text: string): { ok: true; config: ConfigData } | { ok: false; problem: string } {
   if (text.trim() === '') return { ok: false, problem: 'it is empty' };
   let raw: unknown;
+  const json = text.replace(/^\uFEFF/, '');
   try {
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+    raw = JSON.parse(json);
   } catch (err) {
-    // JSON.parse quotes the text around the error: never shown (tokens).
-    const cut = /end of (JSON )?input|Unterminated/i.test((err as Error).message);
+    // JSON.parse quotes the text around the error: never shown (tokens). Where it stopped tells a cut file.
+    const msg = (err as Error).message;
+    const at = /at position (\d+)/.exec(msg);
+    const cut = /end of (JSON )?input|Unterminated string/i.test(msg) || (at !== null && Number(at[1]) >= json.trimEnd().length);
     return { ok: false, problem: cut ? 'it ends in the middle (cut short: a full disk or an interrupted edit?)' : 'it is not valid JSON (edited by hand?)' };
   }
   if (!isObject(raw)) return { ok: false, problem: `it holds ${typeName(raw)}, not an object with "profiles"` };
