@@ -17,10 +17,11 @@ export interface LockOptions {
 }
 
 interface Found {
+  /** NaN when the file holds no pid. */
   pid: number;
   start: string;
+  /** The whole content: with its nonce, it tells one lock from any other. */
   text: string;
-  ino: number;
   mtimeMs: number;
 }
 
@@ -32,6 +33,8 @@ const GUARD_STALE_MS = 2000;
 /** A lock whose content cannot be read is stale only once it is this old (a writer may be between creating and writing it). */
 const UNREADABLE_STALE_MS = 5000;
 const ATTEMPTS = 5;
+/** Between two looks at a lock held by another process. */
+const POLL_MS = 20;
 
 /** Takes the lock at `path` now, or says who holds it (a live partner pid) or what failed. */
 export function takePidLock(path: string, opts: LockOptions = {}): LockResult {
@@ -45,9 +48,10 @@ export function takePidLock(path: string, opts: LockOptions = {}): LockResult {
     const found = read(path);
     if (found === undefined) continue; // released meanwhile
     if (!isStale(found, path, probe)) return found.pid > 0 ? { ok: false, holder: found.pid } : { ok: false };
-    const over = takeOver(path, found, mine, probe);
+    const over = takeOver(path, found.text, mine, probe);
     if (over === true) return taken(path, mine);
     if (over !== 'again') return { ok: false, error: over };
+    sleep(1); // another process is taking it over: a few system calls
   }
   return { ok: false };
 }
@@ -55,16 +59,18 @@ export function takePidLock(path: string, opts: LockOptions = {}): LockResult {
 /** Takes the lock, waiting up to `timeoutMs` for a live holder to release it (short critical sections: the config file). */
 export function waitForPidLock(path: string, timeoutMs: number, opts: LockOptions = {}): LockResult {
   const deadline = Date.now() + timeoutMs;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+  for (;;) {
     const r = takePidLock(path, opts);
-    if (r.ok || r.error || Date.now() >= deadline) return r;
-    sleep(Math.min(pause + Math.random() * pause, Math.max(1, deadline - Date.now())));
+    const left = deadline - Date.now();
+    if (r.ok || r.error || left <= 0) return r;
+    sleep(Math.min(POLL_MS, left));
   }
 }
 
 /** The pid a lock file names, or undefined (absent, unreadable). */
 export function lockHolder(path: string): number | undefined {
-  return read(path)?.pid;
+  const pid = read(path)?.pid;
+  return pid! > 0 ? pid : undefined;
 }
 
 function sleep(ms: number): void {
@@ -76,8 +82,7 @@ function taken(path: string, text: string): LockResult {
   return {
     ok: true,
     release: () => {
-      if (held.get(path) !== text) return;
-      held.delete(path);
+      if (held.get(path) === text) held.delete(path);
       // Only our own file: a lock taken over from us (we looked stale) is the other process's now.
       if (read(path)?.text === text) rmSync(path, { force: true });
     },
@@ -96,9 +101,7 @@ function create(path: string, text: string): true | 'exists' | NodeJS.ErrnoExcep
     try {
       linkSync(tmp, path);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return 'exists';
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw err;
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
       writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
     }
     return true;
@@ -111,10 +114,11 @@ function create(path: string, text: string): true | 'exists' | NodeJS.ErrnoExcep
 
 function read(path: string): Found | undefined {
   try {
-    const st = statSync(path);
-    const text = readFileSync(path, 'utf8').slice(0, 200);
-    const [pid = '', start = ''] = text.split('\n');
-    return { pid: /^\d{1,10}$/.test(pid.trim()) ? Number(pid.trim()) : NaN, start: start.trim(), text, ino: st.ino, mtimeMs: st.mtimeMs };
+    const mtimeMs = statSync(path).mtimeMs;
+    const text = readFileSync(path, 'utf8');
+    const [first, start = ''] = text.split('\n');
+    const pid = /^\s*(\d{1,10})\s*$/.exec(first!)?.[1];
+    return { pid: Number(pid ?? NaN), start: start.trim(), text, mtimeMs };
   } catch {
     return undefined;
   }
@@ -136,19 +140,19 @@ function isStale(lock: Found, path: string, probe: ProcessProbe): boolean {
  * by a rename only if it is still the stale one. Two processes that both saw
  * it stale cannot both take it.
  */
-function takeOver(path: string, stale: Found, mine: string, probe: ProcessProbe): true | 'again' | NodeJS.ErrnoException {
+function takeOver(path: string, staleText: string, mine: string, probe: ProcessProbe): true | 'again' | NodeJS.ErrnoException {
   const guard = `${path}.takeover`;
   const made = create(guard, mine);
   if (made === 'exists') {
+    // A guard is held for a few system calls, never across calls of this process: ours, old, or of a dead process, it was left by a crash.
     const g = read(guard);
-    if (g && (Date.now() - g.mtimeMs >= GUARD_STALE_MS || (g.pid !== probe.self && g.pid > 0 && !probe.alive(g.pid)))) rmSync(guard, { force: true });
+    if (g !== undefined && (g.pid === probe.self || Date.now() - g.mtimeMs >= GUARD_STALE_MS || (g.pid > 0 && !probe.alive(g.pid)))) rmSync(guard, { force: true });
     return 'again';
   }
   if (made !== true) return made;
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    const now = read(path);
-    if (now === undefined || now.ino !== stale.ino || now.text !== stale.text) return 'again';
+    if (read(path)?.text !== staleText) return 'again';
     writeFileSync(tmp, mine, { flag: 'wx', mode: 0o600 });
     renameSync(tmp, path);
     return true;

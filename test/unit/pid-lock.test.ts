@@ -122,8 +122,10 @@ describe('takePidLock', () => {
   });
 
   it('a lock it cannot read is busy while fresh (a writer between create and write), stale once old', () => {
-    writeLock('');
-    expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false });
+    for (const text of ['', 'x2000\n', '2000x\n', '0\n', '12345678901\n']) {
+      writeLock(text);
+      expect(takePidLock(lock, { probe: mine() }), JSON.stringify(text)).toEqual({ ok: false });
+    }
     writeLock('garbage\n');
     expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false });
     writeLock('-5\n', 4000);
@@ -138,6 +140,18 @@ describe('takePidLock', () => {
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error?.code).toBe('ENOENT');
     expect(!r.ok && r.holder).toBeUndefined();
+  });
+
+  it('an old release does not let go of a newer lock of the same process', () => {
+    const r1 = takePidLock(lock, { probe: mine() });
+    if (r1.ok) r1.release();
+    const r2 = takePidLock(lock, { probe: mine() });
+    expect(r2.ok).toBe(true);
+    if (r1.ok) r1.release();
+    expect(content()).toMatch(/^1000\n55\n/);
+    expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false, holder: ME });
+    if (r2.ok) r2.release();
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('release leaves a lock that another process took over from it', () => {
@@ -187,13 +201,19 @@ describe('takePidLock', () => {
     expect(leftovers()).toEqual([]);
   });
 
-  it('a guard holding our own pid (left by this pid before) is not trusted when old', () => {
+  it('a guard holding our own pid was left by this pid before (a guard is never held across calls): removed at once', () => {
     writeLock('3000\n77\n');
     writeFileSync(`${lock}.takeover`, '1000\n55\n');
-    expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false });
-    const old = new Date(Date.now() - 2500);
-    utimesSync(`${lock}.takeover`, old, old);
     expect(takePidLock(lock, { probe: mine() }).ok).toBe(true);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('a fresh guard it cannot read is left alone (its writer may be between create and write)', () => {
+    writeLock('3000\n77\n');
+    writeFileSync(`${lock}.takeover`, '');
+    expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false });
+    expect(existsSync(`${lock}.takeover`)).toBe(true);
+    expect(content()).toBe('3000\n77\n');
   });
 
   it('a stale lock that vanishes before the takeover is taken fresh', () => {
@@ -257,6 +277,10 @@ describe('lockHolder', () => {
     expect(lockHolder(lock)).toBe(OTHER);
     writeLock(' 2000 \n');
     expect(lockHolder(lock)).toBe(OTHER);
+    writeLock('0\n');
+    expect(lockHolder(lock)).toBeUndefined();
+    writeLock('pid 2000\n');
+    expect(lockHolder(lock)).toBeUndefined();
   });
 });
 
