@@ -29,7 +29,7 @@ function lockError(lockPath: string, what: string, holder: number | undefined, e
     });
   }
   const who = holder === undefined ? 'another process' : `another partner process (pid ${holder})`;
-  return new CliError(`Cannot change ${what}: ${who} has held its lock ${lockPath} for more than ${Math.round(timeoutMs / 1000)} s`, {
+  return new CliError(`Cannot change ${what}: ${who} has held its lock ${lockPath} for more than ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`, {
     code: 'LOCKED',
     exitCode: ExitCode.FAILURE,
     hint: `Wait for that process to finish and try again. If no partner is running, delete ${lockPath}.`,
