@@ -35,8 +35,10 @@ export class ConfigStore {
     } catch {
       // Not ours to tighten (read-only use goes on; a save says what is wrong).
     }
-    if (tightenIfWide(this.path)) {
-      this.warnings.push(`Config file ${this.path} was readable by others; its permissions were tightened to 0600.`);
+    try {
+      if (tightenIfWide(this.path)) this.warnings.push(`Config file ${this.path} was readable by others; its permissions were tightened to 0600.`);
+    } catch (err) {
+      this.warnings.push(`Config file ${this.path} is readable by others and could not be tightened (${errnoText((err as NodeJS.ErrnoException).code ?? 'error')}); run \`chmod 600 ${this.path}\` as its owner.`);
     }
     this.data = readConfigFile(this.path);
   }
