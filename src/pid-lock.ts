@@ -6,7 +6,7 @@
 // process exists (kill -9), when the pid now belongs to a process started at
 // another time, or to a process that is not partner.
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { processProbe, type ProcessProbe } from './process-probe.js';
 
 export type LockResult = { ok: true; release: () => void } | { ok: false; holder?: number; error?: NodeJS.ErrnoException };
@@ -82,9 +82,9 @@ function taken(path: string, text: string): LockResult {
   return {
     ok: true,
     release: () => {
-      if (held.get(path) === text) held.delete(path);
+      // (`held` keeps its entry: it matches no other lock, each has its own nonce.)
       // Only our own file: a lock taken over from us (we looked stale) is the other process's now.
-      if (read(path)?.text === text) rmSync(path, { force: true });
+      if (read(path)?.text === text) remove(path);
     },
   };
 }
@@ -97,7 +97,7 @@ function taken(path: string, text: string): LockResult {
 function create(path: string, text: string): true | 'exists' | NodeJS.ErrnoException {
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    writeFileSync(tmp, text, { flag: 'wx', mode: 0o600 });
+    writeFileSync(tmp, text, { mode: 0o600 });
     try {
       linkSync(tmp, path);
     } catch (err) {
@@ -108,7 +108,16 @@ function create(path: string, text: string): true | 'exists' | NodeJS.ErrnoExcep
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'exists' : (err as NodeJS.ErrnoException);
   } finally {
-    rmSync(tmp, { force: true });
+    remove(tmp);
+  }
+}
+
+/** Removes a file; one already gone (or never made: a name too long) is no error. */
+function remove(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // nothing to remove
   }
 }
 
@@ -146,20 +155,20 @@ function takeOver(path: string, staleText: string, mine: string, probe: ProcessP
   if (made === 'exists') {
     // A guard is held for a few system calls, never across calls of this process: ours, old, or of a dead process, it was left by a crash.
     const g = read(guard);
-    if (g !== undefined && (g.pid === probe.self || Date.now() - g.mtimeMs >= GUARD_STALE_MS || (g.pid > 0 && !probe.alive(g.pid)))) rmSync(guard, { force: true });
+    if (g !== undefined && (g.pid === probe.self || Date.now() - g.mtimeMs >= GUARD_STALE_MS || (g.pid > 0 && !probe.alive(g.pid)))) remove(guard);
     return 'again';
   }
   if (made !== true) return made;
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     if (read(path)?.text !== staleText) return 'again';
-    writeFileSync(tmp, mine, { flag: 'wx', mode: 0o600 });
+    writeFileSync(tmp, mine, { mode: 0o600 });
     renameSync(tmp, path);
     return true;
   } catch (err) {
     return err as NodeJS.ErrnoException;
   } finally {
-    rmSync(tmp, { force: true });
-    if (read(guard)?.text === mine) rmSync(guard, { force: true });
+    remove(tmp);
+    if (read(guard)?.text === mine) remove(guard);
   }
 }

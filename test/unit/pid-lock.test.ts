@@ -77,6 +77,8 @@ describe('takePidLock', () => {
     expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false, holder: OTHER });
     writeLock('2000\n\n');
     expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false, holder: OTHER });
+    writeLock('2000\n 77 \n');
+    expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false, holder: OTHER });
   });
 
   it('respects a live holder it cannot identify (no /proc, no ps)', () => {
@@ -89,6 +91,7 @@ describe('takePidLock', () => {
     const r = takePidLock(lock, { probe: mine() });
     expect(r.ok).toBe(true);
     expect(content()).toMatch(/^1000\n55\n[0-9a-f]{16}\n$/);
+    if (process.platform !== 'win32') expect(statSync(lock).mode & 0o777).toBe(0o600);
     expect(leftovers()).toEqual([]);
   });
 
@@ -154,6 +157,23 @@ describe('takePidLock', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
+  it('release after the lock file was removed by someone else is no error', () => {
+    const r = takePidLock(lock, { probe: mine() });
+    rmSync(lock);
+    expect(() => r.ok && r.release()).not.toThrow();
+  });
+
+  it('a takeover it cannot make (the guard cannot be created: a name too long) says what failed, and leaves no file', () => {
+    // 235 characters: the lock and its temp file fit in a name (255), the guard's temp file does not.
+    const long = join(dir, 'l'.repeat(235));
+    writeFileSync(long, '3000\n77\n'); // gone: stale
+    const r = takePidLock(long, { probe: mine() });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error?.code).toBe('ENAMETOOLONG');
+    expect(readFileSync(long, 'utf8')).toBe('3000\n77\n');
+    expect(readdirSync(dir)).toEqual(['l'.repeat(235)]);
+  });
+
   it('release leaves a lock that another process took over from it', () => {
     const r = takePidLock(lock, { probe: mine() });
     writeFileSync(join(dir, 'other'), '2000\n77\n');
@@ -210,9 +230,11 @@ describe('takePidLock', () => {
 
   it('a fresh guard it cannot read is left alone (its writer may be between create and write)', () => {
     writeLock('3000\n77\n');
-    writeFileSync(`${lock}.takeover`, '');
-    expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false });
-    expect(existsSync(`${lock}.takeover`)).toBe(true);
+    for (const text of ['', '0\n']) {
+      writeFileSync(`${lock}.takeover`, text);
+      expect(takePidLock(lock, { probe: mine() })).toEqual({ ok: false });
+      expect(existsSync(`${lock}.takeover`)).toBe(true);
+    }
     expect(content()).toBe('3000\n77\n');
   });
 
