@@ -1,114 +1,118 @@
-import Conf from 'conf';
-import { lstatSync, readlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ExitCode } from '../errors.js';
+import { errnoText, readConfigFile, refuseSymlink, type ConfigData, type Profile } from './file.js';
+import { underLock } from './locked-file.js';
 import { configDir } from './paths.js';
-import { ensurePrivateDir, tightenIfWide } from './secure-files.js';
+import { ensurePrivateDir, tightenIfWide, writePrivateFile } from './secure-files.js';
 
-export interface Profile {
-  baseUrl?: string;
-  token?: string;
-}
-
-interface ConfigShape {
-  activeProfile?: string;
-  profiles: Record<string, Profile>;
-}
-
+export type { Profile } from './file.js';
 export { DEFAULT_PROFILE } from './paths.js';
 
 /**
- * Profiles and tokens, in one conf file (JSON, mode 0600, directory 0700).
+ * Profiles and tokens, in one JSON file (mode 0600, directory 0700), shared by
+ * every partner process of the user. Reads see the file as it was when the
+ * store was opened (writes replace it atomically, so never half of one). Each
+ * change is a read-modify-write under config.json.lock: the file is read
+ * again under the lock, changed, written (temp + rename), so two logins at
+ * once both keep their profile.
  * `warnings` collects what the caller should tell the user (a file found
  * with wider permissions and tightened).
  */
 export class ConfigStore {
-  private readonly conf: Conf<ConfigShape>;
+  readonly path: string;
   readonly warnings: string[] = [];
+  private readonly dir: string;
+  private data: ConfigData;
 
   constructor(env: NodeJS.ProcessEnv) {
-    const dir = configDir(env);
-    ensurePrivateDir(dir);
-    refuseSymlink(join(dir, 'config.json'));
-    this.conf = new Conf<ConfigShape>({
-      projectName: 'partner',
-      projectSuffix: '',
-      cwd: dir,
-      configName: 'config',
-      configFileMode: 0o600,
-      defaults: { profiles: {} },
-      // The file holds secrets: never watch, never clear on a bad read silently.
-      clearInvalidConfig: false,
-    });
-    if (tightenIfWide(this.conf.path)) {
-      this.warnings.push(`Config file ${this.conf.path} was readable by others; its permissions were tightened to 0600.`);
+    this.dir = configDir(env);
+    this.path = join(this.dir, 'config.json');
+    refuseSymlink(this.path);
+    // An existing directory is tightened (0700); a missing one is created by the first save, not by a read.
+    try {
+      if (existsSync(this.dir)) ensurePrivateDir(this.dir);
+    } catch {
+      // Not ours to tighten (read-only use goes on; a save says what is wrong).
     }
-  }
-
-  get path(): string {
-    return this.conf.path;
+    try {
+      if (tightenIfWide(this.path)) this.warnings.push(`Config file ${this.path} was readable by others; its permissions were tightened to 0600.`);
+    } catch (err) {
+      this.warnings.push(`Config file ${this.path} is readable by others and could not be tightened (${errnoText((err as NodeJS.ErrnoException).code ?? 'error')}); run \`chmod 600 ${this.path}\` as its owner.`);
+    }
+    this.data = readConfigFile(this.path);
   }
 
   get activeProfile(): string | undefined {
-    return this.conf.get('activeProfile');
+    return this.data.activeProfile;
   }
 
   profileNames(): string[] {
-    return Object.keys(this.conf.get('profiles') ?? {}).sort();
+    return Object.keys(this.data.profiles).sort();
   }
 
   getProfile(name: string): Profile | undefined {
-    const p = (this.conf.get('profiles') ?? {})[name];
+    const p = Object.hasOwn(this.data.profiles, name) ? this.data.profiles[name] : undefined;
     return p ? { ...p } : undefined;
   }
 
   setProfile(name: string, profile: Profile, makeActive = true): void {
-    const profiles = { ...(this.conf.get('profiles') ?? {}), [name]: profile };
-    this.conf.set('profiles', profiles);
-    if (makeActive) this.conf.set('activeProfile', name);
-    tightenIfWide(this.conf.path);
+    this.update((c) => {
+      c.profiles[name] = { ...profile };
+      if (makeActive) c.activeProfile = name;
+      return true;
+    });
   }
 
   /** Makes a saved profile the active one; returns false when there is none of that name. */
   setActiveProfile(name: string): boolean {
-    if (!this.getProfile(name)) return false;
-    this.conf.set('activeProfile', name);
-    return true;
+    return this.update((c) => {
+      if (!Object.hasOwn(c.profiles, name)) return false;
+      c.activeProfile = name;
+      return true;
+    });
   }
 
   /** Removes the profile; returns false when there was none. */
   deleteProfile(name: string): boolean {
-    const profiles = { ...(this.conf.get('profiles') ?? {}) };
-    if (!(name in profiles)) return false;
-    delete profiles[name];
-    this.conf.set('profiles', profiles);
-    if (this.activeProfile === name) this.conf.delete('activeProfile');
-    return true;
+    return this.update((c) => {
+      if (!Object.hasOwn(c.profiles, name)) return false;
+      delete c.profiles[name];
+      if (c.activeProfile === name) delete c.activeProfile;
+      return true;
+    });
   }
-}
 
-/**
- * The config file holds tokens: a symbolic link in its place would make every
- * save write them wherever the link points (another user's file, a shared
- * directory). Refused, never followed.
- */
-function refuseSymlink(path: string): void {
-  let isLink = false;
-  try {
-    isLink = lstatSync(path).isSymbolicLink();
-  } catch {
-    return; // absent: conf creates a regular file
+  /** One change: under the lock, on the file as it is now (another process may have changed it since we opened it). */
+  private update(change: (c: ConfigData) => boolean): boolean {
+    try {
+      ensurePrivateDir(this.dir);
+    } catch (err) {
+      throw this.cannotWrite(err, `cannot create the directory ${this.dir}`);
+    }
+    return underLock(this.path, `the config file ${this.path}`, () => {
+      const fresh = readConfigFile(this.path);
+      const changed = change(fresh);
+      if (changed) {
+        const { activeProfile, profiles } = fresh;
+        try {
+          writePrivateFile(this.path, `${JSON.stringify(activeProfile === undefined ? { profiles } : { activeProfile, profiles }, null, '\t')}\n`);
+        } catch (err) {
+          throw this.cannotWrite(err, `cannot write ${this.path}`);
+        }
+      }
+      this.data = fresh;
+      return changed;
+    });
   }
-  if (!isLink) return;
-  let target = '';
-  try {
-    target = ` (to ${readlinkSync(path)})`;
-  } catch {
-    // unreadable link: still refused
+
+  private cannotWrite(err: unknown, what: string): CliError {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    return new CliError(`Cannot save the config: ${what}: ${errnoText(code)}; nothing was saved`, {
+      code: 'CONFIG_UNWRITABLE',
+      exitCode: ExitCode.FAILURE,
+      hint: code === 'ENOSPC' ? 'Free some disk space and try again.' : `Check the owner and permissions of ${this.dir} (it must be yours and writable), or point PARTNER_CONFIG_DIR at a directory you own.`,
+      cause: err,
+    });
   }
-  throw new CliError(`Refusing the config file ${path}: it is a symbolic link${target}; tokens are never written through a link`, {
-    code: 'CONFIG_SYMLINK',
-    exitCode: ExitCode.FAILURE,
-    hint: `Remove the link and log in again (\`rm ${path} && partner auth login\`), or point PARTNER_CONFIG_DIR at a private directory.`,
-  });
 }

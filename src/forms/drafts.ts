@@ -2,10 +2,11 @@
 // directory under the config dir. One draft per legal entity for `gp create`,
 // one per employee for `dynamic-details submit`.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
-import { tightenIfWide, writePrivateFile } from '../config/secure-files.js';
+import { underLock } from '../config/locked-file.js';
+import { ensurePrivateDir, tightenIfWide, writePrivateFile } from '../config/secure-files.js';
 import { isObj } from './schema.js';
 
 export interface GpDraft {
@@ -66,11 +67,11 @@ export class DraftStore {
   }
 
   saveGp(draft: Omit<GpDraft, 'kind' | 'version' | 'savedAt'>): void {
-    writePrivateFile(this.gpPath(draft.entity), `${JSON.stringify({ kind: 'gp-create', version: 1, ...draft, savedAt: new Date(this.now()).toISOString() }, null, 2)}\n`);
+    this.write(this.gpPath(draft.entity), { kind: 'gp-create', version: 1, ...draft });
   }
 
   deleteGp(entity: string): void {
-    rmSync(this.gpPath(entity), { force: true });
+    this.remove(this.gpPath(entity));
   }
 
   loadDynamic(employeeId: string): DynamicDraft | undefined {
@@ -79,11 +80,22 @@ export class DraftStore {
   }
 
   saveDynamic(draft: Omit<DynamicDraft, 'kind' | 'version' | 'savedAt'>): void {
-    writePrivateFile(this.dynamicPath(draft.employeeId), `${JSON.stringify({ kind: 'dynamic-details', version: 1, ...draft, savedAt: new Date(this.now()).toISOString() }, null, 2)}\n`);
+    this.write(this.dynamicPath(draft.employeeId), { kind: 'dynamic-details', version: 1, ...draft });
   }
 
   deleteDynamic(employeeId: string): void {
-    rmSync(this.dynamicPath(employeeId), { force: true });
+    this.remove(this.dynamicPath(employeeId));
+  }
+
+  // Writes and removals hold DRAFT.lock: two wizards on one draft (two terminals) save one at a time, each file whole.
+  private write(path: string, draft: Record<string, unknown>): void {
+    ensurePrivateDir(this.dir);
+    underLock(path, `the draft ${path}`, () => writePrivateFile(path, `${JSON.stringify({ ...draft, savedAt: new Date(this.now()).toISOString() }, null, 2)}\n`));
+  }
+
+  private remove(path: string): void {
+    if (!existsSync(this.dir)) return;
+    underLock(path, `the draft ${path}`, () => rmSync(path, { force: true }));
   }
 
   private read(path: string): Record<string, unknown> | undefined {

@@ -5,7 +5,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writePrivateFile } from '../config/secure-files.js';
+import { underLock } from '../config/locked-file.js';
+import { ensurePrivateDir, writePrivateFile } from '../config/secure-files.js';
 import { isFresh, MAX_CACHE_MS, MAX_JWKS_BYTES, parseJwks, type KeySetSnapshot } from './jwks-doc.js';
 import { untrustedReason } from './trust.js';
 
@@ -73,11 +74,16 @@ export function readKeyCache(path: string, url: string, cacheKey: () => Buffer |
   return snap;
 }
 
+/** A cache write waits this long for another's, then is skipped (the set is used all the same). */
+const CACHE_LOCK_WAIT_MS = 2000;
+
 /** Writes the cache file (0600, atomically) with its HMAC; a failure is only logged (the set is still used). */
 export function writeKeyCache(path: string, key: Buffer, file: Omit<CacheFile, 'mac'>, debug: (m: string) => void): void {
   const signed: CacheFile = { ...file, mac: cacheMac(key, file) };
   try {
-    writePrivateFile(path, `${JSON.stringify(signed)}\n`);
+    // Under JWKS.lock: two receivers refreshing at once write one at a time (each file whole, with its own MAC).
+    ensurePrivateDir(dirname(path));
+    underLock(path, `the key-set cache ${path}`, () => writePrivateFile(path, `${JSON.stringify(signed)}\n`), CACHE_LOCK_WAIT_MS);
   } catch (err) {
     debug(`could not write the key-set cache ${path}: ${(err as Error).message}`);
   }

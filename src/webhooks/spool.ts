@@ -74,7 +74,7 @@ function prepareDir(dir: string): void {
 function takeLock(dir: string): () => void {
   const r = takePidLock(join(dir, LOCK));
   if (r.ok) return r.release;
-  if (r.holder !== undefined) throw new SpoolError(`--spool ${dir} is in use by another receiver (pid ${r.holder})`, 'Stop it first, or use another directory.');
+  if (r.holder !== undefined) throw new SpoolError(`--spool ${dir} is in use by another receiver (pid ${r.holder})`, `Stop that receiver first (Ctrl-C in its terminal, or \`kill ${r.holder}\`), then start this one again on the same --spool: it resumes every undelivered event kept there.`);
   throw new SpoolError(`Cannot lock --spool ${dir}${r.error ? `: ${r.error.code}` : ''}`);
 }
 

@@ -3,7 +3,8 @@
 import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
-import { ApiError, ExitCode } from '../../errors.js';
+import { ApiError, CliError, ExitCode } from '../../errors.js';
+import { readConfigFile } from '../../config/file.js';
 import { formatPairs } from '../../output/key-value.js';
 import { configDir } from '../../config/paths.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
@@ -70,11 +71,12 @@ export function checkConfig(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = 
   if (fileMode === undefined) {
     return { ...state, check: { name: 'config file', status: 'skip', message: `none yet at ${file}`, fix: 'Profiles are saved by `partner auth login --base-url URL`; PARTNER_TOKEN and PARTNER_BASE_URL work without one.' } };
   }
+  // The same reader and checks as every command (config/file.ts): what doctor passes, they accept.
   try {
-    JSON.parse(readFileSync(file, 'utf8'));
+    readConfigFile(file);
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code ?? 'not valid JSON';
-    return { ...state, check: { name: 'config file', status: 'fail', message: `${file} cannot be read: ${why}`, fix: `Fix or remove ${file}, then run \`partner auth login\` again.`, exitCode: ExitCode.FAILURE } };
+    const why = err instanceof CliError ? err.message : `${file} cannot be read: ${(err as Error).message}`;
+    return { ...state, check: { name: 'config file', status: 'fail', message: why, fix: `Fix or remove ${file}, then run \`partner auth login\` again.`, exitCode: ExitCode.FAILURE } };
   }
   if (platform !== 'win32') {
     const wide: string[] = [];
