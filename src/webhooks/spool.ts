@@ -28,6 +28,7 @@ import { abandonAfterMs, DedupeWindow, delivered, Forwarder, type ForwardResult 
 import { compactJournal, discardCompaction, shouldCompact, type CompactionPolicy } from './journal-compact.js';
 import { cutTornTail, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
 import { JournalWriter } from './journal-writer.js';
+import { asideNotice, readAside } from './journal-aside.js';
 import type { EventStore } from './listen.js';
 import type { DeliveryClient } from '../api/delivery.js';
 import type { Verdict } from './verify.js';
@@ -87,8 +88,12 @@ export async function openSpool(dir: string, opts: SpoolOptions): Promise<Spool>
     const policy = compactionPolicy(opts);
     // At start-up the journal is compacted first (nothing is appending yet): restore then reads the small file.
     // Should that fail, the old journal is whole: the receiver starts on it.
+    let setAside = 0;
     const bytes = await compactJournal(dir, policy).then(
-      (r) => r.bytes,
+      (r) => {
+        setAside = r.setAside;
+        return r.bytes;
+      },
       (err: unknown) => {
         discardCompaction(dir);
         opts.log?.(`spool ${dir}: could not compact the journal (${(err as Error).message}); using it as it is`);
@@ -96,6 +101,10 @@ export async function openSpool(dir: string, opts: SpoolOptions): Promise<Spool>
       },
     );
     const state = await readJournal(dir);
+    // Never in silence: lines that are not records were acknowledged events, or their delivery state.
+    const aside = await readAside(dir).catch(() => ({ count: 0 }));
+    if (aside.count > 0) opts.log?.(asideNotice(dir, aside.count, setAside));
+    if (state.unreadable > 0) opts.log?.(`spool ${dir}: ${countOf(state.unreadable, 'journal line')} cannot be read and could not be kept aside yet; left in the journal (see \`partner doctor --spool ${dir}\`)`);
     const spool = new Spool(dir, openSync(path, 'a', 0o600), unlock, opts, policy, bytes);
     spool.restore(state.events, state.deliveredIds, state.sentBefore);
     return spool;
@@ -271,6 +280,7 @@ export class Spool implements EventStore {
         this.compactedBytes = r.bytes;
         this.appended = 0;
         this.opts.debug?.(`spool: journal compacted to ${r.bytes} bytes (${r.dropped} delivered events past retention dropped)`);
+        if (r.setAside > 0) this.opts.log?.(asideNotice(this.dir, (await readAside(this.dir)).count, r.setAside));
       } catch (err) {
         // The old journal is intact: carry on appending to it, and try again after as much again.
         discardCompaction(this.dir);

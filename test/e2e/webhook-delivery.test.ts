@@ -310,6 +310,36 @@ describe('webhook listen --spool', () => {
     expect(r.stderr).toMatch(/2 events replayed: 2 delivered, 0 not delivered/);
   }, 30_000);
 
+  it('one flipped byte in the journal: start-up names the line kept aside (count, file), the rest is delivered, doctor --spool shows it', async () => {
+    const spool = join(dir.path, 'spool-flipped');
+    mkdirSync(spool, { mode: 0o700 });
+    app.mode = 'ok';
+    const stored = (code: string) => {
+      const jws = genuine();
+      const payload = JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8'));
+      return { t: 'event', id: code, digest: digest(JSON.stringify(payload)), receivedAt: new Date().toISOString(), eventType: 'EMPLOYEE_CREATED', kid: 'k1', jws, payload, target: app.url };
+    };
+    const events = ['e1', 'e2', 'e3', 'e4', 'e5'].map(stored);
+    const buf = Buffer.from(events.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const at = buf.indexOf('"id":"e3"');
+    buf[at + 2] ^= 0x01; // "id" -> "hd": that line is no record any more
+    writeFileSync(join(spool, 'journal.ndjson'), buf, { mode: 0o600 });
+    const start = app.got.length;
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    await until(() => app.got.length - start >= 4, 'the four readable events');
+    l.child.kill('SIGINT');
+    expect(await l.exited).toBe(130);
+    expect(l.stderr()).toContain(`spool ${spool}: 1 unreadable journal line (1 found now) kept aside with its offset in ${join(spool, 'journal.unreadable.ndjson')}`);
+    expect(l.stderr()).toContain('resuming 4 undelivered events');
+    expect(app.got.slice(start).map((g) => g.id)).toEqual([events[0]!.digest, events[1]!.digest, events[3]!.digest, events[4]!.digest]);
+    const aside = JSON.parse(readFileSync(join(spool, 'journal.unreadable.ndjson'), 'utf8')) as { offset: number; text: string };
+    expect(aside.offset).toBe(buf.lastIndexOf(0x0a, at) + 1);
+    expect(aside.text).toContain(events[2]!.jws);
+    const doctor = await runCli(['doctor', '--spool', spool, '-o', 'json'], { env, timeoutMs: 30_000 });
+    const check = (JSON.parse(doctor.stdout) as { checks: { name: string; status: string; message: string }[] }).checks.find((c) => c.name === 'spool');
+    expect(check).toMatchObject({ status: 'warn', message: expect.stringContaining(`1 unreadable journal line(s) kept aside in ${join(spool, 'journal.unreadable.ndjson')} (offsets ${aside.offset})`) });
+  }, 30_000);
+
   it('target down: events are acknowledged once spooled and delivered when it comes back', async () => {
     const spool = join(dir.path, 'spool2');
     app.mode = 'fail';

@@ -173,6 +173,36 @@ describe('spool delivery', () => {
     expect(records).toEqual(['event', 'start', 'attempt', 'start', 'delivered']);
   });
 
+  it('one flipped byte in an acknowledged event: never skipped in silence; kept aside with its offset, said at every start-up, the others resumed', async () => {
+    const dir = tmp();
+    const stored = (n: number, id: string) => ({ t: 'event', id, digest: event(n).digest, receivedAt: new Date().toISOString(), eventType: 'EMPLOYEE_CREATED', kid: 'k1', jws: `jws-${n}`, payload: verdict(n).payload, target });
+    const text = [1, 2, 3, 4, 5].map((n) => `${JSON.stringify(stored(n, `e${n}`))}\n`).join('');
+    const buf = Buffer.from(text);
+    const third = buf.indexOf('{"t":"event","id":"e3"');
+    buf[third + 10] ^= 0x04; // "event" -> "evant": not one of our records
+    writeFileSync(join(dir, 'journal.ndjson'), buf);
+    answer = () => 503; // nothing delivered meanwhile
+    const told: string[] = [];
+    const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: target, log: (m) => told.push(m) });
+    spools.push(s);
+    expect(s.backlog).toBe(4);
+    expect(told).toEqual([
+      `spool ${dir}: 1 unreadable journal line (1 found now) kept aside with its offset in ${join(dir, 'journal.unreadable.ndjson')}; the events in it are not delivered from the spool: inspect them (\`partner doctor --spool ${dir}\`)`,
+      `spool ${dir}: resuming 4 undelivered events`,
+    ]);
+    const aside = JSON.parse(readFileSync(join(dir, 'journal.unreadable.ndjson'), 'utf8')) as { offset: number; text: string };
+    expect(aside.offset).toBe(third);
+    expect(aside.text).toContain('"id":"e3"');
+    await s.close();
+    // Compacted away from the journal only because it is aside; the next start says so again.
+    expect(readFileSync(join(dir, 'journal.ndjson'), 'utf8')).not.toContain('"e3"');
+    told.length = 0;
+    const again = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: target, log: (m) => told.push(m) });
+    spools.push(again);
+    expect(told[0]).toMatch(/: 1 unreadable journal line kept aside with its offset in /);
+    await again.close();
+  });
+
   it('compacts while running: delivered events past retention leave the journal; later events go to the new file', async () => {
     const dir = tmp();
     // The target refuses until both are queued: the worker is idle (and compacts) only after delivering both.
