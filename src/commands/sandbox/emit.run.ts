@@ -49,9 +49,6 @@ export function refusal(excerpt: string): string {
 }
 
 export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
-  if (ctx.globals.sandbox && opts.to) {
-    ctx.log.warn('--sandbox signs with the keys of a throwaway sandbox that stops when this command ends; a receiver cannot fetch them afterwards. Run `partner sandbox start` and point both commands at it.');
-  }
   const http = await ctx.http();
   if (opts.rotateKey) {
     const res = await http.send<{ kid: string }>('POST', ROTATE_PATH, { body: {} }).catch(sandboxOnly);
