@@ -1,22 +1,28 @@
 // The durable spool of `webhook listen --spool DIR`: an append-only NDJSON
 // journal (journal.ndjson, see journal.ts) in a 0700 directory. Every verified
-// event is appended and fsync'd BEFORE the sender gets its 2xx; a worker then
-// forwards the events one at a time in arrival order, retrying with
+// event is appended and fsync'd BEFORE the sender gets its 2xx; workers then
+// forward the events, several at once (--forward-concurrency), retrying with
 // exponential backoff until the target answers 2xx. A restart (even after
 // kill -9) reads the journal and resumes every undelivered event.
 //
-// Exactly-once, as close as it gets: before each forward a "start" record is
-// written, and the moment the target's 2xx arrives a "delivered" record is,
-// before anything else (before the next forward). Written means in the kernel,
-// which a killed process cannot lose; the fsync of these records joins the
-// next group commit. So after kill -9 only the one forward in flight can be
-// sent again — with the same x-partner-event-id, and x-partner-redelivery: 1
-// because its "start" is the last record. (A power loss can also undo the
-// records of the last few milliseconds: those events go out again, same id.)
+// Order: events about one subject (an employee, a contract, an approval
+// request) are forwarded one at a time in arrival order, a failed one retried
+// before the next of its subject (delivery-queue.ts); events about different
+// subjects are forwarded side by side, in no promised order.
+//
+// At-least-once, as close to exactly-once as it gets: before each forward a
+// "start" record is written, and the moment the target's 2xx arrives a
+// "delivered" record is, before that worker does anything else. Written means
+// in the kernel, which a killed process cannot lose; the fsync of these
+// records joins the next group commit. So after kill -9 only the forwards in
+// flight (at most --forward-concurrency) can be sent again — with the same
+// x-partner-event-id, and x-partner-redelivery: 1 because a "start" is their
+// last record. (A power loss can also undo the records of the last few
+// milliseconds: those events go out again, same id.)
 //
 // The journal is compacted (journal-compact.ts) at start-up and, while
-// running, when the backlog is empty and enough was appended since the last
-// time; appends wait for it.
+// running, when nothing is in flight or waiting and enough was appended since
+// the last time; appends wait for it.
 import { randomBytes } from 'node:crypto';
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +34,8 @@ import { abandonAfterMs, DedupeWindow, delivered, Forwarder, type ForwardResult 
 import { compactJournal, discardCompaction, shouldCompact, type CompactionPolicy } from './journal-compact.js';
 import { cutTornTail, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
 import { JournalWriter } from './journal-writer.js';
+import { DeliveryQueue } from './delivery-queue.js';
+import { DEFAULT_FORWARD_CONCURRENCY, MAX_FORWARD_CONCURRENCY } from './forward-limits.js';
 import { asideNotice, readAside } from './journal-aside.js';
 import type { EventStore } from './listen.js';
 import type { DeliveryClient } from '../api/delivery.js';
@@ -44,6 +52,16 @@ export const SPOOL_RETAIN_MS = 7 * 24 * 60 * 60 * 1000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
 
+/** What became of one forward of the delivery workers. */
+export interface DeliveryAttempt {
+  event: SpooledEvent;
+  result: ForwardResult;
+  /** Whether it went out as a redelivery (sent before: a failed forward, or one a crash interrupted). */
+  redelivery: boolean;
+  /** Not delivered: the workers pause this long before the next forward (its subject's events wait for it). */
+  retryInMs?: number;
+}
+
 export interface SpoolOptions {
   forwardTo?: string;
   forwardTimeoutMs: number;
@@ -52,8 +70,10 @@ export interface SpoolOptions {
   now?: () => number;
   log?: (m: string) => void;
   debug?: (m: string) => void;
-  /** Told about each delivery attempt of the worker. */
-  onDelivery?: (e: SpooledEvent, r: ForwardResult) => void;
+  /** Told about each delivery attempt of the workers. */
+  onDelivery?: (a: DeliveryAttempt) => void;
+  /** Forwards in flight at most (default DEFAULT_FORWARD_CONCURRENCY). */
+  forwardConcurrency?: number;
   /** How long delivered events are kept (default SPOOL_RETAIN_MS, never under the dedupe window). */
   retainMs?: number;
   /** Compact while running once this many bytes were appended since the last compaction (default 64 MiB). */
@@ -124,15 +144,20 @@ export class Spool implements EventStore {
   private readonly seen: DedupeWindow;
   /** Digest → the append that stores it: a concurrent copy waits for the same fsync. */
   private readonly storing = new Map<string, Promise<void>>();
-  private readonly queue: SpooledEvent[] = [];
+  private readonly pending = new DeliveryQueue();
   /** Events a forward was started for (now or before a restart) and not delivered: sent again as redeliveries. */
   private readonly sentBefore = new Set<string>();
   private readonly journal: JournalWriter;
   private closed = false;
   private readonly forwarder?: Forwarder;
-  private wake?: () => void;
+  /** Workers with nothing to start, waiting for an event (or the next of a subject). */
+  private sleepers: (() => void)[] = [];
   private readonly stop = new AbortController();
-  private worker?: Promise<void>;
+  private workers?: Promise<void>;
+  /** After a failed forward no worker starts another until this settles (the backoff). */
+  private pause?: Promise<void>;
+  /** Failed forwards in a row (one per backoff round). */
+  private failures = 0;
   /** Bytes appended since the journal was last compacted, and its size then. */
   private appended = 0;
   private compacting?: Promise<void>;
@@ -152,20 +177,23 @@ export class Spool implements EventStore {
     if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, opts.delivery ?? abandonAfterMs(opts.forwardTimeoutMs));
   }
 
-  /** Undelivered events waiting for the worker, oldest first. */
+  /** Undelivered events (waiting or in flight). */
   get backlog(): number {
-    return this.queue.length;
+    return this.pending.size;
   }
 
   restore(events: SpooledEvent[], deliveredIds: Set<string>, sentBefore: Set<string> = new Set()): void {
     for (const e of events) {
       const at = Date.parse(e.receivedAt);
       this.seen.add(e.digest, Number.isNaN(at) ? this.now() : at);
-      if (!deliveredIds.has(e.id) && this.forwarder) this.queue.push(e);
+      if (!deliveredIds.has(e.id) && this.forwarder) this.pending.push(e);
       if (sentBefore.has(e.id)) this.sentBefore.add(e.id);
     }
-    if (this.queue.length > 0) this.opts.log?.(`spool ${this.dir}: resuming ${countOf(this.queue.length, 'undelivered event')}`);
-    if (this.forwarder) this.worker = this.run();
+    if (this.pending.size > 0) this.opts.log?.(`spool ${this.dir}: resuming ${countOf(this.pending.size, 'undelivered event')}`);
+    if (this.forwarder) {
+      const n = Math.min(Math.max(1, this.opts.forwardConcurrency ?? DEFAULT_FORWARD_CONCURRENCY), MAX_FORWARD_CONCURRENCY);
+      this.workers = Promise.all(Array.from({ length: n }, () => this.work())).then(() => undefined);
+    }
   }
 
   async accept(e: { digest: string; jws: string; verdict: Verdict; receivedAt: string }): Promise<'stored' | 'duplicate'> {
@@ -197,8 +225,8 @@ export class Spool implements EventStore {
     this.seen.add(e.digest);
     // Without --forward-to nothing delivers: the journal keeps them for `webhook replay`.
     if (this.forwarder) {
-      this.queue.push(record);
-      this.wake?.();
+      this.pending.push(record);
+      this.wakeAll();
     }
     return 'stored';
   }
@@ -225,21 +253,35 @@ export class Spool implements EventStore {
     return text;
   }
 
-  /** The delivery worker: the oldest undelivered event first, retried with backoff until a 2xx. */
-  private async run(): Promise<void> {
-    let failures = 0;
+  private wakeAll(): void {
+    for (const wake of this.sleepers.splice(0)) wake();
+  }
+
+  /**
+   * One delivery worker (there are --forward-concurrency of them): takes the
+   * next event that may start (delivery-queue.ts), records its start,
+   * forwards it, records the outcome at once; a failure pauses every worker
+   * for the backoff and leaves the event first of its subject.
+   */
+  private async work(): Promise<void> {
     while (!this.closed) {
-      const next = this.queue[0];
+      if (this.pause) await this.pause;
+      if (this.closed) break;
+      const next = this.pending.take();
       if (!next) {
-        await this.maybeCompact();
-        if (this.queue.length > 0 || this.closed) continue;
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        this.wake = undefined;
+        if (this.pending.size === 0) {
+          await this.maybeCompact();
+          if (this.pending.size > 0 || this.closed) continue;
+        }
+        await new Promise<void>((resolve) => this.sleepers.push(resolve));
         continue;
       }
       if (this.compacting) await this.compacting;
       // Recorded before the forward goes out: after a crash, this event is known to be possibly at the target.
-      if (!this.record({ t: 'start', id: next.id, at: new Date(this.now()).toISOString() })) break;
+      if (!this.record({ t: 'start', id: next.id, at: new Date(this.now()).toISOString() })) {
+        this.pending.retry(next);
+        break;
+      }
       const redelivery = this.sentBefore.has(next.id);
       this.sentBefore.add(next.id);
       const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: JSON.stringify(next.payload), redelivery }, undefined, this.stop.signal);
@@ -247,20 +289,38 @@ export class Spool implements EventStore {
       if (this.closed && !delivered(r)) break;
       const at = new Date(this.now()).toISOString();
       if (delivered(r)) {
-        // First of all, before the next forward can start: a crash from here on does not send it again.
+        // First of all, before this worker starts another forward: a crash from here on does not send it again.
         this.record({ t: 'delivered', id: next.id, at, status: r.status });
-        failures = 0;
-        this.queue.shift();
+        this.failures = 0;
+        this.pending.done(next);
         this.sentBefore.delete(next.id);
-        this.opts.onDelivery?.(next, r);
+        this.wakeAll(); // the next event of its subject may start
+        this.tell({ event: next, result: r, redelivery });
         continue;
       }
       this.record({ t: 'attempt', id: next.id, at, ...(r.status !== undefined ? { status: r.status } : { error: r.error }) });
-      this.opts.onDelivery?.(next, r);
-      failures++;
-      const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(failures - 1, 16), BACKOFF_MAX_MS);
+      // One backoff round for the forwards that fail together (a target that is down fails them all at once).
+      if (!this.pause) this.failures++;
+      const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(this.failures - 1, 16), BACKOFF_MAX_MS);
+      this.pending.retry(next);
+      this.tell({ event: next, result: r, redelivery, retryInMs: wait });
       this.opts.debug?.(`spool: delivery of ${next.id} failed (${r.status !== undefined ? `HTTP ${r.status}` : r.error}); retrying in ${wait} ms`);
-      await delay(wait, undefined, { signal: this.stop.signal }).catch(() => undefined);
+      if (!this.pause) {
+        const pause = delay(wait, undefined, { signal: this.stop.signal }).catch(() => undefined);
+        this.pause = pause.then(() => {
+          this.pause = undefined;
+          this.wakeAll();
+        });
+      }
+    }
+  }
+
+  /** A report of an attempt never stops a worker. */
+  private tell(a: DeliveryAttempt): void {
+    try {
+      this.opts.onDelivery?.(a);
+    } catch (err) {
+      this.opts.debug?.(`spool: could not report a delivery: ${(err as Error).message}`);
     }
   }
 
@@ -270,6 +330,10 @@ export class Spool implements EventStore {
    * New events wait for it; nothing is lost if the process dies meanwhile.
    */
   private async maybeCompact(): Promise<void> {
+    if (this.compacting) {
+      await this.compacting; // another idle worker started it
+      return;
+    }
     const threshold = Math.max(this.opts.compactAfterBytes ?? 64 * 1024 * 1024, this.compactedBytes);
     if (this.closed || this.journal.failed || !shouldCompact(this.appended, threshold)) return;
     this.compacting = (async () => {
@@ -301,8 +365,8 @@ export class Spool implements EventStore {
     this.closing ??= (async () => {
       this.closed = true;
       this.stop.abort();
-      this.wake?.();
-      await this.worker;
+      this.wakeAll();
+      await this.workers;
       if (this.compacting) await this.compacting;
       await this.journal.flush();
       this.journal.close();
