@@ -49,6 +49,10 @@ const LOCK = 'lock';
 export const SPOOL_DEDUPE_MS = 24 * 60 * 60 * 1000;
 /** Delivered events stay in the journal (for `webhook replay`) at least this long. */
 export const SPOOL_RETAIN_MS = 7 * 24 * 60 * 60 * 1000;
+/** A sender's answer waits for deliveries at most this long (well within the 10 s after which senders give up). */
+const KEEP_UP_WAIT_MS = 2000;
+/** Undelivered events in memory before senders are slowed to the delivery rate (at least 8 per forward in flight). */
+const KEEP_UP_MIN_BACKLOG = 128;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
 
@@ -162,6 +166,10 @@ export class Spool implements EventStore {
   private appended = 0;
   private compacting?: Promise<void>;
 
+  private get concurrency(): number {
+    return Math.min(Math.max(1, this.opts.forwardConcurrency ?? DEFAULT_FORWARD_CONCURRENCY), MAX_FORWARD_CONCURRENCY);
+  }
+
   constructor(
     readonly dir: string,
     fd: number,
@@ -191,8 +199,7 @@ export class Spool implements EventStore {
     }
     if (this.pending.size > 0) this.opts.log?.(`spool ${this.dir}: resuming ${countOf(this.pending.size, 'undelivered event')}`);
     if (this.forwarder) {
-      const n = Math.min(Math.max(1, this.opts.forwardConcurrency ?? DEFAULT_FORWARD_CONCURRENCY), MAX_FORWARD_CONCURRENCY);
-      this.workers = Promise.all(Array.from({ length: n }, () => this.work())).then(() => undefined);
+      this.workers = Promise.all(Array.from({ length: this.concurrency }, () => this.work())).then(() => undefined);
     }
   }
 
@@ -227,6 +234,7 @@ export class Spool implements EventStore {
     if (this.forwarder) {
       this.pending.push(record);
       this.wakeAll();
+      await this.keepUp();
     }
     return 'stored';
   }
@@ -255,6 +263,32 @@ export class Spool implements EventStore {
 
   private wakeAll(): void {
     for (const wake of this.sleepers.splice(0)) wake();
+  }
+
+  /** Senders waiting in keepUp(), woken at each delivery. */
+  private drainWaiters: (() => void)[] = [];
+
+  /**
+   * Deliveries keep up with acknowledgements: while the target takes events
+   * but more than the high-water mark wait in memory, the sender's answer
+   * waits for deliveries (at most KEEP_UP_WAIT_MS; the event is on disk
+   * already). Senders are slowed to the rate the target takes, so the backlog
+   * and memory stay flat. A target that fails is not waited for: the spool
+   * keeps accepting, which is what it is for.
+   */
+  private async keepUp(): Promise<void> {
+    const highWater = Math.max(KEEP_UP_MIN_BACKLOG, 8 * this.concurrency);
+    const until = this.now() + KEEP_UP_WAIT_MS;
+    while (this.pending.size > highWater && !this.pause && this.failures === 0 && !this.closed) {
+      const left = until - this.now();
+      if (left <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.drainWaiters.push(resolve);
+        timer = setTimeout(resolve, left);
+      });
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -295,6 +329,7 @@ export class Spool implements EventStore {
         this.pending.done(next);
         this.sentBefore.delete(next.id);
         this.wakeAll(); // the next event of its subject may start
+        for (const drained of this.drainWaiters.splice(0)) drained();
         this.tell({ event: next, result: r, redelivery });
         continue;
       }
@@ -366,6 +401,7 @@ export class Spool implements EventStore {
       this.closed = true;
       this.stop.abort();
       this.wakeAll();
+      for (const drained of this.drainWaiters.splice(0)) drained();
       await this.workers;
       if (this.compacting) await this.compacting;
       await this.journal.flush();

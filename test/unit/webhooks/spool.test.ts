@@ -292,6 +292,34 @@ describe('spool delivery: several forwards in flight', () => {
     }
   });
 
+  it('deliveries keep up: past the high-water mark a sender\'s answer waits for a delivery (bounded); a failing target is not waited for', async () => {
+    const t = await holdingTarget();
+    try {
+      const s = await openSpool(tmp(), { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 1 });
+      spools.push(s);
+      // 128 undelivered events (the first in flight) are answered at once.
+      for (let n = 1; n <= 128; n++) await s.accept(about('K', n));
+      await until(() => t.held.length === 1, 'the first forward');
+      let answered = false;
+      const waiting = s.accept(about('K', 129)).then(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answered).toBe(false); // stored, but the answer waits: 129 > 128
+      t.held[0]!.release(200);
+      await waiting;
+      expect(s.backlog).toBe(128);
+      // The target fails: nothing is waited for (the spool is for that).
+      await until(() => t.held.length === 2, 'the next forward');
+      t.held[1]!.release(503);
+      await until(() => s.backlog === 128 && t.held.length === 2, 'the failure');
+      // Answered before the retry (after the 500 ms backoff) goes out: not held back for a delivery.
+      await s.accept(about('K', 130));
+      expect(t.held).toHaveLength(2);
+      await until(() => t.held.length === 3, 'the retry');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('a crash with several forwards in flight: exactly those are sent again, as redeliveries with their event id', async () => {
     const t = await holdingTarget();
     try {
