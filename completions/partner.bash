@@ -34,11 +34,11 @@ _partner_flags() {
     'gp template') _partner_r='--entity -o --output --jq --csv-raw' ;;
     'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields -q --quiet --jq --csv-raw' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
     'auth status') _partner_r='--all -o --output --fields --jq' ;;
-    'doctor') _partner_r='-o --output --fields --jq' ;;
+    'doctor') _partner_r='--spool -o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key -o --output --jq' ;;
     'version') _partner_r='-o --output --jq' ;;
@@ -59,10 +59,10 @@ _partner_value_flags() {
     'gp template') _partner_r='--entity -o --output --jq' ;;
     'dynamic-details submit') _partner_r='--from-file --set --body-file' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output --fields --jq' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields --jq' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
-    'doctor') _partner_r='-o --output --fields --jq' ;;
+    'doctor') _partner_r='--spool -o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --data -o --output --jq' ;;
     'version') _partner_r='-o --output --jq' ;;

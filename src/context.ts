@@ -2,6 +2,7 @@
 // stream), the resolved profile, the HTTP client, the prompter, the drafts
 // store and the clock. Expensive members are created on first use (each says
 // what it depends on), so a command pays only for what it uses.
+import { join } from 'node:path';
 import { packageVersion } from './version.js';
 import { AuthError, UsageError } from './errors.js';
 import type { IO } from './io.js';
@@ -166,7 +167,10 @@ export function createContext(init: ContextInit): Context {
       resolved ??= (async () => {
         if (globals.sandbox) {
           const { startSandbox } = await import('./sandbox/server.js');
-          const sandbox = await startSandbox({});
+          const { cacheDir } = await import('./config/paths.js');
+          const { SANDBOX_KEYS_FILE } = await import('./sandbox/signing.js');
+          // Its signing keys are kept across runs: what one command signs, the next one verifies.
+          const sandbox = await startSandbox({ signingKeysFile: join(cacheDir(env), SANDBOX_KEYS_FILE), warn: (m) => log.warn(m) });
           cleanups.push(() => sandbox.close());
           log.debug(`sandbox listening on ${sandbox.url}`);
           return { name: 'sandbox', nameSource: 'sandbox', baseUrl: sandbox.url, baseUrlSource: 'sandbox', token: sandbox.tokens.companyA, tokenSource: 'sandbox' } satisfies ResolvedProfile;

@@ -8,8 +8,8 @@
 // kept for messages and the rest is read and discarded, up to a cap.
 import { NetworkError } from '../errors.js';
 
-/** Bytes of a reply kept for messages (`sandbox emit` shows them when the receiver refuses). */
-export const REPLY_EXCERPT_BYTES = 200;
+/** Bytes of a reply kept for messages (`sandbox emit` shows them when the receiver refuses): room for a receiver's whole JSON refusal. */
+export const REPLY_EXCERPT_BYTES = 4096;
 /** Bytes of a reply read and discarded to keep the connection for the next delivery; past it the connection is dropped. */
 export const REPLY_DISCARD_BYTES = 64 * 1024;
 

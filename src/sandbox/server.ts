@@ -42,6 +42,10 @@ export interface SandboxOptions {
   driftRate?: number;
   /** creating a GP employee POSTs a signed EMPLOYEE_CREATED here; PATCH dynamic-details an EMPLOYEE_UPDATED */
   webhookUrl?: string;
+  /** keep the webhook signing keys in this file across processes (the embedded sandbox); default: new keys per start */
+  signingKeysFile?: string;
+  /** told when the signing keys file cannot be used */
+  warn?: (message: string) => void;
 }
 
 export interface RequestLogEntry {
@@ -120,7 +124,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     [SANDBOX_TOKENS.companyA, 'A'],
     [SANDBOX_TOKENS.companyB, 'B'],
   ]);
-  const signer = await createSigner();
+  const signer = await createSigner({ keysFile: opts.signingKeysFile, warn: opts.warn });
   const faults = new Faults(seed, opts);
   const drift = new DriftPlans(stores, faults);
   const sender = new WebhookSender();

@@ -5,6 +5,9 @@
 // kept event is followed by one record of its state (its delivery, or its
 // last start/attempt), the superseded ones dropped.
 //
+// Lines that are not records are first kept aside (journal-aside.ts,
+// fsync'd) and only then left out of the new journal: never dropped.
+//
 // Crash-safe at every step: the new journal is written beside the old one
 // (journal.ndjson.compact, 0600), fsync'd, renamed over it (atomic), then the
 // directory is fsync'd. Until the rename the old journal is intact (a
@@ -14,6 +17,7 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { eachRecord, JOURNAL, type DeliveryRecord } from './journal.js';
+import { AsideWriter } from './journal-aside.js';
 
 export const COMPACT_TEMP = `${JOURNAL}.compact`;
 
@@ -35,6 +39,9 @@ export interface CompactionResult {
   rewritten: boolean;
   /** The descriptor `reopen` returned after the rewrite (to append to the new journal). */
   fd?: number;
+  /** Lines of the journal that are not records, and how many of them were newly kept aside. */
+  unreadable: number;
+  setAside: number;
 }
 
 /** A running receiver compacts once it appended at least `threshold` bytes since the last compaction. */
@@ -55,17 +62,35 @@ export async function compactJournal(dir: string, policy: CompactionPolicy, reop
   // Pass 1: each event's state.
   const states = new Map<string, EventState>();
   let records = 0;
-  const exists = await eachRecord(path, (r) => {
-    records++;
-    if (r.t === 'event') {
-      const at = Date.parse(r.receivedAt);
-      states.set(r.id, { receivedAt: Number.isNaN(at) ? policy.now() : at });
-      return;
+  let unreadable = 0;
+  const aside = await AsideWriter.open(dir, policy.now);
+  let exists: boolean;
+  try {
+    exists = await eachRecord(path, (r) => {
+      records++;
+      if (r.t === 'event') {
+        const at = Date.parse(r.receivedAt);
+        states.set(r.id, { receivedAt: Number.isNaN(at) ? policy.now() : at });
+        return;
+      }
+      const s = states.get(r.id);
+      if (s && s.last?.t !== 'delivered') s.last = r;
+    }, (u) => {
+      unreadable++;
+      aside.add(u);
+    });
+  } catch (err) {
+    try {
+      aside.finish();
+    } catch {
+      // the first failure is the one to report
     }
-    const s = states.get(r.id);
-    if (s && s.last?.t !== 'delivered') s.last = r;
-  });
-  if (!exists) return { bytes: 0, dropped: 0, rewritten: false };
+    throw err;
+  }
+  // Durable aside before the journal can lose them (a failure here throws: the journal stays as it is).
+  aside.finish();
+  const seen = { unreadable, setAside: aside.added };
+  if (!exists) return { bytes: 0, dropped: 0, rewritten: false, ...seen };
   const cutoff = policy.now() - policy.retainMs;
   let dropped = 0;
   let kept = 0;
@@ -76,7 +101,7 @@ export async function compactJournal(dir: string, policy: CompactionPolicy, reop
     } else kept += s.last ? 2 : 1;
   }
   afterStep?.('scanned');
-  if (kept === records) return { bytes: statSync(path).size, dropped: 0, rewritten: false };
+  if (kept === records && unreadable === 0) return { bytes: statSync(path).size, dropped: 0, rewritten: false, ...seen };
   // Pass 2: the kept events, in arrival order, each with its state.
   const fd = openSync(temp, 'wx', 0o600);
   let bytes = 0;
@@ -107,7 +132,7 @@ export async function compactJournal(dir: string, policy: CompactionPolicy, reop
   renameSync(temp, path);
   afterStep?.('renamed');
   syncDir(dir);
-  return { bytes, dropped, rewritten: true, fd: reopen?.() };
+  return { bytes, dropped, rewritten: true, fd: reopen?.(), ...seen };
 }
 
 /** After a compaction failed (disk full…): the old journal is intact; its half-written replacement goes. */

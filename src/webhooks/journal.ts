@@ -11,7 +11,6 @@
 // forward a crash interrupted (it may have reached the target).
 import { closeSync, createReadStream, fstatSync, ftruncateSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { CliError, ExitCode } from '../errors.js';
 
 export const JOURNAL = 'journal.ndjson';
@@ -61,22 +60,91 @@ export function parseRecord(line: string): JournalRecord | undefined {
   return r.t === 'start' || r.t === 'attempt' || r.t === 'delivered' ? r : undefined;
 }
 
-/** Calls `each` with every well-formed record of the journal, in order; false when there is no journal. */
-export async function eachRecord(path: string, each: (r: JournalRecord) => void): Promise<boolean> {
-  const stream = createReadStream(path);
+/** A line of the journal that is not a record we wrote (a flipped byte, a bad sector, an edit): kept aside, never dropped. */
+export interface UnreadableLine {
+  /** Byte offset of the line in the journal. */
+  offset: number;
+  /** Its length in bytes, without the newline. */
+  length: number;
+  /** Its bytes (the first MAX_RECORD_CHARS of them when longer). */
+  bytes: Buffer;
+}
+
+const NEWLINE = 0x0a;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Calls `line` with every line of the file as bytes, with its byte offset
+ * (the last line also without a final newline). A line longer than `cap`
+ * bytes is passed cut to `cap`, with its full length: memory stays bounded.
+ */
+export async function eachLine(path: string, line: (bytes: Buffer, offset: number, length: number) => void, cap = MAX_RECORD_CHARS): Promise<void> {
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
+  let parts: Buffer[] = [];
+  let held = 0; // bytes in parts (at most cap)
+  let length = 0; // bytes of the current line so far
+  let offset = 0; // where the current line starts
+  const take = (chunk: Buffer) => {
+    const room = cap - held;
+    if (room > 0) {
+      const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      parts.push(kept);
+      held += kept.length;
+    }
+    length += chunk.length;
+  };
+  const end = () => {
+    line(parts.length === 1 ? parts[0]! : Buffer.concat(parts), offset, length);
+    offset += length + 1;
+    parts = [];
+    held = 0;
+    length = 0;
+  };
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
+      take(chunk.subarray(from, nl));
+      end();
+      from = nl + 1;
+    }
+    if (from < chunk.length) take(chunk.subarray(from));
+  }
+  if (length > 0) end();
+}
+
+/**
+ * Calls `each` with every record of the journal, in order, and `unreadable`
+ * with every line that is not one (not UTF-8, not JSON, not our shape, too
+ * long); empty lines are neither. False when there is no journal.
+ */
+export async function eachRecord(path: string, each: (r: JournalRecord) => void, unreadable: (u: UnreadableLine) => void = () => undefined): Promise<boolean> {
+  let thrown: unknown; // a caller's own failure passes through as it is
+  const pass = <T>(f: (v: T) => void, v: T) => {
+    try {
+      f(v);
+    } catch (err) {
+      thrown = err;
+      throw err;
+    }
+  };
   try {
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
+    await eachLine(path, (bytes, offset, length) => {
+      if (length === 0) return;
+      let r: JournalRecord | undefined;
+      if (length <= MAX_RECORD_CHARS) {
+        try {
+          r = parseRecord(strictUtf8.decode(bytes));
+        } catch {
+          r = undefined; // not UTF-8: a byte was changed
+        }
+      }
+      if (r) pass(each, r);
+      else pass(unreadable, { offset, length, bytes });
     });
   } catch (err) {
+    if (err === thrown) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new SpoolError(`Cannot read the spool journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const rl = createInterface({ input: stream, crlfDelay: Infinity });
-  for await (const line of rl) {
-    const r = parseRecord(line);
-    if (r) each(r);
   }
   return true;
 }
@@ -89,11 +157,13 @@ export interface JournalState {
   attempts: Map<string, number>;
   /** Events a forward was started for and not recorded delivered: the next send is a redelivery. */
   sentBefore: Set<string>;
+  /** Lines that are not records (damaged): their events cannot be delivered from the journal. */
+  unreadable: number;
 }
 
-/** Reads the journal: every event in arrival order, with its delivery state. Unparseable lines are skipped. */
+/** Reads the journal: every event in arrival order, with its delivery state, and how many lines could not be read. */
 export async function readJournal(dir: string): Promise<JournalState> {
-  const state: JournalState = { events: [], deliveredIds: new Set(), attempts: new Map(), sentBefore: new Set() };
+  const state: JournalState = { events: [], deliveredIds: new Set(), attempts: new Map(), sentBefore: new Set(), unreadable: 0 };
   await eachRecord(join(dir, JOURNAL), (r) => {
     if (r.t === 'event') state.events.push(r);
     else if (r.t === 'delivered') {
@@ -103,7 +173,7 @@ export async function readJournal(dir: string): Promise<JournalState> {
       if (r.t === 'attempt') state.attempts.set(r.id, (state.attempts.get(r.id) ?? 0) + 1);
       if (!state.deliveredIds.has(r.id)) state.sentBefore.add(r.id);
     }
-  });
+  }, () => state.unreadable++);
   return state;
 }
 

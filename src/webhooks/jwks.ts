@@ -43,6 +43,14 @@ export interface KeyStoreOptions {
   cacheKey?: () => Buffer | undefined;
   now?: () => number;
   debug?: (message: string) => void;
+  /**
+   * A one-shot command (`webhook verify`): it never checks again, so the
+   * cool-down that protects a long-running receiver from floods of made-up
+   * kids cannot defer its answer. An unknown kid refetches unless this run
+   * itself fetched the set less than 30 s ago; then that fetch showed the
+   * kid is not published, and UNKNOWN_KID is final.
+   */
+  oneShot?: boolean;
 }
 
 /**
@@ -57,8 +65,11 @@ export class KeyStore {
   private readonly now: () => number;
   private readonly debug: (m: string) => void;
   private snapshot?: KeySetSnapshot;
-  /** Last refetch caused by an unknown kid (persisted in the disk cache, so separate runs share the limit). */
+  /** Last refetch caused by an unknown kid, by this process (a cool-down is never inherited from the disk cache). */
   private lastRefetch?: number;
+  /** Last fetch of any kind by this process (one-shot mode). */
+  private lastFetch?: number;
+  private readonly oneShot: boolean;
   private readonly imported = new Map<string, Promise<CryptoKey>>();
 
   constructor(opts: KeyStoreOptions) {
@@ -66,6 +77,7 @@ export class KeyStore {
     this.now = opts.now ?? Date.now;
     this.debug = opts.debug ?? (() => undefined);
     this.cacheKey = opts.cacheKey ?? (() => undefined);
+    this.oneShot = opts.oneShot === true;
     if (opts.source.kind === 'url' && opts.cacheDir && opts.useCache !== false) {
       this.cachePath = keyCachePath(opts.cacheDir, opts.source.url);
     }
@@ -99,8 +111,8 @@ export class KeyStore {
     }
     const cached = this.cachePath ? readKeyCache(this.cachePath, s.url, this.cacheKey, now, this.debug) : undefined;
     if (cached) {
+      // Its refetchedAt is not taken over: another process's flood protection must not hold back this one's first refetch.
       this.snapshot = cached;
-      this.lastRefetch = cached.refetchedAt;
       return cached;
     }
     return this.fetch();
@@ -115,13 +127,20 @@ export class KeyStore {
   canRefetch(): boolean {
     if (this.source.kind !== 'url') return false;
     const now = this.now();
-    return this.lastRefetch === undefined || now - this.lastRefetch >= REFETCH_COOLDOWN_MS || now < this.lastRefetch;
+    // One-shot: any fetch of this run counts (it showed what is published); a receiver: kid-triggered refetches only.
+    const last = this.oneShot ? this.lastFetch : this.lastRefetch;
+    return last === undefined || now - last >= REFETCH_COOLDOWN_MS || now < last;
   }
 
-  /** How long until canRefetch() turns true: 0 when it is now, Infinity for a source that is never refetched. */
+  /**
+   * How long until canRefetch() turns true: 0 when it is now; Infinity when
+   * the answer is final (a source that is never refetched, or a one-shot run
+   * that fetched the set less than 30 s ago).
+   */
   refetchAllowedInMs(): number {
     if (this.source.kind !== 'url') return Infinity;
     if (this.canRefetch()) return 0;
+    if (this.oneShot) return Infinity;
     return this.lastRefetch! + REFETCH_COOLDOWN_MS - this.now();
   }
 
@@ -129,7 +148,7 @@ export class KeyStore {
   async refetch(): Promise<KeySetSnapshot | undefined> {
     if (this.inflight) return this.inflight;
     if (!this.canRefetch()) {
-      this.debug('unknown kid, but the key set was fetched less than 30 s ago: not refetching');
+      this.debug(this.oneShot ? 'unknown kid: not published in the key set this run fetched less than 30 s ago' : 'unknown kid, but the key set was refetched less than 30 s ago: not refetching');
       return undefined;
     }
     this.debug('unknown kid: refetching the key set (keys may have rotated)');
@@ -166,6 +185,7 @@ export class KeyStore {
     const res = await s.fetch();
     const keys = parseJwks(res.body, s.url);
     const now = this.now();
+    this.lastFetch = now;
     const maxAge = cacheControlMaxAge(res.cacheControl);
     const maxAgeMs = Math.min(MAX_CACHE_MS, maxAge ?? MAX_CACHE_MS);
     this.snapshot = { keys, fetchedAt: now, maxAgeMs, origin: s.url, fromCache: false };

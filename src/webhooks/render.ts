@@ -12,6 +12,8 @@ import { renderKeyValue, type Column } from '../output/table.js';
 import type { ListSpec } from '../output/writer.js';
 import type { ReceivedEvent } from './listen.js';
 import type { ReplayOutcome } from './replay.js';
+import type { DeliveryAttempt } from './spool.js';
+import { subjectOf } from './delivery-queue.js';
 import { POST_SIGNATURE_REASONS, type Verdict } from './verify.js';
 
 /** The machine-readable verdict: {valid, reason, kid, header, payload, warnings} and a few more facts (subject: the employee code, contract or request id; status: the one in the data). */
@@ -166,4 +168,36 @@ export function eventLine(e: ReceivedEvent, c: Colors): string {
 /** A line of the chosen fields of a record (listen's table view with --fields). */
 export function fieldsLine(record: unknown, fields: string[]): string {
   return `${fields.map((f) => sanitizeCell(displayText(getPath(record, f)))).join('  ')}\n`;
+}
+
+/**
+ * The record of one delivery attempt of `webhook listen --spool` (after the
+ * sender was answered): {time, delivery: {id, eventType, subject, to, status,
+ * error, delivered, redelivery, retryInMs}}.
+ */
+export function deliveryRecord(a: DeliveryAttempt, time: string): Record<string, unknown> {
+  const ok = a.result.duplicate === true || (a.result.status !== undefined && a.result.status >= 200 && a.result.status < 300);
+  return {
+    time,
+    delivery: {
+      id: a.event.id,
+      eventType: a.event.eventType,
+      subject: subjectOf(a.event.payload) ?? null,
+      to: a.result.url,
+      status: a.result.status ?? null,
+      error: a.result.error ?? null,
+      delivered: ok,
+      redelivery: a.redelivery,
+      retryInMs: a.retryInMs ?? null,
+    },
+  };
+}
+
+/** Its line on a terminal, like stripe listen's: time, the event, and what the target did (or why it will be tried again). */
+export function deliveryLine(record: Record<string, unknown>, c: Colors): string {
+  const d = record.delivery as { eventType: string | null; subject: string | null; status: number | null; error: string | null; delivered: boolean; redelivery: boolean; retryInMs: number | null };
+  const what = d.status !== null ? `HTTP ${d.status}` : `failed: ${sanitizeCell(d.error ?? '')}`;
+  const again = d.redelivery ? ' (redelivery)' : '';
+  const outcome = d.delivered ? c.green(`-> delivered ${d.status ?? ''}`.trimEnd()) + again : c.red(`-> ${what}`) + `${again}, retrying in ${((d.retryInMs ?? 0) / 1000).toFixed(1)} s`;
+  return `${String(record.time)}  ${[showEventType(d.eventType), cell(d.subject)].join('  ')}  ${outcome}\n`;
 }

@@ -23,8 +23,10 @@ function wrapFetchError(err: unknown, url: string): never {
   throw err;
 }
 
-export async function keyStoreFor(ctx: Context, flags: KeyFlags): Promise<KeyStore> {
+/** `oneShot`: a command that answers once and never checks again (`webhook verify`): see KeyStoreOptions.oneShot. */
+export async function keyStoreFor(ctx: Context, flags: KeyFlags, opts: { oneShot?: boolean } = {}): Promise<KeyStore> {
   const common = {
+    oneShot: opts.oneShot,
     cacheDir: cacheDir(ctx.env),
     useCache: flags.cache,
     cacheKey: () => cacheSecret(configDir(ctx.env), (m) => ctx.log.debug(m)),

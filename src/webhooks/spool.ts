@@ -1,22 +1,28 @@
 // The durable spool of `webhook listen --spool DIR`: an append-only NDJSON
 // journal (journal.ndjson, see journal.ts) in a 0700 directory. Every verified
-// event is appended and fsync'd BEFORE the sender gets its 2xx; a worker then
-// forwards the events one at a time in arrival order, retrying with
+// event is appended and fsync'd BEFORE the sender gets its 2xx; workers then
+// forward the events, several at once (--forward-concurrency), retrying with
 // exponential backoff until the target answers 2xx. A restart (even after
 // kill -9) reads the journal and resumes every undelivered event.
 //
-// Exactly-once, as close as it gets: before each forward a "start" record is
-// written, and the moment the target's 2xx arrives a "delivered" record is,
-// before anything else (before the next forward). Written means in the kernel,
-// which a killed process cannot lose; the fsync of these records joins the
-// next group commit. So after kill -9 only the one forward in flight can be
-// sent again — with the same x-partner-event-id, and x-partner-redelivery: 1
-// because its "start" is the last record. (A power loss can also undo the
-// records of the last few milliseconds: those events go out again, same id.)
+// Order: events about one subject (an employee, a contract, an approval
+// request) are forwarded one at a time in arrival order, a failed one retried
+// before the next of its subject (delivery-queue.ts); events about different
+// subjects are forwarded side by side, in no promised order.
+//
+// At-least-once, as close to exactly-once as it gets: before each forward a
+// "start" record is written, and the moment the target's 2xx arrives a
+// "delivered" record is, before that worker does anything else. Written means
+// in the kernel, which a killed process cannot lose; the fsync of these
+// records joins the next group commit. So after kill -9 only the forwards in
+// flight (at most --forward-concurrency) can be sent again — with the same
+// x-partner-event-id, and x-partner-redelivery: 1 because a "start" is their
+// last record. (A power loss can also undo the records of the last few
+// milliseconds: those events go out again, same id.)
 //
 // The journal is compacted (journal-compact.ts) at start-up and, while
-// running, when the backlog is empty and enough was appended since the last
-// time; appends wait for it.
+// running, when nothing is in flight or waiting and enough was appended since
+// the last time; appends wait for it.
 import { randomBytes } from 'node:crypto';
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +34,9 @@ import { abandonAfterMs, DedupeWindow, delivered, Forwarder, type ForwardResult 
 import { compactJournal, discardCompaction, shouldCompact, type CompactionPolicy } from './journal-compact.js';
 import { cutTornTail, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
 import { JournalWriter } from './journal-writer.js';
+import { DeliveryQueue } from './delivery-queue.js';
+import { DEFAULT_FORWARD_CONCURRENCY, MAX_FORWARD_CONCURRENCY } from './forward-limits.js';
+import { asideNotice, readAside } from './journal-aside.js';
 import type { EventStore } from './listen.js';
 import type { DeliveryClient } from '../api/delivery.js';
 import type { Verdict } from './verify.js';
@@ -40,8 +49,22 @@ const LOCK = 'lock';
 export const SPOOL_DEDUPE_MS = 24 * 60 * 60 * 1000;
 /** Delivered events stay in the journal (for `webhook replay`) at least this long. */
 export const SPOOL_RETAIN_MS = 7 * 24 * 60 * 60 * 1000;
+/** A sender's answer waits for deliveries at most this long (well within the 10 s after which senders give up). */
+const KEEP_UP_WAIT_MS = 2000;
+/** Undelivered events in memory before senders are slowed to the delivery rate (at least 8 per forward in flight). */
+const KEEP_UP_MIN_BACKLOG = 128;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
+
+/** What became of one forward of the delivery workers. */
+export interface DeliveryAttempt {
+  event: SpooledEvent;
+  result: ForwardResult;
+  /** Whether it went out as a redelivery (sent before: a failed forward, or one a crash interrupted). */
+  redelivery: boolean;
+  /** Not delivered: the workers pause this long before the next forward (its subject's events wait for it). */
+  retryInMs?: number;
+}
 
 export interface SpoolOptions {
   forwardTo?: string;
@@ -51,8 +74,10 @@ export interface SpoolOptions {
   now?: () => number;
   log?: (m: string) => void;
   debug?: (m: string) => void;
-  /** Told about each delivery attempt of the worker. */
-  onDelivery?: (e: SpooledEvent, r: ForwardResult) => void;
+  /** Told about each delivery attempt of the workers. */
+  onDelivery?: (a: DeliveryAttempt) => void;
+  /** Forwards in flight at most (default DEFAULT_FORWARD_CONCURRENCY). */
+  forwardConcurrency?: number;
   /** How long delivered events are kept (default SPOOL_RETAIN_MS, never under the dedupe window). */
   retainMs?: number;
   /** Compact while running once this many bytes were appended since the last compaction (default 64 MiB). */
@@ -87,8 +112,12 @@ export async function openSpool(dir: string, opts: SpoolOptions): Promise<Spool>
     const policy = compactionPolicy(opts);
     // At start-up the journal is compacted first (nothing is appending yet): restore then reads the small file.
     // Should that fail, the old journal is whole: the receiver starts on it.
+    let setAside = 0;
     const bytes = await compactJournal(dir, policy).then(
-      (r) => r.bytes,
+      (r) => {
+        setAside = r.setAside;
+        return r.bytes;
+      },
       (err: unknown) => {
         discardCompaction(dir);
         opts.log?.(`spool ${dir}: could not compact the journal (${(err as Error).message}); using it as it is`);
@@ -96,6 +125,10 @@ export async function openSpool(dir: string, opts: SpoolOptions): Promise<Spool>
       },
     );
     const state = await readJournal(dir);
+    // Never in silence: lines that are not records were acknowledged events, or their delivery state.
+    const aside = await readAside(dir).catch(() => ({ count: 0 }));
+    if (aside.count > 0) opts.log?.(asideNotice(dir, aside.count, setAside));
+    if (state.unreadable > 0) opts.log?.(`spool ${dir}: ${countOf(state.unreadable, 'journal line')} cannot be read and could not be kept aside yet; left in the journal (see \`partner doctor --spool ${dir}\`)`);
     const spool = new Spool(dir, openSync(path, 'a', 0o600), unlock, opts, policy, bytes);
     spool.restore(state.events, state.deliveredIds, state.sentBefore);
     return spool;
@@ -115,18 +148,27 @@ export class Spool implements EventStore {
   private readonly seen: DedupeWindow;
   /** Digest → the append that stores it: a concurrent copy waits for the same fsync. */
   private readonly storing = new Map<string, Promise<void>>();
-  private readonly queue: SpooledEvent[] = [];
+  private readonly pending = new DeliveryQueue();
   /** Events a forward was started for (now or before a restart) and not delivered: sent again as redeliveries. */
   private readonly sentBefore = new Set<string>();
   private readonly journal: JournalWriter;
   private closed = false;
   private readonly forwarder?: Forwarder;
-  private wake?: () => void;
+  /** Workers with nothing to start, waiting for an event (or the next of a subject). */
+  private sleepers: (() => void)[] = [];
   private readonly stop = new AbortController();
-  private worker?: Promise<void>;
+  private workers?: Promise<void>;
+  /** After a failed forward no worker starts another until this settles (the backoff). */
+  private pause?: Promise<void>;
+  /** Failed forwards in a row (one per backoff round). */
+  private failures = 0;
   /** Bytes appended since the journal was last compacted, and its size then. */
   private appended = 0;
   private compacting?: Promise<void>;
+
+  private get concurrency(): number {
+    return Math.min(Math.max(1, this.opts.forwardConcurrency ?? DEFAULT_FORWARD_CONCURRENCY), MAX_FORWARD_CONCURRENCY);
+  }
 
   constructor(
     readonly dir: string,
@@ -143,20 +185,22 @@ export class Spool implements EventStore {
     if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, opts.delivery ?? abandonAfterMs(opts.forwardTimeoutMs));
   }
 
-  /** Undelivered events waiting for the worker, oldest first. */
+  /** Undelivered events (waiting or in flight). */
   get backlog(): number {
-    return this.queue.length;
+    return this.pending.size;
   }
 
   restore(events: SpooledEvent[], deliveredIds: Set<string>, sentBefore: Set<string> = new Set()): void {
     for (const e of events) {
       const at = Date.parse(e.receivedAt);
       this.seen.add(e.digest, Number.isNaN(at) ? this.now() : at);
-      if (!deliveredIds.has(e.id) && this.forwarder) this.queue.push(e);
+      if (!deliveredIds.has(e.id) && this.forwarder) this.pending.push(e);
       if (sentBefore.has(e.id)) this.sentBefore.add(e.id);
     }
-    if (this.queue.length > 0) this.opts.log?.(`spool ${this.dir}: resuming ${countOf(this.queue.length, 'undelivered event')}`);
-    if (this.forwarder) this.worker = this.run();
+    if (this.pending.size > 0) this.opts.log?.(`spool ${this.dir}: resuming ${countOf(this.pending.size, 'undelivered event')}`);
+    if (this.forwarder) {
+      this.workers = Promise.all(Array.from({ length: this.concurrency }, () => this.work())).then(() => undefined);
+    }
   }
 
   async accept(e: { digest: string; jws: string; verdict: Verdict; receivedAt: string }): Promise<'stored' | 'duplicate'> {
@@ -188,8 +232,9 @@ export class Spool implements EventStore {
     this.seen.add(e.digest);
     // Without --forward-to nothing delivers: the journal keeps them for `webhook replay`.
     if (this.forwarder) {
-      this.queue.push(record);
-      this.wake?.();
+      this.pending.push(record);
+      this.wakeAll();
+      await this.keepUp();
     }
     return 'stored';
   }
@@ -216,21 +261,61 @@ export class Spool implements EventStore {
     return text;
   }
 
-  /** The delivery worker: the oldest undelivered event first, retried with backoff until a 2xx. */
-  private async run(): Promise<void> {
-    let failures = 0;
+  private wakeAll(): void {
+    for (const wake of this.sleepers.splice(0)) wake();
+  }
+
+  /** Senders waiting in keepUp(), woken at each delivery. */
+  private drainWaiters: (() => void)[] = [];
+
+  /**
+   * Deliveries keep up with acknowledgements: while the target takes events
+   * but more than the high-water mark wait in memory, the sender's answer
+   * waits for deliveries (at most KEEP_UP_WAIT_MS; the event is on disk
+   * already). Senders are slowed to the rate the target takes, so the backlog
+   * and memory stay flat. A target that fails is not waited for: the spool
+   * keeps accepting, which is what it is for.
+   */
+  private async keepUp(): Promise<void> {
+    const highWater = Math.max(KEEP_UP_MIN_BACKLOG, 8 * this.concurrency);
+    const until = this.now() + KEEP_UP_WAIT_MS;
+    while (this.pending.size > highWater && !this.pause && this.failures === 0 && !this.closed) {
+      const left = until - this.now();
+      if (left <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.drainWaiters.push(resolve);
+        timer = setTimeout(resolve, left);
+      });
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * One delivery worker (there are --forward-concurrency of them): takes the
+   * next event that may start (delivery-queue.ts), records its start,
+   * forwards it, records the outcome at once; a failure pauses every worker
+   * for the backoff and leaves the event first of its subject.
+   */
+  private async work(): Promise<void> {
     while (!this.closed) {
-      const next = this.queue[0];
+      if (this.pause) await this.pause;
+      if (this.closed) break;
+      const next = this.pending.take();
       if (!next) {
-        await this.maybeCompact();
-        if (this.queue.length > 0 || this.closed) continue;
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        this.wake = undefined;
+        if (this.pending.size === 0) {
+          await this.maybeCompact();
+          if (this.pending.size > 0 || this.closed) continue;
+        }
+        await new Promise<void>((resolve) => this.sleepers.push(resolve));
         continue;
       }
       if (this.compacting) await this.compacting;
       // Recorded before the forward goes out: after a crash, this event is known to be possibly at the target.
-      if (!this.record({ t: 'start', id: next.id, at: new Date(this.now()).toISOString() })) break;
+      if (!this.record({ t: 'start', id: next.id, at: new Date(this.now()).toISOString() })) {
+        this.pending.retry(next);
+        break;
+      }
       const redelivery = this.sentBefore.has(next.id);
       this.sentBefore.add(next.id);
       const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: JSON.stringify(next.payload), redelivery }, undefined, this.stop.signal);
@@ -238,20 +323,39 @@ export class Spool implements EventStore {
       if (this.closed && !delivered(r)) break;
       const at = new Date(this.now()).toISOString();
       if (delivered(r)) {
-        // First of all, before the next forward can start: a crash from here on does not send it again.
+        // First of all, before this worker starts another forward: a crash from here on does not send it again.
         this.record({ t: 'delivered', id: next.id, at, status: r.status });
-        failures = 0;
-        this.queue.shift();
+        this.failures = 0;
+        this.pending.done(next);
         this.sentBefore.delete(next.id);
-        this.opts.onDelivery?.(next, r);
+        this.wakeAll(); // the next event of its subject may start
+        for (const drained of this.drainWaiters.splice(0)) drained();
+        this.tell({ event: next, result: r, redelivery });
         continue;
       }
       this.record({ t: 'attempt', id: next.id, at, ...(r.status !== undefined ? { status: r.status } : { error: r.error }) });
-      this.opts.onDelivery?.(next, r);
-      failures++;
-      const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(failures - 1, 16), BACKOFF_MAX_MS);
+      // One backoff round for the forwards that fail together (a target that is down fails them all at once).
+      if (!this.pause) this.failures++;
+      const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(this.failures - 1, 16), BACKOFF_MAX_MS);
+      this.pending.retry(next);
+      this.tell({ event: next, result: r, redelivery, retryInMs: wait });
       this.opts.debug?.(`spool: delivery of ${next.id} failed (${r.status !== undefined ? `HTTP ${r.status}` : r.error}); retrying in ${wait} ms`);
-      await delay(wait, undefined, { signal: this.stop.signal }).catch(() => undefined);
+      if (!this.pause) {
+        const pause = delay(wait, undefined, { signal: this.stop.signal }).catch(() => undefined);
+        this.pause = pause.then(() => {
+          this.pause = undefined;
+          this.wakeAll();
+        });
+      }
+    }
+  }
+
+  /** A report of an attempt never stops a worker. */
+  private tell(a: DeliveryAttempt): void {
+    try {
+      this.opts.onDelivery?.(a);
+    } catch (err) {
+      this.opts.debug?.(`spool: could not report a delivery: ${(err as Error).message}`);
     }
   }
 
@@ -261,6 +365,10 @@ export class Spool implements EventStore {
    * New events wait for it; nothing is lost if the process dies meanwhile.
    */
   private async maybeCompact(): Promise<void> {
+    if (this.compacting) {
+      await this.compacting; // another idle worker started it
+      return;
+    }
     const threshold = Math.max(this.opts.compactAfterBytes ?? 64 * 1024 * 1024, this.compactedBytes);
     if (this.closed || this.journal.failed || !shouldCompact(this.appended, threshold)) return;
     this.compacting = (async () => {
@@ -271,6 +379,7 @@ export class Spool implements EventStore {
         this.compactedBytes = r.bytes;
         this.appended = 0;
         this.opts.debug?.(`spool: journal compacted to ${r.bytes} bytes (${r.dropped} delivered events past retention dropped)`);
+        if (r.setAside > 0) this.opts.log?.(asideNotice(this.dir, (await readAside(this.dir)).count, r.setAside));
       } catch (err) {
         // The old journal is intact: carry on appending to it, and try again after as much again.
         discardCompaction(this.dir);
@@ -291,8 +400,9 @@ export class Spool implements EventStore {
     this.closing ??= (async () => {
       this.closed = true;
       this.stop.abort();
-      this.wake?.();
-      await this.worker;
+      this.wakeAll();
+      for (const drained of this.drainWaiters.splice(0)) drained();
+      await this.workers;
       if (this.compacting) await this.compacting;
       await this.journal.flush();
       this.journal.close();

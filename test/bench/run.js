@@ -327,11 +327,14 @@ async function verify() {
   notes.push(`verify: ${DISTINCT} distinct signed events repeated to ${LINES} lines; runs (s): ours ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}; minimal ${base.map((x) => (x / 1000).toFixed(2)).join(', ')}; every line valid in both (exit 0)`);
 }
 
-// 5. webhook listen --spool: verified, fsync'd and forwarded events per second, 50 concurrent senders,
-// a local target; the baseline is the same receiver verifying only (no --forward-to, no --spool).
+// 5. webhook listen --spool: verified, fsync'd and forwarded events per second, 200 concurrent senders,
+// a local target. Acknowledgement rate (the senders' 200s) against the same receiver verifying only
+// (no --forward-to, no --spool); delivery rate (the target's receipts over the same time) against the
+// acknowledgement rate (goal: deliveries keep up, >= 0.9x); the receiver's RSS sampled over the run (flat).
+// BENCH_LISTEN_EVENTS sets the number of distinct signed events (default 12,000: ~12 s at 1,000/s).
 async function listen() {
-  const EVENTS = 3000;
-  const SENDERS = 50;
+  const EVENTS = Number(process.env.BENCH_LISTEN_EVENTS ?? 12_000);
+  const SENDERS = 200;
   log(`listen: ${EVENTS} distinct signed events, ${SENDERS} concurrent senders`);
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-521' });
   const jwksFile = join(TMP, 'listen-jwks.json');
@@ -339,8 +342,9 @@ async function listen() {
   const h = Buffer.from(JSON.stringify({ alg: 'ES512', kid: 'lk1' })).toString('base64url');
   const bodies = [];
   for (let i = 0; i < EVENTS; i++) {
-    const data = { id: randomUUID(), customerId: randomUUID(), employeeCode: `L-${i}`, status: 'ONBOARDING', type: 'EMPLOYEE', country: 'DEU' };
-    const p = Buffer.from(JSON.stringify({ eventType: 'EMPLOYEE_CREATED', timestamp: new Date().toISOString(), data })).toString('base64url');
+    // 1,000 employees: several events per employee, so the per-employee order is exercised.
+    const data = { id: randomUUID(), customerId: randomUUID(), employeeCode: `L-${i % 1000}`, status: 'ONBOARDING', type: 'EMPLOYEE', country: 'DEU', n: i };
+    const p = Buffer.from(JSON.stringify({ eventType: 'EMPLOYEE_UPDATED', timestamp: new Date().toISOString(), data })).toString('base64url');
     bodies.push(`${h}.${p}.${sign('sha512', Buffer.from(`${h}.${p}`), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`);
   }
   const { createServer } = await import('node:http');
@@ -356,6 +360,14 @@ async function listen() {
   await new Promise((r) => target.listen(0, '127.0.0.1', r));
   const targetUrl = `http://127.0.0.1:${target.address().port}/hooks`;
   const { Agent, request } = await import(join(ROOT, 'node_modules', 'undici', 'index.js'));
+  const rssMiB = (pid) => {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : NaN;
+    } catch {
+      return NaN;
+    }
+  };
 
   async function run(args) {
     const child = spawn(NODE, [BIN, 'webhook', 'listen', '--jwks-file', jwksFile, ...args], { env: cliEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
@@ -369,6 +381,8 @@ async function listen() {
       });
       child.once('exit', () => rej(new Error(`listen exited: ${err}`)));
     });
+    const rss = [];
+    const sampler = setInterval(() => rss.push(rssMiB(child.pid)), 500);
     const agent = new Agent({ connections: SENDERS });
     let next = 0;
     let ok = 0;
@@ -384,33 +398,49 @@ async function listen() {
       }),
     );
     const ackedMs = performance.now() - t0;
+    const deliveredAtAck = delivered;
     if (args.includes('--forward-to')) {
       if (delivered < EVENTS) await new Promise((r) => (allDelivered = r));
     }
     const doneMs = performance.now() - t0;
+    clearInterval(sampler);
     child.kill('SIGINT');
     await new Promise((r) => child.once('exit', r));
     sandboxes.delete(child);
     await agent.close();
-    return { ok, ackedMs, doneMs };
+    return { ok, ackedMs, doneMs, deliveredAtAck, rss: rss.filter((x) => !Number.isNaN(x)) };
   }
 
   const verifyOnly = await run([]);
   delivered = 0;
-  const spooled = await run(['--forward-to', targetUrl, '--spool', join(TMP, 'spool')]);
+  const concurrency = process.env.BENCH_FORWARD_CONCURRENCY ? ['--forward-concurrency', process.env.BENCH_FORWARD_CONCURRENCY] : [];
+  const spooled = await run(['--forward-to', targetUrl, '--spool', join(TMP, 'spool'), ...concurrency]);
   target.close();
   const rate = (n, ms) => n / (ms / 1000);
-  const spoolRate = rate(EVENTS, spooled.doneMs);
+  const ackRate = rate(EVENTS, spooled.ackedMs);
+  // Deliveries while the senders were sending (the backlog left at their end is the gap): strict.
+  const deliveryRate = rate(spooled.deliveredAtAck, spooled.ackedMs);
   const verifyRate = rate(EVENTS, verifyOnly.ackedMs);
+  const half = Math.floor(spooled.rss.length / 2);
+  const early = Math.max(...spooled.rss.slice(0, Math.max(1, half)));
+  const late = Math.max(...spooled.rss.slice(half));
   record({
-    target: `webhook listen --spool --forward-to, ${EVENTS.toLocaleString('en-US')} events, ${SENDERS} concurrent senders, local target (acknowledged, fsync'd and delivered)`,
-    ours: `${Math.round(spoolRate).toLocaleString('en-US')} /s`,
+    target: `webhook listen --spool --forward-to, ${EVENTS.toLocaleString('en-US')} events, ${SENDERS} concurrent senders, local target: acknowledged (verified, fsync'd)`,
+    ours: `${Math.round(ackRate).toLocaleString('en-US')} /s`,
     baseline: `${Math.round(verifyRate).toLocaleString('en-US')} /s: the same receiver verifying only`,
-    ratio: spoolRate / verifyRate,
-    goal: '≥ 500 /s',
-    pass: spoolRate >= 500 && spooled.ok === EVENTS && verifyOnly.ok === EVENTS,
+    ratio: ackRate / verifyRate,
+    goal: '≥ 0.8×',
+    pass: ackRate / verifyRate >= 0.8 && spooled.ok === EVENTS && verifyOnly.ok === EVENTS,
   });
-  notes.push(`listen: acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s, all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s`);
+  record({
+    target: `webhook listen --spool --forward-to, same run: delivered to the target while the senders sent (--forward-concurrency ${process.env.BENCH_FORWARD_CONCURRENCY ?? 'default'})`,
+    ours: `${Math.round(deliveryRate).toLocaleString('en-US')} /s`,
+    baseline: `${Math.round(ackRate).toLocaleString('en-US')} /s: its acknowledgements`,
+    ratio: deliveryRate / ackRate,
+    goal: '≥ 0.9×',
+    pass: deliveryRate / ackRate >= 0.9 && delivered === EVENTS,
+  });
+  notes.push(`listen: acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s (${spooled.deliveredAtAck} delivered by then), all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s; receiver RSS max ${early.toFixed(0)} MiB in the first half of the run, ${late.toFixed(0)} MiB in the second (${spooled.rss.length} samples)`);
 }
 
 // Issue 24.5: `profile get` of 100 employees at --concurrency 16 (7 sections each: 112 requests in

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
 import { approval, b64, ecKey, employeeCreated, signEs, signHmac } from '../unit/webhooks/helpers.js';
@@ -146,4 +146,31 @@ describe('partner webhook verify (built CLI, offline key set)', () => {
     expect(r.code).toBe(8);
     expect(JSON.parse(r.stdout).reason).toBe('TOO_LARGE');
   });
+});
+
+describe('the embedded sandbox keeps its signing keys across commands (issue 21 item 10)', () => {
+  it('partner --sandbox sandbox emit --print, then partner --sandbox webhook verify (and a pipe of the two): VALID; the keys file is 0600', async () => {
+    const own = tempDir();
+    try {
+      const e = isolatedEnv(own.path);
+      const emitted = await runCli(['--sandbox', 'sandbox', 'emit', 'EMPLOYEE_CREATED', '--print'], { env: e });
+      expect(emitted.code).toBe(0);
+      expect(emitted.stderr).toBe('');
+      const jws = emitted.stdout.trim();
+      const verified = await runCli(['--sandbox', 'webhook', 'verify', jws, '-o', 'json'], { env: e });
+      expect(JSON.parse(verified.stdout)).toMatchObject({ valid: true, eventType: 'EMPLOYEE_CREATED', kid: expect.stringMatching(/^sbx-es512-1-/) });
+      expect(verified.code).toBe(0);
+      // The same through stdin, as the example in the help shows.
+      const piped = await runCli(['--sandbox', 'webhook', 'verify'], { env: e, input: `${jws}\n` });
+      expect(piped.code).toBe(0);
+      // A rotation by one command is what the next one publishes.
+      const rotated = await runCli(['--sandbox', 'sandbox', 'emit', 'EMPLOYEE_UPDATED', '--rotate-key', '--print'], { env: e });
+      expect(rotated.code).toBe(0);
+      expect((await runCli(['--sandbox', 'webhook', 'verify', rotated.stdout.trim()], { env: e })).code).toBe(0);
+      expect((await runCli(['--sandbox', 'webhook', 'verify', jws], { env: e })).code).toBe(0);
+      if (process.platform !== 'win32') expect(statSync(join(own.path, 'cache', 'sandbox-signing-keys.json')).mode & 0o777).toBe(0o600);
+    } finally {
+      own.cleanup();
+    }
+  }, 60_000);
 });

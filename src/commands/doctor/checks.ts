@@ -8,6 +8,9 @@ import { readConfigFile } from '../../config/file.js';
 import { formatPairs } from '../../output/key-value.js';
 import { configDir } from '../../config/paths.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
+import { readJournal } from '../../webhooks/journal.js';
+import { asidePath, readAside } from '../../webhooks/journal-aside.js';
+import { untrustedReason } from '../../webhooks/trust.js';
 
 export const MIN_NODE = [20, 18, 0] as const;
 /** Clock skew against the server's Date header above this is reported. */
@@ -187,6 +190,37 @@ export function formatAge(seconds: number): string {
   if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
   if (seconds < 172800) return `${Math.round(seconds / 3600)} h`;
   return `${Math.round(seconds / 86400)} days`;
+}
+
+/** A `webhook listen --spool` directory: its events, the undelivered ones, and journal lines that could not be read (kept aside). Read-only. */
+export async function checkSpool(dir: string): Promise<Check> {
+  const name = 'spool';
+  if (mode(dir) === undefined) return { name, status: 'fail', message: `${dir} does not exist`, fix: 'Pass the directory given to `partner webhook listen --spool`.', exitCode: ExitCode.FAILURE };
+  const why = untrustedReason(dir);
+  if (why) return { name, status: 'fail', message: `${dir}: ${why}`, fix: `A spool must be a directory you own that only you can write to (\`chmod 700 ${dir}\`).`, exitCode: ExitCode.FAILURE };
+  try {
+    const state = await readJournal(dir);
+    const aside = await readAside(dir);
+    const undelivered = state.events.filter((e) => !state.deliveredIds.has(e.id)).length;
+    const base = `${dir}: ${state.events.length} event(s) in the journal, ${undelivered} undelivered`;
+    const details = { events: state.events.length, undelivered, unreadableInJournal: state.unreadable, keptAside: aside.count, keptAsideOffsets: aside.offsets.slice(0, 100) };
+    if (aside.count === 0 && state.unreadable === 0) return { name, status: 'ok', message: `${base}; every line readable`, details };
+    const parts: string[] = [];
+    if (aside.count > 0) {
+      const shown = aside.offsets.slice(0, 5).join(', ');
+      parts.push(`${aside.count} unreadable journal line(s) kept aside in ${asidePath(dir)}${shown ? ` (offsets ${shown}${aside.offsets.length > 5 ? ', …' : ''})` : ''}`);
+    }
+    if (state.unreadable > 0) parts.push(`${state.unreadable} unreadable line(s) still in the journal (set aside at the next start of \`webhook listen --spool ${dir}\`)`);
+    return {
+      name,
+      status: 'warn',
+      message: `${base}; ${parts.join('; ')}`,
+      fix: `Each such line held an acknowledged event or its delivery state, damaged on disk: the receiver cannot deliver it. Read it in ${asidePath(dir)} (text, or base64 when it is not UTF-8), deliver what it held by hand or ask the sender to send it again, then move that file away.`,
+      details,
+    };
+  } catch (err) {
+    return { name, status: 'fail', message: `${dir}: ${(err as Error).message}`, exitCode: ExitCode.FAILURE };
+  }
 }
 
 export function renderChecks(checks: Check[], ctx: Pick<Context, 'colors'> & { io?: { columns?: number } }): string {

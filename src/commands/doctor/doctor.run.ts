@@ -14,7 +14,7 @@ import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
 import { secretRedactor } from '../../api/redact.js';
 import { cacheSecret } from '../../webhooks/cache-secret.js';
-import { type Check, MAX_SKEW_S, SOURCE, checkConfig, checkNode, checkProxy, describeError, formatAge, headerText, keyAge, mode, octal, renderChecks } from './checks.js';
+import { type Check, MAX_SKEW_S, SOURCE, checkConfig, checkSpool, checkNode, checkProxy, describeError, formatAge, headerText, keyAge, mode, octal, renderChecks } from './checks.js';
 
 export type DoctorOptions = OptionsOf<typeof doctor>;
 
@@ -180,6 +180,7 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
   }
 
   checks.push(checkProxy(ctx.env, baseUrl));
+  if (opts.spool !== undefined) checks.push(await checkSpool(opts.spool));
 
   // Anything a server said (error bodies, headers) may echo the token: mask any run of 8+ of its characters.
   if (profile?.token) {

@@ -30,10 +30,24 @@ function sandboxOnly(err: unknown): never {
   throw err;
 }
 
-export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
-  if (ctx.globals.sandbox && opts.to) {
-    ctx.log.warn('--sandbox signs with the keys of a throwaway sandbox that stops when this command ends; a receiver cannot fetch them afterwards. Run `partner sandbox start` and point both commands at it.');
+/**
+ * A refusal as the receiver gave it, whole: `webhook listen` answers
+ * {error, message} (the message says what to do, e.g. when a rotated key will
+ * be checked again); anything else is shown as it came, sanitised.
+ */
+export function refusal(excerpt: string): string {
+  const text = excerpt.trim();
+  if (text === '') return ')';
+  try {
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+    if (body && typeof body.message === 'string') return `${typeof body.error === 'string' ? ` ${sanitizeCell(body.error)}` : ''}): ${sanitizeCell(body.message)}`;
+  } catch {
+    // not JSON: shown as it is
   }
+  return `): ${sanitizeCell(text)}`;
+}
+
+export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
   const http = await ctx.http();
   if (opts.rotateKey) {
     const res = await http.send<{ kid: string }>('POST', ROTATE_PATH, { body: {} }).catch(sandboxOnly);
@@ -70,7 +84,7 @@ export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
   else await writeRecord(ctx.io, ctx.io.stdout, report, opts.out, { table: () => `${line}\n` });
   ctx.log.debug(`receiver answered: ${sanitizeCell(excerpt)}`);
   if (status < 200 || status >= 300) {
-    ctx.log.warn(`the receiver refused the event (HTTP ${status})${excerpt ? `: ${sanitizeCell(excerpt)}` : ''}`);
+    ctx.log.warn(`the receiver refused the event (HTTP ${status}${refusal(excerpt)}`);
     return ExitCode.FAILURE;
   }
   return ExitCode.OK;

@@ -48,11 +48,14 @@ export const emit = defineCommand({
   },
   details: `With --to, the report of the delivery (event type, kid, receiver, its HTTP status) is printed (-o json: {eventType, legacy, kid, to, status}); with --print, stdout carries only the JWS and the report goes to stderr.
 
-The sandbox of the active profile signs the event with its own P-521 key (ES512, kid in the header) and keeps publishing the key set at /v1/partner/.well-known/jwks.json, so a receiver pointed at the same base URL can verify it. Start one with \`partner sandbox start\`.`,
+The sandbox of the active profile signs the event with its own P-521 key (ES512, kid in the header) and keeps publishing the key set at /v1/partner/.well-known/jwks.json, so a receiver pointed at the same base URL can verify it. Start one with \`partner sandbox start\`.
+
+With --sandbox, the embedded sandbox signs with keys kept across runs in the cache directory (sandbox-signing-keys.json, mode 0600): \`partner --sandbox webhook verify\` and \`partner --sandbox webhook listen\` verify what it signed.`,
   examples: [
     'partner sandbox emit EMPLOYEE_CREATED --to http://127.0.0.1:4242/',
     'partner sandbox emit CONTRACT_ACTIVATED --legacy --to http://127.0.0.1:4242/',
     'partner sandbox emit APPROVAL_REQUEST_APPROVED --print | partner webhook verify',
+    'partner --sandbox sandbox emit EMPLOYEE_CREATED --print | partner --sandbox webhook verify',
   ],
   load: () => import('./emit.run.js'),
 });

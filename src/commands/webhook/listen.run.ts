@@ -4,8 +4,8 @@ import { writeRecord } from '../../output/writer.js';
 import { isEventType } from '../../webhooks/events.js';
 import { isLoopback } from '../../api/urls.js';
 import { startReceiver, type ReceivedEvent } from '../../webhooks/listen.js';
-import { eventLine, eventRecord, fieldsLine, showEventType } from '../../webhooks/render.js';
-import { openSpool } from '../../webhooks/spool.js';
+import { deliveryLine, deliveryRecord, eventLine, eventRecord, fieldsLine, showEventType } from '../../webhooks/render.js';
+import { openSpool, type DeliveryAttempt } from '../../webhooks/spool.js';
 import { abandonAfterMs, FORWARD_CONNECTIONS } from '../../webhooks/forward.js';
 import { keyStoreFor } from '../../webhooks/source.js';
 import { listen } from './listen.js';
@@ -35,19 +35,25 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   // One delivery client for every forward: a pool sized for concurrent deliveries; its deadline is the
   // abandon time (a slow target has usually done the work), the sender is answered at --forward-timeout.
   const delivery = opts.forwardTo ? await ctx.http({ target: 'delivery', timeoutMs: abandonAfterMs(opts.forwardTimeoutMs), connections: FORWARD_CONNECTIONS }) : undefined;
-  const spool = opts.spool !== undefined ? await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, delivery, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m) }) : undefined;
-  if (spool) ctx.onCleanup(() => spool.close());
   let queue = Promise.resolve();
-  // Each write is isolated: one failure (a closed pipe, a rendering error, a --jq error) is reported and the next event still prints.
-  const print = (e: ReceivedEvent) => {
+  // Each write is isolated: one failure (a closed pipe, a rendering error, a --jq error) is reported and the next record still prints.
+  const write = (record: Record<string, unknown>, line: () => string) => {
     queue = queue
-      .then(() => {
-        const record = eventRecord(e);
-        return writeRecord(ctx.io, ctx.io.stdout, record, output, { unknownFields: 'ignore', tableFields: true, table: () => (output.fields ? fieldsLine(record, output.fields) : eventLine(e, ctx.colors)) });
-      })
+      .then(() => writeRecord(ctx.io, ctx.io.stdout, record, output, { unknownFields: 'ignore', tableFields: true, table: () => (output.fields ? fieldsLine(record, output.fields) : line()) }))
       .catch((err: unknown) => ctx.log.warn(`could not print an event: ${(err as Error).message}`));
     return queue;
   };
+  const print = (e: ReceivedEvent) => {
+    const record = eventRecord(e);
+    return write(record, () => eventLine(e, ctx.colors));
+  };
+  // With --spool the sender's answer is only the start: each delivery attempt of the workers prints too.
+  const printDelivery = (a: DeliveryAttempt) => {
+    const record = deliveryRecord(a, new Date(ctx.clock.now()).toISOString());
+    void write(record, () => deliveryLine(record, ctx.colors));
+  };
+  const spool = opts.spool !== undefined ? await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, forwardConcurrency: opts.forwardConcurrency, delivery, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m), onDelivery: printDelivery }) : undefined;
+  if (spool) ctx.onCleanup(() => spool.close());
   const receiver = await startReceiver(
     { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, forwardTimeoutMs: opts.forwardTimeoutMs, delivery, spool, maxAgeMs: opts.maxAgeMs, now: () => ctx.clock.now() },
     store,

@@ -64,7 +64,7 @@ async function readInput(opts: VerifyOptions, ctx: Context): Promise<string | Ui
 
 export async function run(opts: VerifyOptions, ctx: Context): Promise<number> {
   if (opts.file !== undefined) return runFile(opts, opts.file, ctx);
-  const store = await keyStoreFor(ctx, opts.keys);
+  const store = await keyStoreFor(ctx, opts.keys, { oneShot: true });
   // A missing or broken --jwks-file is a usage error (exit 2) whatever the input.
   if (opts.keys.jwksFile !== undefined) await store.current();
   const input = await readInput(opts, ctx);
@@ -139,7 +139,7 @@ async function runFile(opts: VerifyOptions, path: string, ctx: Context): Promise
     if (err instanceof UsageError) throw err;
     throw new UsageError(`Cannot read --file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'INPUT_FILE');
   }
-  const store = await keyStoreFor(ctx, opts.keys);
+  const store = await keyStoreFor(ctx, opts.keys, { oneShot: true });
   if (opts.keys.jwksFile !== undefined) await store.current();
   const output = opts.out;
   // A big file is verified on worker threads, one per core, with a copy of the key set.

@@ -21,7 +21,7 @@ export const verify = defineCommand({
     if (o.jws !== undefined && o.file !== undefined) throw new UsageError('Give the JWS as an argument or with --file, not both');
     return { keys: keyFlags(o), jws: o.jws, file: o.file };
   },
-  details: `Checks: compact JWS only; alg ES512 with an EC P-521 key; the key named by kid (an unknown kid refetches the key set once, at most every 30 s), or any key of the set when there is no kid; payload JSON with eventType and data; the event's shape per the spec. Input over 1 MiB is refused.
+  details: `Checks: compact JWS only; alg ES512 with an EC P-521 key; the key named by kid (an unknown kid refetches the key set, unless this run fetched it less than 30 s ago: UNKNOWN_KID means the key set as published now has no such kid, never that a check was put off), or any key of the set when there is no kid; payload JSON with eventType and data; the event's shape per the spec. Input over 1 MiB is refused.
 
 Exit status: 0 valid, 8 invalid (any invalid with --file), 2 usage, 1 key set unavailable.
 JSON (-o json): {valid, reason, message, signatureValid, kid, alg, header, eventType, meaning, timestamp, subject, status, payload, warnings, errors}; --fields picks from it, --jq filters it.

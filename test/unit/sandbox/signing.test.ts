@@ -1,5 +1,8 @@
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, generateKeyPair, CompactSign } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSigner, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { call } from './helpers.js';
 
@@ -89,5 +92,74 @@ describe('rotation', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('keys kept across processes (the embedded sandbox, issue 21 item 10)', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const scratch = () => {
+    const d = mkdtempSync(join(tmpdir(), 'partner-sbx-keys-'));
+    dirs.push(d);
+    return join(d, 'cache');
+  };
+
+  it('the next signer (a new process) publishes and signs with the same keys; a rotation is kept too; the file is 0600 in a 0700 directory', async () => {
+    const cache = scratch();
+    const keysFile = join(cache, 'sandbox-signing-keys.json');
+    const first = await createSigner({ keysFile });
+    const jws = await first.sign({ n: 1 });
+    const second = await createSigner({ keysFile });
+    expect(second.kid).toBe(first.kid);
+    expect(new TextDecoder().decode((await compactVerify(jws, createLocalJWKSet(second.jwks()))).payload)).toBe('{"n":1}');
+    if (process.platform !== 'win32') {
+      expect(statSync(keysFile).mode & 0o777).toBe(0o600);
+      expect(statSync(cache).mode & 0o777).toBe(0o700);
+    }
+    const rotated = await second.rotate();
+    const third = await createSigner({ keysFile });
+    expect(third.jwks().keys.map((k) => k.kid)).toEqual([rotated, first.kid]);
+    expect(decodeProtectedHeader(await third.sign({})).kid).toBe(rotated);
+    // Bounded: the newest few keys only.
+    for (let i = 0; i < 6; i++) await third.rotate();
+    expect((await createSigner({ keysFile })).jwks().keys).toHaveLength(5);
+    // Without a file: new keys every time (partner sandbox start, tests).
+    expect((await createSigner()).kid).not.toBe((await createSigner()).kid);
+  });
+
+  it('two first runs at once keep one set', async () => {
+    const keysFile = join(scratch(), 'k.json');
+    const [a, b, c] = await Promise.all([createSigner({ keysFile }), createSigner({ keysFile }), createSigner({ keysFile })]);
+    const on = (await createSigner({ keysFile })).kid;
+    expect([a.kid, b.kid, c.kid]).toEqual([on, on, on]);
+  });
+
+  it.runIf(process.platform !== 'win32')('a symbolic link, a file others can write or a damaged file: never followed or trusted; said so', async () => {
+    const cache = scratch();
+    mkdirSync(cache, { mode: 0o700 });
+    const elsewhere = join(cache, '..', 'elsewhere.json');
+    writeFileSync(elsewhere, 'planted', { mode: 0o600 });
+    const keysFile = join(cache, 'k.json');
+    symlinkSync(elsewhere, keysFile);
+    const told: string[] = [];
+    const s = await createSigner({ keysFile, warn: (m) => told.push(m) });
+    expect(told).toEqual([`not keeping the sandbox's signing keys in ${keysFile}: it is a symbolic link; this run signs with throwaway keys`]);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('planted');
+    await s.rotate(); // nothing written through the link either
+    expect(readFileSync(elsewhere, 'utf8')).toBe('planted');
+    rmSync(keysFile);
+    writeFileSync(keysFile, 'x', { mode: 0o600 });
+    chmodSync(keysFile, 0o666);
+    told.length = 0;
+    await createSigner({ keysFile, warn: (m) => told.push(m) });
+    expect(told[0]).toMatch(/it is writable by everyone \(mode 0666\)/);
+    expect(statSync(keysFile).mode & 0o777).toBe(0o666); // not ours to change here; never widened
+    chmodSync(keysFile, 0o600);
+    told.length = 0;
+    const fresh = await createSigner({ keysFile, warn: (m) => told.push(m) });
+    expect(told).toEqual([expect.stringMatching(/cannot be read \(.+\); making new ones$/)]);
+    expect((await createSigner({ keysFile })).kid).toBe(fresh.kid);
   });
 });

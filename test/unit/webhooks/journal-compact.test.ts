@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { compactJournal, COMPACT_TEMP, discardCompaction, shouldCompact, type CompactionStep } from '../../../src/webhooks/journal-compact.js';
 import { JOURNAL, readJournal } from '../../../src/webhooks/journal.js';
 import { openSpool } from '../../../src/webhooks/spool.js';
+import { readAside, UNREADABLE } from '../../../src/webhooks/journal-aside.js';
 import { scratchDirs } from './helpers.js';
 
 const tmp = scratchDirs('partner-compact-');
@@ -72,9 +73,9 @@ describe('compactJournal', () => {
     const dir = tmp();
     writeFileSync(join(dir, JOURNAL), lines(JOURNAL_AFTER));
     const mtime = statSync(join(dir, JOURNAL)).mtimeMs;
-    expect(await compactJournal(dir, policy)).toEqual({ rewritten: false, dropped: 0, bytes: Buffer.byteLength(lines(JOURNAL_AFTER)) });
+    expect(await compactJournal(dir, policy)).toEqual({ rewritten: false, dropped: 0, bytes: Buffer.byteLength(lines(JOURNAL_AFTER)), unreadable: 0, setAside: 0 });
     expect(statSync(join(dir, JOURNAL)).mtimeMs).toBe(mtime);
-    expect(await compactJournal(tmp(), policy)).toEqual({ rewritten: false, dropped: 0, bytes: 0 });
+    expect(await compactJournal(tmp(), policy)).toEqual({ rewritten: false, dropped: 0, bytes: 0, unreadable: 0, setAside: 0 });
   });
 
   it('a journal larger than the write buffer (256 KiB) is copied exactly', async () => {
@@ -139,5 +140,46 @@ describe('compactJournal', () => {
   it('shouldCompact: at the threshold, not below', () => {
     expect(shouldCompact(99, 100)).toBe(false);
     expect(shouldCompact(100, 100)).toBe(true);
+  });
+
+  it('a damaged line is kept aside (fsync\'d, 0600, with its offset) before the rewrite drops it from the journal; never twice; the aside file is never compacted', async () => {
+    const dir = tmp();
+    const good = lines([ev('a', 0), rec('delivered', 'a')]);
+    const damaged = JSON.stringify(ev('b', 0)).replace('"t"', '"t\u0001');
+    writeFileSync(join(dir, JOURNAL), `${good}${damaged.replace('\\u0001', '\x01')}\n${lines([ev('c', 0)])}`);
+    const bad = readFileSync(join(dir, JOURNAL)).subarray(Buffer.byteLength(good), readFileSync(join(dir, JOURNAL)).indexOf(0x0a, Buffer.byteLength(good)));
+    const r = await compactJournal(dir, policy);
+    expect(r).toMatchObject({ rewritten: true, unreadable: 1, setAside: 1, dropped: 0 });
+    expect(readFileSync(join(dir, JOURNAL), 'utf8')).toBe(lines([ev('a', 0), rec('delivered', 'a'), ev('c', 0)]));
+    const kept = readFileSync(join(dir, UNREADABLE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(kept).toEqual([{ offset: Buffer.byteLength(good), length: bad.length, foundAt: new Date(NOW).toISOString(), sha256: expect.stringMatching(/^[0-9a-f]{64}$/), text: bad.toString() }]);
+    if (process.platform !== 'win32') expect(statSync(join(dir, UNREADABLE)).mode & 0o777).toBe(0o600);
+    // Compacting again (nothing to drop) leaves both files alone.
+    expect(await compactJournal(dir, { ...policy, now: () => NOW + 30 * DAY })).toMatchObject({ unreadable: 0, setAside: 0 });
+    expect((await readAside(dir)).count).toBe(1);
+    expect((await readAside(dir)).offsets).toEqual([Buffer.byteLength(good)]);
+  });
+
+  it('a compaction stopped after keeping a line aside keeps it once: the next one finds it at the same offset', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, JOURNAL), Buffer.concat([Buffer.from(lines([ev('a', 0)])), Buffer.from('\xff\xfe not a record\n', 'latin1')]));
+    const crash = new Error('stopped');
+    await expect(compactJournal(dir, policy, undefined, () => { throw crash; })).rejects.toBe(crash);
+    expect((await readAside(dir)).count).toBe(1);
+    expect(await compactJournal(dir, policy)).toMatchObject({ rewritten: true, unreadable: 1, setAside: 0 });
+    const kept = JSON.parse(readFileSync(join(dir, UNREADABLE), 'utf8').trim()) as Record<string, unknown>;
+    // Not UTF-8: kept as base64, byte for byte.
+    expect(Buffer.from(kept.base64 as string, 'base64')).toEqual(Buffer.from('\xff\xfe not a record', 'latin1'));
+    expect(kept.text).toBeUndefined();
+    expect(readFileSync(join(dir, JOURNAL), 'utf8')).toBe(lines([ev('a', 0)]));
+  });
+
+  it('when the line cannot be kept aside, the journal is not rewritten and keeps it', async () => {
+    const dir = tmp();
+    const before = `${lines([ev('a', 0), rec('delivered', 'a')])}garbage\n`;
+    writeFileSync(join(dir, JOURNAL), before);
+    mkdirSync(join(dir, UNREADABLE)); // a directory in its place: the append fails
+    await expect(compactJournal(dir, { ...policy, now: () => NOW + 30 * DAY })).rejects.toMatchObject({ code: 'EISDIR' });
+    expect(readFileSync(join(dir, JOURNAL), 'utf8')).toBe(before);
   });
 });

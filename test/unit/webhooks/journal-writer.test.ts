@@ -1,16 +1,19 @@
 // The journal writer: a record is in the file when write() returns; appends
 // made together share one fdatasync; a failure stops all later writes.
 import { describe, expect, it, vi } from 'vitest';
-import { openSync, readFileSync, writeFileSync } from 'node:fs';
+import { fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const syncs = vi.hoisted(() => ({ count: 0 }));
+const syncs = vi.hoisted(() => ({ count: 0, fail: undefined as string | undefined, hold: false, held: [] as (() => void)[] }));
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
   return {
     ...fs,
     fdatasync: (fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
       syncs.count++;
+      // A disk that fails its sync (EIO), or a sync the test lets finish when it wants.
+      if (syncs.fail) return cb(Object.assign(new Error(syncs.fail), { code: syncs.fail }));
+      if (syncs.hold) return syncs.held.push(() => fs.fdatasync(fd, cb));
       fs.fdatasync(fd, cb);
     },
   };
@@ -76,4 +79,54 @@ describe('JournalWriter', () => {
     w.close();
     expect([readFileSync(a, 'utf8'), readFileSync(b, 'utf8')]).toEqual(['a\n', 'b\n']);
   });
+
+  it('a failed sync stops the writer too: the record waiting for it rejects, and nothing more is written', async () => {
+    const path = file();
+    const told: string[] = [];
+    const w = new JournalWriter(openSync(path, 'a'), (e) => told.push(e.message));
+    syncs.fail = 'EIO';
+    try {
+      await expect(w.append('a\n')).rejects.toThrow(/the spool journal cannot be written \(EIO\)/);
+    } finally {
+      syncs.fail = undefined;
+    }
+    expect(() => w.write('b\n')).toThrow(/EIO/);
+    expect(readFileSync(path, 'utf8')).toBe('a\n');
+    expect(told).toEqual(['the spool journal cannot be written (EIO)']);
+    w.close();
+  });
+
+  it('a record written while a sync runs waits for the next sync, not the one already running', async () => {
+    const w = new JournalWriter(openSync(file(), 'a'));
+    syncs.count = 0;
+    syncs.hold = true;
+    try {
+      const first = w.append('a\n');
+      await until(() => syncs.held.length === 1);
+      let secondDone = false;
+      const second = w.append('b\n').then(() => (secondDone = true));
+      syncs.held.shift()!();
+      await first;
+      await until(() => syncs.held.length === 1); // the second sync started
+      expect(secondDone).toBe(false);
+      syncs.held.shift()!();
+      await second;
+      expect(syncs.count).toBe(2);
+    } finally {
+      syncs.hold = false;
+      for (const f of syncs.held.splice(0)) f();
+    }
+    w.close();
+  });
+
+  it('close() closes the descriptor', () => {
+    const fd = openSync(file(), 'a');
+    new JournalWriter(fd).close();
+    expect(() => fstatSync(fd)).toThrow(/EBADF/);
+  });
 });
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!cond()) throw new Error('timed out');
+}

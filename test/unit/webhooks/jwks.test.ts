@@ -151,18 +151,63 @@ describe('KeyStore: disk cache and refetching', () => {
     expect(s.fetches).toBe(3);
   });
 
-  it('the 30 s limit is shared across runs through the disk cache', async () => {
+  it('a new run does not inherit the cool-down from the disk cache (issue 21: a genuine event is never INVALID because of it)', async () => {
     const dir = tmp();
-    const s = server([ecKey('k1').jwk]);
+    const k1 = ecKey('k1');
+    const s = server([k1.jwk]);
     const stranger = signEs({ alg: 'ES512', kid: 'ghost' }, employeeCreated(), ecKey('ghost').privateKey);
-    await verifyWebhook(stranger, storeFor(s, dir)); // fetch + one refetch
+    await verifyWebhook(stranger, storeFor(s, dir)); // fetch + one refetch, both written to the cache
     expect(s.fetches).toBe(2);
-    s.t += 10_000;
-    await verifyWebhook(stranger, storeFor(s, dir)); // a new run: cache fresh, refetched 10 s ago
-    expect(s.fetches).toBe(2);
-    s.t += 20_000;
-    await verifyWebhook(stranger, storeFor(s, dir));
+    // 1 s later the keys rotate; a receiver started now reads the fresh cache and refetches for the new kid at once.
+    s.t += 1_000;
+    const next = ecKey('k2');
+    s.keys = [next.jwk, k1.jwk];
+    const v = await verifyWebhook(signEs({ alg: 'ES512', kid: 'k2' }, employeeCreated(), next.privateKey), storeFor(s, dir));
+    expect(v).toMatchObject({ valid: true });
     expect(s.fetches).toBe(3);
+  });
+
+  describe('one-shot (webhook verify)', () => {
+    const oneShot = (s: ReturnType<typeof server>, cacheDir?: string) => new KeyStore({ source: { kind: 'url', url: URL_, fetch: s.fetch }, cacheDir, cacheKey: () => CACHE_KEY, now: () => s.t, oneShot: true });
+
+    it('the sequence of the issue: verify of an unknown kid, then a genuine event under a key rotated a second later: VALID', async () => {
+      const dir = tmp();
+      const k1 = ecKey('k1');
+      const s = server([k1.jwk]);
+      const ghost = await verifyWebhook(signEs({ alg: 'ES512', kid: 'ghost' }, employeeCreated(), ecKey('ghost').privateKey), oneShot(s, dir));
+      expect(ghost).toMatchObject({ reason: 'UNKNOWN_KID' });
+      expect(ghost.retryAfterMs).toBeUndefined();
+      expect(ghost.message).not.toMatch(/checked again/);
+      s.t += 1_000;
+      const next = ecKey('k2');
+      s.keys = [next.jwk, k1.jwk];
+      expect(await verifyWebhook(signEs({ alg: 'ES512', kid: 'k2' }, employeeCreated(), next.privateKey), oneShot(s, dir))).toMatchObject({ valid: true });
+    });
+
+    it('UNKNOWN_KID only once a fetch of this run showed the kid is not published: one fetch when it just fetched, a refetch when the set came from the cache', async () => {
+      const dir = tmp();
+      const s = server([ecKey('k1').jwk]);
+      const ghost = signEs({ alg: 'ES512', kid: 'ghost' }, employeeCreated(), ecKey('ghost').privateKey);
+      // No cache: the run fetches, and that fetch (0 s ago) is the answer.
+      const first = oneShot(s, dir);
+      expect((await verifyWebhook(ghost, first)).reason).toBe('UNKNOWN_KID');
+      expect(s.fetches).toBe(1);
+      // Many lines of a --file: no more fetches within 30 s of this run's fetch, final answers.
+      for (let i = 0; i < 3; i++) {
+        const v = await verifyWebhook(ghost, first);
+        expect([v.reason, v.retryAfterMs]).toEqual(['UNKNOWN_KID', undefined]);
+      }
+      expect(s.fetches).toBe(1);
+      expect(first.refetchAllowedInMs()).toBe(Infinity);
+      s.t += 30_000;
+      expect(first.refetchAllowedInMs()).toBe(0);
+      await verifyWebhook(ghost, first);
+      expect(s.fetches).toBe(2);
+      // A new run: the set comes from the cache, so the unknown kid is fetched for.
+      const second = oneShot(s, dir);
+      await verifyWebhook(ghost, second);
+      expect(s.fetches).toBe(3);
+    });
   });
 
   it('a key rotated right after a fetch is found by the refetch (listen started a second ago)', async () => {

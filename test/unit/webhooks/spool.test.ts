@@ -25,7 +25,7 @@ const tmp = () => {
   dirs.push(d);
   return d;
 };
-const open = async (dir: string, forwardTo?: string, extra: { compactAfterBytes?: number } = {}) => {
+const open = async (dir: string, forwardTo?: string, extra: { compactAfterBytes?: number; forwardConcurrency?: number } = {}) => {
   const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo, ...extra });
   spools.push(s);
   return s;
@@ -119,10 +119,10 @@ afterEach(() => {
 });
 
 describe('spool delivery', () => {
-  it('one forward at a time: its "start" is written before it goes out, its "delivered" before the next one', async () => {
+  it('--forward-concurrency 1: one forward at a time: its "start" is written before it goes out, its "delivered" before the next one', async () => {
     const dir = tmp();
     journalOf = dir;
-    const s = await open(dir, target);
+    const s = await open(dir, target, { forwardConcurrency: 1 });
     for (const n of [1, 2, 3]) await s.accept(event(n));
     await until(() => s.backlog === 0 && hits.length === 3, 'three deliveries', 10_000);
     const ids = journalRecords(dir).filter((r) => r.t === 'event').map((r) => r.id);
@@ -173,12 +173,42 @@ describe('spool delivery', () => {
     expect(records).toEqual(['event', 'start', 'attempt', 'start', 'delivered']);
   });
 
+  it('one flipped byte in an acknowledged event: never skipped in silence; kept aside with its offset, said at every start-up, the others resumed', async () => {
+    const dir = tmp();
+    const stored = (n: number, id: string) => ({ t: 'event', id, digest: event(n).digest, receivedAt: new Date().toISOString(), eventType: 'EMPLOYEE_CREATED', kid: 'k1', jws: `jws-${n}`, payload: verdict(n).payload, target });
+    const text = [1, 2, 3, 4, 5].map((n) => `${JSON.stringify(stored(n, `e${n}`))}\n`).join('');
+    const buf = Buffer.from(text);
+    const third = buf.indexOf('{"t":"event","id":"e3"');
+    buf[third + 10] ^= 0x04; // "event" -> "evant": not one of our records
+    writeFileSync(join(dir, 'journal.ndjson'), buf);
+    answer = () => 503; // nothing delivered meanwhile
+    const told: string[] = [];
+    const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: target, log: (m) => told.push(m) });
+    spools.push(s);
+    expect(s.backlog).toBe(4);
+    expect(told).toEqual([
+      `spool ${dir}: 1 unreadable journal line (1 found now) kept aside with its offset in ${join(dir, 'journal.unreadable.ndjson')}; the events in it are not delivered from the spool: inspect them (\`partner doctor --spool ${dir}\`)`,
+      `spool ${dir}: resuming 4 undelivered events`,
+    ]);
+    const aside = JSON.parse(readFileSync(join(dir, 'journal.unreadable.ndjson'), 'utf8')) as { offset: number; text: string };
+    expect(aside.offset).toBe(third);
+    expect(aside.text).toContain('"id":"e3"');
+    await s.close();
+    // Compacted away from the journal only because it is aside; the next start says so again.
+    expect(readFileSync(join(dir, 'journal.ndjson'), 'utf8')).not.toContain('"e3"');
+    told.length = 0;
+    const again = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: target, log: (m) => told.push(m) });
+    spools.push(again);
+    expect(told[0]).toMatch(/: 1 unreadable journal line kept aside with its offset in /);
+    await again.close();
+  });
+
   it('compacts while running: delivered events past retention leave the journal; later events go to the new file', async () => {
     const dir = tmp();
     // The target refuses until both are queued: the worker is idle (and compacts) only after delivering both.
     let open_ = false;
     answer = () => (open_ ? 200 : 503);
-    const s = await open(dir, target, { compactAfterBytes: 1 });
+    const s = await open(dir, target, { compactAfterBytes: 1, forwardConcurrency: 1 });
     const old = new Date(Date.now() - 8 * 24 * 3600_000).toISOString();
     await s.accept({ ...event(1), receivedAt: old });
     await s.accept({ ...event(2), receivedAt: old });
@@ -197,6 +227,130 @@ describe('spool delivery', () => {
     expect(events.map((e) => e.jws)).toEqual(['jws-3']);
     expect(deliveredIds).toEqual(new Set([events[0]!.id]));
     if (process.platform !== 'win32') expect(statSync(join(dir, 'journal.ndjson')).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('spool delivery: several forwards in flight', () => {
+  /** A target that holds every request until the test releases it. */
+  async function holdingTarget() {
+    const held: { code: string; n: number; id: string; redelivery?: string; release: (status: number) => void }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const p = JSON.parse(body) as { data: { employeeCode: string; n: number } };
+        held.push({ code: p.data.employeeCode, n: p.data.n, id: String(req.headers['x-partner-event-id']), redelivery: req.headers['x-partner-redelivery'] as string | undefined, release: (status) => res.writeHead(status).end() });
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return {
+      held,
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      },
+    };
+  }
+  const about = (code: string, n: number) => {
+    const payload = { eventType: 'EMPLOYEE_UPDATED', timestamp: '2026-11-01T00:00:00.000Z', data: { employeeCode: code, n } };
+    return { digest: payloadDigest(payload), jws: `jws-${code}-${n}`, verdict: { eventType: 'EMPLOYEE_UPDATED', kid: 'k1', payload } as unknown as Verdict, receivedAt: new Date().toISOString() };
+  };
+
+  it('up to N at once; the events of one employee one at a time, in arrival order, a failed one retried before the next of its employee', async () => {
+    const t = await holdingTarget();
+    try {
+      const dir = tmp();
+      const attempts: string[] = [];
+      const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 3, onDelivery: (a) => attempts.push(`${(a.event.payload as { data: { employeeCode: string; n: number } }).data.employeeCode}${(a.event.payload as { data: { n: number } }).data.n} ${a.result.status}${a.retryInMs !== undefined ? ` retry ${a.retryInMs}` : ''}${a.redelivery ? ' again' : ''}`) });
+      spools.push(s);
+      for (const [code, n] of [['A', 1], ['B', 1], ['A', 2], ['C', 1], ['D', 1], ['A', 3]] as const) await s.accept(about(code, n));
+      // Three in flight: A1, B1, C1 (A2 waits for A1, D1 for a free slot).
+      await until(() => t.held.length === 3, 'three forwards in flight');
+      expect(t.held.map((h) => `${h.code}${h.n}`)).toEqual(['A1', 'B1', 'C1']);
+      t.held[0]!.release(500); // A1 fails: retried (as a redelivery) before A2
+      t.held[1]!.release(200);
+      t.held[2]!.release(200);
+      await until(() => t.held.length === 5, 'the retry of A1 and D1');
+      expect(t.held.slice(3).map((h) => `${h.code}${h.n} ${h.redelivery ?? '-'}`).sort()).toEqual(['A1 1', 'D1 -']);
+      for (const h of t.held.slice(3)) h.release(200);
+      await until(() => t.held.length === 6, 'A2');
+      expect(t.held[5]!.code + t.held[5]!.n).toBe('A2');
+      t.held[5]!.release(200);
+      await until(() => t.held.length === 7, 'A3');
+      t.held[6]!.release(200);
+      await until(() => s.backlog === 0, 'every delivery');
+      expect(t.held.filter((h) => h.code === 'A').map((h) => h.n)).toEqual([1, 1, 2, 3]);
+      expect(attempts[0]).toBe('A1 500 retry 500');
+      expect(attempts).toContain('A1 200 again');
+      await s.close();
+      const after = await readJournal(dir);
+      expect(after.deliveredIds.size).toBe(6);
+      expect(after.sentBefore.size).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('deliveries keep up: past the high-water mark a sender\'s answer waits for a delivery (bounded); a failing target is not waited for', async () => {
+    const t = await holdingTarget();
+    try {
+      const s = await openSpool(tmp(), { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 1 });
+      spools.push(s);
+      // 128 undelivered events (the first in flight) are answered at once.
+      for (let n = 1; n <= 128; n++) await s.accept(about('K', n));
+      await until(() => t.held.length === 1, 'the first forward');
+      let answered = false;
+      const waiting = s.accept(about('K', 129)).then(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answered).toBe(false); // stored, but the answer waits: 129 > 128
+      t.held[0]!.release(200);
+      await waiting;
+      expect(s.backlog).toBe(128);
+      // The target fails: nothing is waited for (the spool is for that).
+      await until(() => t.held.length === 2, 'the next forward');
+      t.held[1]!.release(503);
+      await until(() => s.backlog === 128 && t.held.length === 2, 'the failure');
+      // Answered before the retry (after the 500 ms backoff) goes out: not held back for a delivery.
+      await s.accept(about('K', 130));
+      expect(t.held).toHaveLength(2);
+      await until(() => t.held.length === 3, 'the retry');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a crash with several forwards in flight: exactly those are sent again, as redeliveries with their event id', async () => {
+    const t = await holdingTarget();
+    try {
+      const dir = tmp();
+      const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 4 });
+      for (let n = 1; n <= 10; n++) await s.accept(about(`E${n}`, n));
+      await until(() => t.held.length === 4, 'four in flight');
+      const inFlight = t.held.map((h) => h.id);
+      // What kill -9 leaves: the journal as written (the forwards' "start" records are in it); nothing more happens.
+      const journal = readFileSync(join(dir, 'journal.ndjson'));
+      const copy = tmp();
+      writeFileSync(join(copy, 'journal.ndjson'), journal);
+      await s.close();
+      t.held.splice(0);
+      const again = await openSpool(copy, { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 4 });
+      spools.push(again);
+      const seen: typeof t.held = [];
+      await until(() => {
+        for (const h of t.held.splice(0)) {
+          seen.push(h);
+          h.release(200);
+        }
+        return seen.length === 10;
+      }, 'ten deliveries');
+      expect(seen.filter((h) => h.redelivery === '1').map((h) => h.id).sort()).toEqual([...inFlight].sort());
+      expect(seen.filter((h) => h.redelivery === undefined)).toHaveLength(6);
+      expect(new Set(seen.map((h) => h.id)).size).toBe(10);
+      await until(() => again.backlog === 0, 'the records of the deliveries');
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -33,7 +33,7 @@ describe('sandbox emit --to', () => {
     expect(seen!.headers['user-agent']).toMatch(/^partner-cli\/\S+ sandbox-emit$/);
   });
 
-  it('a refusal exits 1 and shows the start of the reply, sanitised', async () => {
+  it('a refusal exits 1 and shows the reply whole (up to 4 KiB), sanitised', async () => {
     const r = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
       stub: (api) => {
         sign(api);
@@ -44,7 +44,28 @@ describe('sandbox emit --to', () => {
     expect(r.out).toBe(`EMPLOYEE_CREATED signed with kid sbx-1 -> ${TO}: HTTP 401\n`);
     expect(r.err).toMatch(/the receiver refused the event \(HTTP 401\): \{"error":"BAD_SIGNATURE/);
     expect(r.err).not.toContain('\u001b');
-    expect(r.err).not.toContain('x'.repeat(200));
+    // Whole (issue 21: a refusal was cut at 200 bytes, mid-sentence), but bounded.
+    expect(r.err).toContain(`${'x'.repeat(500)}\n`);
+    const flood = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
+      stub: (api) => {
+        sign(api);
+        api.intercept({ path: '/hook', method: 'POST' }).reply(503, 'y'.repeat(100_000));
+      },
+    });
+    expect(flood.err).toContain('y'.repeat(4096));
+    expect(flood.err).not.toContain('y'.repeat(4097));
+  });
+
+  it("a receiver's JSON refusal {error, message} is shown as its code and its whole message", async () => {
+    const message = 'no key with kid "k2" in the key set from http://127.0.0.1:1/jwks.json; the key set was refetched less than 30 s ago, so it is checked again in 29 s (a rotated key may not be known yet)';
+    const r = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
+      stub: (api) => {
+        sign(api);
+        api.intercept({ path: '/hook', method: 'POST' }).reply(503, JSON.stringify({ error: 'UNKNOWN_KID', message }));
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`the receiver refused the event (HTTP 503 UNKNOWN_KID): ${message}\n`);
   });
 
   it('no receiver: DELIVERY_FAILED, saying what to do next', async () => {
