@@ -6,6 +6,7 @@ import type { Runtime } from './program.js';
 import { CliError, ExitCode, exitCodeFor, InterruptedError, OutputClosedError, UsageError } from './errors.js';
 import { envFlag, streamColor, systemIO, type IO } from './io.js';
 import { printHelp } from './help-entry.js';
+import { wrapMessage } from './text/wrap.js';
 
 export type { Runtime } from './program.js';
 
@@ -89,7 +90,8 @@ async function report(err: unknown, runtime: Runtime, interrupted: boolean): Pro
   const c = colors(streamColor(runtime.env, { color: runtime.context?.globals.color }, runtime.io.stderrIsTTY) && runtime.io.stderrColor);
   let text = renderError(err, c, debug);
   if (err instanceof UsageError && runtime.commandPath) text += `${c.dim(`Run \`${runtime.commandPath} --help\` for usage.`)}\n`;
-  runtime.io.stderr.write(text);
+  // At the terminal's width, between words only (a stack trace under --debug is left as it is).
+  runtime.io.stderr.write(debug ? text : wrapMessage(text, runtime.io.stderrColumns));
   return err instanceof CliError ? err.exitCode : exitCodeFor(err);
 }
 

@@ -3,6 +3,7 @@
 // store and the clock. Expensive members are created on first use (each says
 // what it depends on), so a command pays only for what it uses.
 import { join } from 'node:path';
+import { wrapMessage } from './text/wrap.js';
 import { packageVersion } from './version.js';
 import { AuthError, UsageError } from './errors.js';
 import type { IO } from './io.js';
@@ -114,7 +115,7 @@ export function createContext(init: ContextInit): Context {
       if (globals.debug) io.stderr.write(`${errColors.dim(`[debug] ${m}`)}\n`);
     },
     warn: (m) => writeWarning(io, m),
-    info: (m) => io.stderr.write(`${m}\n`),
+    info: (m) => io.stderr.write(`${wrapMessage(m, io.stderrColumns)}\n`),
   };
   const cleanups: (() => unknown)[] = [];
   let store: Promise<ConfigStore> | undefined;

@@ -1,11 +1,13 @@
 // Help, rendered from the command definitions (no commander): the root with
 // its commands grouped by section and the global options listed once; a
 // group with its commands; a command with its arguments, flags, the global
-// options as inherited flags, details and examples. Everything wraps to the
-// terminal width at word boundaries. `partner --help` and `<command> --help`
+// flags that matter for it and a pointer to the rest, details and examples; a
+// topic (help-topics.ts). Everything wraps to the terminal width at word
+// boundaries. `partner --help` and `<command> --help`
 // are answered from here before commander is loaded at all.
 import { flagName, HELP_SECTIONS, isGroup, kebab, type CommandDef, type Flag, type GroupDef, type OutputSpec, type TopLevel } from './command.js';
 import { GLOBAL_FLAG_NAMES, GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS } from './commands/globals.js';
+import { EXIT_CODE_LIST, findTopic, HELP_TOPICS, type HelpTopic } from './help-topics.js';
 import { wrapText } from './text/wrap.js';
 
 export const PROGRAM_SUMMARY = 'Work with the Partner Employee Management API: look up and export employees, onboard GP employees, verify webhooks.';
@@ -17,12 +19,12 @@ const ROOT_EXAMPLES = [
   'partner help employees list',
 ];
 
-const EXIT_CODES =
-  'Exit codes: 0 ok, 1 failure, 2 usage (nothing was sent), 3 not authenticated, 4 forbidden, 5 not found, 6 conflict, 7 rejected by the server, 8 webhook verification failed, 130 interrupted. ' +
-  // The error-format rule (output/error-format.ts), flag-parser errors included.
-  'Errors go to stderr as text whenever stderr is a terminal; when it is not and the output is JSON or NDJSON (-o json|ndjson, --jq, or piped), as one JSON object {"error": {code, status, message, correlationId, details, exitCode}}.';
+const EXIT_CODES = `Exit codes: ${EXIT_CODE_LIST.map(([code, text]) => `${code} ${text.split(/[:(]| not covered/)[0]!.trim()}`).join(', ')} (partner help exit-codes).`;
 
-export type HelpTarget = { kind: 'root' } | { kind: 'group'; group: GroupDef } | { kind: 'command'; def: CommandDef; path: string[] };
+/** The global flags shown on the help of a command that calls the API; the others are one `partner help globals` away. */
+export const API_GLOBALS = ['sandbox', 'profile', 'baseUrl', 'timeout', 'debug'] as const;
+
+export type HelpTarget = { kind: 'root' } | { kind: 'group'; group: GroupDef } | { kind: 'command'; def: CommandDef; path: string[] } | { kind: 'topic'; topic: HelpTopic };
 
 interface Item {
   term: string;
@@ -43,7 +45,7 @@ function items(list: Item[], width: number): string {
     .join('\n');
 }
 
-function flagTerm(key: string, flag: Flag<unknown>): string {
+export function flagTerm(key: string, flag: Flag<unknown>): string {
   const value = flag.kind === 'value' || flag.kind === 'repeat' ? ` <${flag.placeholder ?? 'value'}>` : '';
   return `${flag.short ? `-${flag.short}, ` : '    '}${flagName(key, flag)}${value}`;
 }
@@ -69,12 +71,30 @@ function globalItems(): Item[] {
   return [...Object.entries(GLOBAL_FLAGS).map(([k, f]) => ({ term: flagTerm(k, f), text: flagText(f) })), { term: '-h, --help', text: 'show help for a command' }];
 }
 
+/** The global flags named on a command's help: those that matter when it calls the API (none otherwise). */
+export function commandGlobals(def: CommandDef): string[] {
+  if (def.needsToken === false) return [];
+  return API_GLOBALS.map((k) => flagName(k, GLOBAL_FLAGS[k]));
+}
+
+/** The one line that replaces the global flags on a command's help. */
+export function globalsPointer(def: CommandDef): string {
+  const named = commandGlobals(def);
+  return named.length ? `Global flags: ${named.join(', ')} and more (partner help globals).` : 'Global flags: partner help globals.';
+}
+
+export function renderTopic(topic: HelpTopic, width: number): string {
+  let out = `${wrapText(capitalise(topic.summary), width)}\n\n${wrapText(topic.body, width)}\n`;
+  if (topic.name === 'globals') out += `\n${items([...globalItems(), { term: '-V, --version', text: 'print the version (`partner version` adds Node.js and the platform)' }], width)}\n`;
+  return out;
+}
+
 function examples(list: string[] | undefined, width: number): string {
   if (!list?.length) return '';
   return `\nExamples:\n${list.map((e) => wrapText(`  $ ${e}`, width, { shell: true })).join('\n')}\n`;
 }
 
-function usageOf(def: CommandDef, path: string[]): string {
+export function usageOf(def: CommandDef, path: string[]): string {
   const args = Object.entries(def.args ?? {}).map(([k, a]) => {
     const name = kebab(k) + (a.variadic ? '...' : '');
     return a.optional || a.variadic ? `[${name}]` : `<${name}>`;
@@ -93,27 +113,28 @@ export function renderHelp(target: HelpTarget, entries: TopLevel[], width: numbe
       if (section === 'Setup') list.push({ term: 'help', text: 'show the help of a command, e.g. `partner help employees list`' });
       out += `\n${section}:\n${items(list, w)}\n`;
     }
-    out += `\nGlobal options:\n${items([...globalItems(), { term: '-V, --version', text: 'print the version (`partner version` adds Node.js and the platform)' }], w)}\n`;
+    out += `\nGlobal flags:\n${items([...globalItems(), { term: '-V, --version', text: 'print the version (`partner version` adds Node.js and the platform)' }], w)}\n`;
+    out += `\nHelp topics:\n${items(HELP_TOPICS.map((t) => ({ term: t.name, text: t.summary })), w)}\n`;
     out += examples(ROOT_EXAMPLES, w);
-    return `${out}\n${wrapText(EXIT_CODES, w)}\nLearn more: partner help <command>, or partner <command> --help.\n`;
+    return `${out}\n${wrapText(EXIT_CODES, w)}\n${wrapText("Learn more: partner help <command> (or partner <command> --help), partner help <topic>.", w)}\n`;
   }
   if (target.kind === 'group') {
     const g = target.group;
     let out = `${wrapText(capitalise(g.summary), w)}\n\nUsage:\n  partner ${g.name} <command> [flags]\n`;
     out += `\nCommands:\n${items(g.commands.filter((c) => !c.hidden).map((c) => ({ term: c.name, text: c.summary })), w)}\n`;
     out += examples(g.examples, w);
-    return `${out}\nGlobal options apply too: see partner --help.\n`;
+    return `${out}\nGlobal flags: partner help globals.\n`;
   }
+  if (target.kind === 'topic') return renderTopic(target.topic, w);
   const { def, path } = target;
   let out = `${wrapText(capitalise(def.summary), w)}\n\nUsage:\n  ${usageOf(def, path)}\n`;
   const args = Object.entries(def.args ?? {});
   if (args.length) out += `\nArguments:\n${items(args.map(([k, a]) => ({ term: kebab(k), text: flagText(a) })), w)}\n`;
   const flags = [...Object.entries(def.flags ?? {}).map(([k, f]) => ({ term: flagTerm(k, f), text: flagText(f) })), ...(def.output ? outputItems(def.output) : [])];
   if (flags.length) out += `\nFlags:\n${items(flags, w)}\n`;
-  out += `\nInherited flags:\n${items(globalItems(), w)}\n`;
   if (def.details) out += `\n${wrapText(def.details.trim(), w)}\n`;
   out += examples(def.examples, w);
-  return out;
+  return `${out}\n${wrapText(globalsPointer(def), w)}\n`;
 }
 
 function capitalise(s: string): string {
@@ -147,6 +168,8 @@ export function helpRequest(argv: string[], entries: TopLevel[]): HelpTarget | u
   const bare = !flagsStarted && words.length <= 1 && (words.length === 0 || entries.some((e) => e.name === words[0] && isGroup(e)));
   if (!asked && !bare) return undefined;
   if (words.length === 0) return { kind: 'root' };
+  const topic = findTopic(words[0]!);
+  if (topic && words.length === 1) return { kind: 'topic', topic };
   const top = entries.find((e) => e.name === words[0] && !('hidden' in e && e.hidden));
   if (!top) return undefined;
   // Words after the command path are its arguments.

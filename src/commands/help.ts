@@ -32,8 +32,15 @@ const SYNONYMS: Record<string, string> = {
   version: '--version',
 };
 
-/** Replaces commander's suggestion for an unknown command by the right command when it is a known synonym. */
+/** Flags people try that partner refuses on purpose, and what to do instead. */
+const OPTION_HINTS: Record<string, string> = {
+  '--token': 'The token is never a flag (it would stay in shell history): pipe it in with --with-token (echo "$TOKEN" | partner auth login --with-token), or set PARTNER_TOKEN.',
+};
+
+/** Replaces commander's suggestion for an unknown command by the right command when it is a known synonym, and explains refused flags. */
 export function suggestCommand(message: string, cmd: Command): string {
+  const option = /unknown option '([^'=]*)/.exec(message);
+  if (option && OPTION_HINTS[option[1]!]) return `${message.split('\n')[0]!}\n${OPTION_HINTS[option[1]!]}\n`;
   const m = /unknown command '([^']*)'/.exec(message);
   if (!m) return message;
   const where = commandWords(cmd);

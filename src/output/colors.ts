@@ -1,5 +1,6 @@
 import { Chalk } from 'chalk';
 import type { IO } from '../io.js';
+import { wrapMessage } from '../text/wrap.js';
 
 export interface Colors {
   bold(s: string): string;
@@ -24,6 +25,6 @@ export function colors(enabled: boolean): Colors {
 }
 
 /** The one warning line on stderr (coloured by whether stderr is a terminal): the logger's and the output layer's. */
-export function writeWarning(io: Pick<IO, 'stderr' | 'stderrColor'>, message: string): void {
-  io.stderr.write(`${colors(io.stderrColor).yellow('warning:')} ${message}\n`);
+export function writeWarning(io: Pick<IO, 'stderr' | 'stderrColor' | 'stderrColumns'>, message: string): void {
+  io.stderr.write(`${wrapMessage(`${colors(io.stderrColor).yellow('warning:')} ${message}`, io.stderrColumns)}\n`);
 }

@@ -187,7 +187,8 @@ export function hiddenNote(layout: TableLayout): string | undefined {
   if (n === 0) return undefined;
   const note = `${countOf(n, 'column')} hidden; widen the terminal or use ${layout.fullOutput ?? '-o csv'}`;
   const named = `${note} (hidden: ${layout.hidden.join(', ')})`;
-  return layout.width !== undefined && cellWidth(named) > layout.width ? note : named;
+  // Too wide for one line: the names go on a line of their own (never left out).
+  return layout.width !== undefined && cellWidth(named) > layout.width ? `${note}\nhidden: ${layout.hidden.join(', ')}` : named;
 }
 
 /**

@@ -39,3 +39,44 @@ function wrapLine(line: string, width: number, shell: boolean): string {
   lines.push(current);
   return lines.join('\n');
 }
+
+// eslint-disable-next-line no-control-regex
+const SGR = /\x1b\[[0-9;]*m/g;
+
+/** Width of text as shown: colour codes take no room. */
+function visible(s: string): number {
+  return s.replace(SGR, '').length;
+}
+
+/**
+ * Wraps a message (an error, a warning, a status line) to the terminal's
+ * width: breaks only where there is a space, so never inside a word or a URL
+ * (one longer than the width stands alone on its line), and keeps the spacing
+ * between words as written (event lines separate their fields by two spaces).
+ * Continuation lines are indented under the line's own indentation plus
+ * `hang`. Without a width (not a terminal) the text is returned as it is.
+ */
+export function wrapMessage(text: string, width: number | undefined, hang = '  '): string {
+  if (width === undefined || width < 20) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (visible(line) <= width) return line;
+      const indent = /^\s*/.exec(line)![0];
+      const lead = indent + hang;
+      const out: string[] = [];
+      let current = indent;
+      for (const [, space, word] of line.slice(indent.length).matchAll(/(\s*)(\S+)/g)) {
+        const empty = current.trim() === '';
+        const candidate = empty ? `${current}${word}` : `${current}${space}${word}`;
+        if (empty || visible(candidate) <= width) current = candidate;
+        else {
+          out.push(current);
+          current = `${lead}${word}`;
+        }
+      }
+      out.push(current);
+      return out.join('\n');
+    })
+    .join('\n');
+}

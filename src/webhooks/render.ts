@@ -134,7 +134,8 @@ export const REPLAY_LIST: ListSpec = {
   columns: [
     { key: 'receivedAt', header: 'RECEIVED', kind: 'short' },
     { key: 'eventType', header: 'EVENT', kind: 'short', value: (r) => showEventType(getPath(r, 'eventType') as string | null) },
-    { key: 'id', header: 'ID', kind: 'key' },
+    // The event id goes first when the width runs out: the failure reason is what people read.
+    { key: 'id', header: 'ID', kind: 'key', priority: 1 },
     { key: 'result', header: 'RESULT', value: (r) => (getPath(r, 'status') !== null ? `HTTP ${String(getPath(r, 'status'))}` : `failed: ${displayText(getPath(r, 'error'))}`) },
     { key: 'delivered', header: 'DELIVERED', kind: 'short', value: (r) => (getPath(r, 'delivered') ? 'yes' : 'no') },
   ],

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGroup, type CommandDef } from '../../src/command.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { ROOT, runCli, sandboxEnv } from '../helpers/cli.js';
+import { ROOT, runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
 
 const paths: [string, CommandDef | undefined][] = [['', undefined]];
 for (const t of TOP_LEVEL) {
@@ -42,7 +42,15 @@ describe.each(paths)('partner %s --help', (path, def) => {
     // Every word of every flag description is there whole (wrapping happens between words only).
     const text = r.stdout.replace(/\s+/g, ' ');
     for (const flag of Object.values(def?.flags ?? {})) for (const word of flag.description.split(/\s+/)) expect(text).toContain(word);
-    expect(r.stdout.match(/--no-input/g)?.length ?? 0).toBe(path.includes(' ') || def ? 1 : path === '' ? 1 : 0);
+    // The global flags are listed once, in `partner --help` (and `partner help globals`); a
+    // command's help ends with a one-line pointer naming only those that matter for it.
+    expect(r.stdout).not.toContain('Inherited flags');
+    if (path === '') expect(r.stdout.match(/--no-input/g)?.length).toBe(1);
+    else {
+      expect(r.stdout.match(/--no-color/g)).toBeNull();
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toContain('partner help globals');
+      if (def && def.needsToken !== false) expect(r.stdout).toMatch(/Global flags: --sandbox, --profile/);
+    }
     expect(r.stdout).not.toContain('(default: [])');
   });
 });
@@ -85,3 +93,50 @@ describe('unknown commands', () => {
     expect(group.stdout).toMatch(/partner trackers <command>/);
   });
 });
+
+describe('help topics', () => {
+  it.each(['globals', 'environment', 'exit-codes', 'formats', 'configuration'])('partner help %s fits 80 columns', async (topic) => {
+    const r = await runCli(['help', topic], { env });
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(r.stdout.length).toBeGreaterThan(200);
+  });
+
+  it('partner help globals lists every global flag; partner --help names the topics', async () => {
+    const g = await runCli(['help', 'globals'], { env });
+    for (const flag of ['--profile', '--base-url', '--sandbox', '--debug', '--timeout', '--no-color', '--no-input']) expect(g.stdout).toContain(flag);
+    const root = await runCli(['--help'], { env });
+    expect(root.stdout.replace(/\s+/g, ' ')).toContain('partner help <topic>');
+    for (const topic of ['globals', 'environment', 'exit-codes', 'formats', 'configuration']) expect(root.stdout).toMatch(new RegExp(`^  ${topic} `, 'm'));
+  });
+});
+
+describe('small things a person reads', () => {
+  it('auth login --token says to use --with-token (the token is never a flag)', async () => {
+    const r = await runCli(['auth', 'login', '--token', 'abc'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--token'");
+    expect(r.stderr).toContain('--with-token');
+    expect(r.stderr).not.toContain('abc');
+  });
+
+  it('--set says (repeatable) once, and --results names the file --from-csv really writes', async () => {
+    for (const path of [['gp', 'create'], ['dynamic-details', 'submit']]) {
+      const r = await runCli([...path, '--help'], { env });
+      const at = r.stdout.indexOf('--set <');
+      const set = r.stdout.slice(at, r.stdout.indexOf('\n  -', at));
+      expect(set.match(/repeatable/g), set).toHaveLength(1);
+    }
+    const r = await runCli(['gp', 'create', '--help'], { env });
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('NAME.results.csv beside NAME.csv');
+  });
+
+  it('an error message wraps at the terminal width between words (a pseudo-terminal of 50 columns)', async () => {
+    const out = await runOnTerminal(['employees', 'list', '--status', 'BOGUS'], { env: { ...env, TERM: 'xterm' }, columns: 50 });
+    const lines = out.replace(/\r/g, '').split('\n');
+    for (const line of lines) expect(line.replace(/\x1b\[[0-9;]*m/g, '').length, line).toBeLessThanOrEqual(50);
+    expect(out).toContain('OFFBOARDING');
+    expect(out).toContain('Error:');
+  });
+});
+

@@ -51,14 +51,20 @@ describe.skipIf(!existsSync('/usr/bin/script'))('tables on a terminal', () => {
     });
   }
 
-  it('trackers offboarding at 80 columns: the UUIDs are whole', async () => {
+  it('trackers offboarding at 80 columns: the stage whole, the id the first to go, and named', async () => {
+    // Changed on purpose: the stage and pending documents are what people read first; the
+    // 36-character id used to stay whole while the stage was cut (KNOWLEDGE_TRA…).
     const out = await onTerminal(80, ['trackers', 'offboarding']);
     const rows = out.split('\n').filter((l) => /^ACME-\d{5} /.test(l));
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) {
-      expect(r).toMatch(new RegExp(`  ${UUID.source}$`));
+      expect(r).toMatch(/^ACME-\d{5} {2}[A-Z_]+[A-Z](?: |$)/);
+      expect(r).not.toContain('…  ');
       expect(stringWidth(r)).toBeLessThanOrEqual(80);
     }
+    expect(out.replace(/\s+/g, ' ')).toMatch(/1 column hidden; widen the terminal or use -o csv \(?hidden: ID\)?/);
+    const wide = await onTerminal(140, ['trackers', 'offboarding']);
+    for (const r of wide.split('\n').filter((l) => /^ACME-\d{5} /.test(l))) expect(r).toMatch(new RegExp(`  ${UUID.source}$`));
   });
 
   it('gp schema at 80 columns: field paths whole, REQUIRED not padded to its longest condition, the hint names -o json', async () => {

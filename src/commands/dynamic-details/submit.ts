@@ -10,7 +10,7 @@ export const submit = defineCommand({
   args: { employee: arg.required('employee id (uuid) or employee code') },
   flags: {
     fromFile: path('JSON values of the dynamic sections, nested by section ("-" reads stdin); no prompts'),
-    set: repeated('one value, typed by the schema (repeatable); no prompts', 'section.field=value', (v) => parseSetFlag(v)),
+    set: repeated('one value, typed by the schema; no prompts', 'section.field=value', (v) => parseSetFlag(v)),
     resume: bool('continue from the saved draft of this employee (kept when a submit failed)'),
     dryRun: bool('validate and print the request body (JSON) without sending'),
     bodyFile: path('send this hand-written PATCH body (JSON, "-" reads stdin) as it is, after showing it; for any server'),

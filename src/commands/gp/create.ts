@@ -11,14 +11,14 @@ export const create = defineCommand({
   flags: {
     entity: text('legal entity the employee is hired by (asked on a terminal when missing)', { placeholder: 'name' }),
     fromFile: path('JSON values shaped like the schema, sections nested ("-" reads stdin); no prompts'),
-    set: repeated('one value, typed by the schema (repeatable); no prompts', 'section.field=value', (v) => parseSetFlag(v)),
+    set: repeated('one value, typed by the schema; no prompts', 'section.field=value', (v) => parseSetFlag(v)),
     dryRun: bool('validate and print both request bodies (JSON) without sending'),
     resume: bool('continue from the saved draft of this entity'),
     bodyFile: path('send this hand-written POST body (JSON, "-" reads stdin) as it is, after showing it; for any server'),
     yes: bool('with --body-file: send without asking'),
     fromCsv: path('bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it); every row is checked first'),
     skipInvalid: bool('with --from-csv: create the valid rows even when some rows are invalid'),
-    results: path('with --from-csv: the results CSV (default: FILE.results.csv beside the input); its journal is PATH.journal'),
+    results: path('with --from-csv: the results CSV (default: NAME.results.csv beside NAME.csv); its journal is PATH.journal'),
   },
   // What it prints: the created employee (the spec does not list the 201 body: an employee record and what the
   // sandbox adds), or with --dry-run the request bodies, JSON whatever the terminal. Checked before anything is

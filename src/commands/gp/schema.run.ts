@@ -15,8 +15,9 @@ import { partnerCommand, q } from '../../text/command-line.js';
 
 export type SchemaOptions = OptionsOf<typeof schema>;
 
-// Field paths are never cut; the rest shares what is left ("yes, when term = …",
-// "section (dynamic-details)"); titles go first when even that does not fit.
+// Field paths are never cut; the rest shares what is
+// left ("yes, when term = …", the details people read to fill the form in); titles go
+// first when even that does not fit, so DETAILS keeps its room.
 export const SCHEMA_COLUMNS: Column[] = [
   { key: 'field', header: 'FIELD', kind: 'key' },
   { key: 'title', header: 'TITLE', kind: 'free', priority: 1 },

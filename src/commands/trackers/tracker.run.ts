@@ -18,12 +18,15 @@ export function pendingDocumentsText(item: unknown): string | undefined {
   return `${docs.length}: ${docs.map((d) => (d !== null && typeof d === 'object' ? JSON.stringify(d) : String(d))).join(', ')}`;
 }
 
+// What people read first at a terminal: the code, the stage (an enum, never cut) and the
+// pending documents. The 36-character id goes first when the width runs out (it is named
+// in the hidden-columns note, and -o csv or --fields id,… show it).
 const BASE_COLUMNS: Column[] = [
   { key: 'employeeCode', header: 'CODE', kind: 'key' },
-  { key: 'stage', header: 'STAGE', kind: 'free' },
+  { key: 'stage', header: 'STAGE', kind: 'short' },
 ];
-const PENDING_COLUMN: Column = { key: 'pendingDocuments', header: 'PENDING DOCUMENTS', value: pendingDocumentsText, kind: 'free', priority: 1 };
-const ID_COLUMN: Column = { key: 'id', header: 'ID', kind: 'key' };
+const PENDING_COLUMN: Column = { key: 'pendingDocuments', header: 'PENDING DOCUMENTS', value: pendingDocumentsText, kind: 'free', priority: 2 };
+const ID_COLUMN: Column = { key: 'id', header: 'ID', kind: 'key', priority: 1 };
 
 export function trackerSpec(kind: TrackerKind): ListSpec {
   const offboarding = kind === 'offboarding';

@@ -6,6 +6,7 @@ import { isLoopback } from '../../api/urls.js';
 import { startReceiver, type ReceivedEvent } from '../../webhooks/listen.js';
 import { deliveryLine, deliveryRecord, eventLine, eventRecord, fieldsLine, showEventType } from '../../webhooks/render.js';
 import { openSpool, type DeliveryAttempt } from '../../webhooks/spool.js';
+import { wrapMessage } from '../../text/wrap.js';
 import { abandonAfterMs, FORWARD_CONNECTIONS } from '../../webhooks/forward.js';
 import { keyStoreFor } from '../../webhooks/source.js';
 import { listen } from './listen.js';
@@ -39,7 +40,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   // Each write is isolated: one failure (a closed pipe, a rendering error, a --jq error) is reported and the next record still prints.
   const write = (record: Record<string, unknown>, line: () => string) => {
     queue = queue
-      .then(() => writeRecord(ctx.io, ctx.io.stdout, record, output, { unknownFields: 'ignore', tableFields: true, table: () => (output.fields ? fieldsLine(record, output.fields) : line()) }))
+      .then(() => writeRecord(ctx.io, ctx.io.stdout, record, output, { unknownFields: 'ignore', tableFields: true, table: () => (output.fields ? fieldsLine(record, output.fields) : wrapMessage(line(), ctx.io.columns)) }))
       .catch((err: unknown) => ctx.log.warn(`could not print an event: ${(err as Error).message}`));
     return queue;
   };
@@ -69,7 +70,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   );
   ctx.onCleanup(() => receiver.close());
   const forward = (opts.forwardTo ? `, forwarding valid events to ${opts.forwardTo}` : '') + (spool ? `, spooling to ${spool.dir}` : '');
-  ctx.io.stderr.write(`Ready! Listening for webhooks on ${receiver.url} (keys from ${store.origin}${forward}). Press Ctrl-C to stop.\n`);
+  ctx.io.stderr.write(`${wrapMessage(`Ready! Listening for webhooks on ${receiver.url} (keys from ${store.origin}${forward}). Press Ctrl-C to stop.`, ctx.io.stderrColumns)}\n`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -109,7 +109,8 @@ describe('layoutTable', () => {
     expect(layoutTable(cols, rows, { columns: 25 }).hidden).toEqual(['a', 'b']);
     // The note names the hidden columns when that fits the width.
     const narrow = layoutTable(cols, rows, { columns: 40 });
-    expect(hiddenNote(narrow)).toBe('1 column hidden; widen the terminal or use -o csv');
+    // Too narrow for one line: the names on a line of their own (changed on purpose: they were left out).
+    expect(hiddenNote(narrow)).toBe('1 column hidden; widen the terminal or use -o csv\nhidden: b');
     expect(hiddenNote({ ...narrow, width: 100 })).toBe('1 column hidden; widen the terminal or use -o csv (hidden: b)');
     expect(hiddenNote(layoutTable(cols, rows, { columns: 200 }))).toBeUndefined();
     // Then unprioritised columns from the right, never the first.
@@ -168,11 +169,11 @@ describe('layout rules', () => {
     expect(layoutTable(cols, [['aaaa', 'bbbb']], { columns: 9 }).hidden).toEqual(['b']);
   });
 
-  it('the named note is used when it fits exactly, the short one when one cell wider', () => {
+  it('the named note is one line when it fits exactly, two lines (names kept) when one cell wider', () => {
     const narrow = layoutTable([{ key: 'a', kind: 'key' }, { key: 'b', kind: 'key' }], [['aaaa', 'bbbb']], { columns: 9 });
     const named = '1 column hidden; widen the terminal or use -o csv (hidden: b)';
     expect(hiddenNote({ ...narrow, width: named.length })).toBe(named);
-    expect(hiddenNote({ ...narrow, width: named.length - 1 })).toBe('1 column hidden; widen the terminal or use -o csv');
+    expect(hiddenNote({ ...narrow, width: named.length - 1 })).toBe('1 column hidden; widen the terminal or use -o csv\nhidden: b');
     expect(hiddenNote({ ...narrow, width: 200, fullOutput: '-o json' })).toBe('1 column hidden; widen the terminal or use -o json (hidden: b)');
   });
 

@@ -1,0 +1,67 @@
+// The package a user installs: `npm pack` gives a tarball with the built CLI
+// and the man pages but no tests and no TypeScript sources, and `npm install
+// -g` of that tarball into an empty prefix gives a `partner` that runs
+// against the embedded sandbox and man pages where `man` finds them.
+// Dependencies come from npm's cache (--prefer-offline). The tarball is packed
+// with --ignore-scripts from the dist/ the e2e tests already use (packing with
+// scripts would rebuild dist/ under the other tests' feet).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, ROOT, tempDir } from '../helpers/cli.js';
+
+const run = promisify(execFile);
+const dir = tempDir('partner-install-');
+const prefix = join(dir.path, 'prefix');
+let tarball: string;
+let files: string[];
+
+// npm's own settings from the test runner's environment (a global prefix, omit) must not leak into the install.
+function npmEnv(): NodeJS.ProcessEnv {
+  const env = isolatedEnv(dir.path, { npm_config_loglevel: 'error', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
+  for (const k of Object.keys(env)) if (/^npm_(config_(global|prefix|location|omit|include|production)|lifecycle|package)/i.test(k)) delete env[k];
+  return env;
+}
+
+beforeAll(async () => {
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir.path], { cwd: ROOT, env: npmEnv(), maxBuffer: 16 << 20 });
+  const [info] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
+  tarball = join(dir.path, info.filename);
+  files = info.files.map((f) => f.path);
+}, 120_000);
+
+afterAll(() => dir.cleanup());
+
+describe('npm pack', () => {
+  it('holds the built CLI and the man pages, no tests and no TypeScript sources', () => {
+    expect(files).toContain('bin/partner.js');
+    expect(files).toContain('dist/cli.js');
+    expect(files).toContain('dist/help.js');
+    expect(files).toContain('docs/man/partner-employees-list.1');
+    expect(files).toContain('package.json');
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('scripts/') || (/\.ts$/.test(f) && !f.endsWith('.d.ts')))).toEqual([]);
+  });
+});
+
+describe('npm install -g of the tarball into an empty prefix', () => {
+  beforeAll(async () => {
+    await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: dir.path, env: npmEnv(), maxBuffer: 16 << 20, timeout: 240_000 });
+  }, 250_000);
+
+  it('gives a partner that runs against the embedded sandbox', async () => {
+    const bin = join(prefix, 'bin', 'partner');
+    const r = await run(bin, ['--sandbox', 'employees', 'list', '-o', 'json'], { cwd: dir.path, env: isolatedEnv(dir.path), timeout: 60_000 });
+    const doc = JSON.parse(r.stdout) as { data: { employeeCode: string }[]; pagination: unknown };
+    expect(doc.data.length).toBeGreaterThan(0);
+    expect(doc.data[0]!.employeeCode).toMatch(/^ACME-/);
+    const v = await run(bin, ['--version'], { env: isolatedEnv(dir.path), timeout: 30_000 });
+    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, 90_000);
+
+  it('installs the man pages where man looks for them', () => {
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'partner-employees-list.1'))).toBe(true);
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'partner-help-globals.1'))).toBe(true);
+  });
+});

@@ -1,0 +1,42 @@
+// Messages at the terminal's width: broken only at spaces (never inside a
+// word or a URL), spacing between fields kept, colour codes taking no room.
+import { describe, expect, it } from 'vitest';
+import { wrapMessage } from '../../../src/text/wrap.js';
+
+describe('wrapMessage', () => {
+  it('breaks between words, never inside one, within the width', () => {
+    const msg = 'Error: --status must be one of ONBOARDING, ACTIVE, OFFBOARDING, ENDED, DELETED, not "BOGUS"';
+    const out = wrapMessage(msg, 40);
+    for (const line of out.split('\n')) expect(line.length).toBeLessThanOrEqual(40);
+    expect(out.replace(/\n\s*/g, ' ')).toBe(msg);
+    expect(out).toContain('OFFBOARDING,');
+  });
+
+  it('keeps a URL whole even when it is wider than the terminal', () => {
+    const url = 'http://127.0.0.1:45678/v1/partner/.well-known/jwks.json';
+    const out = wrapMessage(`Ready! Listening for webhooks on ${url} (keys from ${url}). Press Ctrl-C to stop.`, 40);
+    expect(out.split('\n').filter((l) => l.includes(url)).length).toBe(2);
+    for (const line of out.split('\n')) if (!line.includes('http')) expect(line.length).toBeLessThanOrEqual(40);
+  });
+
+  it('keeps two spaces between fields, and the end of an event line together', () => {
+    const line = '12:00:01  200  EMPLOYEE_CREATED  3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a  ONBOARDING  -> forwarded 200';
+    const out = wrapMessage(line, 60);
+    expect(out).toContain('12:00:01  200  EMPLOYEE_CREATED');
+    expect(out).not.toMatch(/forwar\n/);
+    expect(out.split('\n').every((l) => l.length <= 60)).toBe(true);
+    expect(out.split('\n')[1]).toMatch(/^ {2}\S/);
+  });
+
+  it('colour codes take no room; without a width the text is unchanged', () => {
+    const red = '\x1b[31mError:\x1b[39m';
+    expect(wrapMessage(`${red} ${'x'.repeat(30)}`, 40)).toBe(`${red} ${'x'.repeat(30)}`);
+    const long = 'word '.repeat(50).trim();
+    expect(wrapMessage(long, undefined)).toBe(long);
+  });
+
+  it('indents continuation lines under an indented line', () => {
+    const out = wrapMessage(`  Hint: ${'word '.repeat(20).trim()}`, 30);
+    for (const l of out.split('\n').slice(1)) expect(l).toMatch(/^ {4}\S/);
+  });
+});
