@@ -60,7 +60,7 @@ function flagText(flag: Flag<unknown>): string {
 export function outputItems(spec: OutputSpec): Item[] {
   const f = spec.formats;
   const out: Item[] = [{ term: '-o, --output <format>', text: `output format: ${f.join(', ')} (default: ${spec.default ?? `${f.includes('table') ? 'table on a terminal, ' : ''}${spec.piped ?? 'json'} when piped`})` }];
-  if (spec.fields !== false) out.push({ term: '    --fields <list>', text: 'comma-separated fields or dot paths to show, in order' });
+  if (spec.fields !== false) out.push({ term: '    --fields <list>', text: `comma-separated fields or dot paths to show, in order${spec.recordFields ? ` (the fields of each record: ${spec.recordFields.join(', ')})` : ''}` });
   if (spec.quiet) out.push({ term: '-q, --quiet', text: 'print only ids, one per line' });
   if (spec.jq !== false) out.push({ term: '    --jq <expr>', text: 'filter the JSON result with jq (built in); one result per line, strings unquoted; holds the whole result in memory (at most 64 MiB: for a large export use -o ndjson | jq)' });
   if (f.includes('csv')) out.push({ term: '    --csv-raw', text: 'keep CSV cells that start with = + - @ as they are (no formula protection)' });
