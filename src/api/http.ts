@@ -1,12 +1,11 @@
-import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from './undici.js';
+import { Agent, EnvHttpProxyAgent, errors as undiciErrors, poolOptions, request, type Dispatcher } from './undici.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';
 import { apiErrorFrom, badJsonError, redirectError } from './errors.js';
 import { secretRedactor } from './redact.js';
 import { Deadline } from './deadline.js';
-import { checkBaseUrl } from './urls.js';
-import { DeliveryError, deliveryUrl, readReply, type Delivery, type DeliveryClient, type DeliveryInit } from './delivery.js';
+import { checkBaseUrl, isLoopback } from './urls.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -24,15 +23,8 @@ export interface RetryEvent {
 }
 
 export interface HttpClientOptions {
-  /** The API's base URL (https, or http on loopback); unused by a delivery client. */
-  baseUrl?: string;
-  /**
-   * 'api' (default): the Partner API (send/get: token, JSON replies, GET retried).
-   * 'delivery': POSTs to URLs the user chose (deliver: any http(s) URL, no
-   * token, no retries, any status returned, the reply capped and discarded;
-   * see delivery.ts). No proxy: the target is usually the user's own local app.
-   */
-  target?: 'api' | 'delivery';
+  /** The API's base URL (https, or http on loopback). */
+  baseUrl: string;
   token?: string;
   userAgent: string;
   timeoutMs: number;
@@ -85,20 +77,20 @@ export function backoffMs(attempt: number, baseMs: number, random = Math.random)
 export { checkBaseUrl, isLoopback } from './urls.js';
 
 /**
- * The only HTTP client. One keep-alive dispatcher (proxy-aware through
- * HTTP(S)_PROXY / NO_PROXY); send() applies our retry policy: GET only,
- * connection errors and 429/5xx, Retry-After honoured, full-jitter backoff,
- * at most maxRetries. An attempt is the request AND its whole body: an answer
- * cut off mid-body is asked for again from the start. (undici's RetryAgent
- * resumes it with a Range header instead, which fails on servers without
- * range support, and could splice two versions of a page that changed.)
+ * The API client (webhook deliveries have their own: delivery.ts). One
+ * keep-alive dispatcher, proxy-aware through HTTP(S)_PROXY / NO_PROXY except
+ * for a loopback base URL, which is always reached directly; send() applies
+ * our retry policy: GET only, connection errors and 429/5xx, Retry-After
+ * honoured, full-jitter backoff, at most maxRetries. An attempt is the
+ * request AND its whole body: an answer cut off mid-body is asked for again
+ * from the start. (undici's RetryAgent resumes it with a Range header
+ * instead, which fails on servers without range support, and could splice
+ * two versions of a page that changed.)
  */
-export class HttpClient implements DeliveryClient {
-  /** Undefined for a delivery client (it never calls the API). */
-  readonly baseUrl?: URL;
+export class HttpClient {
+  readonly baseUrl: URL;
   private readonly opts: HttpClientOptions;
   private readonly dispatcher: Dispatcher;
-  /** Retries of a GET (a delivery client never retries), and the base of their backoff. */
   private readonly maxRetries: number;
   private readonly backoffBaseMs: number;
   /** Masks the token in error bodies (made once: it indexes every 8-character piece of the token's forms). */
@@ -107,60 +99,18 @@ export class HttpClient implements DeliveryClient {
   constructor(opts: HttpClientOptions) {
     this.opts = opts;
     this.redact = secretRedactor(opts.token);
-    const delivery = opts.target === 'delivery';
-    if (!delivery) this.baseUrl = checkBaseUrl(opts.baseUrl ?? '');
-    const pool = {
-      connections: opts.connections ?? 8,
-      keepAliveTimeout: 10_000,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      connect: { timeout: Math.min(opts.timeoutMs, 10_000) },
-    };
-    this.dispatcher = opts.dispatcher ?? (delivery ? new Agent(pool) : new EnvHttpProxyAgent(pool));
-    // A delivery is never retried here: whoever delivers decides when to try again.
-    this.maxRetries = delivery ? 0 : (opts.maxRetries ?? 4);
+    this.baseUrl = checkBaseUrl(opts.baseUrl);
+    const pool = poolOptions(opts.timeoutMs, opts.connections ?? 8);
+    // Loopback (the sandbox, a local gateway) never goes through a proxy, whatever NO_PROXY says:
+    // a proxy cannot reach our 127.0.0.1 and would see the bearer token in clear.
+    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) ? new Agent(pool) : new EnvHttpProxyAgent(pool));
+    this.maxRetries = opts.maxRetries ?? 4;
     this.backoffBaseMs = opts.backoffBaseMs ?? 250;
   }
 
-  /** The total deadline of one request (one attempt of the API; one delivery), ms. */
+  /** The total deadline of one attempt, ms. */
   get timeoutMs(): number {
     return this.opts.timeoutMs;
-  }
-
-  /**
-   * POSTs `init.body` to `url` (a delivery client's job): the status, whatever
-   * it is, and the first bytes of the reply. No token, no retries; a total
-   * deadline of timeoutMs. Throws DeliveryError when no status came back,
-   * InterruptedError when `init.signal` or the client's signal aborted.
-   */
-  async deliver(url: string, init: DeliveryInit): Promise<Delivery> {
-    const target = deliveryUrl(url);
-    const where = `POST ${target.origin}${target.pathname}`;
-    const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
-    // Date.now, not performance.now: the global `performance` loads perf_hooks (~3 ms) when first
-    // touched, and these times are for --debug lines only.
-    const started = Date.now();
-    try {
-      const res = await request(target, {
-        method: 'POST',
-        dispatcher: this.dispatcher,
-        signal: deadline.signal,
-        headers: { 'user-agent': this.opts.userAgent, ...init.headers },
-        body: init.body,
-      });
-      const excerpt = await readReply(res.body);
-      this.opts.debug?.(`${where} -> ${res.statusCode} in ${Date.now() - started} ms`);
-      return { status: res.statusCode, excerpt };
-    } catch (err) {
-      this.opts.debug?.(`${where} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
-      if (deadline.stopped) throw new InterruptedError();
-      const e = err as Error & { code?: string };
-      const timedOut = deadline.expired || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e.code === 'UND_ERR_CONNECT_TIMEOUT';
-      if (timedOut) throw new DeliveryError(url, `no answer within ${this.opts.timeoutMs / 1000} s`, 'TIMEOUT', err);
-      throw new DeliveryError(url, e.code ?? e.message, 'NETWORK', err);
-    } finally {
-      deadline.dispose();
-    }
   }
 
   async get<T>(path: string, query?: Query): Promise<T> {
@@ -175,7 +125,6 @@ export class HttpClient implements DeliveryClient {
    */
   async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal; maxBytes?: number } = {}): Promise<ApiResponse<T>> {
     const base = this.baseUrl;
-    if (!base) throw new Error('internal: a delivery client does not call the API');
     const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
     for (const [k, v] of Object.entries(init.query ?? {})) {
       if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));

@@ -36,7 +36,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   }
   // One delivery client for every forward: a pool sized for concurrent deliveries; its deadline is the
   // abandon time (a slow target has usually done the work), the sender is answered at --forward-timeout.
-  const delivery = opts.forwardTo ? await ctx.http({ target: 'delivery', timeoutMs: abandonAfterMs(opts.forwardTimeoutMs), connections: FORWARD_CONNECTIONS }) : undefined;
+  const delivery = opts.forwardTo ? await ctx.delivery({ timeoutMs: abandonAfterMs(opts.forwardTimeoutMs), connections: FORWARD_CONNECTIONS }) : undefined;
   const spool = opts.spool !== undefined ? await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, delivery, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m) }) : undefined;
   if (spool) ctx.onCleanup(() => spool.close());
   let queue = Promise.resolve();

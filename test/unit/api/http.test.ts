@@ -190,8 +190,8 @@ describe('the request as sent', () => {
     expect(api.seen[0].url).toBe('/gw/partner/v1/employees');
   });
 
-  it('an API client without a base URL is refused', () => {
-    const make = () => new HttpClient({ userAgent: 'partner-cli/9.9.9', timeoutMs: 1000 });
+  it('an API client with an empty base URL is refused', () => {
+    const make = () => new HttpClient({ baseUrl: '', userAgent: 'partner-cli/9.9.9', timeoutMs: 1000 });
     expect(make).toThrow(UsageError);
     expect(make).toThrow('Base URL "" is not a valid URL');
   });
