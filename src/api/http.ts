@@ -41,10 +41,21 @@ export interface HttpClientOptions {
   dispatcher?: Dispatcher;
 }
 
-/** A response larger than the cap the caller set (the webhook key set: 1 MiB). */
+/**
+ * Cap on one answer of the API, read as it arrives: a page of 100 records is
+ * far below it, and a server (or proxy) that sends hundreds of megabytes
+ * costs no more than this much memory per request in flight.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** A response larger than its cap (MAX_RESPONSE_BYTES, or the caller's: the webhook key set's 1 MiB). */
 export class ResponseTooLargeError extends CliError {
   constructor(where: string, maxBytes: number) {
-    super(`The response of ${where} is larger than ${maxBytes} bytes; it was not read further`, { code: 'RESPONSE_TOO_LARGE', exitCode: ExitCode.FAILURE });
+    super(`The response of ${where} is larger than ${maxBytes} bytes; it was not read further`, {
+      code: 'RESPONSE_TOO_LARGE',
+      exitCode: ExitCode.FAILURE,
+      hint: 'No answer of the API is that large: check the base URL (another service may be answering), or ask the API provider.',
+    });
   }
 }
 
@@ -119,7 +130,8 @@ export class HttpClient {
 
   /**
    * One request, with retries for GET (see the class). `maxBytes` caps the
-   * response body (read streaming, cut off past it: ResponseTooLargeError).
+   * response body (default MAX_RESPONSE_BYTES; read streaming, cut off past
+   * it: ResponseTooLargeError).
    * Every attempt has a total deadline of timeoutMs, headers and body
    * included; it is paused while waiting between attempts.
    */
@@ -152,7 +164,7 @@ export class HttpClient {
         try {
           res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal });
           answered = true;
-          text = init.maxBytes === undefined ? await res.body.text() : (await readCapped(res.body, init.maxBytes, { declaredLength: res.headers['content-length'] })).toString('utf8');
+          text = (await readCapped(res.body, init.maxBytes ?? MAX_RESPONSE_BYTES, { declaredLength: res.headers['content-length'] })).toString('utf8');
         } catch (err) {
           if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
           this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
