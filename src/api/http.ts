@@ -1,6 +1,6 @@
 import { Agent, EnvHttpProxyAgent, errors as undiciErrors, poolOptions, request, type Dispatcher } from './undici.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
+import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';
 import { apiErrorFrom, badJsonError, redirectError } from './errors.js';
 import { secretRedactor } from './redact.js';
@@ -10,8 +10,6 @@ import { checkBaseUrl, isLoopback } from './urls.js';
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
-/** Longest wait we accept from a Retry-After header. */
-const MAX_RETRY_AFTER_MS = 60_000;
 
 export interface RetryEvent {
   method: string;
@@ -69,14 +67,17 @@ export interface ApiResponse<T = unknown> {
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
-/** Milliseconds to wait per a Retry-After header (delta-seconds or HTTP date). */
+/**
+ * Milliseconds to wait per a Retry-After header (delta-seconds or HTTP date),
+ * as asked: whether that fits in --timeout is the retry policy's decision.
+ */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined || v.trim() === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(v.trim())) return Math.min(Number(v) * 1000, MAX_RETRY_AFTER_MS);
+  if (/^\d+(\.\d+)?$/.test(v.trim())) return Number(v) * 1000;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
-  return Math.min(Math.max(at - now, 0), MAX_RETRY_AFTER_MS);
+  return Math.max(at - now, 0);
 }
 
 /** Exponential backoff with full jitter: uniform in [0, base * 2^(attempt-1)], at least a tenth of it. */
@@ -157,6 +158,9 @@ export class HttpClient {
     const started = Date.now();
     let res: Dispatcher.ResponseData;
     let text: string;
+    // --timeout bounds the waiting too: a Retry-After past what is left of it ends the retries at once.
+    let comeBackInMs: number | undefined;
+    const leftMs = () => this.opts.timeoutMs - (Date.now() - started);
     try {
       for (let attempt = 1; ; attempt++) {
         // Set once the headers are in: a failure after that cut the answer off mid-body.
@@ -169,15 +173,23 @@ export class HttpClient {
           if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
           this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
           const code = (err as { code?: string }).code;
-          if (attempt <= retries && !signal.aborted && RETRY_ERROR_CODES.has(code ?? '')) {
-            await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: backoffMs(attempt, this.backoffBaseMs) });
+          if (attempt <= retries && !signal.aborted && RETRY_ERROR_CODES.has(code ?? '') && leftMs() > 0) {
+            await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: Math.min(backoffMs(attempt, this.backoffBaseMs), leftMs()) });
             continue;
           }
           throw failure(err, { url, method, attempts: attempt, answered, deadline, timeoutMs: this.opts.timeoutMs });
         }
         if (attempt <= retries && RETRY_STATUSES.has(res.statusCode)) {
           const status = res.statusCode;
-          const waitMs = parseRetryAfter(res.headers['retry-after']) ?? backoffMs(attempt, this.backoffBaseMs);
+          const asked = parseRetryAfter(res.headers['retry-after']);
+          const left = leftMs();
+          if (asked !== undefined && asked > left) {
+            comeBackInMs = asked;
+            break;
+          }
+          // No time left for a backoff: this answer stands.
+          if (asked === undefined && left <= 0) break;
+          const waitMs = asked ?? Math.min(backoffMs(attempt, this.backoffBaseMs), left);
           await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, status, waitMs });
           continue;
         }
@@ -194,7 +206,10 @@ export class HttpClient {
       const location = typeof resHeaders.location === 'string' ? redacted(resHeaders.location) : undefined;
       throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path });
     }
-    if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      const err = apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
+      throw comeBackInMs === undefined ? err : comeBackLater(err, comeBackInMs, this.opts.timeoutMs);
+    }
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {
       return { status: res.statusCode, headers: resHeaders, body: JSON.parse(text) as T, text };
@@ -224,6 +239,28 @@ export class HttpClient {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/**
+ * A 429 or 503 whose Retry-After asks for more time than --timeout leaves:
+ * the server's answer, saying when it asked to be asked again.
+ */
+function comeBackLater(err: ApiError, waitMs: number, timeoutMs: number): ApiError {
+  const at = new Date(Date.now() + waitMs);
+  // A date past what JavaScript can represent (Retry-After: 1e30) has no time of day to show.
+  const when = Number.isFinite(at.getTime()) ? ` (at ${at.toISOString().replace(/\.\d+Z$/, 'Z')})` : '';
+  // Whole seconds in plain digits, however large (not 1e+30).
+  const seconds = Math.ceil(waitMs / 1000).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 0 });
+  return new ApiError({
+    status: err.status,
+    message: `${err.message}; the server asked to come back in ${seconds} s${when}, later than --timeout ${timeoutMs / 1000} s allows`,
+    apiCode: err.apiCode,
+    correlationId: err.correlationId,
+    path: err.path,
+    details: err.details,
+    excerpt: err.excerpt,
+    hint: 'Run the command again after that time, or give a --timeout SECONDS long enough to wait for it.',
+  });
 }
 
 /** The error for the last failed attempt of a request. */

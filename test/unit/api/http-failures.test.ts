@@ -247,7 +247,8 @@ describe('stopping (Ctrl-C, or the caller gave up)', () => {
     agent.get(API).intercept({ path: '/v1/x', method: 'GET' }).reply(503, 'busy', { headers: { 'retry-after': '60' } });
     const ctrl = new AbortController();
     const lines: string[] = [];
-    const http = client({ dispatcher: agent, signal: ctrl.signal, debug: (l) => lines.push(l), onRetry: () => setTimeout(() => ctrl.abort(), 20) });
+    // A --timeout long enough for the 60 s asked: the wait is taken, then cut short by the abort.
+    const http = client({ dispatcher: agent, signal: ctrl.signal, timeoutMs: 120_000, debug: (l) => lines.push(l), onRetry: () => setTimeout(() => ctrl.abort(), 20) });
     const t0 = Date.now();
     const err = await failed(http.get('/v1/x'));
     const waited = Date.now() - t0;
