@@ -200,21 +200,23 @@ export class HttpClient {
     }
     this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} -> ${res.statusCode} in ${Date.now() - started} ms`);
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
-    // An error body that echoes our Authorization header (some proxies do), whole or in part, must not put the token on stderr.
-    const redacted = this.redact;
+    // An answer that echoes our Authorization header (some proxies do), whole or in part, in its
+    // body or in a header that is shown, must not put the token on stderr: api/errors.ts masks
+    // every field, after the body is decoded.
+    const redact = this.redact;
     if (res.statusCode >= 300 && res.statusCode < 400) {
-      const location = typeof resHeaders.location === 'string' ? redacted(resHeaders.location) : undefined;
-      throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path });
+      const location = typeof resHeaders.location === 'string' ? resHeaders.location : undefined;
+      throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path, redact });
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      const err = apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
+      const err = apiErrorFrom(res.statusCode, text, resHeaders, url.pathname, redact);
       throw comeBackInMs === undefined ? err : comeBackLater(err, comeBackInMs, this.opts.timeoutMs);
     }
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {
       return { status: res.statusCode, headers: resHeaders, body: JSON.parse(text) as T, text };
     } catch {
-      throw badJsonError(res.statusCode, redacted(text));
+      throw badJsonError(res.statusCode, text, redact);
     }
   }
 

@@ -1,16 +1,26 @@
 // Token redaction that catches echoes: a server (or proxy) that echoes part
-// of the Authorization header — the first 40 characters, upper-cased, or
-// base64-encoded in a Basic header — must not put the token on the screen.
-// Any run of MIN_SECRET_RUN or more characters of the token, in any of those
-// forms, is replaced.
+// of the Authorization header — the first 40 characters, upper-cased,
+// base64-encoded in a Basic header, percent-encoded in a URL — must not put
+// the token on the screen. Any run of MIN_SECRET_RUN or more characters of
+// the token, in any of those forms, is replaced. It runs on text as it is
+// shown (a JSON body decoded, each field of the error on its own: api/errors.ts),
+// so an echo spelt with JSON escapes is caught once decoded.
 
 export const MIN_SECRET_RUN = 8;
 const MASK = '***';
 
-/** The forms an echo of the secret can take: as is, upper/lower case, base64 and base64url at each byte alignment. */
+/**
+ * The forms an echo of the secret can take: as is, upper/lower case, base64
+ * and base64url at each byte alignment, and percent-encoded (as
+ * encodeURIComponent writes it, and every byte escaped, in upper- and
+ * lower-case hex).
+ */
 export function secretForms(secret: string): string[] {
-  const forms = new Set([secret, secret.toUpperCase(), secret.toLowerCase()]);
+  const forms = new Set([secret, secret.toUpperCase(), secret.toLowerCase(), encodeURIComponent(secret)]);
   const bytes = Buffer.from(secret, 'utf8');
+  const escaped = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  forms.add(escaped.toUpperCase());
+  forms.add(escaped);
   // A substring starting at byte p is encoded, from its first whole 3-byte group, inside the
   // encoding of bytes from p mod 3 on: three alignments cover every echo.
   for (let offset = 0; offset < 3 && offset < bytes.length; offset++) {
