@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Deadline } from '../../../src/api/deadline.js';
 
@@ -67,8 +68,7 @@ describe('Deadline', () => {
 });
 
 describe('Deadline: one listener per stop signal (issue 21.9)', () => {
-  it('fifty requests in flight on one signal add one listener to it, removed when the last is disposed', async () => {
-    const { getEventListeners } = await import('node:events');
+  it('fifty requests in flight on one signal add one listener to it, removed when the last is disposed', () => {
     const stop = new AbortController();
     const other = new AbortController();
     const ds = Array.from({ length: 50 }, () => new Deadline(60_000, [stop.signal, other.signal, stop.signal]));
