@@ -89,6 +89,11 @@ describe('secretForms: exactly the forms an echo can take (issue 20.2)', () => {
     expect(Buffer.from('??>>??>>?').toString('base64')).not.toBe(Buffer.from('??>>??>>?').toString('base64url'));
   });
 
+  it('every byte escaped with two hex digits, a leading zero included (a tab is %09, not %9)', () => {
+    expect(secretForms('\tbcdefgh')).toContain('%09%62%63%64%65%66%67%68');
+    expect(redactSecret('x=%09%62%63%64%65%66%67%68', '\tbcdefgh')).toBe('x=***');
+  });
+
   it('encodeURIComponent form for a token with URL-special characters', () => {
     expect(secretForms('ab/c+d=e?f')).toContain('ab%2Fc%2Bd%3De%3Ff');
   });
