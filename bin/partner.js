@@ -3,14 +3,33 @@
 // A bare `--version` is answered here, and help from dist/help.js (one
 // module, no commander), so scripts that probe the version and people who ask
 // for help pay for little more than Node's own start-up.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
-} else if ((args.length === 0 || args.includes('--help') || args.includes('-h') || args[0] === 'help' || args.length === 1) && (await import('../dist/help.js')).printHelp(args)) {
-  // Help printed.
-} else {
-  const { main } = await import('../dist/cli.js');
-  await main(args);
+try {
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    writeAll(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  } else if ((args.length === 0 || args.includes('--help') || args.includes('-h') || args[0] === 'help' || args.length === 1) && (await import('../dist/help.js')).printHelp(args)) {
+    // Help printed.
+  } else {
+    const { main } = await import('../dist/cli.js');
+    await main(args);
+  }
+} catch (err) {
+  // Only the two answers above get here (main reports its own failures): stdout could not be
+  // written (a full disk, /dev/full). One line, as the CLI says it (src/errors.ts, OutputWriteError).
+  process.stderr.write(`Error: ${err?.code === 'OUTPUT_WRITE' ? err.message : `Could not write the output to stdout: ${err?.code ?? err}; what was written is incomplete`}\n`);
+  process.exitCode = 1;
+}
+
+/** The version, written whole (a short write finished) or failing; a reader that went away (`| head`) is not a failure. */
+function writeAll(text) {
+  const buf = Buffer.from(text);
+  let at = 0;
+  try {
+    while (at < buf.length) at += writeSync(1, buf, at, buf.length - at);
+  } catch (err) {
+    if (err.code === 'EAGAIN') process.stdout.write(buf.subarray(at)); // a non-blocking pipe: Node's stream waits for it
+    else if (err.code !== 'EPIPE') throw err;
+  }
 }

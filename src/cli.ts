@@ -3,8 +3,8 @@
 // before commander (program.ts) is even loaded, so `partner --help` and
 // `partner <command> --help` start as fast as a bare Node.js.
 import type { Runtime } from './program.js';
-import { CliError, ExitCode, exitCodeFor, InterruptedError, OutputClosedError, UsageError } from './errors.js';
-import { envFlag, streamColor, systemIO, type IO } from './io.js';
+import { CliError, ExitCode, exitCodeFor, InterruptedError, isOutputGone, OutputClosedError, OutputWriteError, UsageError } from './errors.js';
+import { envFlag, outputFailure, outputFlushed, streamColor, systemIO, type IO } from './io.js';
 import { printHelp } from './help-entry.js';
 import { wrapMessage } from './text/wrap.js';
 
@@ -42,11 +42,14 @@ export async function main(argv: string[], io: IO = systemIO(process.env, { colo
   };
   for (const s of STOP_SIGNALS) process.on(s, onStop);
   // The reader of stdout went away (`| head`, or the terminal: EIO): stop the work and exit quietly.
+  // Any other failed write (disk full, `ulimit -f`, /dev/full) cut the output: stop the work too, and
+  // fail below with one line (outputFailure), whatever the command thought of its own success.
   let outputClosed = false;
   const onStdoutError = (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE' && err.code !== 'EIO' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
-    outputClosed = true;
-    controller.abort(new OutputClosedError());
+    if (isOutputGone(err)) {
+      outputClosed = true;
+      controller.abort(new OutputClosedError());
+    } else controller.abort(new OutputWriteError(err));
   };
   io.stdout.on('error', onStdoutError);
   // The terminal closed (SIGHUP): messages that cannot be shown any more (EIO) are lost; the failed
@@ -58,10 +61,15 @@ export async function main(argv: string[], io: IO = systemIO(process.env, { colo
     if (printHelp(argv, io)) return ExitCode.OK;
     const { buildProgram } = await import('./program.js');
     await buildProgram(runtime, { argv }).parseAsync(argv, { from: 'user' });
-    code = interrupted ? ExitCode.INTERRUPTED : runtime.exitCode;
+    // Everything printed has left the process, or the command fails: an export cut by a full disk never exits 0.
+    await outputFlushed(io.stdout);
+    const failed = interrupted ? undefined : outputFailure(io.stdout);
+    code = interrupted ? ExitCode.INTERRUPTED : failed ? await report(failed, runtime, false) : runtime.exitCode;
   } catch (err) {
-    // A stop signal wins over a closed output (a closing terminal brings both): 130.
-    code = !interrupted && (outputClosed || err instanceof OutputClosedError) ? ExitCode.OK : await report(err, runtime, interrupted);
+    // A stop signal wins over a closed output (a closing terminal brings both): 130. A failed
+    // write is the cause of whatever the command then met (its own abort, a cut walk).
+    const failed = interrupted ? undefined : outputFailure(io.stdout);
+    code = failed ? await report(failed, runtime, false) : !interrupted && (outputClosed || err instanceof OutputClosedError) ? ExitCode.OK : await report(err, runtime, interrupted);
   } finally {
     await runtime.context?.cleanup();
     for (const s of STOP_SIGNALS) process.off(s, onStop);

@@ -8,6 +8,7 @@ import { packageVersion } from './version.js';
 import { AuthError, UsageError } from './errors.js';
 import type { IO } from './io.js';
 import type { HttpClient, RetryEvent } from './api/http.js';
+import type { DeliveryClient } from './api/delivery.js';
 import type { ConfigStore } from './config/store.js';
 import type { ResolvedProfile } from './config/resolve.js';
 import type { DraftStore } from './forms/drafts.js';
@@ -34,9 +35,14 @@ export interface HttpOptions {
   baseUrl?: string;
   /** A token other than the profile's (login's check), or null for none (the public key set). */
   token?: string | null;
-  /** 'delivery': a client that POSTs to URLs the user chose (webhook forwarding, replay, sandbox emit); no profile, no token (api/delivery.ts). */
-  target?: 'delivery';
   /** The total deadline of one request, ms (default: --timeout). */
+  timeoutMs?: number;
+}
+
+export interface DeliveryOptions {
+  /** Keep-alive connections per receiver. */
+  connections?: number;
+  /** The total deadline of one delivery, ms (default: --timeout). */
   timeoutMs?: number;
 }
 
@@ -82,6 +88,12 @@ export interface Context {
    * unless the command declared `needsToken: false`.
    */
   http(opts?: HttpOptions): Promise<HttpClient>;
+  /**
+   * A client that POSTs to URLs the user chose (webhook forwarding, replay,
+   * sandbox emit: api/delivery.ts): no profile, no token, no retries. Each
+   * call makes a new one, closed at cleanup.
+   */
+  delivery(opts?: DeliveryOptions): Promise<DeliveryClient>;
   /** Prompts on the terminal (stderr); fails with a usage error naming `flag` when prompting is not possible. */
   prompter(): Promise<Prompter>;
   /** Drafts of half-filled forms (config dir, 0600). */
@@ -125,12 +137,11 @@ export function createContext(init: ContextInit): Context {
   let drafts: Promise<DraftStore> | undefined;
 
   // The HTTP client: depends on the profile (base URL, token) and the global --timeout and --debug.
-  const newClient = async (baseUrl: string | undefined, token: string | undefined, opts: HttpOptions): Promise<HttpClient> => {
+  const newClient = async (baseUrl: string, token: string | undefined, opts: HttpOptions): Promise<HttpClient> => {
     const { HttpClient } = await import('./api/http.js');
     const http = new HttpClient({
       baseUrl,
       token,
-      target: opts.target,
       userAgent: `partner-cli/${ctx.version}`,
       timeoutMs: opts.timeoutMs ?? globals.timeout * 1000,
       connections: opts.connections,
@@ -182,7 +193,6 @@ export function createContext(init: ContextInit): Context {
       return resolved;
     },
     http(opts = {}) {
-      if (opts.target === 'delivery') return newClient(undefined, undefined, opts);
       if (opts.baseUrl !== undefined || opts.token !== undefined) {
         return (async () => {
           const baseUrl = opts.baseUrl ?? (await ctx.profile()).baseUrl;
@@ -200,6 +210,20 @@ export function createContext(init: ContextInit): Context {
         }
         return newClient(p.baseUrl, p.token, opts);
       })();
+      return client;
+    },
+    async delivery(opts = {}) {
+      // Depends on the global --timeout and --debug only.
+      const { HttpDeliveryClient } = await import('./api/delivery.js');
+      const client = new HttpDeliveryClient({
+        userAgent: `partner-cli/${ctx.version}`,
+        timeoutMs: opts.timeoutMs ?? globals.timeout * 1000,
+        connections: opts.connections,
+        signal: init.signal,
+        debug: globals.debug ? log.debug : undefined,
+        dispatcher: init.dispatcher,
+      });
+      cleanups.push(() => client.close());
       return client;
     },
     prompter() {

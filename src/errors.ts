@@ -150,6 +150,39 @@ export class OutputClosedError extends CliError {
   }
 }
 
+/** Error codes of a stdout whose reader went away (`| head`; a closed terminal): not a failure. */
+const OUTPUT_GONE = new Set(['EPIPE', 'EIO', 'ERR_STREAM_DESTROYED']);
+
+/** The write failed because the reader of stdout went away (see OutputClosedError), not because the output is cut. */
+export function isOutputGone(err: unknown): boolean {
+  return OUTPUT_GONE.has((err as NodeJS.ErrnoException | undefined)?.code ?? '');
+}
+
+/**
+ * stdout could not be written (the disk is full, the file-size limit was
+ * reached, /dev/full): what was printed is cut, so the command fails (exit 1)
+ * with one line naming the cause, even if everything else went well.
+ */
+export class OutputWriteError extends CliError {
+  constructor(cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    super(`Could not write the output to stdout: ${outputWriteReason(code, cause)}; what was written is incomplete`, { code: 'OUTPUT_WRITE', exitCode: ExitCode.FAILURE, cause });
+  }
+}
+
+function outputWriteReason(code: string | undefined, cause: unknown): string {
+  switch (code) {
+    case 'ENOSPC':
+      return 'ENOSPC (no space left on the device)';
+    case 'EFBIG':
+      return 'EFBIG (the file-size limit was reached, see `ulimit -f`)';
+    case 'EDQUOT':
+      return 'EDQUOT (the disk quota is used up)';
+    default:
+      return code ?? (cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
 /** Ctrl-C while working (exit 130, "Interrupted."). */
 export class InterruptedError extends CliError {
   constructor(message = 'Interrupted', code = 'INTERRUPTED') {

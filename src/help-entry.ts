@@ -3,12 +3,16 @@
 // module, or returns false (and the full CLI runs).
 import { helpRequest, renderHelp } from './help.js';
 import { helpWidth } from './text/width.js';
-import { systemIO, type IO } from './io.js';
+import { outputFailure, systemIO, type IO } from './io.js';
 import { TOP_LEVEL } from './commands/index.js';
 
+/** Throws OutputWriteError when the help could not be written whole (`> /dev/full`); a closed pipe (`| head`) is not a failure. */
 export function printHelp(argv: string[], io: IO = systemIO(process.env)): boolean {
   const target = helpRequest(argv, TOP_LEVEL);
   if (!target) return false;
   io.stdout.write(renderHelp(target, TOP_LEVEL, helpWidth(io)));
+  // stdout on a file or a device is written at once (io.ts, FileOutput): a failure is known here.
+  const failed = outputFailure(io.stdout);
+  if (failed) throw failed;
   return true;
 }

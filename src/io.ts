@@ -1,5 +1,6 @@
-import { fstatSync } from 'node:fs';
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { fstatSync, writeSync } from 'node:fs';
+import { PassThrough, Writable, type Readable } from 'node:stream';
+import { isOutputGone, OutputWriteError } from './errors.js';
 
 /**
  * All terminal I/O goes through one IO object. stdout carries results only;
@@ -42,13 +43,78 @@ function isPipe(fd: number): boolean {
   }
 }
 
+/**
+ * stdout on a file or a device (`> FILE`, `> /dev/full`). Node's own stream
+ * for it ignores a short write (the disk filled, or `ulimit -f` was reached,
+ * inside a write): the file is cut and the process exits 0. This one finishes
+ * every short write, so the next write(2) reports the cause (ENOSPC, EFBIG),
+ * and the failure stays on the stream (`errored`) for the entry point to
+ * report. Synchronous, as Node's is: written when write() returns.
+ */
+export class FileOutput extends Writable {
+  constructor(private readonly fd: number) {
+    super({ decodeStrings: true });
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
+    try {
+      for (let at = 0; at < chunk.length; ) {
+        const n = writeSync(this.fd, chunk, at, chunk.length - at);
+        // write(2) never answers 0 for a regular file or a device unless something is badly wrong: fail rather than spin.
+        if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
+        at += n;
+      }
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+}
+
+/** stdout as a stream: our checked writer for a file or a device; Node's for a terminal, a pipe or a socket (those finish every write). */
+function stdoutStream(): Writable {
+  let stream: Writable = process.stdout;
+  try {
+    const st = fstatSync(1);
+    if (!process.stdout.isTTY && (st.isFile() || st.isCharacterDevice())) stream = new FileOutput(1);
+  } catch {
+    // No stdout at all (closed fd): Node's stream reports it as it writes.
+  }
+  // A failed write is read back from the stream (outputFailure) by whoever writes last; it must
+  // never crash the process with Node's "Unhandled 'error' event" and a stack.
+  if (stream !== process.stdout || process.stdout.listenerCount('error') === 0) stream.on('error', () => undefined);
+  return stream;
+}
+
+/**
+ * Why stdout cannot take more output: OutputWriteError (the disk is full, a
+ * file-size limit: the output is cut), or undefined when it is fine or its
+ * reader merely went away (`| head`: see OutputClosedError).
+ */
+export function outputFailure(stream: Writable): OutputWriteError | undefined {
+  const err = stream.errored;
+  return err && !isOutputGone(err) ? new OutputWriteError(err) : undefined;
+}
+
+/** Resolves once what was written to `stream` has left the process (or failed). */
+export function outputFlushed(stream: Writable): Promise<void> {
+  if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const settle = () => {
+      stream.off('drain', settle).off('close', settle).off('error', settle);
+      resolve();
+    };
+    stream.on('drain', settle).on('close', settle).on('error', settle);
+  });
+}
+
 export function systemIO(env: NodeJS.ProcessEnv, prefs: IOPreferences = {}): IO {
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   const stderrIsTTY = Boolean(process.stderr.isTTY);
   const stdinIsTTY = Boolean(process.stdin.isTTY);
   return {
     stdin: process.stdin,
-    stdout: process.stdout,
+    stdout: stdoutStream(),
     stderr: process.stderr,
     stdinIsTTY,
     stdoutIsTTY,

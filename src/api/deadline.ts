@@ -7,28 +7,36 @@
  * policy waits between attempts, restarted for the next attempt.
  *
  * Its signal is the one request's signal: it also aborts when any of the
- * `stops` does (Ctrl-C, a walk that ended). One listener each, removed by
- * dispose(), instead of AbortSignal.any per request: that showed in the
- * profile of a long export (~12 ms in 200 pages), and listen sends hundreds
- * of deliveries a second.
+ * `stops` does (Ctrl-C, a walk that ended), through ONE listener per stop
+ * signal shared by every deadline waiting on it (see `watch`), removed when
+ * the last of them is disposed. Not AbortSignal.any per request: that showed
+ * in the profile of a long export (~12 ms in 200 pages), and listen sends
+ * hundreds of deliveries a second. Not a listener per request either: dozens
+ * of requests in flight on the CLI's one Ctrl-C signal (`profile get` with
+ * several employees) made Node warn of a listener leak (issue 21.9).
  */
 export class Deadline {
   private readonly ctrl = new AbortController();
   private timer?: NodeJS.Timeout;
   private timedOut = false;
   private readonly stops: AbortSignal[];
-  private readonly onStop = (e: Event) => this.ctrl.abort((e.target as AbortSignal).reason);
 
   constructor(
     private readonly ms: number,
     stops: (AbortSignal | undefined)[] = [],
   ) {
-    this.stops = stops.filter((s): s is AbortSignal => s !== undefined);
+    // A signal named twice (the client's and the caller's are often the same) is watched once.
+    this.stops = [...new Set(stops.filter((s): s is AbortSignal => s !== undefined))];
     for (const s of this.stops) {
       if (s.aborted) this.ctrl.abort(s.reason);
-      else s.addEventListener('abort', this.onStop, { once: true });
+      else watch(s, this);
     }
     this.start();
+  }
+
+  /** A stop signal aborted: so does this request. */
+  stopBy(signal: AbortSignal): void {
+    this.ctrl.abort(signal.reason);
   }
 
   /** Aborts at the deadline, or when one of the stops aborts. */
@@ -62,6 +70,33 @@ export class Deadline {
   /** The request is over: no timer, no listeners left on the stops. */
   dispose(): void {
     this.stop();
-    for (const s of this.stops) s.removeEventListener('abort', this.onStop);
+    for (const s of this.stops) unwatch(s, this);
   }
+}
+
+/** The deadlines in flight on one stop signal, and the one listener that stops them all. */
+interface Watchers {
+  deadlines: Set<Deadline>;
+  onAbort: () => void;
+}
+
+const watched = new WeakMap<AbortSignal, Watchers>();
+
+function watch(signal: AbortSignal, d: Deadline): void {
+  let w = watched.get(signal);
+  if (!w) {
+    const deadlines = new Set<Deadline>();
+    w = { deadlines, onAbort: () => [...deadlines].forEach((x) => x.stopBy(signal)) };
+    watched.set(signal, w);
+    signal.addEventListener('abort', w.onAbort, { once: true });
+  }
+  w.deadlines.add(d);
+}
+
+function unwatch(signal: AbortSignal, d: Deadline): void {
+  const w = watched.get(signal);
+  if (!w?.deadlines.delete(d) || w.deadlines.size > 0) return;
+  // The last one: no listener is left on a signal that outlives the requests (the CLI's Ctrl-C).
+  signal.removeEventListener('abort', w.onAbort);
+  watched.delete(signal);
 }

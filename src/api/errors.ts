@@ -4,6 +4,23 @@ import { isLoopback } from './urls.js';
 
 const EXCERPT_LENGTH = 160;
 
+/** Masks echoes of the token (api/redact.ts); the identity for a client without one. */
+export type Redact = (text: string) => string;
+const KEEP: Redact = (text) => text;
+
+/**
+ * Server text as it will be shown, then redacted: escape sequences removed
+ * first (a token split by one would be whole once the terminal drops it).
+ */
+function shown(text: string, redact: Redact): string {
+  return redact(sanitizeTerminal(text));
+}
+
+/** JSON's \uXXXX escapes decoded, in a body that is not valid JSON: a token spelt that way is caught too. */
+function unescapeJson(text: string): string {
+  return text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 /** First characters of a body, on one line, for error messages. */
 export function excerpt(text: string): string {
   const flat = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
@@ -14,27 +31,34 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+/** The correlation id of an answer's headers (x-correlation-id, else x-request-id), as shown. */
+function headerCorrelation(headers: Record<string, string | string[] | undefined>, redact: Redact): string | undefined {
+  const id = str(headers['x-correlation-id']) ?? str(headers['x-request-id']);
+  return id === undefined ? undefined : shown(id, redact);
+}
+
 /**
  * A 3xx answer. Redirects are not followed: the token would go wherever the
  * server points, and an API that moved is configured, not chased. Says where
  * it points (sanitised, bounded) and, when that address ends with the path
  * asked for, the base URL to use instead; otherwise the base URL is probably
  * wrong (a sign-in page or another service answered). `location` is the
- * header as received (token echoes already masked).
+ * header as received; echoes of the token are masked in what is shown.
  */
-export function redirectError(status: number, a: { location?: string; headers: Record<string, string | string[] | undefined>; url: URL; apiPath: string }): ApiError {
+export function redirectError(status: number, a: { location?: string; headers: Record<string, string | string[] | undefined>; url: URL; apiPath: string; redact?: Redact }): ApiError {
+  const redact = a.redact ?? KEEP;
   let target: URL | undefined;
   try {
     target = a.location ? new URL(a.location, a.url) : undefined;
   } catch {
     target = undefined;
   }
-  const where = a.location ? excerpt(sanitizeTerminal(target?.href ?? a.location)) : undefined;
-  const base = target && suggestedBase(target, a.apiPath);
+  const where = a.location ? excerpt(shown(target?.href ?? a.location, redact)) : undefined;
+  const base = target && suggestedBase(target, a.apiPath, redact);
   return new ApiError({
     status,
     message: where ? `The server answered HTTP ${status}, a redirect to ${where}; partner does not follow redirects` : `The server answered HTTP ${status}, a redirect without a Location; partner does not follow redirects`,
-    correlationId: str(a.headers['x-correlation-id']) ?? str(a.headers['x-request-id']),
+    correlationId: headerCorrelation(a.headers, redact),
     path: a.url.pathname,
     hint: base
       ? `The base URL is probably out of date: if ${base} is the API's address now, use --base-url ${base} (or put it in PARTNER_BASE_URL or the profile).`
@@ -43,20 +67,23 @@ export function redirectError(status: number, a: { location?: string; headers: R
 }
 
 /** The base URL under which `target` is the API path asked for, if it is one partner accepts (https, or http on loopback). */
-function suggestedBase(target: URL, apiPath: string): string | undefined {
+function suggestedBase(target: URL, apiPath: string, redact: Redact): string | undefined {
   if (!target.pathname.endsWith(apiPath)) return undefined;
   if (target.protocol !== 'https:' && !(target.protocol === 'http:' && isLoopback(target.hostname))) return undefined;
   const base = `${target.origin}${target.pathname.slice(0, target.pathname.length - apiPath.length)}`;
-  return base.length <= EXCERPT_LENGTH ? sanitizeTerminal(base) : undefined;
+  return base.length <= EXCERPT_LENGTH ? shown(base, redact) : undefined;
 }
 
 /**
  * Builds an ApiError from any non-2xx answer. The declared body carries field
  * failures twice (`errors[]` with `property`, `error.details[]` with `field`);
  * both are read and merged. Non-JSON bodies (a proxy's HTML page) keep an excerpt.
+ * `redact` masks echoes of the token in every field, after the body is
+ * decoded: the raw text may spell the token with JSON escapes.
  */
-export function apiErrorFrom(status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, requestPath: string): ApiError {
-  const headerCorrelation = str(headers['x-correlation-id']) ?? str(headers['x-request-id']);
+export function apiErrorFrom(status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, requestPath: string, redact: Redact = KEEP): ApiError {
+  const fromHeaders = headerCorrelation(headers, redact);
+  const r = (v: string | undefined) => (v === undefined ? undefined : shown(v, redact));
   let body: unknown;
   try {
     body = bodyText.trim() === '' ? undefined : JSON.parse(bodyText);
@@ -68,9 +95,9 @@ export function apiErrorFrom(status: number, bodyText: string, headers: Record<s
     return new ApiError({
       status,
       message: text === '' ? `The server answered HTTP ${status} with an empty body` : `The server answered HTTP ${status} with a non-JSON body`,
-      correlationId: headerCorrelation,
+      correlationId: fromHeaders,
       path: requestPath,
-      excerpt: text === '' ? undefined : excerpt(text),
+      excerpt: text === '' ? undefined : excerpt(shown(unescapeJson(text), redact)),
     });
   }
   const b = body as Record<string, unknown>;
@@ -78,9 +105,9 @@ export function apiErrorFrom(status: number, bodyText: string, headers: Record<s
   const details: FieldError[] = [];
   const seen = new Set<string>();
   const add = (field: unknown, message: unknown) => {
-    const m = str(message);
+    const m = r(str(message));
     if (!m) return;
-    const f = str(field) ?? '';
+    const f = r(str(field)) ?? '';
     const key = `${f}\u0000${m}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -93,19 +120,19 @@ export function apiErrorFrom(status: number, bodyText: string, headers: Record<s
     for (const e of b.errors) if (e && typeof e === 'object') add((e as any).property ?? (e as any).field, (e as any).message);
   }
   // RFC 7807 bodies use title/detail; the declared body uses message.
-  const message = str(b.message) ?? str(inner.message) ?? str(b.detail) ?? str(b.title) ?? `HTTP ${status}`;
+  const message = r(str(b.message) ?? str(inner.message) ?? str(b.detail) ?? str(b.title)) ?? `HTTP ${status}`;
   // A top-level message repeated as the only "field" error adds nothing.
   const fieldDetails = details.filter((d) => !(d.field === '' && d.message === message));
   return new ApiError({
     status,
     message,
-    apiCode: str(b.code) ?? str(inner.code),
-    correlationId: str(b.correlationId) ?? headerCorrelation,
-    path: str(b.path) ?? requestPath,
+    apiCode: r(str(b.code) ?? str(inner.code)),
+    correlationId: r(str(b.correlationId)) ?? fromHeaders,
+    path: r(str(b.path)) ?? requestPath,
     details: fieldDetails,
   });
 }
 
-export function badJsonError(status: number, bodyText: string): ResponseFormatError {
-  return new ResponseFormatError(`The server answered HTTP ${status} with invalid JSON`, status, excerpt(bodyText));
+export function badJsonError(status: number, bodyText: string, redact: Redact = KEEP): ResponseFormatError {
+  return new ResponseFormatError(`The server answered HTTP ${status} with invalid JSON`, status, excerpt(shown(unescapeJson(bodyText), redact)));
 }

@@ -1,18 +1,15 @@
-import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from './undici.js';
+import { Agent, EnvHttpProxyAgent, errors as undiciErrors, poolOptions, request, type Dispatcher } from './undici.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
+import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';
 import { apiErrorFrom, badJsonError, redirectError } from './errors.js';
 import { secretRedactor } from './redact.js';
 import { Deadline } from './deadline.js';
-import { checkBaseUrl } from './urls.js';
-import { DeliveryError, deliveryUrl, readReply, type Delivery, type DeliveryClient, type DeliveryInit } from './delivery.js';
+import { checkBaseUrl, isLoopback } from './urls.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
-/** Longest wait we accept from a Retry-After header. */
-const MAX_RETRY_AFTER_MS = 60_000;
 
 export interface RetryEvent {
   method: string;
@@ -24,15 +21,8 @@ export interface RetryEvent {
 }
 
 export interface HttpClientOptions {
-  /** The API's base URL (https, or http on loopback); unused by a delivery client. */
-  baseUrl?: string;
-  /**
-   * 'api' (default): the Partner API (send/get: token, JSON replies, GET retried).
-   * 'delivery': POSTs to URLs the user chose (deliver: any http(s) URL, no
-   * token, no retries, any status returned, the reply capped and discarded;
-   * see delivery.ts). No proxy: the target is usually the user's own local app.
-   */
-  target?: 'api' | 'delivery';
+  /** The API's base URL (https, or http on loopback). */
+  baseUrl: string;
   token?: string;
   userAgent: string;
   timeoutMs: number;
@@ -49,10 +39,21 @@ export interface HttpClientOptions {
   dispatcher?: Dispatcher;
 }
 
-/** A response larger than the cap the caller set (the webhook key set: 1 MiB). */
+/**
+ * Cap on one answer of the API, read as it arrives: a page of 100 records is
+ * far below it, and a server (or proxy) that sends hundreds of megabytes
+ * costs no more than this much memory per request in flight.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** A response larger than its cap (MAX_RESPONSE_BYTES, or the caller's: the webhook key set's 1 MiB). */
 export class ResponseTooLargeError extends CliError {
   constructor(where: string, maxBytes: number) {
-    super(`The response of ${where} is larger than ${maxBytes} bytes; it was not read further`, { code: 'RESPONSE_TOO_LARGE', exitCode: ExitCode.FAILURE });
+    super(`The response of ${where} is larger than ${maxBytes} bytes; it was not read further`, {
+      code: 'RESPONSE_TOO_LARGE',
+      exitCode: ExitCode.FAILURE,
+      hint: 'No answer of the API is that large: check the base URL (another service may be answering), or ask the API provider.',
+    });
   }
 }
 
@@ -66,14 +67,17 @@ export interface ApiResponse<T = unknown> {
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
-/** Milliseconds to wait per a Retry-After header (delta-seconds or HTTP date). */
+/**
+ * Milliseconds to wait per a Retry-After header (delta-seconds or HTTP date),
+ * as asked: whether that fits in --timeout is the retry policy's decision.
+ */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined || v.trim() === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(v.trim())) return Math.min(Number(v) * 1000, MAX_RETRY_AFTER_MS);
+  if (/^\d+(\.\d+)?$/.test(v.trim())) return Number(v) * 1000;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
-  return Math.min(Math.max(at - now, 0), MAX_RETRY_AFTER_MS);
+  return Math.max(at - now, 0);
 }
 
 /** Exponential backoff with full jitter: uniform in [0, base * 2^(attempt-1)], at least a tenth of it. */
@@ -85,20 +89,20 @@ export function backoffMs(attempt: number, baseMs: number, random = Math.random)
 export { checkBaseUrl, isLoopback } from './urls.js';
 
 /**
- * The only HTTP client. One keep-alive dispatcher (proxy-aware through
- * HTTP(S)_PROXY / NO_PROXY); send() applies our retry policy: GET only,
- * connection errors and 429/5xx, Retry-After honoured, full-jitter backoff,
- * at most maxRetries. An attempt is the request AND its whole body: an answer
- * cut off mid-body is asked for again from the start. (undici's RetryAgent
- * resumes it with a Range header instead, which fails on servers without
- * range support, and could splice two versions of a page that changed.)
+ * The API client (webhook deliveries have their own: delivery.ts). One
+ * keep-alive dispatcher, proxy-aware through HTTP(S)_PROXY / NO_PROXY except
+ * for a loopback base URL, which is always reached directly; send() applies
+ * our retry policy: GET only, connection errors and 429/5xx, Retry-After
+ * honoured, full-jitter backoff, at most maxRetries. An attempt is the
+ * request AND its whole body: an answer cut off mid-body is asked for again
+ * from the start. (undici's RetryAgent resumes it with a Range header
+ * instead, which fails on servers without range support, and could splice
+ * two versions of a page that changed.)
  */
-export class HttpClient implements DeliveryClient {
-  /** Undefined for a delivery client (it never calls the API). */
-  readonly baseUrl?: URL;
+export class HttpClient {
+  readonly baseUrl: URL;
   private readonly opts: HttpClientOptions;
   private readonly dispatcher: Dispatcher;
-  /** Retries of a GET (a delivery client never retries), and the base of their backoff. */
   private readonly maxRetries: number;
   private readonly backoffBaseMs: number;
   /** Masks the token in error bodies (made once: it indexes every 8-character piece of the token's forms). */
@@ -107,60 +111,18 @@ export class HttpClient implements DeliveryClient {
   constructor(opts: HttpClientOptions) {
     this.opts = opts;
     this.redact = secretRedactor(opts.token);
-    const delivery = opts.target === 'delivery';
-    if (!delivery) this.baseUrl = checkBaseUrl(opts.baseUrl ?? '');
-    const pool = {
-      connections: opts.connections ?? 8,
-      keepAliveTimeout: 10_000,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      connect: { timeout: Math.min(opts.timeoutMs, 10_000) },
-    };
-    this.dispatcher = opts.dispatcher ?? (delivery ? new Agent(pool) : new EnvHttpProxyAgent(pool));
-    // A delivery is never retried here: whoever delivers decides when to try again.
-    this.maxRetries = delivery ? 0 : (opts.maxRetries ?? 4);
+    this.baseUrl = checkBaseUrl(opts.baseUrl);
+    const pool = poolOptions(opts.timeoutMs, opts.connections ?? 8);
+    // Loopback (the sandbox, a local gateway) never goes through a proxy, whatever NO_PROXY says:
+    // a proxy cannot reach our 127.0.0.1 and would see the bearer token in clear.
+    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) ? new Agent(pool) : new EnvHttpProxyAgent(pool));
+    this.maxRetries = opts.maxRetries ?? 4;
     this.backoffBaseMs = opts.backoffBaseMs ?? 250;
   }
 
-  /** The total deadline of one request (one attempt of the API; one delivery), ms. */
+  /** The total deadline of one attempt, ms. */
   get timeoutMs(): number {
     return this.opts.timeoutMs;
-  }
-
-  /**
-   * POSTs `init.body` to `url` (a delivery client's job): the status, whatever
-   * it is, and the first bytes of the reply. No token, no retries; a total
-   * deadline of timeoutMs. Throws DeliveryError when no status came back,
-   * InterruptedError when `init.signal` or the client's signal aborted.
-   */
-  async deliver(url: string, init: DeliveryInit): Promise<Delivery> {
-    const target = deliveryUrl(url);
-    const where = `POST ${target.origin}${target.pathname}`;
-    const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
-    // Date.now, not performance.now: the global `performance` loads perf_hooks (~3 ms) when first
-    // touched, and these times are for --debug lines only.
-    const started = Date.now();
-    try {
-      const res = await request(target, {
-        method: 'POST',
-        dispatcher: this.dispatcher,
-        signal: deadline.signal,
-        headers: { 'user-agent': this.opts.userAgent, ...init.headers },
-        body: init.body,
-      });
-      const excerpt = await readReply(res.body);
-      this.opts.debug?.(`${where} -> ${res.statusCode} in ${Date.now() - started} ms`);
-      return { status: res.statusCode, excerpt };
-    } catch (err) {
-      this.opts.debug?.(`${where} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
-      if (deadline.stopped) throw new InterruptedError();
-      const e = err as Error & { code?: string };
-      const timedOut = deadline.expired || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e.code === 'UND_ERR_CONNECT_TIMEOUT';
-      if (timedOut) throw new DeliveryError(url, `no answer within ${this.opts.timeoutMs / 1000} s`, 'TIMEOUT', err);
-      throw new DeliveryError(url, e.code ?? e.message, 'NETWORK', err);
-    } finally {
-      deadline.dispose();
-    }
   }
 
   async get<T>(path: string, query?: Query): Promise<T> {
@@ -169,13 +131,13 @@ export class HttpClient implements DeliveryClient {
 
   /**
    * One request, with retries for GET (see the class). `maxBytes` caps the
-   * response body (read streaming, cut off past it: ResponseTooLargeError).
+   * response body (default MAX_RESPONSE_BYTES; read streaming, cut off past
+   * it: ResponseTooLargeError).
    * Every attempt has a total deadline of timeoutMs, headers and body
    * included; it is paused while waiting between attempts.
    */
   async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal; maxBytes?: number } = {}): Promise<ApiResponse<T>> {
     const base = this.baseUrl;
-    if (!base) throw new Error('internal: a delivery client does not call the API');
     const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
     for (const [k, v] of Object.entries(init.query ?? {})) {
       if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
@@ -196,6 +158,9 @@ export class HttpClient implements DeliveryClient {
     const started = Date.now();
     let res: Dispatcher.ResponseData;
     let text: string;
+    // --timeout bounds the waiting too: a Retry-After past what is left of it ends the retries at once.
+    let comeBackInMs: number | undefined;
+    const leftMs = () => this.opts.timeoutMs - (Date.now() - started);
     try {
       for (let attempt = 1; ; attempt++) {
         // Set once the headers are in: a failure after that cut the answer off mid-body.
@@ -203,20 +168,28 @@ export class HttpClient implements DeliveryClient {
         try {
           res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal });
           answered = true;
-          text = init.maxBytes === undefined ? await res.body.text() : (await readCapped(res.body, init.maxBytes, { declaredLength: res.headers['content-length'] })).toString('utf8');
+          text = (await readCapped(res.body, init.maxBytes ?? MAX_RESPONSE_BYTES, { declaredLength: res.headers['content-length'] })).toString('utf8');
         } catch (err) {
           if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
           this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
           const code = (err as { code?: string }).code;
-          if (attempt <= retries && !signal.aborted && RETRY_ERROR_CODES.has(code ?? '')) {
-            await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: backoffMs(attempt, this.backoffBaseMs) });
+          if (attempt <= retries && !signal.aborted && RETRY_ERROR_CODES.has(code ?? '') && leftMs() > 0) {
+            await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: Math.min(backoffMs(attempt, this.backoffBaseMs), leftMs()) });
             continue;
           }
           throw failure(err, { url, method, attempts: attempt, answered, deadline, timeoutMs: this.opts.timeoutMs });
         }
         if (attempt <= retries && RETRY_STATUSES.has(res.statusCode)) {
           const status = res.statusCode;
-          const waitMs = parseRetryAfter(res.headers['retry-after']) ?? backoffMs(attempt, this.backoffBaseMs);
+          const asked = parseRetryAfter(res.headers['retry-after']);
+          const left = leftMs();
+          if (asked !== undefined && asked > left) {
+            comeBackInMs = asked;
+            break;
+          }
+          // No time left for a backoff: this answer stands.
+          if (asked === undefined && left <= 0) break;
+          const waitMs = asked ?? Math.min(backoffMs(attempt, this.backoffBaseMs), left);
           await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, status, waitMs });
           continue;
         }
@@ -227,18 +200,23 @@ export class HttpClient implements DeliveryClient {
     }
     this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} -> ${res.statusCode} in ${Date.now() - started} ms`);
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
-    // An error body that echoes our Authorization header (some proxies do), whole or in part, must not put the token on stderr.
-    const redacted = this.redact;
+    // An answer that echoes our Authorization header (some proxies do), whole or in part, in its
+    // body or in a header that is shown, must not put the token on stderr: api/errors.ts masks
+    // every field, after the body is decoded.
+    const redact = this.redact;
     if (res.statusCode >= 300 && res.statusCode < 400) {
-      const location = typeof resHeaders.location === 'string' ? redacted(resHeaders.location) : undefined;
-      throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path });
+      const location = typeof resHeaders.location === 'string' ? resHeaders.location : undefined;
+      throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path, redact });
     }
-    if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(res.statusCode, redacted(text), resHeaders, url.pathname);
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      const err = apiErrorFrom(res.statusCode, text, resHeaders, url.pathname, redact);
+      throw comeBackInMs === undefined ? err : comeBackLater(err, comeBackInMs, this.opts.timeoutMs);
+    }
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {
       return { status: res.statusCode, headers: resHeaders, body: JSON.parse(text) as T, text };
     } catch {
-      throw badJsonError(res.statusCode, redacted(text));
+      throw badJsonError(res.statusCode, text, redact);
     }
   }
 
@@ -263,6 +241,28 @@ export class HttpClient implements DeliveryClient {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/**
+ * A 429 or 503 whose Retry-After asks for more time than --timeout leaves:
+ * the server's answer, saying when it asked to be asked again.
+ */
+function comeBackLater(err: ApiError, waitMs: number, timeoutMs: number): ApiError {
+  const at = new Date(Date.now() + waitMs);
+  // A date past what JavaScript can represent (Retry-After: 1e30) has no time of day to show.
+  const when = Number.isFinite(at.getTime()) ? ` (at ${at.toISOString().replace(/\.\d+Z$/, 'Z')})` : '';
+  // Whole seconds in plain digits, however large (not 1e+30).
+  const seconds = Math.ceil(waitMs / 1000).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 0 });
+  return new ApiError({
+    status: err.status,
+    message: `${err.message}; the server asked to come back in ${seconds} s${when}, later than --timeout ${timeoutMs / 1000} s allows`,
+    apiCode: err.apiCode,
+    correlationId: err.correlationId,
+    path: err.path,
+    details: err.details,
+    excerpt: err.excerpt,
+    hint: 'Run the command again after that time, or give a --timeout SECONDS long enough to wait for it.',
+  });
 }
 
 /** The error for the last failed attempt of a request. */

@@ -11,7 +11,7 @@ import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import api from 'undici/lib/api/index.js';
 import errors from 'undici/lib/core/errors.js';
-import type { Dispatcher as DispatcherType } from 'undici';
+import type { Agent as AgentType, Dispatcher as DispatcherType } from 'undici';
 import { setFlagsFromString } from 'node:v8';
 
 // undici's HTTP parser (llhttp) is WebAssembly, compiled when the first
@@ -34,4 +34,19 @@ export type { DispatcherType as Dispatcher };
 export function request(url: URL, opts: Omit<DispatcherType.RequestOptions, 'origin' | 'path'> & { dispatcher: DispatcherType }): Promise<DispatcherType.ResponseData> {
   const { dispatcher, ...rest } = opts;
   return dispatcher.request({ ...rest, origin: url.origin, path: `${url.pathname}${url.search}` });
+}
+
+/**
+ * The keep-alive pool of one client: `connections` per origin, undici's own
+ * timeouts at the client's deadline (the total deadline is the caller's:
+ * Deadline), connecting within at most 10 s.
+ */
+export function poolOptions(timeoutMs: number, connections: number): AgentType.Options {
+  return {
+    connections,
+    keepAliveTimeout: 10_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: { timeout: Math.min(timeoutMs, 10_000) },
+  };
 }

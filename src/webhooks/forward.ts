@@ -3,8 +3,7 @@
 // 2xx only once the event is safely kept (the target answered 2xx, or it is
 // in the spool); otherwise 503 with Retry-After, so the sender retries.
 import { createHash } from 'node:crypto';
-import { HttpClient } from '../api/http.js';
-import { DeliveryError, type DeliveryClient } from '../api/delivery.js';
+import { DeliveryError, HttpDeliveryClient, type DeliveryClient } from '../api/delivery.js';
 import { InterruptedError } from '../errors.js';
 
 export interface ForwardResult {
@@ -81,7 +80,7 @@ export async function postEvent(client: DeliveryClient, url: string, e: ForwardE
 
 /**
  * Posts events to one target. The client comes from the context
- * (`ctx.http({ target: 'delivery', ... })`, which closes it); without one the
+ * (`ctx.delivery()`, which closes it); without one the
  * forwarder makes and owns a delivery client of its own.
  */
 export class Forwarder {
@@ -95,7 +94,7 @@ export class Forwarder {
     clientOrTimeoutMs: DeliveryClient | number,
   ) {
     this.owned = typeof clientOrTimeoutMs === 'number';
-    this.client = typeof clientOrTimeoutMs === 'number' ? new HttpClient({ target: 'delivery', userAgent: 'partner-cli-webhook-listen', timeoutMs: clientOrTimeoutMs, connections: FORWARD_CONNECTIONS }) : clientOrTimeoutMs;
+    this.client = typeof clientOrTimeoutMs === 'number' ? new HttpDeliveryClient({ userAgent: 'partner-cli-webhook-listen', timeoutMs: clientOrTimeoutMs, connections: FORWARD_CONNECTIONS }) : clientOrTimeoutMs;
   }
 
   /** `stop` joined with close(), made once per stop signal (the spool passes the same one for every post). */

@@ -142,7 +142,8 @@ describe('a sweep of commands with --debug never shows the token', () => {
     const extraEnv = { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, NO_PROXY: '' };
     for (const args of [['doctor', '-o', 'table'], ['doctor', '-o', 'json']]) {
       const r = await run(args, { extraEnv });
-      expect(r.code, r.stderr).not.toBe(0);
+      // The sandbox is on loopback, reached directly whatever the proxy (issue 20.6): doctor names the proxy, masked.
+      expect(r.stdout).toContain('***:***@127.0.0.1:9');
       expect(r.stdout + r.stderr).not.toContain('Pr0xyPa55w0rd');
     }
   });

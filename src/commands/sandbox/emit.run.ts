@@ -63,8 +63,8 @@ export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
   if (deprecated) ctx.log.warn(`${opts.eventType} is deprecated; receivers should handle ${deprecated}`);
   if (!opts.to) return ExitCode.OK;
 
-  // Through the one client's delivery side: any http(s) receiver, no token, no retries, --timeout as the total deadline.
-  const receiver = await ctx.http({ target: 'delivery', connections: 1 });
+  // Through the delivery client: any http(s) receiver, no token, no retries, --timeout as the total deadline.
+  const receiver = await ctx.delivery({ connections: 1 });
   let status: number;
   let excerpt: string;
   try {

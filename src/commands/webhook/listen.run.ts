@@ -35,7 +35,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   }
   // One delivery client for every forward: a pool sized for concurrent deliveries; its deadline is the
   // abandon time (a slow target has usually done the work), the sender is answered at --forward-timeout.
-  const delivery = opts.forwardTo ? await ctx.http({ target: 'delivery', timeoutMs: abandonAfterMs(opts.forwardTimeoutMs), connections: FORWARD_CONNECTIONS }) : undefined;
+  const delivery = opts.forwardTo ? await ctx.delivery({ timeoutMs: abandonAfterMs(opts.forwardTimeoutMs), connections: FORWARD_CONNECTIONS }) : undefined;
   let queue = Promise.resolve();
   // Each write is isolated: one failure (a closed pipe, a rendering error, a --jq error) is reported and the next record still prints.
   const write = (record: Record<string, unknown>, line: () => string) => {

@@ -23,7 +23,7 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
     return ExitCode.OK;
   }
   // One event at a time: one connection; each delivery within --timeout.
-  const client = await ctx.http({ target: 'delivery', connections: 1 });
+  const client = await ctx.delivery({ connections: 1 });
   let sent = 0;
   let failed = 0;
   async function* records(): AsyncGenerator<Record<string, unknown>> {

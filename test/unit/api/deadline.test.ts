@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Deadline } from '../../../src/api/deadline.js';
 
@@ -63,5 +64,36 @@ describe('Deadline', () => {
     stop.abort();
     expect(d.signal.aborted).toBe(false);
     expect(d.expired).toBe(false);
+  });
+});
+
+describe('Deadline: one listener per stop signal (issue 21.9)', () => {
+  it('fifty requests in flight on one signal add one listener to it, removed when the last is disposed', () => {
+    const stop = new AbortController();
+    const other = new AbortController();
+    const ds = Array.from({ length: 50 }, () => new Deadline(60_000, [stop.signal, other.signal, stop.signal]));
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    expect(getEventListeners(other.signal, 'abort')).toHaveLength(1);
+    for (const d of ds.slice(0, 49)) d.dispose();
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    ds[49]!.dispose();
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('the one listener stops every deadline still in flight, and none that was disposed', () => {
+    const stop = new AbortController();
+    const gone = new Deadline(60_000, [stop.signal]);
+    gone.dispose();
+    const live = Array.from({ length: 12 }, () => new Deadline(60_000, [stop.signal]));
+    const reason = new Error('Ctrl-C');
+    stop.abort(reason);
+    expect(live.every((d) => d.signal.aborted && d.signal.reason === reason && d.stopped)).toBe(true);
+    expect(gone.signal.aborted).toBe(false);
+    for (const d of live) d.dispose();
+    // A new deadline on the aborted signal starts aborted, and listens to nothing.
+    const late = new Deadline(60_000, [stop.signal]);
+    expect(late.signal.aborted).toBe(true);
+    late.dispose();
   });
 });

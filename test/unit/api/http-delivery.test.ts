@@ -1,12 +1,11 @@
-// The delivery side of HttpClient (target 'delivery'): POSTs to a URL the
+// The delivery client (HttpDeliveryClient, ctx.delivery()): POSTs to a URL the
 // user chose with no token, no retries, any status as a result, a total
 // deadline, the reply capped and discarded, a pool sized by `connections`.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent, errors as undiciErrors } from 'undici';
-import { HttpClient } from '../../../src/api/http.js';
-import { DeliveryError, deliveryUrl, readReply, REPLY_EXCERPT_BYTES } from '../../../src/api/delivery.js';
+import { DeliveryError, deliveryUrl, HttpDeliveryClient, readReply, REPLY_EXCERPT_BYTES } from '../../../src/api/delivery.js';
 import { createContext } from '../../../src/context.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { testIO } from '../../../src/io.js';
@@ -38,7 +37,7 @@ beforeEach(() => {
   handler = (_q, res) => res.writeHead(204).end();
 });
 
-const delivery = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) => new HttpClient({ target: 'delivery', token: 'tok-secret-1234', userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, ...extra });
+const delivery = (extra: Partial<ConstructorParameters<typeof HttpDeliveryClient>[0]> = {}) => new HttpDeliveryClient({ userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, ...extra });
 
 async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -48,8 +47,8 @@ async function until(cond: () => boolean, what: string, ms = 5000): Promise<void
   }
 }
 
-describe('HttpClient delivery', () => {
-  it('POSTs the body and headers as given, never the token; the caller may set the user agent', async () => {
+describe('HttpDeliveryClient', () => {
+  it('POSTs the body and headers as given, no authorization (the client has no token to send); the caller may set the user agent', async () => {
     const c = delivery();
     const r = await c.deliver(url, { body: '"a.b.c"', headers: { 'content-type': 'application/json', 'x-partner-event-id': 'd1' } });
     expect(r).toEqual({ status: 204, excerpt: '' });
@@ -187,11 +186,6 @@ describe('HttpClient delivery', () => {
     }
   });
 
-  it('a delivery client has no API: send() refuses', async () => {
-    const c = delivery();
-    await expect(c.send('GET', '/v1/x')).rejects.toThrow(/delivery client does not call the API/);
-    await c.close();
-  });
 });
 
 describe('deliveryUrl and readReply', () => {
@@ -232,12 +226,12 @@ describe('deliveryUrl and readReply', () => {
   });
 });
 
-describe('ctx.http({ target: "delivery" })', () => {
+describe('ctx.delivery()', () => {
   it('needs no profile, base URL or token, and takes the deadline and pool size given', async () => {
     const ctx = createContext({ io: testIO(), env: {}, globals: { sandbox: false, debug: false, timeout: 30, color: false, input: false }, signal: new AbortController().signal });
-    const c = await ctx.http({ target: 'delivery', timeoutMs: 1234, connections: 2 });
+    const c = await ctx.delivery({ timeoutMs: 1234, connections: 2 });
     expect(c.timeoutMs).toBe(1234);
-    expect(c.baseUrl).toBeUndefined();
+    expect(c).toBeInstanceOf(HttpDeliveryClient);
     expect((await c.deliver(url, { body: 'x' })).status).toBe(204);
     expect(seen[0]!.headers['user-agent']).toMatch(/^partner-cli\//);
     await ctx.cleanup();

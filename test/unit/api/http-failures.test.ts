@@ -10,6 +10,7 @@ import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dispatcher, MockAgent, errors as undiciErrors } from 'undici';
 import { HttpClient, RETRY_ERROR_CODES, type RetryEvent } from '../../../src/api/http.js';
+import { HttpDeliveryClient } from '../../../src/api/delivery.js';
 import { InterruptedError, NetworkError } from '../../../src/errors.js';
 
 const API = 'https://api.test';
@@ -246,7 +247,8 @@ describe('stopping (Ctrl-C, or the caller gave up)', () => {
     agent.get(API).intercept({ path: '/v1/x', method: 'GET' }).reply(503, 'busy', { headers: { 'retry-after': '60' } });
     const ctrl = new AbortController();
     const lines: string[] = [];
-    const http = client({ dispatcher: agent, signal: ctrl.signal, debug: (l) => lines.push(l), onRetry: () => setTimeout(() => ctrl.abort(), 20) });
+    // A --timeout long enough for the 60 s asked: the wait is taken, then cut short by the abort.
+    const http = client({ dispatcher: agent, signal: ctrl.signal, timeoutMs: 120_000, debug: (l) => lines.push(l), onRetry: () => setTimeout(() => ctrl.abort(), 20) });
     const t0 = Date.now();
     const err = await failed(http.get('/v1/x'));
     const waited = Date.now() - t0;
@@ -271,7 +273,7 @@ describe('no listener left on a long-lived signal', () => {
     pool.intercept({ path: '/hook', method: 'POST' }).reply(204, '');
     pool.intercept({ path: '/hook', method: 'POST' }).replyWithError(coded('ECONNRESET'));
     const http = client({ dispatcher: agent, signal: ctrlC.signal, maxRetries: 0 });
-    const hooks = new HttpClient({ target: 'delivery', userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, dispatcher: agent, signal: ctrlC.signal });
+    const hooks = new HttpDeliveryClient({ userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, dispatcher: agent, signal: ctrlC.signal });
     expect(await http.send('GET', '/v1/x', { signal: caller.signal })).toMatchObject({ status: 200 });
     await expect(http.send('GET', '/v1/x', { signal: caller.signal })).rejects.toMatchObject({ status: 404 });
     expect((await hooks.deliver(`${API}/hook`, { body: 'x', signal: caller.signal })).status).toBe(204);

@@ -12,8 +12,9 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:03 GMT', now)).toBe(3000);
     expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
   });
-  it('caps long waits and ignores junk', () => {
-    expect(parseRetryAfter('99999')).toBe(60_000);
+  it('long waits as asked (the retry policy decides against --timeout), and ignores junk', () => {
+    expect(parseRetryAfter('99999')).toBe(99_999_000);
+    expect(parseRetryAfter('Fri, 01 Jan 2999 00:00:00 GMT', Date.parse('2026-11-22T10:00:00Z'))).toBe(Date.parse('2999-01-01T00:00:00Z') - Date.parse('2026-11-22T10:00:00Z'));
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });

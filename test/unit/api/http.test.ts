@@ -190,8 +190,8 @@ describe('the request as sent', () => {
     expect(api.seen[0].url).toBe('/gw/partner/v1/employees');
   });
 
-  it('an API client without a base URL is refused', () => {
-    const make = () => new HttpClient({ userAgent: 'partner-cli/9.9.9', timeoutMs: 1000 });
+  it('an API client with an empty base URL is refused', () => {
+    const make = () => new HttpClient({ baseUrl: '', userAgent: 'partner-cli/9.9.9', timeoutMs: 1000 });
     expect(make).toThrow(UsageError);
     expect(make).toThrow('Base URL "" is not a valid URL');
   });
@@ -335,5 +335,56 @@ describe('close()', () => {
       own.closeAllConnections();
       await new Promise<void>((r) => own.close(() => r()));
     }
+  });
+});
+
+describe('--timeout bounds the waiting between attempts (issue 20.10)', () => {
+  it.each([
+    ['delta-seconds', '1000000000', /come back in 1000000000 s \(at 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/],
+    ['an HTTP date in 2999', 'Fri, 01 Jan 2999 00:00:00 GMT', /come back in \d+ s \(at 2999-01-01T00:00:00Z\)/],
+    ['a number past any date', '1' + '0'.repeat(30), /come back in \d+ s,/],
+  ])('a 429 whose Retry-After (%s) is past --timeout fails at once, saying when the server asked to come back', async (_name, retryAfter, when) => {
+    api.queue.push(json(429, { code: 'RATE_LIMITED', message: 'Too many requests', correlationId: 'c-429' }, { 'retry-after': retryAfter }));
+    const retries: RetryEvent[] = [];
+    const http = client({ timeoutMs: 5000, onRetry: (e) => retries.push(e) });
+    const err = await http.get('/v1/employees').then(unexpected, (e: unknown) => e as ApiError);
+    await http.close();
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(429);
+    expect(err.apiCode).toBe('RATE_LIMITED');
+    expect(err.correlationId).toBe('c-429');
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toMatch(/^Too many requests; the server asked to come back in /);
+    expect(err.message).toMatch(when);
+    expect(err.message).toMatch(/later than --timeout 5 s allows$/);
+    expect(err.hint).toMatch(/--timeout/);
+    // Not waited for, not asked again.
+    expect(retries).toEqual([]);
+    expect(api.seen).toHaveLength(1);
+  });
+
+  it('a Retry-After within what is left of --timeout is waited for, and the request asked again', async () => {
+    api.queue.push(json(503, { message: 'busy' }, { 'retry-after': '0.2' }), json(200, { ok: 1 }));
+    const retries: RetryEvent[] = [];
+    const http = client({ timeoutMs: 5000, onRetry: (e) => retries.push(e) });
+    expect(await http.get('/v1/x')).toEqual({ ok: 1 });
+    await http.close();
+    expect(retries.map((r) => r.waitMs)).toEqual([200]);
+  });
+
+  it('a backoff is never longer than what is left of --timeout; with nothing left, the last answer stands', async () => {
+    // A server answering 503 at once, with a base backoff (10 s) far past --timeout (1 s): each wait is
+    // cut to what is left, and once nothing is left the 503 is the answer.
+    for (let i = 0; i < 5; i++) api.queue.push(json(503, { message: 'busy' }));
+    const retries: RetryEvent[] = [];
+    const http = client({ timeoutMs: 1000, backoffBaseMs: 10_000, onRetry: (e) => retries.push(e) });
+    const err = await http.get('/v1/x').then(unexpected, (e: unknown) => e as ApiError);
+    await http.close();
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(503);
+    expect(err.message).toBe('busy');
+    expect(retries.length).toBeGreaterThan(0);
+    expect(retries.reduce((sum, r) => sum + r.waitMs, 0)).toBeLessThanOrEqual(1000);
+    expect(api.seen.length).toBe(retries.length + 1);
   });
 });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MIN_SECRET_RUN, redactSecret, secretForms } from '../../../src/api/redact.js';
+import { MIN_SECRET_RUN, redactSecret, secretForms, secretRedactor } from '../../../src/api/redact.js';
 import { HttpClient } from '../../../src/api/http.js';
 import { ApiError } from '../../../src/errors.js';
 
@@ -71,5 +71,77 @@ describe('HttpClient error bodies echoing part of the token', () => {
     const text = `${(err as ApiError).message} ${JSON.stringify(err)}`;
     expect(text).toMatch(/\*\*\*/);
     expect(leaks(text)).toBe(false);
+  });
+});
+
+describe('secretForms: exactly the forms an echo can take (issue 20.2)', () => {
+  it('as is, upper and lower case, percent-encoded (upper and lower hex), base64 and base64url of the whole 3-byte groups from each alignment', () => {
+    // 0x6a-0x6f and 0x7a/0x5f: hex letters, so the two hex cases differ.
+    expect(secretForms('jklmnoz_').sort()).toEqual(
+      ['jklmnoz_', 'JKLMNOZ_', '%6A%6B%6C%6D%6E%6F%7A%5F', '%6a%6b%6c%6d%6e%6f%7a%5f', 'amtsbW5v', 'a2xtbm96', 'bG1ub3pf'].sort(),
+    );
+  });
+
+  it('base64url differs from base64 where the token has bytes that encode to + and /', () => {
+    const forms = secretForms('??>>??>>??');
+    expect(forms).toContain(Buffer.from('??>>??>>?').toString('base64'));
+    expect(forms).toContain(Buffer.from('??>>??>>?').toString('base64url'));
+    expect(Buffer.from('??>>??>>?').toString('base64')).not.toBe(Buffer.from('??>>??>>?').toString('base64url'));
+  });
+
+  it('every byte escaped with two hex digits, a leading zero included (a tab is %09, not %9)', () => {
+    expect(secretForms('\tbcdefgh')).toContain('%09%62%63%64%65%66%67%68');
+    expect(redactSecret('x=%09%62%63%64%65%66%67%68', '\tbcdefgh')).toBe('x=***');
+  });
+
+  it('encodeURIComponent form for a token with URL-special characters', () => {
+    expect(secretForms('ab/c+d=e?f')).toContain('ab%2Fc%2Bd%3De%3Ff');
+  });
+
+  it('forms shorter than the minimum run are left out; a form of exactly the minimum is kept', () => {
+    // 'abcdef': the text and its cases are 6 characters (left out); base64 of its 6 bytes is 8 (kept).
+    const forms = secretForms('abcdef');
+    expect(forms).toContain('YWJjZGVm');
+    expect(forms).not.toContain('abcdef');
+    expect(forms.every((f) => f.length >= MIN_SECRET_RUN)).toBe(true);
+    // Two bytes: no whole 3-byte group to encode, and every form but the escaped ones is too short.
+    expect(secretForms('ab')).toEqual([]);
+    expect(secretForms('abc').sort()).toEqual(['%61%62%63']);
+  });
+});
+
+describe('secretRedactor: masking', () => {
+  const SECRET = 'jklmnoz_';
+
+  it('a secret of exactly the minimum run: its forms are masked too, not only the secret as is', () => {
+    expect(redactSecret('x JKLMNOZ_ y', SECRET)).toBe('x *** y');
+    expect(redactSecret('%6a%6b%6c%6d%6e%6f%7a%5f', SECRET)).toBe('***');
+    expect(redactSecret('t=%6A%6B%6C%6D%6E%6F%7A%5F&u=1', SECRET)).toBe('t=***&u=1');
+  });
+
+  it('a text exactly as long as the minimum run is checked', () => {
+    expect(redactSecret(SECRET, SECRET)).toBe('***');
+    expect(redactSecret('jklmnoz', SECRET)).toBe('jklmnoz');
+  });
+
+  it('overlapping pieces are one mask; separate echoes are masked each, the text between kept', () => {
+    expect(redactSecret(`<${SECRET}${SECRET}>`, SECRET)).toBe('<***>');
+    expect(redactSecret(`${SECRET}-${SECRET.toUpperCase()}-end`, SECRET)).toBe('***-***-end');
+    expect(redactSecret(`a${SECRET}b`, SECRET)).toBe('a***b');
+  });
+
+  it('a piece of 8 anywhere in a long token, percent-encoded from the middle', () => {
+    const piece = [...Buffer.from(TOKEN.slice(9, 21))].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    const out = redactSecret(`path=/v1/x?t=${piece}`, TOKEN);
+    expect(out).toBe('path=/v1/x?t=***');
+  });
+
+  it('a short secret (under the minimum run) is masked whole, every time it appears; nothing else is touched', () => {
+    expect(redactSecret('abc123abc123 x abc12', 'abc123')).toBe('****** x abc12');
+  });
+
+  it('without a secret (or an empty one) the text is returned as it is', () => {
+    expect(secretRedactor(undefined)('Bearer abc')).toBe('Bearer abc');
+    expect(secretRedactor('')('Bearer abc')).toBe('Bearer abc');
   });
 });
