@@ -54,7 +54,8 @@ describe('a field-definition-list form from the sandbox', () => {
     expect(table.stdout).toMatch(/employment\.endDate .*date .*yes, when term = "FIXED_TERM"/);
     expect(table.stdout).toMatch(/tax\.personnummer .*secret .*yes/);
     expect(table.stdout).toMatch(/custom .*section \(dynamic-details\)/);
-    expect(table.stderr).toContain('warning: employment.badgeName: unknown field type "SHORT_TEXT"; asked as text');
+    // SHORT_TEXT is a name of TEXT: the sandbox's own form draws no warning (unknown types: field-list unit tests).
+    expect(table.stderr).not.toContain('unknown field type');
     expect(table.stderr).toContain('The server sent a field-definition list');
   });
 

@@ -23,7 +23,8 @@ export const SCHEMA_COLUMNS: Column[] = [
   { key: 'title', header: 'TITLE', kind: 'free', priority: 1 },
   { key: 'kind', header: 'KIND', kind: 'free' },
   { key: 'required', header: 'REQUIRED', kind: 'free' },
-  { key: 'details', header: 'DETAILS', kind: 'free' },
+  // What people read the schema for: keeps 32 cells at 80 columns (TITLE goes first, then the others shrink).
+  { key: 'details', header: 'DETAILS', kind: 'free', minWidth: 32 },
 ];
 
 export interface OutlineRow {
