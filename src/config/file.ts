@@ -1,7 +1,9 @@
 // The config file (profiles and tokens) as found on disk: read bounded,
 // never through a symbolic link, checked member by member. A damaged file is
 // named with what is wrong and how to fix it; its content (tokens) is never
-// shown.
+// shown. This is the gate in front of conf, which stores the file
+// (conf-engine.ts): every read, ours and conf's, is this one; doctor uses the
+// same checks.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync } from 'node:fs';
 import { CliError, ExitCode } from '../errors.js';
 

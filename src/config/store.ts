@@ -1,21 +1,26 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ExitCode } from '../errors.js';
+import { openConf } from './conf-engine.js';
 import { errnoText, readConfigFile, refuseSymlink, type ConfigData, type Profile } from './file.js';
 import { underLock } from './locked-file.js';
 import { configDir } from './paths.js';
-import { ensurePrivateDir, tightenIfWide, writePrivateFile } from './secure-files.js';
+import { ensurePrivateDir, tightenIfWide } from './secure-files.js';
 
 export type { Profile } from './file.js';
 export { DEFAULT_PROFILE } from './paths.js';
 
 /**
  * Profiles and tokens, in one JSON file (mode 0600, directory 0700), shared by
- * every partner process of the user. Reads see the file as it was when the
- * store was opened (writes replace it atomically, so never half of one). Each
- * change is a read-modify-write under config.json.lock: the file is read
- * again under the lock, changed, written (temp + rename), so two logins at
- * once both keep their profile.
+ * every partner process of the user. The file is stored by conf, the design
+ * card's config store (conf-engine.ts), behind file.ts's gate: every read is
+ * bounded, refuses a symbolic link and names a damaged file. Opening the store
+ * only reads (through the gate): no lock, nothing created, conf not opened.
+ * Reads see the file as it was when the store was opened (conf replaces it
+ * atomically, so never half of one). Each change is a read-modify-write under
+ * config.json.lock: conf is opened, reads the file again (through the gate),
+ * the change is applied to the whole store and conf writes it, so two logins
+ * at once both keep their profile.
  * `warnings` collects what the caller should tell the user (a file found
  * with wider permissions and tightened).
  */
@@ -91,13 +96,16 @@ export class ConfigStore {
       throw this.cannotWrite(err, `cannot create the directory ${this.dir}`);
     }
     return underLock(this.path, `the config file ${this.path}`, () => {
-      const fresh = readConfigFile(this.path);
+      const conf = openConf(this.dir);
+      const fresh = conf.store;
       const changed = change(fresh);
       if (changed) {
         const { activeProfile, profiles } = fresh;
         try {
-          writePrivateFile(this.path, `${JSON.stringify(activeProfile === undefined ? { profiles } : { activeProfile, profiles }, null, '\t')}\n`);
+          // Whole: never conf's dot-paths (a profile named "a.b" stays one profile).
+          conf.store = activeProfile === undefined ? { profiles } : { activeProfile, profiles };
         } catch (err) {
+          if (err instanceof CliError) throw err;
           throw this.cannotWrite(err, `cannot write ${this.path}`);
         }
       }
