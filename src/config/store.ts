@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ExitCode } from '../errors.js';
-import { openConf } from './conf-engine.js';
 import { errnoText, readConfigFile, refuseSymlink, type ConfigData, type Profile } from './file.js';
 import { underLock } from './locked-file.js';
 import { configDir } from './paths.js';
@@ -61,8 +60,8 @@ export class ConfigStore {
     return p ? { ...p } : undefined;
   }
 
-  setProfile(name: string, profile: Profile, makeActive = true): void {
-    this.update((c) => {
+  async setProfile(name: string, profile: Profile, makeActive = true): Promise<void> {
+    await this.update((c) => {
       c.profiles[name] = { ...profile };
       if (makeActive) c.activeProfile = name;
       return true;
@@ -70,7 +69,7 @@ export class ConfigStore {
   }
 
   /** Makes a saved profile the active one; returns false when there is none of that name. */
-  setActiveProfile(name: string): boolean {
+  setActiveProfile(name: string): Promise<boolean> {
     return this.update((c) => {
       if (!Object.hasOwn(c.profiles, name)) return false;
       c.activeProfile = name;
@@ -79,7 +78,7 @@ export class ConfigStore {
   }
 
   /** Removes the profile; returns false when there was none. */
-  deleteProfile(name: string): boolean {
+  deleteProfile(name: string): Promise<boolean> {
     return this.update((c) => {
       if (!Object.hasOwn(c.profiles, name)) return false;
       delete c.profiles[name];
@@ -89,7 +88,9 @@ export class ConfigStore {
   }
 
   /** One change: under the lock, on the file as it is now (another process may have changed it since we opened it). */
-  private update(change: (c: ConfigData) => boolean): boolean {
+  private async update(change: (c: ConfigData) => boolean): Promise<boolean> {
+    // conf (and the ajv it loads, ~150 ms) only on this path: commands that only read never pay for it.
+    const { openConf } = await import('./conf-engine.js');
     try {
       ensurePrivateDir(this.dir);
     } catch (err) {

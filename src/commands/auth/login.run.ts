@@ -54,7 +54,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
       ctx.log.warn('The token was accepted but may not list employees (HTTP 403).');
     }
   }
-  store.setProfile(name, { baseUrl, token });
+  await store.setProfile(name, { baseUrl, token });
   ctx.log.info(`Logged in: profile "${name}" → ${new URL(baseUrl).origin} (saved to ${store.path}).`);
   ctx.log.info(`Active profile is now "${name}"${company ? `; the token belongs to ${sanitizeTerminal(company)}` : ''}.`);
 }

@@ -10,7 +10,7 @@ export type SwitchOptions = OptionsOf<typeof switchProfile>;
 export async function run(opts: SwitchOptions, ctx: Context): Promise<void> {
   if (ctx.globals.sandbox) throw new UsageError('auth switch does not apply to --sandbox', 'The sandbox uses no saved profile.');
   const store = await ctx.config();
-  if (!store.setActiveProfile(opts.name)) throw unknownProfileError(opts.name, store);
+  if (!(await store.setActiveProfile(opts.name))) throw unknownProfileError(opts.name, store);
   const saved = store.getProfile(opts.name);
   const where = saved?.baseUrl ? ` (${sanitizeTerminal(saved.baseUrl)})` : '';
   ctx.log.info(`Active profile: "${sanitizeTerminal(opts.name)}"${where}.`);

@@ -96,30 +96,30 @@ describe('readConfigFile', () => {
 });
 
 describe('ConfigStore changes', () => {
-  it('re-reads the file under the lock: two stores opened at once both keep their change', () => {
+  it('re-reads the file under the lock: two stores opened at once both keep their change', async () => {
     const env = { PARTNER_CONFIG_DIR: join(dir.path, 'cfg') };
     const one = new ConfigStore(env);
     const two = new ConfigStore(env);
-    one.setProfile('a', { token: 'ta' });
-    two.setProfile('b', { token: 'tb' });
+    await one.setProfile('a', { token: 'ta' });
+    await two.setProfile('b', { token: 'tb' });
     expect(new ConfigStore(env).profileNames()).toEqual(['a', 'b']);
-    expect(one.deleteProfile('b')).toBe(true);
-    expect(two.setActiveProfile('b')).toBe(false);
+    expect(await one.deleteProfile('b')).toBe(true);
+    expect(await two.setActiveProfile('b')).toBe(false);
     expect(two.profileNames()).toEqual(['a']);
     expect(new ConfigStore(env).activeProfile).toBeUndefined(); // b was active, and deleted
   });
 
-  it('a profile named "__proto__" or "constructor" is stored as a profile', () => {
+  it('a profile named "__proto__" or "constructor" is stored as a profile', async () => {
     const env = { PARTNER_CONFIG_DIR: join(dir.path, 'cfg') };
     const s = new ConfigStore(env);
     expect(s.getProfile('constructor')).toBeUndefined();
-    expect(s.setActiveProfile('toString')).toBe(false);
-    s.setProfile('__proto__', { token: 't1' });
-    s.setProfile('constructor', { token: 't2' });
+    expect(await s.setActiveProfile('toString')).toBe(false);
+    await s.setProfile('__proto__', { token: 't1' });
+    await s.setProfile('constructor', { token: 't2' });
     const again = new ConfigStore(env);
     expect(again.profileNames()).toEqual(['__proto__', 'constructor']);
     expect(again.getProfile('__proto__')).toEqual({ token: 't1' });
-    expect(again.deleteProfile('__proto__')).toBe(true);
+    expect(await again.deleteProfile('__proto__')).toBe(true);
     expect(new ConfigStore(env).profileNames()).toEqual(['constructor']);
   });
 

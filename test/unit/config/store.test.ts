@@ -27,7 +27,7 @@ describe('ConfigStore', () => {
     // A dangling or not, a link to an existing file is refused the same way, and that file is left as it was.
     writeFileSync(elsewhere, '{"profiles":{}}');
     try {
-      new ConfigStore(env).setProfile('default', { token: 'tok_secret_1234' });
+      await new ConfigStore(env).setProfile('default', { token: 'tok_secret_1234' });
       expect.unreachable();
     } catch (err) {
       expect((err as { code?: string }).code).toBe('CONFIG_SYMLINK');
@@ -35,9 +35,9 @@ describe('ConfigStore', () => {
     expect(readFileSync(elsewhere, 'utf8')).toBe('{"profiles":{}}');
   });
 
-  it('writes the config 0600 in a 0700 directory', () => {
+  it('writes the config 0600 in a 0700 directory', async () => {
     const store = new ConfigStore(env);
-    store.setProfile('default', { baseUrl: 'https://api.example.com', token: 'tok_secret_1234' });
+    await store.setProfile('default', { baseUrl: 'https://api.example.com', token: 'tok_secret_1234' });
     expect(mode(store.path)).toBe(0o600);
     expect(mode(join(dir.path, 'cfg'))).toBe(0o700);
     expect(new ConfigStore(env).getProfile('default')).toEqual({ baseUrl: 'https://api.example.com', token: 'tok_secret_1234' });
@@ -55,15 +55,15 @@ describe('ConfigStore', () => {
     expect(mode(cfg)).toBe(0o700);
   });
 
-  it('switches and deletes profiles', () => {
+  it('switches and deletes profiles', async () => {
     const store = new ConfigStore(env);
-    store.setProfile('a', { baseUrl: 'https://a', token: 'ta' });
-    store.setProfile('b', { baseUrl: 'https://b', token: 'tb' });
+    await store.setProfile('a', { baseUrl: 'https://a', token: 'ta' });
+    await store.setProfile('b', { baseUrl: 'https://b', token: 'tb' });
     expect(store.activeProfile).toBe('b');
     expect(store.profileNames()).toEqual(['a', 'b']);
-    expect(store.deleteProfile('b')).toBe(true);
+    expect(await store.deleteProfile('b')).toBe(true);
     expect(store.activeProfile).toBeUndefined();
-    expect(store.deleteProfile('b')).toBe(false);
+    expect(await store.deleteProfile('b')).toBe(false);
     expect(readFileSync(store.path, 'utf8')).not.toContain('tb');
   });
 });
@@ -71,7 +71,7 @@ describe('ConfigStore', () => {
 describe('resolveProfile precedence: flags > env > profile', () => {
   const open = async () => {
     const s = new ConfigStore(env);
-    s.setProfile('work', { baseUrl: 'https://profile.example', token: 'profile-token' });
+    await s.setProfile('work', { baseUrl: 'https://profile.example', token: 'profile-token' });
     return s;
   };
 
@@ -89,7 +89,7 @@ describe('resolveProfile precedence: flags > env > profile', () => {
   it('selects a profile by flag over PARTNER_PROFILE', async () => {
     const openTwo = async () => {
       const s = await open();
-      s.setProfile('other', { baseUrl: 'https://other.example', token: 'other-token' }, false);
+      await s.setProfile('other', { baseUrl: 'https://other.example', token: 'other-token' }, false);
       return s;
     };
     expect(await resolveProfile({}, { ...env, PARTNER_PROFILE: 'other' }, openTwo)).toMatchObject({ name: 'other', nameSource: 'env', token: 'other-token' });
