@@ -56,6 +56,12 @@ function suggestedBase(target: URL, apiPath: string): string | undefined {
  * both are read and merged. Non-JSON bodies (a proxy's HTML page) keep an excerpt.
  */
 export function apiErrorFrom(status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, requestPath: string): ApiError {
+  const err = apiErrorOf(status, bodyText, headers, requestPath);
+  if (status === 429 || status === 503) err.retryAfter = str(headers['retry-after'])?.slice(0, 64);
+  return err;
+}
+
+function apiErrorOf(status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, requestPath: string): ApiError {
   const headerCorrelation = str(headers['x-correlation-id']) ?? str(headers['x-request-id']);
   let body: unknown;
   try {

@@ -1,6 +1,7 @@
 // `partner gp create`: a GP employee from the entity's form (run: ./create.run.ts).
 import { defineCommand } from '../../command.js';
-import { bool, path, repeated, text } from '../../flags.js';
+import { bool, choice, int, path, repeated, text } from '../../flags.js';
+import { BULK_DEFAULT_CONCURRENCY, BULK_MAX_CONCURRENCY, CSV_ENCODINGS } from '../../forms/bulk/limits.js';
 import { UsageError } from '../../errors.js';
 import { parseSetFlag } from '../../forms/set-flag.js';
 
@@ -18,6 +19,8 @@ export const create = defineCommand({
     fromCsv: path('bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it); every row is checked first'),
     skipInvalid: bool('with --from-csv: create the valid rows even when some rows are invalid'),
     results: path('with --from-csv: the results CSV (default: FILE.results.csv beside the input); its journal is PATH.journal'),
+    concurrency: int(`with --from-csv: rows created at once, 1 to ${BULK_MAX_CONCURRENCY} (default ${BULK_DEFAULT_CONCURRENCY}); fewer while the server answers 429/503`, { min: 1, max: BULK_MAX_CONCURRENCY }),
+    encoding: choice(CSV_ENCODINGS, 'with --from-csv: how the file is encoded (default utf-8; a spreadsheet saved by Excel on Windows in Western Europe: windows-1252)'),
   },
   output: { formats: ['table', 'json'] },
   refine: (o) => {
@@ -27,7 +30,7 @@ export const create = defineCommand({
     if (o.fromCsv !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume || o.bodyFile !== undefined)) {
       throw new UsageError('--from-csv takes every value from the spreadsheet; it cannot be combined with --from-file, --set, --resume or --body-file', undefined, 'INVALID_OPTION');
     }
-    if (o.fromCsv === undefined && (o.skipInvalid || o.results !== undefined)) throw new UsageError('--skip-invalid and --results go with --from-csv', undefined, 'INVALID_OPTION');
+    if (o.fromCsv === undefined && (o.skipInvalid || o.results !== undefined || o.concurrency !== undefined || o.encoding !== undefined)) throw new UsageError('--skip-invalid, --results, --concurrency and --encoding go with --from-csv', undefined, 'INVALID_OPTION');
     if (o.yes && o.bodyFile === undefined) throw new UsageError('--yes goes with --body-file', undefined, 'INVALID_OPTION');
     return {
       entity: o.entity,
@@ -40,6 +43,8 @@ export const create = defineCommand({
       fromCsv: o.fromCsv,
       skipInvalid: o.skipInvalid,
       results: o.results,
+      concurrency: o.concurrency ?? BULK_DEFAULT_CONCURRENCY,
+      encoding: o.encoding ?? 'utf-8',
       output: o.output,
       fields: o.fields,
       jq: o.jq,
@@ -49,7 +54,10 @@ export const create = defineCommand({
   },
   details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it.
 The non-dynamic sections are POSTed to /v1/employees/gp-employments, then the dynamic sections are PATCHed to the new employee's dynamic-details.
-The result (or, with --dry-run, the request bodies) is printed as a table on a terminal and as JSON when piped.`,
+The result (or, with --dry-run, the request bodies) is printed as a table on a terminal and as JSON when piped.
+
+With --from-csv, every row is checked before anything is sent (--dry-run stops there). Then --concurrency rows are created at once (each row's POST, then its PATCH), fewer while the server answers 429/503 (after its Retry-After). Results go to FILE.results.csv in input order (row, employeeId, employeeCode, outcome, error); its journal, PATH.journal, records each row before its POST and after each answer, so running the same command again (after a failure, Ctrl-C or a crash) creates no employee twice and misses none: a row whose POST answer was lost is looked up by its work e-mail first, a row whose PATCH failed gets the PATCH only. Ctrl-C stops starting rows, lets the rows in flight finish and writes the results (exit 130).
+The file is read as UTF-8 (a BOM is fine); bytes that are not UTF-8 are refused with their row and column, never replaced: name the encoding with --encoding. At most 32 MiB, from a file, a pipe or a device alike.`,
   examples: [
     'partner gp create --entity "Acme Deutschland GmbH"',
     'partner gp create --entity "Acme Deutschland GmbH" --resume',
@@ -57,6 +65,8 @@ The result (or, with --dry-run, the request bodies) is printed as a table on a t
     'partner gp create --entity "Acme Sverige AB" --body-file post.json --yes',
     'partner gp template --entity "Acme India Pvt Ltd" -o csv > hires.csv',
     'partner gp create --entity "Acme India Pvt Ltd" --from-csv hires.csv',
+    'partner gp create --entity "Acme India Pvt Ltd" --from-csv hires.csv --dry-run',
+    'partner gp create --entity "Acme Deutschland GmbH" --from-csv hires.csv --encoding windows-1252 --concurrency 8',
   ],
   load: () => import('./create.run.js'),
 });
