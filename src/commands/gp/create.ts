@@ -16,7 +16,7 @@ export const create = defineCommand({
     resume: bool('continue from the saved draft of this entity'),
     bodyFile: path('send this hand-written POST body (JSON, "-" reads stdin) as it is, after showing it; for any server'),
     yes: bool('with --body-file: send without asking'),
-    fromCsv: path('bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it); every row is checked first'),
+    fromCsv: path('bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it; "-" reads stdin, with --results); every row is checked first'),
     skipInvalid: bool('with --from-csv: create the valid rows even when some rows are invalid'),
     results: path('with --from-csv: the results CSV (default: FILE.results.csv beside the input); its journal is PATH.journal'),
     concurrency: int(`with --from-csv: rows created at once, 1 to ${BULK_MAX_CONCURRENCY} (default ${BULK_DEFAULT_CONCURRENCY}); fewer while the server answers 429/503`, { min: 1, max: BULK_MAX_CONCURRENCY }),
@@ -31,6 +31,7 @@ export const create = defineCommand({
       throw new UsageError('--from-csv takes every value from the spreadsheet; it cannot be combined with --from-file, --set, --resume or --body-file', undefined, 'INVALID_OPTION');
     }
     if (o.fromCsv === undefined && (o.skipInvalid || o.results !== undefined || o.concurrency !== undefined || o.encoding !== undefined)) throw new UsageError('--skip-invalid, --results, --concurrency and --encoding go with --from-csv', undefined, 'INVALID_OPTION');
+    if (o.fromCsv === '-' && o.results === undefined && !o.dryRun) throw new UsageError('--from-csv - (stdin) needs --results PATH: the results file and the journal that makes a re-run safe live there', undefined, 'INVALID_OPTION');
     if (o.yes && o.bodyFile === undefined) throw new UsageError('--yes goes with --body-file', undefined, 'INVALID_OPTION');
     return {
       entity: o.entity,
