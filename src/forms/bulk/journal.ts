@@ -125,7 +125,8 @@ export class Journal {
     try {
       j.load();
     } catch (err) {
-      void j.close();
+      // Nothing was written yet: only the lock to give back, at once.
+      j.unlock();
       throw err;
     }
     return j;
@@ -270,9 +271,13 @@ export class Journal {
     try {
       await h?.close();
     } finally {
-      if (this.locked) this.release?.();
-      this.locked = false;
+      this.unlock();
     }
+  }
+
+  private unlock(): void {
+    if (this.locked) this.release?.();
+    this.locked = false;
   }
 }
 
