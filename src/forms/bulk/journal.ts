@@ -225,8 +225,12 @@ export class Journal {
     if (entry.id !== undefined) e.id = entry.id;
     if (entry.code !== undefined) e.code = entry.code;
     if (entry.error !== undefined) e.error = entry.error;
+    // Kept in memory: only what a re-run decides by (one small entry per row).
+    const kept: JournalEntry = { row: e.row, hash: e.hash, state: e.state };
+    if (e.id !== undefined) kept.id = e.id;
+    if (e.code !== undefined) kept.code = e.code;
+    this.latest.set(entry.row, kept);
     e.at = new Date().toISOString();
-    this.latest.set(entry.row, e);
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ text: `${sealed(JSON.stringify(e))}\n`, resolve, reject });
       if (!this.flushing) void this.flush();

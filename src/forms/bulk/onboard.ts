@@ -184,8 +184,8 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
   const tally: Tally = {};
   const progress = createProgress(ctx.io, true, { label: 'Onboarding', units: { pages: 'rows', items: 'created' }, etaBy: 'pages' });
   let done = 0;
+  let failures = 0;
   let lastRow = 0;
-  const failed = () => check.todo - (tally.created ?? 0) - (tally['already-created'] ?? 0) - (tally['not-run'] ?? 0);
   const stopping = () => run.stop !== undefined || ctx.signal.aborted;
   const onStop = () => (run.stop ??= new InterruptedError());
   ctx.signal.addEventListener('abort', onStop, { once: true });
@@ -215,11 +215,11 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
       if (r.outcome === 'invalid') continue;
       done++;
       if (r.outcome !== 'created' && r.outcome !== 'already-created' && r.outcome !== 'not-run') {
+        failures++;
         progress?.clear();
         ctx.io.stderr.write(`${ctx.errColors.red('✗')} row ${r.row}: ${r.outcome}${r.error ? `: ${sanitizeTerminal(r.error)}` : ''}\n`);
       }
-      const f = failed() - (check.todo - done);
-      progress?.update({ pages: done, totalPages: check.todo, items: tally.created ?? 0, note: f > 0 ? `${f} failed` : undefined });
+      progress?.update({ pages: done, totalPages: check.todo, items: tally.created ?? 0, note: failures ? `${failures} failed` : undefined });
     }
     // 4. The results file, complete even after a stop: the rows never started.
     if (run.stop !== undefined) {
