@@ -59,7 +59,8 @@ export interface InputFileOptions {
   /** The flag that named the file, for messages ("--from-csv"). */
   flag: string;
   maxBytes: number;
-  stdin: Readable;
+  /** What "-" reads; without it, "-" is a file name. */
+  stdin?: Readable;
   signal?: AbortSignal;
   /** The error code of a file that cannot be read (default INVALID_OPTION). */
   code?: string;
@@ -75,7 +76,7 @@ export interface InputFileOptions {
 export async function readInputBytes(path: string, o: InputFileOptions): Promise<Buffer> {
   const tooLarge = (size?: number) =>
     new UsageError(`${o.flag} ${path === '-' ? '(stdin)' : path} is too large (${size !== undefined ? `${size} bytes` : `over ${o.maxBytes} bytes`}; at most ${o.maxBytes})`, 'Split the input into smaller files.', 'INPUT_TOO_LARGE');
-  if (path === '-') {
+  if (path === '-' && o.stdin) {
     try {
       return await readCapped(o.stdin, o.maxBytes, { signal: o.signal });
     } catch (err) {

@@ -1,14 +1,17 @@
-// The journal of a bulk run: one JSON line per step of a row, appended and
-// made durable (fdatasync) before the step's request goes out and after its
-// answer, so a re-run after a crash, kill -9 or Ctrl-C knows which rows are
-// done, which were created but not PATCHed, and which POST may have reached
-// the server. It holds no cell values: a row is recognised by a hash of its
-// cells. Each line carries a checksum: a damaged record stops the run (a
-// row whose record was lost could otherwise be created twice) instead of
-// being skipped. Rows in flight share one write and one sync (group commit).
+// The journal of a bulk run: one JSON line per step of a row, written
+// (write(2), so a kill -9 or crash of partner cannot lose it) before the
+// step's request goes out and after its answer, so a re-run knows which rows
+// are done, which were created but not PATCHed, and which POST may have
+// reached the server. The file is synced to disk in the background (one
+// fdatasync at a time, covering every record written before it) and at the
+// end: a sync per record would put a disk flush on every row's path. Only an
+// OS crash or power loss can lose the last records; the server's refusal of
+// a second employee with the same work e-mail (409) still stops a duplicate.
+// It holds no cell values: a row is recognised by a hash of its cells. Each
+// line carries a checksum: a damaged record stops the run (a row whose record
+// was lost could otherwise be created twice) instead of being skipped.
 import { createHash } from 'node:crypto';
-import { closeSync, ftruncateSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fdatasync, ftruncateSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { takePidLock } from '../../pid-lock.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { NEW_FILE_MODE } from '../../output/output-file.js';
@@ -96,22 +99,15 @@ export class JournalWriteError extends CliError {
   }
 }
 
-interface Pending {
-  text: string;
-  resolve: () => void;
-  reject: (err: unknown) => void;
-}
-
 export class Journal {
   private readonly latest = new Map<number, JournalEntry>();
-  private handle: FileHandle | undefined;
+  private fd: number | undefined;
   private locked = false;
   private header: Header | undefined;
-  private pending: Pending[] = [];
-  private flushing = false;
   private failed: JournalWriteError | undefined;
-  private idle: Promise<void> = Promise.resolve();
-  private settleIdle: (() => void) | undefined;
+  /** A background sync is running; `dirty`: records were written after it started. */
+  private syncing: Promise<void> | undefined;
+  private dirty = false;
 
   private constructor(
     readonly path: string,
@@ -218,62 +214,73 @@ export class Journal {
     return this.latest.get(row);
   }
 
-  /** Records a step; resolves once it is on disk (with the other records of that moment: one write, one sync). */
-  record(entry: JournalEntry): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed);
+  /**
+   * Records a step: written before this returns (a kill cannot lose it),
+   * synced to disk in the background. Throws JournalWriteError (a full disk)
+   * now and for every later record: nothing more may be sent.
+   */
+  record(entry: JournalEntry): void {
+    if (this.failed) throw this.failed;
     const e: JournalEntry = { row: entry.row, hash: entry.hash, state: entry.state };
     if (entry.id !== undefined) e.id = entry.id;
     if (entry.code !== undefined) e.code = entry.code;
     if (entry.error !== undefined) e.error = entry.error;
+    let text = '';
+    try {
+      if (this.fd === undefined) {
+        this.fd = openSync(this.path, 'a', NEW_FILE_MODE);
+        if (!this.header) {
+          this.header = { kind: 'partner-bulk-journal', version: VERSION, entity: this.entity };
+          text = `${JSON.stringify(this.header)}\n`;
+        }
+      }
+      e.at = new Date().toISOString();
+      writeAll(this.fd, `${text}${sealed(JSON.stringify(e))}\n`);
+    } catch (err) {
+      this.failed = new JournalWriteError(this.path, err as NodeJS.ErrnoException);
+      throw this.failed;
+    }
     // Kept in memory: only what a re-run decides by (one small entry per row).
     const kept: JournalEntry = { row: e.row, hash: e.hash, state: e.state };
     if (e.id !== undefined) kept.id = e.id;
     if (e.code !== undefined) kept.code = e.code;
     this.latest.set(entry.row, kept);
-    e.at = new Date().toISOString();
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ text: `${sealed(JSON.stringify(e))}\n`, resolve, reject });
-      if (!this.flushing) void this.flush();
+    this.syncSoon();
+  }
+
+  private syncSoon(): void {
+    if (this.syncing) {
+      this.dirty = true;
+      return;
+    }
+    const fd = this.fd!;
+    this.dirty = false;
+    this.syncing = new Promise<void>((resolve) => {
+      fdatasync(fd, () => {
+        // A failed background sync is found again by the last one, in close().
+        this.syncing = undefined;
+        if (this.dirty && this.fd === fd) this.syncSoon();
+        resolve();
+      });
     });
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    this.idle = new Promise((r) => (this.settleIdle = r));
+  /** Syncs what was written (the last sync: its failure is reported), closes, and releases the lock. */
+  async close(): Promise<void> {
+    while (this.syncing) await this.syncing;
+    const fd = this.fd;
+    this.fd = undefined;
     try {
-      while (this.pending.length) {
-        const batch = this.pending;
-        this.pending = [];
+      if (fd !== undefined) {
         try {
-          if (this.failed) throw this.failed;
-          if (!this.handle) {
-            this.handle = await open(this.path, 'a', NEW_FILE_MODE);
-            if (!this.header) {
-              this.header = { kind: 'partner-bulk-journal', version: VERSION, entity: this.entity };
-              batch.unshift({ text: `${JSON.stringify(this.header)}\n`, resolve: () => undefined, reject: () => undefined });
-            }
-          }
-          await writeAll(this.handle, batch.map((p) => p.text).join(''));
-          await this.handle.datasync();
-          for (const p of batch) p.resolve();
+          if (!this.failed) await new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
         } catch (err) {
-          this.failed ??= err instanceof JournalWriteError ? err : new JournalWriteError(this.path, err as NodeJS.ErrnoException);
-          for (const p of batch) p.reject(this.failed);
+          this.failed = new JournalWriteError(this.path, err as NodeJS.ErrnoException);
+          throw this.failed;
+        } finally {
+          closeSync(fd);
         }
       }
-    } finally {
-      this.flushing = false;
-      this.settleIdle?.();
-    }
-  }
-
-  /** Waits for the records on their way, then closes and releases the lock. */
-  async close(): Promise<void> {
-    await this.idle;
-    const h = this.handle;
-    this.handle = undefined;
-    try {
-      await h?.close();
     } finally {
       this.unlock();
     }
@@ -286,11 +293,11 @@ export class Journal {
 }
 
 /** Writes the whole text (a short write is finished, not lost). */
-async function writeAll(h: FileHandle, text: string): Promise<void> {
+function writeAll(fd: number, text: string): void {
   let buf = Buffer.from(text, 'utf8');
   while (buf.length) {
-    const { bytesWritten } = await h.write(buf, 0, buf.length, null);
-    if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
-    buf = buf.subarray(bytesWritten);
+    const n = writeSync(fd, buf);
+    if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
+    buf = buf.subarray(n);
   }
 }
