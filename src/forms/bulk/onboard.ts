@@ -168,9 +168,13 @@ export async function bulkOnboard(ctx: Context, http: HttpClient, form: FormSche
       ctx.io.stderr.write(`Dry run: ${check.todo} of ${check.total} rows are valid; nothing was sent.\n`);
       return ExitCode.OK;
     }
-    return await send(ctx, http, form, opts, journal, check, resultsPath);
+    const code = await send(ctx, http, form, opts, journal, check, resultsPath);
+    // The last sync: a journal that could not be made durable is a failure of the run.
+    await journal.close();
+    return code;
   } finally {
-    await journal?.close();
+    // After a failure: released, the failure reported (not a later one of the close).
+    await journal?.close().catch(() => undefined);
   }
 }
 
