@@ -30,7 +30,8 @@ export const create = defineCommand({
     if (o.fromCsv !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume || o.bodyFile !== undefined)) {
       throw new UsageError('--from-csv takes every value from the spreadsheet; it cannot be combined with --from-file, --set, --resume or --body-file', undefined, 'INVALID_OPTION');
     }
-    if (o.fromCsv === undefined && (o.skipInvalid || o.results !== undefined || o.concurrency !== undefined || o.encoding !== undefined)) throw new UsageError('--skip-invalid, --results, --concurrency and --encoding go with --from-csv', undefined, 'INVALID_OPTION');
+    if (o.fromCsv === undefined && (o.skipInvalid || o.results !== undefined)) throw new UsageError('--skip-invalid and --results go with --from-csv', undefined, 'INVALID_OPTION');
+    if (o.fromCsv === undefined && (o.concurrency !== undefined || o.encoding !== undefined)) throw new UsageError('--concurrency and --encoding go with --from-csv', undefined, 'INVALID_OPTION');
     if (o.fromCsv === '-' && o.results === undefined && !o.dryRun) throw new UsageError('--from-csv - (stdin) needs --results PATH: the results file and the journal that makes a re-run safe live there', undefined, 'INVALID_OPTION');
     if (o.yes && o.bodyFile === undefined) throw new UsageError('--yes goes with --body-file', undefined, 'INVALID_OPTION');
     return {
