@@ -326,6 +326,11 @@ async function politely<T>(run: RowRun, send: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A 429/503 not waited out because the run is stopping: the row is left for the re-run, not failed. */
+function refusedWhileStopping(run: RowRun, err: unknown): boolean {
+  return run.stop !== undefined && err instanceof ApiError && (err.status === 429 || err.status === 503);
+}
+
 /** A wait that Ctrl-C ends (the row is then left for the re-run). */
 async function pause(ms: number, run: RowRun): Promise<void> {
   try {
@@ -402,7 +407,7 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
       id = res.id;
       await note('created', { id, code });
     } catch (err) {
-      if (stopsTheRun(err)) {
+      if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
         run.stop ??= err;
         return notRun(journal, row.row, check);
       }
@@ -441,7 +446,7 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
     try {
       await politely(run, () => submitDynamicDetails(run.http, id!, bodies.dynamic));
     } catch (err) {
-      if (stopsTheRun(err)) {
+      if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
         run.stop ??= err;
         return { row: row.row, id, code, outcome: 'not-run', error: 'created; its dynamic details are sent by the next run' };
       }
