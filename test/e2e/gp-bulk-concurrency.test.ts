@@ -348,19 +348,22 @@ describe('gp create --from-csv: the journal at its boundaries', () => {
   });
 
   it('a second run on the same journal while the first is going: BULK_BUSY, exit 1 (not a usage error)', async () => {
-    const file = writeCsv('busy.csv', batch('busy', 6));
+    // Long enough (40 rows one at a time, 200 ms a request) that the first is still going when the second starts.
+    const file = writeCsv('busy.csv', batch('busy', 40));
     const journal = join(dir.path, 'busy.results.csv.journal');
-    sandbox.setFaults({ latencyMs: 150 });
+    sandbox.setFaults({ latencyMs: 200 });
     const first = spawnCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--concurrency', '1'], { env, timeoutMs: 60_000 });
     try {
       await waitForJournal(journal, (t) => t.includes('"posting"'), first);
       const second = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '-o', 'json'], { env });
+      expect(first.child.exitCode).toBeNull();
       expectCode(second, 1);
       expect(second.stderr).toContain('Another run (process');
       expect(second.stderr).toContain('BULK_BUSY');
     } finally {
+      first.child.kill('SIGINT');
       sandbox.setFaults({ latencyMs: 0 });
     }
-    expectCode(await first.done, 0);
+    expect((await first.done).code).toBe(130);
   }, 60_000);
 });
