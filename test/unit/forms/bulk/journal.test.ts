@@ -1,11 +1,11 @@
 // The bulk journal on its own: sealed records (a flipped byte is caught), a
 // record cut short by a crash, a damaged record that stops the run, a full
 // disk, group commit, the lock, and what a journal of another run holds.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, JournalWriteError, rowHash, sealed, unseal } from '../../../../src/forms/bulk/journal.js';
+import { Journal, JournalWriteError, MAX_JOURNAL_BYTES, rowHash, sealed, unseal } from '../../../../src/forms/bulk/journal.js';
 import { CliError, ExitCode, UsageError } from '../../../../src/errors.js';
 
 let dir: string;
@@ -178,6 +178,48 @@ describe('the journal file', () => {
     writeFileSync(path, '{"kind":"partner-bulk-journal","version":3,"entity":"E"}\n');
     expect(thrown(() => Journal.open(path, 'E')).message).toBe(`The journal ${path} was written by another version of partner (version 3)`);
     expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('says what to do about a file that is not a journal, and gives each refusal its code', () => {
+    writeFileSync(path, 'hello\n');
+    const notOurs = thrown(() => Journal.open(path, 'E'));
+    expect(notOurs.code).toBe('BULK_JOURNAL');
+    expect(notOurs.exitCode).toBe(ExitCode.USAGE);
+    expect(notOurs.hint).toBe('Move it away, or pass another --results path.');
+    const long = 'L'.repeat(200);
+    writeFileSync(path, `{"kind":"partner-bulk-journal","version":2,"entity":"${long}"}\n`);
+    const other = thrown(() => Journal.open(path, 'E'));
+    expect(other.message).toBe(`The journal ${path} belongs to entity "${'L'.repeat(80)}", not "E"`);
+    expect(other.code).toBe('BULK_JOURNAL');
+    expect(other.hint).toBe('Pass another --results path for this entity.');
+    writeFileSync(path, `{"kind":"partner-bulk-journal","version":"${'9'.repeat(50)}","entity":"E"}\n`);
+    const version = thrown(() => Journal.open(path, 'E'));
+    expect(version.message).toBe(`The journal ${path} was written by another version of partner (version ${'9'.repeat(20)})`);
+    expect(version.code).toBe('BULK_JOURNAL');
+    expect(version.hint).toBe('Finish it with that version, or pass another --results path.');
+    writeFileSync(path, '{"kind":"partner-bulk-journal","version":2}\n');
+    expect(thrown(() => Journal.open(path, 'E')).message).toBe(`The journal ${path} belongs to entity "undefined", not "E"`);
+  });
+
+  it('refuses a file larger than any journal without reading it', () => {
+    writeFileSync(path, '');
+    truncateSync(path, MAX_JOURNAL_BYTES + 1); // sparse: nothing to read
+    const e = thrown(() => Journal.open(path, 'E'));
+    expect(e.message).toBe(`${path} is not a partner bulk journal (${MAX_JOURNAL_BYTES + 1} bytes)`);
+    expect(e.code).toBe('BULK_JOURNAL');
+    expect(e.hint).toBe('Move it away, or pass another --results path.');
+  });
+
+  it('keeps in memory only what a re-run decides by', async () => {
+    const j = Journal.open(path, 'E');
+    j.record({ row: 4, hash: 'h4', state: 'rejected', error: 'no' });
+    expect(j.get(4)).toEqual({ row: 4, hash: 'h4', state: 'rejected' });
+    j.record({ row: 5, hash: 'h5', state: 'done', id: 'i', code: 'c' });
+    expect(j.get(5)).toEqual({ row: 5, hash: 'h5', state: 'done', id: 'i', code: 'c' });
+    await j.close();
+    const again = Journal.open(path, 'E');
+    expect(again.get(4)).toMatchObject({ row: 4, state: 'rejected', error: 'no' });
+    await again.close();
   });
 
   it('a journal that cannot be read is named', () => {
