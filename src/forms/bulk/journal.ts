@@ -86,6 +86,14 @@ function entryOf(json: string): JournalEntry | undefined {
   return x as JournalEntry;
 }
 
+/** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
+function slim(e: JournalEntry): JournalEntry {
+  const kept: JournalEntry = { row: e.row, hash: e.hash, state: e.state };
+  if (e.id !== undefined) kept.id = e.id;
+  if (e.code !== undefined) kept.code = e.code;
+  return kept;
+}
+
 /** A failure to write the journal: the run stops (nothing more is sent). */
 export class JournalWriteError extends CliError {
   constructor(path: string, err: NodeJS.ErrnoException) {
@@ -203,7 +211,7 @@ export class Journal {
             hint: `Nothing was sent: the row of that record may already be created, and sending it again could create it twice. Check the employees of this run (partner employees list), then move ${path} away to start over, or restore it.`,
           });
         }
-        this.latest.set(e.row, e);
+        this.latest.set(e.row, slim(e));
       }
     } finally {
       closeSync(fd);
@@ -240,11 +248,7 @@ export class Journal {
       this.failed = new JournalWriteError(this.path, err as NodeJS.ErrnoException);
       throw this.failed;
     }
-    // Kept in memory: only what a re-run decides by (one small entry per row).
-    const kept: JournalEntry = { row: e.row, hash: e.hash, state: e.state };
-    if (e.id !== undefined) kept.id = e.id;
-    if (e.code !== undefined) kept.code = e.code;
-    this.latest.set(entry.row, kept);
+    this.latest.set(entry.row, slim(e));
     this.syncSoon();
   }
 
