@@ -37,6 +37,8 @@ export interface HttpOptions {
   token?: string | null;
   /** The total deadline of one request, ms (default: --timeout). */
   timeoutMs?: number;
+  /** What stops the client's requests instead of Ctrl-C itself (bulk onboarding: Ctrl-C after a grace, so rows in flight finish). */
+  signal?: AbortSignal;
 }
 
 export interface DeliveryOptions {
@@ -145,7 +147,7 @@ export function createContext(init: ContextInit): Context {
       userAgent: `partner-cli/${ctx.version}`,
       timeoutMs: opts.timeoutMs ?? globals.timeout * 1000,
       connections: opts.connections,
-      signal: init.signal,
+      signal: opts.signal ?? init.signal,
       debug: globals.debug ? log.debug : undefined,
       onRetry: opts.onRetry,
       dispatcher: init.dispatcher,

@@ -84,6 +84,8 @@ export class ApiError extends CliError {
   readonly details: FieldError[];
   /** Start of a non-JSON body (an HTML page from a proxy), for the message. */
   readonly excerpt?: string;
+  /** The Retry-After header of a 429 or 503 (bulk onboarding waits it out before sending the row again). */
+  retryAfter?: string;
 
   constructor(init: {
     status: number;

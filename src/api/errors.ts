@@ -82,6 +82,13 @@ function suggestedBase(target: URL, apiPath: string, redact: Redact): string | u
  * decoded: the raw text may spell the token with JSON escapes.
  */
 export function apiErrorFrom(status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, requestPath: string, redact: Redact = KEEP): ApiError {
+  const err = apiErrorOf(status, bodyText, headers, requestPath, redact);
+  // Bulk onboarding waits out a refused POST/PATCH itself (the client retries only GETs).
+  if (status === 429 || status === 503) err.retryAfter = str(headers['retry-after'])?.slice(0, 64);
+  return err;
+}
+
+function apiErrorOf(status: number, bodyText: string, headers: Record<string, string | string[] | undefined>, requestPath: string, redact: Redact): ApiError {
   const fromHeaders = headerCorrelation(headers, redact);
   const r = (v: string | undefined) => (v === undefined ? undefined : shown(v, redact));
   let body: unknown;

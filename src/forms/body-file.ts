@@ -16,7 +16,7 @@ const MASK = '********';
 /** Reads the body: one JSON object (at most 4 MiB; `-` reads stdin). */
 export async function readBodyFile(path: string, ctx: Context): Promise<Record<string, unknown>> {
   try {
-    return await readValuesFile(path, ctx);
+    return await readValuesFile(path, ctx, '--body-file');
   } catch (err) {
     if (err instanceof UsageError) throw new UsageError(err.message.replace('--from-file', '--body-file').replace('must hold a JSON object of sections', 'must hold the request body, a JSON object'), 'The file holds the exact JSON body to send.', 'INVALID_BODY_FILE');
     throw err;

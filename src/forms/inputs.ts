@@ -1,10 +1,9 @@
 // What gp create and dynamic-details submit share: reading --from-file and
 // --set into the answers, filling fixed values, listing every issue, and
 // turning a server 422 into issues the wizard can ask again.
-import { readFile, stat } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { ApiError, InvalidValuesError, UsageError } from '../errors.js';
-import { readAll } from '../input.js';
+import { readInputFile } from '../input.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { requestDoc } from './answers.js';
 import { getAt, setAt } from './paths.js';
@@ -22,18 +21,10 @@ export interface ValueFlags {
   fileValues?: Record<string, unknown>;
 }
 
-export async function readValuesFile(path: string, ctx: Context): Promise<Record<string, unknown>> {
-  if (path === '-') return parseValuesText(await readAll(ctx.io.stdin, MAX_VALUES_BYTES, ctx.signal), 'stdin');
-  let text: string;
-  try {
-    const { size } = await stat(path);
-    if (size > MAX_VALUES_BYTES) throw new UsageError(`--from-file ${path} is too large (${size} bytes; at most ${MAX_VALUES_BYTES})`, 'A values file holds one JSON object with a key per section.', 'INVALID_VALUES_FILE');
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`Cannot read --from-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'Check the path, or pass --from-file - to read the values from stdin.', 'INVALID_VALUES_FILE');
-  }
-  return parseValuesText(text, path);
+/** A values file (`--from-file`, `--body-file`; "-" is stdin) through the one capped reader, strict UTF-8. */
+export async function readValuesFile(path: string, ctx: Context, flag = '--from-file'): Promise<Record<string, unknown>> {
+  const text = await readInputFile(path, { flag, maxBytes: MAX_VALUES_BYTES, stdin: ctx.io.stdin, signal: ctx.signal, code: 'INVALID_VALUES_FILE' });
+  return parseValuesText(text, path === '-' ? 'stdin' : path);
 }
 
 /** Draft (or nothing) + file + --set, in that order of precedence (later wins). */

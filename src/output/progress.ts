@@ -7,6 +7,8 @@ export interface ProgressState {
   totalPages?: number;
   items: number;
   totalItems?: number;
+  /** Shown after the counts (bulk onboarding: "2 failed"). */
+  note?: string;
 }
 
 export interface ProgressOptions {
@@ -22,6 +24,8 @@ export interface ProgressOptions {
   label?: string;
   /** What the two counts are called (default pages, employees). */
   units?: { pages: string; items: string };
+  /** What the time left is estimated from: items (default, when their total is known) or pages (bulk onboarding: rows). */
+  etaBy?: 'items' | 'pages';
 }
 
 const CLEAR_LINE = '\r\x1b[2K';
@@ -41,6 +45,7 @@ export class Progress {
   private readonly now: () => number;
   private readonly label: string;
   private readonly units: { pages: string; items: string };
+  private readonly etaBy: 'items' | 'pages';
   private readonly started: number;
   private lastDraw = -Infinity;
   private drawn = false;
@@ -55,6 +60,7 @@ export class Progress {
     this.now = opts.now ?? Date.now;
     this.label = opts.label ?? 'Exporting';
     this.units = opts.units ?? { pages: 'pages', items: 'employees' };
+    this.etaBy = opts.etaBy ?? 'items';
     this.started = this.now();
   }
 
@@ -96,7 +102,10 @@ export class Progress {
     parts.push(`${count(s.items)}${s.totalItems !== undefined ? `/${count(s.totalItems)}` : ''} ${this.units.items}`);
     const rate = elapsed > 0 ? s.items / elapsed : 0;
     parts.push(`${count(Math.round(rate))}/s`);
-    if (s.totalItems !== undefined && rate > 0 && s.items < s.totalItems) parts.push(`${duration((s.totalItems - s.items) / rate)} left`);
+    if (s.note) parts.push(s.note);
+    if (this.etaBy === 'pages') {
+      if (s.totalPages !== undefined && s.pages > 0 && s.pages < s.totalPages) parts.push(`${duration(((s.totalPages - s.pages) * elapsed) / s.pages)} left`);
+    } else if (s.totalItems !== undefined && rate > 0 && s.items < s.totalItems) parts.push(`${duration((s.totalItems - s.items) / rate)} left`);
     const text = parts.join(' · ');
     // The bar only where it fits: the figures matter more. One column short of
     // the width, so the terminal never wraps the line.

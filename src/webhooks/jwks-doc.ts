@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { JWK } from 'jose';
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import { readInputFile } from '../input.js';
 
 /** The spec: the key set may be cached for at most 1 hour. */
 export const MAX_CACHE_MS = 60 * 60 * 1000;
@@ -92,15 +93,14 @@ export function isFresh(snap: Pick<KeySetSnapshot, 'fetchedAt' | 'maxAgeMs'>, no
   return age >= 0 && age < snap.maxAgeMs;
 }
 
-export function readJwksFile(path: string): unknown {
+/** A saved key set (--jwks-file) through the one capped reader: a file, a pipe or a device alike, at most 1 MiB. */
+export async function readJwksFile(path: string): Promise<unknown> {
   let text: string;
   try {
-    // Size first: a huge file is refused without being read.
-    if (statSync(path).size > MAX_JWKS_BYTES) throw new UsageError(`--jwks-file ${path} is larger than 1 MiB`);
-    text = readFileSync(path, 'utf8');
+    text = await readInputFile(path, { flag: '--jwks-file', maxBytes: MAX_JWKS_BYTES, code: 'BAD_JWKS' });
   } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`Cannot read --jwks-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    if (err instanceof UsageError && err.code === 'INPUT_TOO_LARGE') throw new UsageError(`--jwks-file ${path} is larger than 1 MiB`, undefined, 'INPUT_TOO_LARGE');
+    throw err;
   }
   try {
     return JSON.parse(text);

@@ -100,7 +100,7 @@ export class KeyStore {
     if (s.kind === 'file') {
       let keys: KeyEntry[];
       try {
-        keys = parseJwks(readJwksFile(s.path), s.path);
+        keys = parseJwks(await readJwksFile(s.path), s.path);
       } catch (err) {
         if (err instanceof KeySetError) throw new UsageError(err.message, 'Save the body of GET /v1/partner/.well-known/jwks.json.', 'BAD_JWKS');
         throw err;

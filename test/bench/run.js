@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks for issues 6 and 14, each target measured side by side with its baseline
 // in one run: `npm run bench` (builds first), or `node test/bench/run.js
-// [walk] [memory] [startup] [verify] [listen] [profile] [table]` for some of them. Never part of
+// [walk] [memory] [startup] [verify] [listen] [profile] [table] [bulk]` for some of them. Never part of
 // `npm test`. Everything runs against sandboxes started as separate
 // processes (`partner sandbox start`) on loopback port 0, and the CLI is
 // spawned as a user would run it (bin/partner.js), so every figure includes
@@ -17,7 +17,7 @@ const BIN = join(ROOT, 'bin', 'partner.js');
 const HERE = import.meta.dirname;
 const NODE = process.execPath;
 const TMP = mkdtempSync(join(tmpdir(), 'partner-bench-'));
-const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen', 'profile', 'table'];
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen', 'profile', 'table', 'bulk'];
 const rows = [];
 const notes = [];
 const sandboxes = new Set();
@@ -544,12 +544,112 @@ async function tables() {
   }
 }
 
-const all = { walk, memory, startup, verify, listen, profile, table: tables };
+// 6. Bulk onboarding (issue 24): 500 rows against a sandbox with 100 ms latency,
+// --concurrency 8 against a minimal client sending the same POSTs and PATCHes
+// 8 rows at a time (≤ 1.15× its time), the sequential run (--concurrency 1)
+// beside it; and peak RSS checking (--dry-run) and creating 10,000 rows
+// against 1,000 (≤ 1.3×). Each run creates new employees (a fresh e-mail tag).
+const BULK_ENTITY = 'Acme Sverige AB';
+const BULK_COLUMNS = ['personal.firstName', 'personal.lastName', 'personal.dateOfBirth', 'personal.gender', 'contact.personalEmail', 'contact.languages', 'employment.workEmail', 'employment.startDate', 'employment.designation', 'employment.department', 'employment.term', 'employment.baseSalary', 'tax.personnummer', 'tax.taxTable', 'custom.costCenter'];
+
+/** A CSV of n valid rows and the request bodies the CLI sends for them (the minimal client sends those). */
+function bulkFiles(tag, n) {
+  const csv = [BULK_COLUMNS.join(',')];
+  const bodies = [];
+  for (let i = 1; i <= n; i++) {
+    const mail = `bench${i}.${tag}@acme.example`;
+    const pnr = `19900101-${String(i % 10000).padStart(4, '0')}`;
+    csv.push([`Test${i}`, `Bench ${tag}`, '1990-01-01', 'Female', `p${i}.${tag}@example.org`, '"SV, EN"', mail, '2025-11-01', 'Engineer', 'Data', 'PERMANENT', '52000', pnr, '32', 'CC-4100'].join(','));
+    bodies.push({
+      post: { entity: BULK_ENTITY, personal: { firstName: `Test${i}`, lastName: `Bench ${tag}`, dateOfBirth: '1990-01-01', gender: 'FEMALE' }, contact: { personalEmail: `p${i}.${tag}@example.org`, languages: ['SV', 'EN'] }, employment: { workEmail: mail, startDate: '2025-11-01', designation: 'Engineer', department: 'Data', term: 'PERMANENT', baseSalary: 52000 } },
+      patch: { tax: { personnummer: pnr, taxTable: 32 }, custom: { costCenter: 'CC-4100' } },
+    });
+  }
+  const csvFile = join(TMP, `bulk-${tag}.csv`);
+  const bodiesFile = join(TMP, `bulk-${tag}.json`);
+  writeFileSync(csvFile, `${csv.join('\n')}\n`);
+  writeFileSync(bodiesFile, JSON.stringify(bodies));
+  return { csvFile, bodiesFile };
+}
+
+async function bulk() {
+  const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 500);
+  const LATENCY = 100;
+  const RUNS = Number(process.env.BENCH_BULK_RUNS ?? 3);
+  log(`bulk: ${ROWS} rows, sandbox latency ${LATENCY} ms, ${RUNS} interleaved runs`);
+  const sbx = await startSandbox(['--latency-ms', String(LATENCY)]);
+  let seq = 0;
+  const tag = () => `r${++seq}`;
+  try {
+    const env = cliEnv({ PARTNER_BASE_URL: sbx.url, PARTNER_TOKEN: sbx.token });
+    const ours = [];
+    const ceiling = [];
+    const sequential = [];
+    for (let i = 0; i < RUNS; i++) {
+      const a = bulkFiles(tag(), ROWS);
+      ceiling.push(await timed(NODE, [join(HERE, 'minimal-bulk.mjs'), sbx.url, sbx.token, BULK_ENTITY, a.bodiesFile, '8'], { env, stdoutFile: '/dev/null' }));
+      const b = bulkFiles(tag(), ROWS);
+      ours.push(await timed(NODE, [BIN, 'gp', 'create', '--entity', BULK_ENTITY, '--from-csv', b.csvFile, '--concurrency', '8'], { env }));
+      if (i === 0) {
+        const c = bulkFiles(tag(), ROWS);
+        sequential.push(await timed(NODE, [BIN, 'gp', 'create', '--entity', BULK_ENTITY, '--from-csv', c.csvFile, '--concurrency', '1'], { env }));
+      }
+    }
+    const vsCeiling = pairedRatio(ours, ceiling);
+    record({
+      target: `gp create --from-csv, ${ROWS} rows (POST + PATCH each), ${LATENCY} ms latency, --concurrency 8`,
+      ours: `${(median(ours) / 1000).toFixed(2)} s`,
+      baseline: `${(median(ceiling) / 1000).toFixed(2)} s (test/bench/minimal-bulk.mjs, 8 rows in flight)`,
+      ratio: vsCeiling,
+      goal: '≤ 1.15× its time (median of paired runs)',
+      pass: vsCeiling <= 1.15,
+    });
+    record({
+      target: `the same ${ROWS} rows one at a time (--concurrency 1)`,
+      ours: `${(median(ours) / 1000).toFixed(2)} s (--concurrency 8)`,
+      baseline: `${(median(sequential) / 1000).toFixed(2)} s (--concurrency 1)`,
+      ratio: median(sequential) / median(ours),
+      goal: 'for reference: × faster with 8 in flight',
+      pass: true,
+    });
+    notes.push(`bulk: runs (s): ours ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}; minimal ${ceiling.map((x) => (x / 1000).toFixed(2)).join(', ')}; sequential ${sequential.map((x) => (x / 1000).toFixed(2)).join(', ')}`);
+  } finally {
+    await sbx.close();
+  }
+  // Memory: the check pass alone (--dry-run) and a real run, 10,000 vs 1,000 rows (no latency).
+  const fast = await startSandbox([]);
+  try {
+    const env = cliEnv({ PARTNER_BASE_URL: fast.url, PARTNER_TOKEN: fast.token });
+    for (const dry of [true, false]) {
+      const peaks = { small: [], large: [] };
+      for (let i = 0; i < (dry ? 2 : 1); i++) {
+        for (const [size, n] of [['small', 1000], ['large', 10000]]) {
+          const f = bulkFiles(tag(), n);
+          peaks[size].push(await peakRss(['gp', 'create', '--entity', BULK_ENTITY, '--from-csv', f.csvFile, '--concurrency', '8', ...(dry ? ['--dry-run'] : [])], env));
+        }
+      }
+      const s = median(peaks.small);
+      const l = median(peaks.large);
+      record({
+        target: `peak RSS, gp create --from-csv${dry ? ' --dry-run' : ' (created)'}, 10,000 vs 1,000 rows`,
+        ours: `${(l / 1024).toFixed(1)} MiB (10,000)`,
+        baseline: `${(s / 1024).toFixed(1)} MiB (1,000)`,
+        ratio: l / s,
+        goal: '≤ 1.3×',
+        pass: l / s <= 1.3,
+      });
+    }
+  } finally {
+    await fast.close();
+  }
+}
+
+const all = { walk, memory, startup, verify, listen, profile, table: tables, bulk };
 const started = Date.now();
 try {
   if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
   for (const s of sections) {
-    if (!all[s]) throw new Error(`unknown section "${s}" (walk, memory, startup, verify, listen, profile, table)`);
+    if (!all[s]) throw new Error(`unknown section "${s}" (walk, memory, startup, verify, listen, profile, table, bulk)`);
     await all[s]();
   }
 } finally {

@@ -257,7 +257,8 @@ describe('gp create --from-csv', () => {
       const file = writeCsv(`${tag}.csv`, Array.from({ length: n }, (_, i) => person(tag, i + 1)));
       const journal = join(dir.path, `${tag}.results.csv.journal`);
       sandbox.setFaults({ latencyMs: 120 });
-      const run = spawnCli(['gp', 'create', '--entity', SWE, '--from-csv', file], { env, timeoutMs: 30_000 });
+      // One row in flight, so that rows are left to start when it stops (concurrency has its own tests).
+      const run = spawnCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--concurrency', '1'], { env, timeoutMs: 30_000 });
       // Stop it once two rows are done and the next POST is in flight.
       const deadline = Date.now() + 20_000;
       for (;;) {

@@ -8,7 +8,8 @@ import type { create } from './create.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { buildBodies } from '../../forms/bodies.js';
 import { loadServerForm } from '../../forms/load.js';
-import { bulkOnboard } from '../../forms/bulk/onboard.js';
+import { bulkOnboard, graceSignal } from '../../forms/bulk/onboard.js';
+import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
 import { readSheet } from '../../forms/bulk/read.js';
 import { readValuesFile } from '../../forms/inputs.js';
 import type { Prompter } from '../../forms/prompter.js';
@@ -28,10 +29,21 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   if (opts.bodyFile !== undefined) return createFromBody(opts, opts.bodyFile, ctx, prompter);
   if (opts.fromCsv !== undefined) {
     if (opts.entity === undefined) throw new UsageError('--from-csv needs --entity NAME, the legal entity that hires every row', undefined, 'MISSING_ENTITY');
-    const sheet = await readSheet(opts.fromCsv); // a bad file is reported before any request
-    const http = await ctx.http();
+    // A bad file (size, encoding, header) is reported before any request.
+    const sheet = await readSheet(opts.fromCsv, { stdin: ctx.io.stdin, signal: ctx.signal, encoding: opts.encoding });
+    const adaptive = new AdaptiveConcurrency({ max: opts.concurrency, onChange: (n, why) => ctx.log.debug(`rows in flight: ${n} (${why})`) });
+    const http = await ctx.http({
+      // One spare connection, as the export walk keeps (a connection is reused only after a turn of the event loop).
+      connections: opts.concurrency + 1,
+      // After Ctrl-C the rows in flight may finish (bounded); no new row starts.
+      signal: graceSignal(ctx.signal),
+      onRetry: (e) => {
+        if (e.status === 429 || e.status === 503) adaptive.congestion(e.waitMs);
+      },
+    });
     const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: opts.entity }), ctx.log);
-    return bulkOnboard(ctx, http, form, { entity: opts.entity, csvPath: opts.fromCsv, resultsPath: opts.results, skipInvalid: opts.skipInvalid, dryRun: opts.dryRun, sheet });
+    if (ctx.signal.aborted) throw new InterruptedError();
+    return bulkOnboard(ctx, http, form, { entity: opts.entity, csvPath: opts.fromCsv, resultsPath: opts.results, skipInvalid: opts.skipInvalid, dryRun: opts.dryRun, sheet, concurrency: opts.concurrency, adaptive });
   }
   const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
   const interactive = ctx.io.canPrompt && !fileMode;

@@ -1,6 +1,7 @@
 // `partner gp create`: a GP employee from the entity's form (run: ./create.run.ts).
 import { defineCommand } from '../../command.js';
-import { bool, path, repeated, text } from '../../flags.js';
+import { bool, choice, int, path, repeated, text } from '../../flags.js';
+import { BULK_DEFAULT_CONCURRENCY, BULK_MAX_CONCURRENCY, CSV_ENCODINGS } from '../../forms/bulk/limits.js';
 import { UsageError } from '../../errors.js';
 import { parseSetFlag } from '../../forms/set-flag.js';
 import { EMPLOYEE_FIELDS } from '../../api/types.js';
@@ -16,9 +17,11 @@ export const create = defineCommand({
     resume: bool('continue from the saved draft of this entity'),
     bodyFile: path('send this hand-written POST body (JSON, "-" reads stdin) as it is, after showing it; for any server'),
     yes: bool('with --body-file: send without asking'),
-    fromCsv: path('bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it); every row is checked first'),
+    fromCsv: path('bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it; "-" reads stdin, with --results); every row is checked first'),
     skipInvalid: bool('with --from-csv: create the valid rows even when some rows are invalid'),
     results: path('with --from-csv: the results CSV (default: NAME.results.csv beside NAME.csv); its journal is PATH.journal'),
+    concurrency: int(`with --from-csv: rows created at once, 1 to ${BULK_MAX_CONCURRENCY} (default ${BULK_DEFAULT_CONCURRENCY}); fewer while the server answers 429/503`, { min: 1, max: BULK_MAX_CONCURRENCY }),
+    encoding: choice(CSV_ENCODINGS, 'with --from-csv: how the file is encoded (default utf-8; a spreadsheet saved by Excel on Windows in Western Europe: windows-1252)'),
   },
   // What it prints: the created employee (the spec does not list the 201 body: an employee record and what the
   // sandbox adds), or with --dry-run the request bodies, JSON whatever the terminal. Checked before anything is
@@ -32,6 +35,8 @@ export const create = defineCommand({
       throw new UsageError('--from-csv takes every value from the spreadsheet; it cannot be combined with --from-file, --set, --resume or --body-file', undefined, 'INVALID_OPTION');
     }
     if (o.fromCsv === undefined && (o.skipInvalid || o.results !== undefined)) throw new UsageError('--skip-invalid and --results go with --from-csv', undefined, 'INVALID_OPTION');
+    if (o.fromCsv === undefined && (o.concurrency !== undefined || o.encoding !== undefined)) throw new UsageError('--concurrency and --encoding go with --from-csv', undefined, 'INVALID_OPTION');
+    if (o.fromCsv === '-' && o.results === undefined && !o.dryRun) throw new UsageError('--from-csv - (stdin) needs --results PATH: the results file and the journal that makes a re-run safe live there', undefined, 'INVALID_OPTION');
     if (o.yes && o.bodyFile === undefined) throw new UsageError('--yes goes with --body-file', undefined, 'INVALID_OPTION');
     return {
       entity: o.entity,
@@ -44,12 +49,17 @@ export const create = defineCommand({
       fromCsv: o.fromCsv,
       skipInvalid: o.skipInvalid,
       results: o.results,
+      concurrency: o.concurrency ?? BULK_DEFAULT_CONCURRENCY,
+      encoding: o.encoding ?? 'utf-8',
     };
   },
   details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it. On a terminal an existing draft is offered; declining it keeps it until your first new answer replaces it.
 Numbers: a dot marks decimals; digits may be grouped (2,400,000 or 24,00,000 or 2 400 000). A single dot or comma before exactly three digits (85.000, 85,000) could mean 85 or 85000 and is refused: type 85000 (or 85). The review shows amounts grouped by spaces with their currency (85 000 EUR).
 The non-dynamic sections are POSTed to /v1/employees/gp-employments, then the dynamic sections are PATCHed to the new employee's dynamic-details.
-The result (or, with --dry-run, the request bodies) is printed as a table on a terminal and as JSON when piped.`,
+The result (or, with --dry-run, the request bodies) is printed as a table on a terminal and as JSON when piped.
+
+With --from-csv, every row is checked before anything is sent (--dry-run stops there). Then --concurrency rows are created at once (each row's POST, then its PATCH), fewer while the server answers 429/503 (after its Retry-After). Results go to FILE.results.csv in input order (row, employeeId, employeeCode, outcome, error); its journal, PATH.journal, records each row before its POST and after each answer, so running the same command again (after a failure, Ctrl-C or a crash) creates no employee twice and misses none: a row whose POST answer was lost is looked up by its work e-mail first, a row whose PATCH failed gets the PATCH only. Ctrl-C stops starting rows, lets the rows in flight finish and writes the results (exit 130).
+The file is read as UTF-8 (a BOM is fine); bytes that are not UTF-8 are refused with their row and column, never replaced: name the encoding with --encoding. At most 32 MiB, from a file, a pipe or a device alike.`,
   examples: [
     'partner gp create --entity "Acme Deutschland GmbH"',
     'partner gp create --entity "Acme Deutschland GmbH" --resume',
@@ -57,6 +67,8 @@ The result (or, with --dry-run, the request bodies) is printed as a table on a t
     'partner gp create --entity "Acme Sverige AB" --body-file post.json --yes',
     'partner gp template --entity "Acme India Pvt Ltd" -o csv > hires.csv',
     'partner gp create --entity "Acme India Pvt Ltd" --from-csv hires.csv',
+    'partner gp create --entity "Acme India Pvt Ltd" --from-csv hires.csv --dry-run',
+    'partner gp create --entity "Acme Deutschland GmbH" --from-csv hires.csv --encoding windows-1252 --concurrency 8',
   ],
   load: () => import('./create.run.js'),
 });

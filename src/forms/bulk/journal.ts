@@ -1,12 +1,19 @@
-// The journal of a bulk run: one JSON line per step of a row, appended and
-// fsynced before and after each request, so a re-run after a crash, kill or
-// Ctrl-C knows which rows are done, which were created but not PATCHed, and
-// which POST may have reached the server. It holds no cell values: a row is
-// recognised by a hash of its cells.
+// The journal of a bulk run: one JSON line per step of a row, written
+// (write(2), so a kill -9 or crash of partner cannot lose it) before the
+// step's request goes out and after its answer, so a re-run knows which rows
+// are done, which were created but not PATCHed, and which POST may have
+// reached the server. The file is synced to disk in the background (one
+// fdatasync at a time, covering every record written before it) and at the
+// end: a sync per record would put a disk flush on every row's path. Only an
+// OS crash or power loss can lose the last records; the server's refusal of
+// a second employee with the same work e-mail (409) still stops a duplicate.
+// It holds no cell values: a row is recognised by a hash of its cells. Each
+// line carries a checksum: a damaged record stops the run (a row whose record
+// was lost could otherwise be created twice) instead of being skipped.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, ftruncateSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { takePidLock } from '../../pid-lock.js';
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { NEW_FILE_MODE } from '../../output/output-file.js';
 
 export type RowState =
@@ -20,6 +27,8 @@ export type RowState =
   | 'rejected'
   | 'patch-failed';
 
+const STATES: ReadonlySet<string> = new Set<RowState>(['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed']);
+
 export interface JournalEntry {
   row: number;
   hash: string;
@@ -32,30 +41,96 @@ export interface JournalEntry {
 
 interface Header {
   kind: 'partner-bulk-journal';
-  version: 1;
+  version: 1 | 2;
   entity: string;
 }
 
+/** Version 2: every record line ends with its checksum. */
+const VERSION = 2;
+/** A journal larger than this is not ours (a run of 1,000,000 rows writes ~300 MB; refuse rather than hold more). */
+export const MAX_JOURNAL_BYTES = 512 * 1024 * 1024;
 
 export function rowHash(cells: string[]): string {
   return createHash('sha256').update(JSON.stringify(cells)).digest('hex').slice(0, 32);
+}
+
+/** The checksum of a record line (its JSON without the sum). */
+function sumOf(json: string): string {
+  return createHash('sha256').update(json).digest('hex').slice(0, 12);
+}
+
+/** `{...}` -> `{...,"sum":"…"}` */
+export function sealed(json: string): string {
+  return `${json.slice(0, -1)},"sum":"${sumOf(json)}"}`;
+}
+
+const SEALED = /^(\{.*),"sum":"([0-9a-f]{12})"\}$/;
+
+/** The entry of a sealed line, or undefined when the line is damaged. */
+export function unseal(line: string): JournalEntry | undefined {
+  const m = SEALED.exec(line);
+  if (!m || sumOf(`${m[1]}}`) !== m[2]) return undefined;
+  return entryOf(`${m[1]}}`);
+}
+
+function entryOf(json: string): JournalEntry | undefined {
+  let e: unknown;
+  try {
+    e = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const x = e as Partial<JournalEntry> | null;
+  if (!x || typeof x !== 'object' || !Number.isSafeInteger(x.row) || (x.row as number) < 1 || typeof x.hash !== 'string' || typeof x.state !== 'string' || !STATES.has(x.state)) return undefined;
+  if ((x.id !== undefined && typeof x.id !== 'string') || (x.code !== undefined && typeof x.code !== 'string')) return undefined;
+  return x as JournalEntry;
+}
+
+/** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
+function slim(e: JournalEntry): JournalEntry {
+  const kept: JournalEntry = { row: e.row, hash: e.hash, state: e.state };
+  if (e.id !== undefined) kept.id = e.id;
+  if (e.code !== undefined) kept.code = e.code;
+  return kept;
+}
+
+/** A failure to write the journal: the run stops (nothing more is sent). */
+export class JournalWriteError extends CliError {
+  constructor(path: string, err: NodeJS.ErrnoException) {
+    const code = err.code ?? err.message;
+    super(`Cannot write the journal ${path}: ${code}${code === 'ENOSPC' ? ' (the disk is full)' : code === 'EFBIG' ? ' (the file size limit was reached)' : ''}`, {
+      code: 'BULK_JOURNAL_WRITE',
+      exitCode: ExitCode.FAILURE,
+      hint: 'Nothing more was sent. Free some space (or raise the limit), then run the same command again: rows already created are not created again.',
+      cause: err,
+    });
+  }
 }
 
 export class Journal {
   private readonly latest = new Map<number, JournalEntry>();
   private fd: number | undefined;
   private locked = false;
+  private header: Header | undefined;
+  private failed: JournalWriteError | undefined;
+  /** A background sync is running; `dirty`: records were written after it started. */
+  private syncing: Promise<void> | undefined;
+  private dirty = false;
 
-  private constructor(readonly path: string) {}
+  private constructor(
+    readonly path: string,
+    private readonly entity: string,
+  ) {}
 
-  /** Opens (or starts) the journal at `path` for `entity`; a journal of another entity is refused. */
+  /** Opens (or, at the first record, starts) the journal at `path` for `entity`; a journal of another entity is refused. */
   static open(path: string, entity: string): Journal {
-    const j = new Journal(path);
+    const j = new Journal(path, entity);
     j.lock();
     try {
-      j.load(entity);
+      j.load();
     } catch (err) {
-      j.close();
+      // Nothing was written yet: only the lock to give back, at once.
+      j.unlock();
       throw err;
     }
     return j;
@@ -70,25 +145,53 @@ export class Journal {
     const r = takePidLock(lockPath);
     if (r.ok) {
       this.locked = true;
+      this.release = r.release;
       return;
     }
     if (r.holder !== undefined) {
-      throw new UsageError(`Another run (process ${r.holder}) is using the journal ${this.path}`, `Wait for it to finish: two runs of one file would create the same employees twice. If no run is going on, delete ${lockPath}.`, 'BULK_BUSY');
+      // Not a usage mistake: the command line is fine, another process holds the file (exit 1).
+      throw new CliError(`Another run (process ${r.holder}) is using the journal ${this.path}`, {
+        code: 'BULK_BUSY',
+        exitCode: ExitCode.FAILURE,
+        hint: `Wait for it to finish: two runs of one file would create the same employees twice. If no run is going on, delete ${lockPath}.`,
+      });
     }
-    throw new UsageError(`Cannot lock the journal ${this.path}${r.error ? `: ${r.error.code ?? r.error.message}` : ''}`, undefined, 'BULK_JOURNAL');
+    throw new CliError(`Cannot lock the journal ${this.path}${r.error ? `: ${r.error.code ?? r.error.message}` : ''}`, { code: 'BULK_JOURNAL', exitCode: ExitCode.FAILURE });
   }
 
-  private load(entity: string): void {
-    const j = this;
+  private release: (() => void) | undefined;
+
+  /**
+   * Reads what earlier runs recorded. A last line without its newline was
+   * cut short by a crash while being written (its step never happened as far
+   * as the journal knows): it is cut off. Any other damaged line stops the run.
+   */
+  private load(): void {
     const path = this.path;
-    let text = '';
+    let fd: number;
     try {
-      text = readFileSync(path, 'utf8');
+      fd = openSync(path, 'r+');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`Cannot read the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, undefined, 'BULK_JOURNAL');
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new CliError(`Cannot read the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { code: 'BULK_JOURNAL', exitCode: ExitCode.FAILURE });
     }
-    const lines = text.split('\n').filter((l) => l.trim() !== '');
-    if (lines.length) {
+    try {
+      const size = fstatSync(fd).size;
+      if (size > MAX_JOURNAL_BYTES) throw new UsageError(`${path} is not a partner bulk journal (${size} bytes)`, 'Move it away, or pass another --results path.', 'BULK_JOURNAL');
+      const buf = Buffer.alloc(size);
+      let got = 0;
+      while (got < size) {
+        const n = readSync(fd, buf, got, size - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      const end = buf.lastIndexOf(0x0a, got - 1) + 1;
+      // A record cut short by a crash: never completed, so never relied on.
+      if (end < got) ftruncateSync(fd, end);
+      const text = buf.subarray(0, end).toString('utf8');
+      const lines = text.split('\n');
+      lines.pop();
+      if (!lines.length) return;
       let header: Partial<Header> = {};
       try {
         header = JSON.parse(lines[0]) as Header;
@@ -96,40 +199,109 @@ export class Journal {
         /* checked below */
       }
       if (header.kind !== 'partner-bulk-journal') throw new UsageError(`${path} is not a partner bulk journal`, 'Move it away, or pass another --results path.', 'BULK_JOURNAL');
-      if (header.entity !== entity) throw new UsageError(`The journal ${path} belongs to entity "${String(header.entity).slice(0, 80)}", not "${entity}"`, 'Pass another --results path for this entity.', 'BULK_JOURNAL');
-      for (const line of lines.slice(1)) {
-        try {
-          const e = JSON.parse(line) as JournalEntry;
-          if (typeof e.row === 'number' && typeof e.state === 'string') j.latest.set(e.row, e);
-        } catch {
-          // A line cut short by a crash: the entry before it stands.
+      if (header.entity !== this.entity) throw new UsageError(`The journal ${path} belongs to entity "${String(header.entity).slice(0, 80)}", not "${this.entity}"`, 'Pass another --results path for this entity.', 'BULK_JOURNAL');
+      if (header.version !== 1 && header.version !== VERSION) throw new UsageError(`The journal ${path} was written by another version of partner (version ${String(header.version).slice(0, 20)})`, 'Finish it with that version, or pass another --results path.', 'BULK_JOURNAL');
+      this.header = header as Header;
+      for (let i = 1; i < lines.length; i++) {
+        const e = header.version === 1 ? entryOf(lines[i]) : unseal(lines[i]);
+        if (!e) {
+          throw new CliError(`The journal ${path} is damaged at line ${i + 1}: that record cannot be read`, {
+            code: 'BULK_JOURNAL_DAMAGED',
+            exitCode: ExitCode.FAILURE,
+            hint: `Nothing was sent: the row of that record may already be created, and sending it again could create it twice. Check the employees of this run (partner employees list), then move ${path} away to start over, or restore it.`,
+          });
         }
+        this.latest.set(e.row, slim(e));
       }
+    } finally {
+      closeSync(fd);
     }
-    j.fd = openSync(path, 'a', NEW_FILE_MODE);
-    if (!lines.length) j.write({ kind: 'partner-bulk-journal', version: 1, entity } satisfies Header);
   }
 
   get(row: number): JournalEntry | undefined {
     return this.latest.get(row);
   }
 
+  /**
+   * Records a step: written before this returns (a kill cannot lose it),
+   * synced to disk in the background. Throws JournalWriteError (a full disk)
+   * now and for every later record: nothing more may be sent.
+   */
   record(entry: JournalEntry): void {
-    const e = { ...entry, at: new Date().toISOString() };
-    this.latest.set(entry.row, e);
-    this.write(e);
+    if (this.failed) throw this.failed;
+    const e: JournalEntry = { row: entry.row, hash: entry.hash, state: entry.state };
+    if (entry.id !== undefined) e.id = entry.id;
+    if (entry.code !== undefined) e.code = entry.code;
+    if (entry.error !== undefined) e.error = entry.error;
+    let text = '';
+    try {
+      if (this.fd === undefined) {
+        this.fd = openSync(this.path, 'a', NEW_FILE_MODE);
+        if (!this.header) {
+          this.header = { kind: 'partner-bulk-journal', version: VERSION, entity: this.entity };
+          text = `${JSON.stringify(this.header)}\n`;
+        }
+      }
+      e.at = new Date().toISOString();
+      writeAll(this.fd, `${text}${sealed(JSON.stringify(e))}\n`);
+    } catch (err) {
+      this.failed = new JournalWriteError(this.path, err as NodeJS.ErrnoException);
+      throw this.failed;
+    }
+    this.latest.set(entry.row, slim(e));
+    this.syncSoon();
   }
 
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
+  private syncSoon(): void {
+    if (this.syncing) {
+      this.dirty = true;
+      return;
+    }
+    const fd = this.fd!;
+    this.dirty = false;
+    this.syncing = new Promise<void>((resolve) => {
+      fdatasync(fd, () => {
+        // A failed background sync is found again by the last one, in close().
+        this.syncing = undefined;
+        if (this.dirty && this.fd === fd) this.syncSoon();
+        resolve();
+      });
+    });
+  }
+
+  /** Syncs what was written (the last sync: its failure is reported), closes, and releases the lock. */
+  async close(): Promise<void> {
+    while (this.syncing) await this.syncing;
+    const fd = this.fd;
     this.fd = undefined;
-    if (this.locked) rmSync(`${this.path}.lock`, { force: true });
+    try {
+      if (fd !== undefined) {
+        try {
+          if (!this.failed) await new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+        } catch (err) {
+          this.failed = new JournalWriteError(this.path, err as NodeJS.ErrnoException);
+          throw this.failed;
+        } finally {
+          closeSync(fd);
+        }
+      }
+    } finally {
+      this.unlock();
+    }
+  }
+
+  private unlock(): void {
+    if (this.locked) this.release?.();
     this.locked = false;
   }
+}
 
-  private write(value: unknown): void {
-    if (this.fd === undefined) throw new Error('journal closed');
-    writeSync(this.fd, `${JSON.stringify(value)}\n`);
-    fsyncSync(this.fd);
+/** Writes the whole text (a short write is finished, not lost). */
+function writeAll(fd: number, text: string): void {
+  let buf = Buffer.from(text, 'utf8');
+  while (buf.length) {
+    const n = writeSync(fd, buf);
+    if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
+    buf = buf.subarray(n);
   }
 }

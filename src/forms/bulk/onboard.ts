@@ -1,25 +1,45 @@
 // `gp create --from-csv`: bulk onboarding from a spreadsheet. Every row is
-// checked first (nothing is sent while any row is invalid, unless
-// --skip-invalid); then the employees are created one by one (POST, then
-// PATCH of the dynamic sections) with a progress bar, a journal that makes a
-// re-run finish exactly what is left, and a results CSV. Cell values are
-// never printed or journalled (they may be secret).
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+// checked first, in one streaming pass (nothing is sent while any row is
+// invalid, unless --skip-invalid); then the rows are created N at a time
+// (each row's POST, then the PATCH of its dynamic sections), the window
+// narrowed while the server answers 429/503, with a journal that makes a
+// re-run finish exactly what is left, and a results CSV written in input
+// order as rows finish. Only what the results need is kept: the rows are
+// parsed again for the sending pass. Cell values are never printed or
+// journalled (they may be secret).
+//
+// The contract across crashes: see recordStart/onboardRow. A row is
+// journalled "posting" (durably) before its POST and "created"/"done"/... after
+// its answer; a row found "posting" by a re-run is looked up on the server by
+// its work e-mail (and a 409 for its e-mail is looked up too) before anything
+// is sent again.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Context } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
+import { parseRetryAfter } from '../../api/http.js';
+import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
+import { periodicCollector } from '../../api/memory.js';
 import { createGpEmployment, listEmployees, submitDynamicDetails } from '../../api/employees.js';
+import { mapOrdered } from '../../concurrency.js';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../../errors.js';
-import { csvRecord } from '../../output/csv.js';
 import { createProgress } from '../../output/progress.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { buildBodies, workEmailOf } from '../bodies.js';
 import type { FormSchema } from '../schema.js';
-import { Journal, rowHash, type RowState } from './journal.js';
-import { readSheet, type CsvRow, type CsvSheet } from './read.js';
+import { Journal, JournalWriteError, rowHash, type JournalEntry, type RowState } from './journal.js';
+import { sheetRows, type CsvRow, type CsvSheet } from './read.js';
+import { defaultResultsPath, ResultsFile, type Outcome, type Result } from './results.js';
+import { BULK_DEFAULT_CONCURRENCY } from './limits.js';
 import { rowDoc, unknownColumns, type RowIssue } from './rows.js';
 import { countOf } from '../../output/count.js';
 import { partnerCommand, q } from '../../text/command-line.js';
+
+export { defaultResultsPath } from './results.js';
+
+/** After Ctrl-C, the rows in flight get this long to finish (the entry point exits 1 s after the signal). */
+export const STOP_GRACE_MS = 500;
+/** Attempts of one request refused with 429/503 before the row is given up (a re-run finishes it). */
+const MAX_ATTEMPTS = 8;
 
 export interface BulkOptions {
   entity: string;
@@ -29,26 +49,26 @@ export interface BulkOptions {
   skipInvalid: boolean;
   /** Check every row and stop: nothing is sent. */
   dryRun?: boolean;
-  /** The sheet when the caller read it already (a bad file is reported before any request). */
-  sheet?: CsvSheet;
-}
-
-type Outcome = 'created' | 'already-created' | 'invalid' | 'conflict' | 'rejected' | 'patch-failed' | 'failed' | 'not-run';
-
-interface Result {
-  row: number;
-  id?: string;
-  code?: string;
-  outcome: Outcome;
-  error?: string;
-}
-
-export function defaultResultsPath(csvPath: string): string {
-  const name = basename(csvPath).replace(/\.csv$/i, '');
-  return join(dirname(csvPath), `${name}.results.csv`);
+  /** Rows in flight at most (default 4). */
+  concurrency?: number;
+  /** The sheet, read (and its header checked) before any request. */
+  sheet: CsvSheet;
+  /** Told about the window (the HTTP client's onRetry feeds it too). */
+  adaptive?: AdaptiveConcurrency;
 }
 
 const MAX_LISTED = 200;
+
+/**
+ * Peak memory independent of the number of rows: each row's check leaves a
+ * burst of short-lived objects that V8 lets the heap grow with before a full
+ * collection (as the export walk's pages do; api/memory.ts). A run of up to
+ * ROWS_BEFORE_GC rows peaks where it peaks; a longer one is collected every
+ * ROWS_PER_GC rows.
+ */
+const ROWS_BEFORE_GC = 1000;
+const ROWS_PER_GC = 500;
+const rowCollector = () => periodicCollector({ firstAfterPages: ROWS_BEFORE_GC, everyPages: ROWS_PER_GC });
 
 /** Server words for the results file and the terminal: one line, bounded. */
 function errorText(err: unknown): string {
@@ -59,13 +79,67 @@ function errorText(err: unknown): string {
   return ((err as Error).message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
 }
 
-/** Interrupted, or no answer: the run stops here and a re-run continues. */
+/** Interrupted, no answer, or the journal cannot be written: the run stops starting rows; a re-run continues. */
 function stopsTheRun(err: unknown): boolean {
-  return err instanceof InterruptedError || err instanceof NetworkError;
+  return err instanceof InterruptedError || err instanceof NetworkError || err instanceof JournalWriteError;
+}
+
+/**
+ * A signal for the run's requests: aborted STOP_GRACE_MS after `stop`
+ * (Ctrl-C), so the rows in flight may finish while no new row starts.
+ */
+export function graceSignal(stop: AbortSignal, graceMs = STOP_GRACE_MS): AbortSignal {
+  const c = new AbortController();
+  const later = () => setTimeout(() => c.abort(new InterruptedError()), graceMs).unref();
+  if (stop.aborted) later();
+  else stop.addEventListener('abort', later, { once: true });
+  return c.signal;
+}
+
+/** What the check pass keeps: counts, the listed problems (bounded), and per invalid row its text. */
+interface Check {
+  total: number;
+  todo: number;
+  /** Problems shown on stderr (the first MAX_LISTED). */
+  listed: RowIssue[];
+  problems: number;
+  /** The results' error text of each invalid row. */
+  invalid: Map<number, string>;
+  /** Rows "posting" in the journal (a POST whose answer was lost) -> their work e-mail. */
+  orphans: Map<number, string | undefined>;
+}
+
+async function checkRows(ctx: Context, form: FormSchema, sheet: CsvSheet, journal: Journal | undefined): Promise<Check> {
+  const c: Check = { total: 0, todo: 0, listed: [], problems: 0, invalid: new Map(), orphans: new Map() };
+  const collect = rowCollector();
+  for await (const row of sheetRows(sheet)) {
+    if (ctx.signal.aborted) throw new InterruptedError();
+    c.total++;
+    collect();
+    const r = rowDoc(form, sheet.columns, row);
+    if (r.issues.length) {
+      c.problems += r.issues.length;
+      for (const i of r.issues) if (c.listed.length < MAX_LISTED) c.listed.push(i);
+      c.invalid.set(row.row, r.issues.map((i) => `${i.column}: ${i.message}`).join('; ').slice(0, 500));
+      continue;
+    }
+    c.todo++;
+    const prior = journal?.get(row.row);
+    if (!prior) continue;
+    if ((prior.state === 'done' || prior.state === 'created' || prior.state === 'posting' || prior.state === 'patch-failed') && prior.hash !== rowHash(row.cells)) {
+      throw new UsageError(
+        `Row ${row.row} changed since the run recorded in ${journal!.path} (where it was ${prior.state === 'posting' ? 'being created' : 'created'})`,
+        'Rows of a run must not change between re-runs. Put new employees in a new file, or pass another --results path to start a new run.',
+        'BULK_JOURNAL',
+      );
+    }
+    if (prior.state === 'posting') c.orphans.set(row.row, workEmailOf(form, r.doc));
+  }
+  return c;
 }
 
 export async function bulkOnboard(ctx: Context, http: HttpClient, form: FormSchema, opts: BulkOptions): Promise<number> {
-  const sheet = opts.sheet ?? (await readSheet(opts.csvPath));
+  const { sheet } = opts;
   const unknown = unknownColumns(form, sheet.columns);
   if (unknown.length) {
     throw new UsageError(
@@ -74,204 +148,330 @@ export async function bulkOnboard(ctx: Context, http: HttpClient, form: FormSche
       'INVALID_CSV',
     );
   }
-  if (sheet.rows.length === 0) throw new UsageError(`${opts.csvPath} has a header but no rows`, undefined, 'INVALID_CSV');
-
-  // 1. Every row checked before anything is sent.
-  const docs = new Map<number, Record<string, unknown>>();
-  const issues: RowIssue[] = [];
-  const invalid = new Set<number>();
-  for (const row of sheet.rows) {
-    const r = rowDoc(form, sheet.columns, row);
-    if (r.issues.length) {
-      invalid.add(row.row);
-      issues.push(...r.issues);
-    } else docs.set(row.row, r.doc);
-  }
-  if (issues.length) {
-    const c = ctx.errColors;
-    ctx.io.stderr.write(`${c.red('Invalid rows')} (${invalid.size} of ${sheet.rows.length}; ${countOf(issues.length, 'problem')}):\n`);
-    for (const i of issues.slice(0, MAX_LISTED)) ctx.io.stderr.write(`  row ${i.row}, ${sanitizeTerminal(i.column)}: ${sanitizeTerminal(i.message)}\n`);
-    if (issues.length > MAX_LISTED) ctx.io.stderr.write(`  …and ${issues.length - MAX_LISTED} more\n`);
-    if (!opts.skipInvalid) {
-      throw new UsageError(`${invalid.size} row${invalid.size === 1 ? ' is' : 's are'} invalid; nothing was sent`, 'Fix the rows and run again, or add --skip-invalid to create the valid rows only.', 'CSV_INVALID');
-    }
-    ctx.io.stderr.write(`--skip-invalid: ${invalid.size === 1 ? 'that row is' : `those ${invalid.size} rows are`} left out.\n`);
-  }
-  if (opts.dryRun) {
-    ctx.io.stderr.write(`Dry run: ${docs.size} of ${sheet.rows.length} rows are valid; nothing was sent.\n`);
-    return ExitCode.OK;
-  }
-
-  // 2. The journal: what earlier runs did.
   const resultsPath = opts.resultsPath ?? defaultResultsPath(opts.csvPath);
-  const journal = Journal.open(`${resultsPath}.journal`, opts.entity);
-  const hashes = new Map(sheet.rows.map((r) => [r.row, rowHash(r.cells)]));
-  for (const row of sheet.rows) {
-    const prior = journal.get(row.row);
-    if (prior && (prior.state === 'done' || prior.state === 'created' || prior.state === 'posting' || prior.state === 'patch-failed') && prior.hash !== hashes.get(row.row)) {
-      journal.close();
-      throw new UsageError(
-        `Row ${row.row} changed since the run recorded in ${journal.path} (where it was ${prior.state === 'posting' ? 'being created' : 'created'})`,
-        'Rows of a run must not change between re-runs. Put new employees in a new file, or pass another --results path to start a new run.',
-        'BULK_JOURNAL',
-      );
+  // The journal (and its lock) first: the check pass also compares each row with what earlier runs did.
+  const journal = opts.dryRun ? undefined : Journal.open(`${resultsPath}.journal`, opts.entity);
+  try {
+    // 1. Every row checked before anything is sent.
+    const check = await checkRows(ctx, form, sheet, journal);
+    if (check.total === 0) throw new UsageError(`${opts.csvPath} has a header but no rows`, undefined, 'INVALID_CSV');
+    if (check.invalid.size) {
+      const c = ctx.errColors;
+      const n = check.invalid.size;
+      ctx.io.stderr.write(`${c.red('Invalid rows')} (${n} of ${check.total}; ${countOf(check.problems, 'problem')}):\n`);
+      for (const i of check.listed) ctx.io.stderr.write(`  row ${i.row}, ${sanitizeTerminal(i.column)}: ${sanitizeTerminal(i.message)}\n`);
+      if (check.problems > MAX_LISTED) ctx.io.stderr.write(`  …and ${check.problems - MAX_LISTED} more\n`);
+      if (!opts.skipInvalid) throw new UsageError(`${n} row${n === 1 ? ' is' : 's are'} invalid; nothing was sent`, 'Fix the rows and run again, or add --skip-invalid to create the valid rows only.', 'CSV_INVALID');
+      ctx.io.stderr.write(`--skip-invalid: ${n === 1 ? 'that row is' : `those ${n} rows are`} left out.\n`);
+    }
+    if (opts.dryRun || !journal) {
+      ctx.io.stderr.write(`Dry run: ${check.todo} of ${check.total} rows are valid; nothing was sent.\n`);
+      return ExitCode.OK;
+    }
+    const code = await send(ctx, http, form, opts, journal, check, resultsPath);
+    // The last sync: a journal that could not be made durable is a failure of the run.
+    await journal.close();
+    return code;
+  } finally {
+    // After a failure: released, the failure reported (not a later one of the close).
+    await journal?.close().catch(() => undefined);
+  }
+}
+
+interface Tally {
+  [k: string]: number;
+}
+
+async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: BulkOptions, journal: Journal, check: Check, resultsPath: string): Promise<number> {
+  const { sheet } = opts;
+  const adaptive = opts.adaptive ?? new AdaptiveConcurrency({ max: opts.concurrency ?? BULK_DEFAULT_CONCURRENCY });
+  const run: RowRun = { ctx, http, form, entity: opts.entity, columns: sheet.columns, journal, adaptive, found: new Map(), stop: undefined };
+
+  // 2. POSTs whose answer an earlier run lost: looked up (one walk of the list for all of them) before anything is sent.
+  if (check.orphans.size) {
+    try {
+      run.found = await findByWorkEmail(ctx, http, new Set([...check.orphans.values()].filter((e): e is string => !!e)));
+    } catch (err) {
+      if (!stopsTheRun(err)) throw err;
+      run.stop = err;
     }
   }
 
-  // 3. One row at a time.
-  const results = new Map<number, Result>();
-  for (const row of sheet.rows) if (invalid.has(row.row)) results.set(row.row, { row: row.row, outcome: 'invalid', error: issues.filter((i) => i.row === row.row).map((i) => `${i.column}: ${i.message}`).join('; ').slice(0, 500) });
-  const todo = sheet.rows.filter((r) => docs.has(r.row));
-  const progress = createProgress(ctx.io, true, { label: 'Onboarding', units: { pages: 'rows', items: 'created' } });
+  // 3. N rows in flight, results in input order as they finish.
+  const results = ResultsFile.create(resultsPath);
+  const tally: Tally = {};
+  const progress = createProgress(ctx.io, true, { label: 'Onboarding', units: { pages: 'rows', items: 'created' }, etaBy: 'pages' });
   let done = 0;
-  let created = 0;
-  let stopped: unknown;
-  try {
-    for (const row of todo) {
-      if (ctx.signal.aborted) {
-        stopped = new InterruptedError();
-        break;
-      }
+  let failures = 0;
+  let lastRow = 0;
+  const stopping = () => run.stop !== undefined || ctx.signal.aborted;
+  const onStop = () => (run.stop ??= new InterruptedError());
+  ctx.signal.addEventListener('abort', onStop, { once: true });
+  let resultsError: unknown;
+  const collect = rowCollector();
+  const emit = (r: Result) => {
+    collect();
+    lastRow = r.row;
+    tally[r.outcome] = (tally[r.outcome] ?? 0) + 1;
+    if (resultsError === undefined) {
       try {
-        const r = await onboardRow(ctx, http, form, opts.entity, row, docs.get(row.row)!, hashes.get(row.row)!, journal);
-        results.set(row.row, r);
-        if (r.outcome === 'created') created++;
-        if (r.outcome !== 'created' && r.outcome !== 'already-created') {
-          progress?.clear();
-          ctx.io.stderr.write(`${ctx.errColors.red('✗')} row ${row.row}: ${r.outcome}${r.error ? `: ${sanitizeTerminal(r.error)}` : ''}\n`);
-        }
+        results.append(r);
       } catch (err) {
-        if (!stopsTheRun(err)) throw err;
-        stopped = err;
-        break;
+        resultsError = err;
+        run.stop ??= err;
       }
+    }
+  };
+  /** The rows to start: none more once the run is stopping (Ctrl-C, no answer, the journal or results cannot be written). */
+  async function* rowsToStart(): AsyncGenerator<CsvRow> {
+    for await (const row of sheetRows(sheet)) {
+      if (stopping()) return;
+      yield row;
+    }
+  }
+  try {
+    for await (const r of mapOrdered(rowsToStart(), { limit: () => adaptive.limit, pauseMs: () => adaptive.pauseMs }, (row) => onboardRow(run, row, check))) {
+      emit(r);
+      if (r.outcome === 'invalid') continue;
       done++;
-      progress?.update({ pages: done, totalPages: todo.length, items: created });
+      if (r.outcome !== 'created' && r.outcome !== 'already-created' && r.outcome !== 'not-run') {
+        failures++;
+        progress?.clear();
+        ctx.io.stderr.write(`${ctx.errColors.red('✗')} row ${r.row}: ${r.outcome}${r.error ? `: ${sanitizeTerminal(r.error)}` : ''}\n`);
+      }
+      progress?.update({ pages: done, totalPages: check.todo, items: tally.created ?? 0, note: failures ? `${failures} failed` : undefined });
+    }
+    // 4. The results file, complete even after a stop: the rows never started.
+    if (run.stop !== undefined) {
+      for await (const row of sheetRows(sheet)) if (row.row > lastRow) emit(notRun(journal, row.row, check));
     }
   } finally {
+    ctx.signal.removeEventListener('abort', onStop);
     progress?.done();
-    journal.close();
   }
-  for (const row of todo) if (!results.has(row.row)) results.set(row.row, { row: row.row, outcome: 'not-run', ...idsOf(journal, row.row) });
+  if (resultsError === undefined) {
+    try {
+      results.finish();
+    } catch (err) {
+      resultsError = err;
+    }
+  }
+  if (resultsError !== undefined) results.abort();
 
-  // 4. The results file, complete even after a stop.
-  const ordered = sheet.rows.map((r) => results.get(r.row)!);
-  writeResults(resultsPath, ordered);
-  const count = (o: Outcome) => ordered.filter((r) => r.outcome === o).length;
+  const count = (o: Outcome) => tally[o] ?? 0;
   const parts = [`${count('created')} created`];
   if (count('already-created')) parts.push(`${count('already-created')} created by an earlier run`);
-  for (const o of ['conflict', 'rejected', 'patch-failed', 'invalid', 'not-run'] as const) if (count(o)) parts.push(`${count(o)} ${o}`);
-  ctx.io.stderr.write(`${parts.join(', ')} (of ${sheet.rows.length} rows). Results: ${resultsPath}\n`);
-  const rerun = partnerCommand(ctx.globals, `gp create --entity ${q(opts.entity)} --from-csv ${q(opts.csvPath)}${opts.resultsPath ? ` --results ${q(opts.resultsPath)}` : ''}${opts.skipInvalid ? ' --skip-invalid' : ''}`);
-  if (stopped) {
+  for (const o of ['conflict', 'rejected', 'patch-failed', 'failed', 'invalid', 'not-run'] as const) if (count(o)) parts.push(`${count(o)} ${o}`);
+  ctx.io.stderr.write(`${parts.join(', ')} (of ${check.total} rows).${resultsError === undefined ? ` Results: ${resultsPath}` : ''}\n`);
+  const rerun = partnerCommand(
+    ctx.globals,
+    `gp create --entity ${q(opts.entity)} --from-csv ${q(opts.csvPath)}${opts.resultsPath ? ` --results ${q(opts.resultsPath)}` : ''}${opts.skipInvalid ? ' --skip-invalid' : ''}${sheet.encoding !== 'utf-8' ? ` --encoding ${sheet.encoding}` : ''}`,
+  );
+  const stopped = run.stop;
+  if (resultsError !== undefined) {
+    if (stopped instanceof JournalWriteError && stopped !== resultsError) ctx.io.stderr.write(`${sanitizeTerminal(stopped.message)}\n`);
+    throw resultsError instanceof CliError ? resultsError : new CliError(`Could not write the results file ${resultsPath}: ${errorText(resultsError)}`, { code: 'RESULTS_FILE', exitCode: ExitCode.FAILURE });
+  }
+  if (stopped !== undefined) {
     ctx.io.stderr.write(`Stopped: ${sanitizeTerminal(errorText(stopped))}. Run the same command again to finish; rows already created are not created again:\n  ${rerun}\n`);
     if (stopped instanceof InterruptedError) throw stopped;
+    if (stopped instanceof CliError && !(stopped instanceof NetworkError)) throw stopped;
     throw new CliError(`The bulk run stopped at a network failure: ${errorText(stopped)}`, { code: 'BULK_STOPPED', exitCode: ExitCode.FAILURE, hint: `Run it again when the server answers: ${rerun}` });
   }
-  if (count('patch-failed')) ctx.io.stderr.write(`Rows whose dynamic details failed are finished by running the same command again (after fixing the cause):\n  ${rerun}\n`);
+  if (count('patch-failed')) ctx.io.stderr.write(`Rows whose dynamic details failed are finished by running the same command again (after fixing the cause); they are not created again:\n  ${rerun}\n`);
+  else if (count('failed')) ctx.io.stderr.write(`Rows that failed are finished by running the same command again (after fixing the cause):\n  ${rerun}\n`);
   // Rows left out on purpose (--skip-invalid) do not fail the run; every other row not created does.
-  const bad = ordered.filter((r) => r.outcome !== 'created' && r.outcome !== 'already-created' && r.outcome !== 'invalid').length;
+  const bad = check.todo - count('created') - count('already-created');
   return bad ? ExitCode.FAILURE : ExitCode.OK;
 }
 
-function idsOf(journal: Journal, row: number): { id?: string; code?: string } {
+function notRun(journal: Journal, row: number, check: Check): Result {
+  const invalid = check.invalid.get(row);
+  if (invalid !== undefined) return { row, outcome: 'invalid', error: invalid };
   const e = journal.get(row);
-  return { id: e?.id, code: e?.code };
+  return { row, outcome: 'not-run', id: e?.id, code: e?.code };
 }
 
-async function onboardRow(ctx: Context, http: HttpClient, form: FormSchema, entity: string, row: CsvRow, doc: Record<string, unknown>, hash: string, journal: Journal): Promise<Result> {
-  const bodies = buildBodies(form, entity, doc);
+interface RowRun {
+  ctx: Context;
+  http: HttpClient;
+  form: FormSchema;
+  entity: string;
+  columns: string[];
+  journal: Journal;
+  adaptive: AdaptiveConcurrency;
+  /** Work e-mail (lower case) -> the employee found for a POST whose answer was lost. */
+  found: Map<string, { id: string; code?: string }>;
+  /** Why the run stops starting rows (first reason wins). */
+  stop: unknown;
+}
+
+/**
+ * One request of a row, sent again while the server answers 429 or 503
+ * (after its Retry-After, the window halved); any other answer is the caller's.
+ */
+async function politely<T>(run: RowRun, send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const r = await send();
+      run.adaptive.success();
+      return r;
+    } catch (err) {
+      if (!(err instanceof ApiError) || (err.status !== 429 && err.status !== 503) || attempt >= MAX_ATTEMPTS || run.stop !== undefined) throw err;
+      const wait = parseRetryAfter(err.retryAfter) ?? Math.min(30_000, 250 * 2 ** attempt);
+      run.adaptive.congestion(wait);
+      // Waits at least as long as the server asked (the window's pause may be later: another row's answer).
+      await pause(Math.max(wait, run.adaptive.pauseMs), run);
+    }
+  }
+}
+
+/** A 429/503 not waited out because the run is stopping: the row is left for the re-run, not failed. */
+function refusedWhileStopping(run: RowRun, err: unknown): boolean {
+  return run.stop !== undefined && err instanceof ApiError && (err.status === 429 || err.status === 503);
+}
+
+/** A wait that Ctrl-C ends (the row is then left for the re-run). */
+async function pause(ms: number, run: RowRun): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal: run.ctx.signal });
+  } catch {
+    throw new InterruptedError();
+  }
+}
+
+/**
+ * One row: its POST (journalled "posting" before, its outcome after), then
+ * its PATCH. What an earlier run recorded decides where it starts:
+ * done → nothing; created or patch-failed → the PATCH only; posting (the
+ * answer was lost) → looked up by its work e-mail first.
+ */
+async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Result> {
+  const invalid = check.invalid.get(row.row);
+  if (invalid !== undefined) return { row: row.row, outcome: 'invalid', error: invalid };
+  const { form, journal } = run;
+  const hash = rowHash(row.cells);
   const prior = journal.get(row.row);
-  const note = (state: RowState, extra: { id?: string; code?: string; error?: string } = {}) => journal.record({ row: row.row, hash, state, ...extra });
   if (prior?.state === 'done') return { row: row.row, id: prior.id, code: prior.code, outcome: 'already-created' };
+  // A row the server refused (conflict, rejected) is sent again: the cause may have been fixed there.
+  const { doc } = rowDoc(form, run.columns, row);
+  const bodies = buildBodies(form, run.entity, doc);
+  const email = workEmailOf(form, doc)?.toLowerCase();
+  /** Journals a step after its request; a journal that cannot be written stops the run, not this row. */
+  const note = async (state: RowState, extra: Omit<JournalEntry, 'row' | 'hash' | 'state'> = {}) => {
+    try {
+      journal.record({ row: row.row, hash, state, ...extra });
+    } catch (err) {
+      run.stop ??= err;
+    }
+  };
 
   let id = prior?.state === 'created' || prior?.state === 'patch-failed' ? prior.id : undefined;
   let code = prior?.code;
-  const earlier = id !== undefined;
-  if (id === undefined && prior?.state === 'posting') {
-    // The last run sent this POST and never saw the answer: look before creating again.
-    const found = await findByWorkEmail(ctx, http, workEmailOf(form, doc));
-    if (found) {
-      id = found.id;
-      code = found.code;
-      note('created', { id, code });
+  let earlier = id !== undefined;
+  if (id === undefined && prior?.state === 'posting' && email) {
+    // The last run sent this POST and never saw the answer: found on the server, it is not sent again.
+    const hit = run.found.get(email);
+    if (hit) {
+      ({ id, code } = hit);
+      earlier = true;
+      await note('created', { id, code });
     }
   }
   if (id === undefined) {
-    note('posting');
+    if (run.stop !== undefined) return notRun(journal, row.row, check);
+    // Durable before the POST: a crash from here on leaves "posting", which a re-run looks up.
     try {
-      const res = await createGpEmployment(http, bodies.create);
+      journal.record({ row: row.row, hash, state: 'posting' });
+    } catch (err) {
+      run.stop ??= err;
+      return notRun(journal, row.row, check);
+    }
+    /** A POST may have reached the server: a 503 (or an earlier run's lost answer) makes a 409 worth a look. */
+    let uncertain = prior?.state === 'posting';
+    try {
+      const res = await politely(run, async () => {
+        try {
+          return await createGpEmployment(run.http, bodies.create);
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 503) uncertain = true;
+          throw err;
+        }
+      });
       code = typeof res.employeeCode === 'string' ? res.employeeCode : undefined;
       if (typeof res.id !== 'string' || res.id === '') {
         // Created, but without an id its dynamic details cannot be sent: say so, never POST it again.
-        note('done', { code, error: 'the create answer had no id' });
+        await note('done', { code, error: 'the create answer had no id' });
         return { row: row.row, code, outcome: 'patch-failed', error: 'created, but the answer had no employee id: send its dynamic details with partner dynamic-details submit' };
       }
       id = res.id;
-      note('created', { id, code });
+      await note('created', { id, code });
     } catch (err) {
-      if (stopsTheRun(err)) throw err;
-      if (err instanceof ApiError && err.status === 409) {
-        note('conflict', { error: errorText(err) });
-        return { row: row.row, outcome: 'conflict', error: errorText(err) };
+      if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
+        run.stop ??= err;
+        return notRun(journal, row.row, check);
       }
-      if (err instanceof ApiError && err.status < 500) {
-        note('rejected', { error: errorText(err) });
-        return { row: row.row, outcome: 'rejected', error: errorText(err) };
+      if (err instanceof ApiError && err.status === 409 && uncertain && email) {
+        // Our own earlier POST may be what the e-mail conflicts with: look before calling it a conflict.
+        let hit: { id: string; code?: string } | undefined;
+        try {
+          hit = (await findByWorkEmail(run.ctx, run.http, new Set([email]))).get(email);
+        } catch (lookup) {
+          if (stopsTheRun(lookup)) {
+            run.stop ??= lookup;
+            return notRun(journal, row.row, check);
+          }
+        }
+        if (hit) {
+          ({ id, code } = hit);
+          earlier = prior?.state === 'posting';
+          await note('created', { id, code });
+        }
       }
-      // A 5xx: the POST is not retried (it may have created the employee); the next run looks first.
-      return { row: row.row, outcome: 'failed', error: errorText(err) };
+      if (id === undefined) {
+        if (err instanceof ApiError && err.status === 409) {
+          await note('conflict', { error: errorText(err) });
+          return { row: row.row, outcome: 'conflict', error: errorText(err) };
+        }
+        if (err instanceof ApiError && err.status < 500 && err.status !== 429) {
+          await note('rejected', { error: errorText(err) });
+          return { row: row.row, outcome: 'rejected', error: errorText(err) };
+        }
+        // A 5xx (or 429 past the retries): the journal keeps "posting", and the next run looks before sending again.
+        return { row: row.row, outcome: 'failed', error: errorText(err) };
+      }
     }
   }
   if (bodies.dynamic) {
     try {
-      await submitDynamicDetails(http, id, bodies.dynamic);
+      await politely(run, () => submitDynamicDetails(run.http, id!, bodies.dynamic));
     } catch (err) {
-      if (stopsTheRun(err)) throw err;
-      note('patch-failed', { id, code, error: errorText(err) });
+      if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
+        run.stop ??= err;
+        return { row: row.row, id, code, outcome: 'not-run', error: 'created; its dynamic details are sent by the next run' };
+      }
+      await note('patch-failed', { id, code, error: errorText(err) });
       return { row: row.row, id, code, outcome: 'patch-failed', error: errorText(err) };
     }
   }
-  note('done', { id, code });
+  await note('done', { id, code });
   return { row: row.row, id, code, outcome: earlier ? 'already-created' : 'created' };
 }
 
-/** The employee with this work e-mail, walking the list (only for a POST whose answer was lost). */
-async function findByWorkEmail(ctx: Context, http: HttpClient, email: string | undefined): Promise<{ id: string; code?: string } | undefined> {
-  if (!email) return undefined;
-  const want = email.toLowerCase();
-  for (let page = 1; page <= 1000; page++) {
-    const res = await listEmployees(http, { page, pageSize: 100 }, ctx.signal);
-    const hit = res.data.find((e) => typeof e.workEmail === 'string' && e.workEmail.toLowerCase() === want);
-    if (hit) return { id: hit.id, code: hit.employeeCode };
-    if (res.data.length === 0 || !res.pagination.hasNextPage || page >= res.pagination.totalPages) return undefined;
-  }
-  return undefined;
-}
-
 /**
- * The results CSV, replaced atomically (temp file, fsync, rename; 0600 when
- * new). Written synchronously: it also runs right after Ctrl-C, when the
- * entry point gives the command a second to finish.
+ * The employees with these work e-mails (lower case), walking the list once
+ * (only for POSTs whose answer was lost: the list has no e-mail filter).
  */
-function writeResults(path: string, results: Result[]): void {
-  const target = resolve(path);
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
-  let text = csvRecord(['row', 'employeeId', 'employeeCode', 'outcome', 'error']);
-  for (const r of results) text += csvRecord([r.row, r.id ?? '', r.code ?? '', r.outcome, r.error ?? '']);
-  try {
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+async function findByWorkEmail(ctx: Context, http: HttpClient, emails: Set<string>): Promise<Map<string, { id: string; code?: string }>> {
+  const found = new Map<string, { id: string; code?: string }>();
+  if (!emails.size) return found;
+  for (let page = 1; page <= 10_000; page++) {
+    const res = await listEmployees(http, { page, pageSize: 100 }, ctx.signal);
+    for (const e of res.data) {
+      const mail = typeof e.workEmail === 'string' ? e.workEmail.toLowerCase() : undefined;
+      if (mail && emails.has(mail) && typeof e.id === 'string') found.set(mail, { id: e.id, code: typeof e.employeeCode === 'string' ? e.employeeCode : undefined });
     }
-    renameSync(temp, target);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(`Could not write the results file ${path}: ${code ?? (err as Error).message}`, { code: 'RESULTS_FILE', exitCode: ExitCode.FAILURE, cause: err });
+    if (found.size === emails.size || res.data.length === 0 || !res.pagination.hasNextPage || page >= res.pagination.totalPages) break;
   }
+  return found;
 }
-

@@ -1,14 +1,25 @@
 // The spreadsheet of `gp create --from-csv`: RFC 4180 CSV (csv-parse), a
 // header row of field paths, rows whose first cell starts with "#" ignored
-// (the description row of `gp template`), blank lines skipped. Bounded in
-// size before parsing.
-import { readFile, stat } from 'node:fs/promises';
-import { parse } from 'csv-parse/sync';
+// (the description row of `gp template`), blank lines skipped. Read through
+// the one capped reader (a file, a pipe or a device alike), then parsed as
+// a stream, one record at a time, as often as the run needs (a check pass,
+// then a send pass): only the file's bytes are held, never every row.
+//
+// Parsed as bytes, decoded cell by cell: the CSV's delimiters are ASCII,
+// never part of a multi-byte UTF-8 sequence nor of a Windows-1252 letter, so
+// an undecodable cell is named by its row and column, and never turned into
+// U+FFFD (which would then be sent as if the user had typed it).
+import { isAscii } from 'node:buffer';
+import { Readable } from 'node:stream';
+import { parse, type CsvError } from 'csv-parse';
 import { UsageError } from '../../errors.js';
+import { firstInvalidUtf8, readInputBytes } from '../../input.js';
 
 export const MAX_CSV_BYTES = 32 * 1024 * 1024;
 /** One row (all its cells) at most: a form row is a few kB; this refuses a runaway quote or a non-CSV file fast. */
 export const MAX_ROW_BYTES = 256 * 1024;
+
+import type { CsvEncoding } from './limits.js';
 
 export interface CsvRow {
   /** Spreadsheet row number (the header is row 1). */
@@ -17,35 +28,35 @@ export interface CsvRow {
 }
 
 export interface CsvSheet {
+  /** The name used in messages (the path). */
+  source: string;
   columns: string[];
-  rows: CsvRow[];
+  /** The spreadsheet row of the header: rows are the records after it. */
+  headerRow: number;
+  encoding: CsvEncoding;
+  /** The file's bytes (BOM dropped): parsed again by sheetRows. */
+  bytes: Buffer;
 }
 
-export async function readSheet(path: string): Promise<CsvSheet> {
-  let text: string;
-  try {
-    const { size } = await stat(path);
-    if (size > MAX_CSV_BYTES) throw new UsageError(`--from-csv ${path} is too large (${size} bytes; at most ${MAX_CSV_BYTES})`, undefined, 'INVALID_CSV');
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`Cannot read --from-csv ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'Write one with: partner gp template --entity NAME -o csv > employees.csv', 'INVALID_CSV');
-  }
-  return parseSheet(text, path);
+export async function readSheet(path: string, o: { stdin: Readable; signal?: AbortSignal; encoding?: CsvEncoding }): Promise<CsvSheet> {
+  const bytes = await readInputBytes(path, { flag: '--from-csv', maxBytes: MAX_CSV_BYTES, stdin: o.stdin, signal: o.signal, code: 'INVALID_CSV' });
+  return sheetOf(bytes, path, o.encoding ?? 'utf-8');
 }
 
-export function parseSheet(text: string, source: string): CsvSheet {
-  let records: string[][];
-  try {
-    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false, max_record_size: MAX_ROW_BYTES }) as string[][];
-  } catch (err) {
-    const big = (err as { code?: string }).code === 'CSV_MAX_RECORD_SIZE';
-    throw new UsageError(big ? `${source} has a row over ${MAX_ROW_BYTES / 1024} KiB (a quote left open, or not a CSV file)` : `${source} is not valid CSV: ${(err as Error).message.slice(0, 200)}`, 'Save the spreadsheet as CSV (comma-separated, UTF-8).', 'INVALID_CSV');
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The header of the bytes (the rows are read later by sheetRows). */
+export async function sheetOf(data: Buffer | string, source: string, encoding: CsvEncoding = 'utf-8'): Promise<CsvSheet> {
+  let bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  if (bytes.subarray(0, 3).equals(UTF8_BOM)) bytes = bytes.subarray(3);
+  const blankSheet: CsvSheet = { source, columns: [], headerRow: 0, encoding, bytes };
+  let header: CsvRow | undefined;
+  for await (const r of records(blankSheet)) {
+    if (!blank(r.cells) && !comment(r.cells)) {
+      header = r;
+      break;
+    }
   }
-  const numbered = records.map((cells, i) => ({ row: i + 1, cells }));
-  const blank = (cells: string[]) => cells.every((c) => c.trim() === '');
-  const comment = (cells: string[]) => (cells[0] ?? '').trimStart().startsWith('#');
-  const header = numbered.find((r) => !blank(r.cells) && !comment(r.cells));
   if (!header) throw new UsageError(`${source} has no header row`, 'The first row names the fields, as `partner gp template --entity NAME -o csv` writes it.', 'INVALID_CSV');
   const columns = header.cells.map((c) => c.trim());
   const seen = new Set<string>();
@@ -54,6 +65,76 @@ export function parseSheet(text: string, source: string): CsvSheet {
     if (seen.has(c)) throw new UsageError(`${source}: the column "${c.slice(0, 80)}" appears twice in the header`, undefined, 'INVALID_CSV');
     seen.add(c);
   }
-  const rows = numbered.filter((r) => r.row > header.row && !blank(r.cells) && !comment(r.cells));
-  return { columns, rows };
+  return { source, columns, headerRow: header.row, encoding, bytes };
+}
+
+/** The rows after the header, blank and "#" rows skipped, one at a time. */
+export async function* sheetRows(sheet: CsvSheet): AsyncGenerator<CsvRow> {
+  for await (const r of records(sheet)) if (r.row > sheet.headerRow && !blank(r.cells) && !comment(r.cells)) yield r;
+}
+
+/** The rows of a whole sheet in memory (tests, small files). */
+export async function allRows(sheet: CsvSheet): Promise<CsvRow[]> {
+  const out: CsvRow[] = [];
+  for await (const r of sheetRows(sheet)) out.push(r);
+  return out;
+}
+
+const blank = (cells: string[]) => cells.every((c) => c.trim() === '');
+const comment = (cells: string[]) => (cells[0] ?? '').trimStart().startsWith('#');
+
+const CHUNK = 64 * 1024;
+
+/** Every record, numbered from 1, cells decoded. */
+async function* records(sheet: CsvSheet): AsyncGenerator<CsvRow> {
+  const { bytes } = sheet;
+  const parser = parse({ encoding: null as unknown as undefined, relax_column_count: true, skip_empty_lines: false, max_record_size: MAX_ROW_BYTES });
+  const source = Readable.from(
+    (function* () {
+      for (let i = 0; i < bytes.length; i += CHUNK) yield bytes.subarray(i, i + CHUNK);
+    })(),
+    { objectMode: false },
+  );
+  source.pipe(parser);
+  const decode = decoder(sheet.encoding);
+  let row = 0;
+  try {
+    for await (const raw of parser as AsyncIterable<Buffer[]>) {
+      row++;
+      yield { row, cells: raw.map((cell, i) => decode(cell, sheet, row, i)) };
+    }
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const e = err as CsvError;
+    const big = e.code === 'CSV_MAX_RECORD_SIZE';
+    throw new UsageError(big ? `${sheet.source} has a row over ${MAX_ROW_BYTES / 1024} KiB (a quote left open, or not a CSV file)` : `${sheet.source} is not valid CSV: ${String(e.message).slice(0, 200)}`, 'Save the spreadsheet as CSV (comma-separated, UTF-8).', 'INVALID_CSV');
+  } finally {
+    source.destroy();
+    parser.destroy();
+  }
+}
+
+type Decode = (cell: Buffer, sheet: CsvSheet, row: number, column: number) => string;
+
+function decoder(encoding: CsvEncoding): Decode {
+  if (encoding === 'latin1') return (cell) => cell.toString('latin1');
+  if (encoding === 'windows-1252') {
+    const d = new TextDecoder('windows-1252');
+    return (cell) => (isAscii(cell) ? cell.toString('latin1') : d.decode(cell));
+  }
+  const d = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  return (cell, sheet, row, column) => {
+    if (isAscii(cell)) return cell.toString('latin1');
+    try {
+      return d.decode(cell);
+    } catch {
+      const at = firstInvalidUtf8(cell);
+      const name = sheet.columns[column] ?? `${column + 1}`;
+      throw new UsageError(
+        `${sheet.source} is not valid UTF-8: row ${row}, column ${name.slice(0, 80)} (byte 0x${cell[at].toString(16).padStart(2, '0')} at offset ${at} of the cell)`,
+        'Save the spreadsheet as CSV UTF-8, or name its encoding: --encoding windows-1252 (Excel on Windows in Western Europe and the Americas) or --encoding latin1.',
+        'INVALID_ENCODING',
+      );
+    }
+  };
 }

@@ -130,3 +130,16 @@ describe('duration', () => {
     expect(duration(3725)).toBe('1:02:05');
   });
 });
+
+describe('Progress of rows (bulk onboarding)', () => {
+  it('shows rows done of total, created, failed and the time left by rows', () => {
+    const t = clock();
+    const err = fakeStderr();
+    const p = new Progress({ stream: err.stream, columns: 200, now: t.now, label: 'Onboarding', units: { pages: 'rows', items: 'created' }, etaBy: 'pages' });
+    t.advance(10_000);
+    p.update({ pages: 100, totalPages: 400, items: 98, note: '2 failed' });
+    expect(p.render()).toBe('Onboarding [#####---------------] 25% · 100/400 rows · 98 created · 10/s · 2 failed · 0:30 left');
+    p.update({ pages: 400, totalPages: 400, items: 398 });
+    expect(p.render()).toBe('Onboarding [####################] 100% · 400/400 rows · 398 created · 40/s');
+  });
+});

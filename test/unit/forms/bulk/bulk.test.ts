@@ -4,7 +4,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseSheet } from '../../../../src/forms/bulk/read.js';
+import { allRows, sheetOf } from '../../../../src/forms/bulk/read.js';
+
+const parseSheet = async (text: string | Buffer, source: string, encoding?: 'utf-8' | 'latin1' | 'windows-1252') => {
+  const sheet = await sheetOf(text, source, encoding);
+  return { columns: sheet.columns, rows: await allRows(sheet) };
+};
 import { rowDoc, unknownColumns } from '../../../../src/forms/bulk/rows.js';
 import { Journal, rowHash } from '../../../../src/forms/bulk/journal.js';
 import { defaultResultsPath } from '../../../../src/forms/bulk/onboard.js';
@@ -27,8 +32,8 @@ afterEach(() => {
 });
 
 describe('reading the sheet', () => {
-  it('takes the first non-comment row as the header, skips "#" and blank rows, keeps spreadsheet row numbers, strips a BOM', () => {
-    const sheet = parseSheet('\uFEFFa.b,a.c\r\n"# about a.b",about a.c\r\n\r\n1,"x, y"\r\n,\r\n2,"multi\nline"\r\n', 'f.csv');
+  it('takes the first non-comment row as the header, skips "#" and blank rows, keeps spreadsheet row numbers, strips a BOM', async () => {
+    const sheet = await parseSheet('\uFEFFa.b,a.c\r\n"# about a.b",about a.c\r\n\r\n1,"x, y"\r\n,\r\n2,"multi\nline"\r\n', 'f.csv');
     expect(sheet.columns).toEqual(['a.b', 'a.c']);
     expect(sheet.rows).toEqual([
       { row: 4, cells: ['1', 'x, y'] },
@@ -36,21 +41,21 @@ describe('reading the sheet', () => {
     ]);
   });
 
-  it('refuses a file with no header, empty or duplicate column names, or broken quoting', () => {
-    const code = (text: string) => {
+  it('refuses a file with no header, empty or duplicate column names, or broken quoting', async () => {
+    const code = async (text: string) => {
       try {
-        parseSheet(text, 'f.csv');
+        await parseSheet(text, 'f.csv');
       } catch (e) {
         expect(e).toBeInstanceOf(UsageError);
         return (e as Error).message;
       }
       return 'no error';
     };
-    expect(code('# only a comment\n')).toBe('f.csv has no header row');
-    expect(code('a,,b\n')).toMatch(/empty column name/);
-    expect(code('a,b,a\n')).toBe('f.csv: the column "a" appears twice in the header');
-    expect(code('a,b\n"x,y\n')).toMatch(/^f\.csv is not valid CSV/);
-    expect(code(`a,b\n"${'x'.repeat(300 * 1024)}`)).toBe('f.csv has a row over 256 KiB (a quote left open, or not a CSV file)');
+    expect(await code('# only a comment\n')).toBe('f.csv has no header row');
+    expect(await code('a,,b\n')).toMatch(/empty column name/);
+    expect(await code('a,b,a\n')).toBe('f.csv: the column "a" appears twice in the header');
+    expect(await code('a,b\n"x,y\n')).toMatch(/^f\.csv is not valid CSV/);
+    expect(await code(`a,b\n"${'x'.repeat(300 * 1024)}`)).toBe('f.csv has a row over 256 KiB (a quote left open, or not a CSV file)');
   });
 });
 
@@ -93,38 +98,38 @@ describe('a row into answers', () => {
 });
 
 describe('the journal', () => {
-  it('records each step durably (0600), keeps the latest state per row, and survives a line cut short', () => {
+  it('records each step durably (0600), keeps the latest state per row, and survives a line cut short', async () => {
     dir = mkdtempSync(join(tmpdir(), 'partner-journal-'));
     const path = join(dir, 'r.csv.journal');
     const j = Journal.open(path, 'E');
     j.record({ row: 3, hash: 'h3', state: 'posting' });
     j.record({ row: 3, hash: 'h3', state: 'created', id: 'id-3', code: 'C-3' });
     j.record({ row: 4, hash: 'h4', state: 'posting' });
-    j.close();
+    await j.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"row":4,"hash":"h4","sta`);
     const again = Journal.open(path, 'E');
     expect(again.get(3)).toMatchObject({ state: 'created', id: 'id-3', code: 'C-3' });
     expect(again.get(4)).toMatchObject({ state: 'posting' });
     expect(again.get(5)).toBeUndefined();
-    again.close();
+    await again.close();
     expect(() => Journal.open(path, 'Other')).toThrow(/belongs to entity "E", not "Other"/);
     writeFileSync(join(dir!, 'x'), 'hello\n');
     expect(() => Journal.open(join(dir!, 'x'), 'E')).toThrow(/is not a partner bulk journal/);
   });
 
-  it('one run at a time: a live holder of the lock is refused, a dead one (killed) is taken over', () => {
+  it('one run at a time: a live holder of the lock is refused, a dead one (killed) is taken over', async () => {
     dir = mkdtempSync(join(tmpdir(), 'partner-journal-'));
     const path = join(dir, 'r.csv.journal');
     const first = Journal.open(path, 'E');
     expect(readFileSync(`${path}.lock`, 'utf8').split('\n')[0]).toBe(String(process.pid));
     expect(() => Journal.open(path, 'E')).toThrow(`Another run (process ${process.pid}) is using the journal ${path}`);
-    first.close();
+    await first.close();
     expect(existsSync(`${path}.lock`)).toBe(false);
     writeFileSync(`${path}.lock`, '2147483646'); // no such process
     const second = Journal.open(path, 'E');
     expect(readFileSync(`${path}.lock`, 'utf8').split('\n')[0]).toBe(String(process.pid));
-    second.close();
+    await second.close();
   });
 
   it('recognises a row by a hash of its cells, not the cells', () => {
