@@ -29,7 +29,7 @@ _partner_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw' ;;
-    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes --from-csv --skip-invalid --results -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'gp template') _partner_r='--entity -o --output --jq --csv-raw' ;;
     'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes' ;;
@@ -54,7 +54,7 @@ _partner_value_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set --body-file --from-csv --results -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --body-file --from-csv --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'gp template') _partner_r='--entity -o --output --jq' ;;
     'dynamic-details submit') _partner_r='--from-file --set --body-file' ;;
@@ -89,6 +89,7 @@ _partner_values() {
     'profile get|#'*) _partner_r='w:personal contact address bank education employment compensation' ;;
     'gp create|--from-file') _partner_r='f' ;;
     'gp create|--body-file') _partner_r='f' ;;
+    'gp create|--encoding') _partner_r='w:utf-8 windows-1252 latin1' ;;
     'gp create|-o'|'gp create|--output') _partner_r='w:table json' ;;
     'gp schema|-o'|'gp schema|--output') _partner_r='w:table json' ;;
     'gp template|-o'|'gp template|--output') _partner_r='w:csv json' ;;
