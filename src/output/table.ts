@@ -26,12 +26,6 @@ export interface Column {
    * (dropped last, from the right, and never the first column).
    */
   priority?: number;
-  /**
-   * Free columns only: shrink no further than this (or its natural width when
-   * narrower), so the column people read first keeps its room while others
-   * shrink or are dropped (`gp schema`'s DETAILS).
-   */
-  minWidth?: number;
   /** `status`: employee statuses coloured when colour is on. */
   style?: 'status';
 }
@@ -67,8 +61,6 @@ export interface TableLayout {
 
 const headerOf = (c: Column) => sanitizeCell(c.header ?? c.key);
 const isFree = (c: Column) => (c.kind ?? 'free') === 'free';
-/** The narrowest a column may become: free columns down to their minimum, the others whole. */
-const floorOf = (c: Column, natural: number) => (isFree(c) ? Math.min(natural, Math.max(MIN_FREE_WIDTH, c.minWidth ?? 0)) : natural);
 
 /**
  * Lays the table out. Without a width: natural widths. With one: key and
@@ -92,7 +84,7 @@ export function layoutTable(columns: Column[], rows: string[][], opts: TableOpti
         columns,
         shown,
         // Nothing more to drop: free columns at their minimum, key columns whole (the line may overflow).
-        widths: widths ?? shown.map((i) => floorOf(columns[i]!, natural[i]!)),
+        widths: widths ?? shown.map((i) => (isFree(columns[i]!) ? Math.min(natural[i]!, MIN_FREE_WIDTH) : natural[i]!)),
         hidden: all.filter((i) => !shown.includes(i)).map((i) => headerOf(columns[i]!)),
         width,
         fullOutput: opts.fullOutput,
@@ -117,7 +109,7 @@ function dropOrder(columns: Column[]): number[] {
 /** Widths that fit `budget` with free columns shrunk (widest first), or undefined when they cannot. */
 function fitFree(cols: Column[], natural: number[], budget: number): number[] | undefined {
   const widths = [...natural];
-  const floor = natural.map((w, i) => floorOf(cols[i]!, w));
+  const floor = natural.map((w, i) => (isFree(cols[i]!) ? Math.min(w, MIN_FREE_WIDTH) : w));
   if (floor.reduce((a, b) => a + b, 0) > budget) return undefined;
   let total = widths.reduce((a, b) => a + b, 0);
   while (total > budget) {

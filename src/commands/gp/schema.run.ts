@@ -23,8 +23,7 @@ export const SCHEMA_COLUMNS: Column[] = [
   { key: 'title', header: 'TITLE', kind: 'free', priority: 1 },
   { key: 'kind', header: 'KIND', kind: 'free' },
   { key: 'required', header: 'REQUIRED', kind: 'free' },
-  // What people read the schema for: keeps 32 cells at 80 columns (TITLE goes first, then the others shrink).
-  { key: 'details', header: 'DETAILS', kind: 'free', minWidth: 32 },
+  { key: 'details', header: 'DETAILS', kind: 'free' },
 ];
 
 export interface OutlineRow {

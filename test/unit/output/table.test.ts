@@ -117,20 +117,6 @@ describe('layoutTable', () => {
     expect(layoutTable(cols, rows, { columns: 5 }).shown).toEqual([0]);
   });
 
-  it('a free column with a minimum keeps it while the others shrink, and the others are dropped before it is cut further', () => {
-    const withMin: Column[] = cols.map((c) => (c.key === 'a' ? { ...c, minWidth: 30 } : c));
-    const l = layoutTable(withMin, rows, { columns: 70 });
-    expect(l.shown).toEqual([0, 1, 2, 3]);
-    expect(l.widths[1]).toBe(30);
-    expect(l.widths[2]).toBe(70 - 6 - 10 - 5 - 30);
-    // 'b' (priority 1) goes before 'a' is cut below its minimum.
-    const narrow = layoutTable(withMin, rows, { columns: 55 });
-    expect(narrow.hidden).toEqual(['b']);
-    expect(narrow.widths[narrow.shown.indexOf(1)]).toBeGreaterThanOrEqual(30);
-    // A minimum above the natural width keeps the natural width.
-    expect(layoutTable([{ key: 'id', kind: 'key' }, { key: 'a', kind: 'free', minWidth: 99 }], [['x', 'short']], { columns: 40 }).widths).toEqual([2, 5]);
-  });
-
   it('keeps natural widths when the table fits', () => {
     const l = layoutTable(cols, rows, { columns: 200 });
     expect(l.widths).toEqual([10, 40, 40, 5]);
