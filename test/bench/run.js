@@ -413,12 +413,44 @@ async function listen() {
   notes.push(`listen: acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s, all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s`);
 }
 
-const all = { walk, memory, startup, verify, listen };
+// employees list --search (issue 23 item 2): the client-side filter over every page costs at most 10% over the plain export.
+async function search() {
+  const EMPLOYEES = 20_000;
+  const LATENCY = 50;
+  const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 5);
+  log(`search: ${EMPLOYEES} employees, page size 100, sandbox latency ${LATENCY} ms, ${RUNS} interleaved runs`);
+  const sbx = await startSandbox(['--employees', String(EMPLOYEES), '--latency-ms', String(LATENCY)]);
+  try {
+    const env = cliEnv({ PARTNER_BASE_URL: sbx.url, PARTNER_TOKEN: sbx.token });
+    const ours = [];
+    const base = [];
+    const searchFile = join(TMP, 'search.ndjson');
+    for (let i = 0; i < RUNS; i++) {
+      base.push(await timed(NODE, [BIN, 'employees', 'list', '--all', '-o', 'ndjson', '--page-size', '100'], { env, stdoutFile: '/dev/null' }));
+      ours.push(await timed(NODE, [BIN, 'employees', 'list', '--search', 'priya', '-o', 'ndjson', '--page-size', '100'], { env, stdoutFile: searchFile }));
+    }
+    const matches = readFileSync(searchFile, 'utf8').split('\n').length - 1;
+    const ratio = pairedRatio(ours, base);
+    record({
+      target: `employees list --search priya -o ndjson, ${EMPLOYEES.toLocaleString('en-US')} employees, ${LATENCY} ms latency`,
+      ours: `${(median(ours) / 1000).toFixed(2)} s (${matches} matches)`,
+      baseline: `${(median(base) / 1000).toFixed(2)} s (--all -o ndjson)`,
+      ratio,
+      goal: '≤ 1.10× its time (median of paired runs)',
+      pass: ratio <= 1.1 && matches > 0,
+    });
+    notes.push(`search: runs (s): --search ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}; --all ${base.map((x) => (x / 1000).toFixed(2)).join(', ')}`);
+  } finally {
+    await sbx.close();
+  }
+}
+
+const all = { walk, memory, startup, verify, listen, search };
 const started = Date.now();
 try {
   if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
   for (const s of sections) {
-    if (!all[s]) throw new Error(`unknown section "${s}" (walk, memory, startup, verify, listen)`);
+    if (!all[s]) throw new Error(`unknown section "${s}" (${Object.keys(all).join(', ')})`);
     await all[s]();
   }
 } finally {
