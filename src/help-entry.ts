@@ -5,8 +5,18 @@ import { helpRequest, renderHelp } from './help.js';
 import { helpWidth } from './text/width.js';
 import { systemIO, type IO } from './io.js';
 import { TOP_LEVEL } from './commands/index.js';
+import { helpDocument, helpJsonRequest } from './help-json.js';
 
 export function printHelp(argv: string[], io: IO = systemIO(process.env)): boolean {
+  // `partner help [command...] -o json`: the tree as one document (help-json.ts).
+  const words = helpJsonRequest(argv);
+  const doc = words && helpDocument(TOP_LEVEL, words);
+  if (doc && doc.commands.length > 0) {
+    // A reader that leaves early (`| head`) is not an error.
+    io.stdout.on('error', () => undefined);
+    io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return true;
+  }
   const target = helpRequest(argv, TOP_LEVEL);
   if (!target) return false;
   io.stdout.write(renderHelp(target, TOP_LEVEL, helpWidth(io)));

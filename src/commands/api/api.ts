@@ -81,7 +81,7 @@ Exit codes as every command: 0 ok, 1 failure, 2 usage (a refused path), 3 not au
     'partner api /v1/employees -f status=ACTIVE -f pageSize=5',
     'partner api /v1/employees --paginate --jq ".data | length"',
     'partner api /v1/employees/onboarding-tracker -o ndjson',
-    'partner api -i /v1/employees/ACME-00007/personal',
+    'partner api -i /v1/employees -f employeeCode=ACME-00007',
   ],
   load: () => import('./api.run.js'),
 });
