@@ -3,6 +3,7 @@
 // in its group's index.ts.
 import type { TopLevel } from '../command.js';
 import { api } from './api/api.js';
+import { mcp } from './mcp/mcp.js';
 import { auth } from './auth/index.js';
 import { complete, completion } from './completion/completion.js';
 import { doctor } from './doctor/doctor.js';
@@ -23,6 +24,7 @@ export const TOP_LEVEL: TopLevel[] = [
   dynamicDetails,
   webhook,
   { ...api, section: 'Scripting' },
+  { ...mcp, section: 'Scripting' },
   auth,
   { ...doctor, section: 'Setup' },
   sandbox,

@@ -1,0 +1,186 @@
+// The tools `partner mcp` offers: each one an input schema (JSON Schema, shown
+// to the client) and a handler that validates its input with partner's own
+// parsers (options.ts: the same rules and messages as the flags) and calls the
+// API through the same functions as the commands (api/employees.ts,
+// resolve-employee.ts, the page walk, webhooks/verify.ts).
+import type { Context } from '../context.js';
+import type { HttpClient } from '../api/http.js';
+import { getFormSchema, getProfileSection, listEmployees, offboardingTracker, onboardingTracker } from '../api/employees.js';
+import { resolveEmployee } from '../api/resolve-employee.js';
+import { walkPageBatches } from '../api/pages.js';
+import { newFindings, settleWalk } from '../api/walk-audit.js';
+import { employeeMatcher, searchBatches, type SearchCount } from '../api/employee-search.js';
+import { EMPLOYEE_STATUSES, PAGE_SIZE_MAX, PROFILE_SECTIONS, SORT_BY_FIELDS, SORT_ORDERS, type Employee, type ProfileSection } from '../api/types.js';
+import { UsageError } from '../errors.js';
+import { isUuid, parseChoice, parseInteger, parseText } from '../options.js';
+import { maskAccount } from '../commands/profile/get.run.js';
+
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
+  call(args: Record<string, unknown>, env: ToolEnv): Promise<unknown>;
+}
+
+export interface ToolEnv {
+  ctx: Context;
+  http: () => Promise<HttpClient>;
+  reveal: boolean;
+  signal: AbortSignal;
+}
+
+/** search_employees returns at most this many matches. */
+const SEARCH_MAX = 500;
+const SEARCH_DEFAULT = 50;
+
+const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
+const int = (description: string, min: number, max: number) => ({ type: 'integer', description, minimum: min, maximum: max });
+
+/** Keys the schema does not declare are refused: a misspelt filter must not silently list everyone. */
+function checkKeys(args: Record<string, unknown>, tool: Tool): void {
+  for (const k of Object.keys(args)) if (!(k in tool.inputSchema.properties)) throw new UsageError(`${tool.name}: unknown argument "${k.slice(0, 40)}"`, `Arguments: ${Object.keys(tool.inputSchema.properties).join(', ')}`, 'INVALID_ARGUMENT');
+  for (const k of tool.inputSchema.required ?? []) if (args[k] === undefined) throw new UsageError(`${tool.name}: missing argument "${k}"`, undefined, 'MISSING_ARGUMENT');
+}
+
+function employeeRef(raw: unknown, name: string): string {
+  const ref = parseText(name, typeof raw === 'string' ? raw : raw === undefined ? undefined : String(raw), 100);
+  if (ref === undefined) throw new UsageError(`${name} is required`, undefined, 'MISSING_ARGUMENT');
+  return ref;
+}
+
+/** Bank account numbers and IBANs, masked to their last 4 characters (as `profile get` shows them). */
+function maskBank(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskBank);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /^(accountNumber|iban)$/i.test(k) ? maskAccount(v) : maskBank(v)]));
+}
+
+export const TOOLS: Tool[] = [
+  {
+    name: 'search_employees',
+    description: 'Find employees whose full name, display name, work email or employee code contains the text (case and accents ignored). Every page is searched on the client (the API has no name search). Optional status filter (applied by the server).',
+    inputSchema: {
+      type: 'object',
+      properties: { text: str('text to look for, e.g. "priya" or "ACME-0001"'), status: str('only employees with this status', { enum: EMPLOYEE_STATUSES }), limit: int(`most matches returned (default ${SEARCH_DEFAULT})`, 1, SEARCH_MAX) },
+      required: ['text'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const text = employeeRef(a.text, 'text');
+      const status = parseChoice('status', a.status, EMPLOYEE_STATUSES);
+      const limit = parseInteger('limit', a.limit, { min: 1, max: SEARCH_MAX }) ?? SEARCH_DEFAULT;
+      const http = await env.http();
+      const findings = newFindings(1);
+      const count: SearchCount = { searched: 0, matched: 0 };
+      const pages = walkPageBatches<Employee>((page, signal) => listEmployees(http, { page, pageSize: PAGE_SIZE_MAX, status }, signal), { pageSize: PAGE_SIZE_MAX, findings, concurrency: 4, signal: env.signal });
+      const employees: Employee[] = [];
+      for await (const batch of searchBatches(pages, employeeMatcher(text), count, limit)) employees.push(...batch);
+      const settled = settleWalk(findings, { rows: employees.length, allowDrift: false });
+      if (settled.error) throw settled.error;
+      return { searched: count.searched, matched: employees.length, truncated: employees.length >= limit, note: 'searched on the client: every page of the employee list was read', warnings: settled.warnings, employees };
+    },
+  },
+  {
+    name: 'list_employees',
+    description: 'One page of the employee list ({data, pagination}), with the server\'s filters. Pages hold at most 100 employees; ask for the next page with page.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        page: int('page number (default 1)', 1, 1_000_000),
+        pageSize: int('employees per page (default 20)', 1, PAGE_SIZE_MAX),
+        status: str('only employees with this status', { enum: EMPLOYEE_STATUSES }),
+        employeeCode: str('exact employee code'),
+        employeeId: str('exact employee id (UUID)'),
+        sortBy: str('sort field', { enum: SORT_BY_FIELDS }),
+        sortOrder: str('sort direction', { enum: SORT_ORDERS }),
+      },
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const employeeId = a.employeeId === undefined ? undefined : String(a.employeeId);
+      if (employeeId !== undefined && !isUuid(employeeId)) throw new UsageError('employeeId must be a UUID', 'Use employeeCode for a code like ACME-00007.', 'INVALID_ARGUMENT');
+      const query = {
+        page: parseInteger('page', a.page, { min: 1 }),
+        pageSize: parseInteger('pageSize', a.pageSize, { min: 1, max: PAGE_SIZE_MAX }),
+        status: parseChoice('status', a.status, EMPLOYEE_STATUSES),
+        employeeCode: parseText('employeeCode', a.employeeCode as string | undefined, 100),
+        employeeId,
+        sortBy: parseChoice('sortBy', a.sortBy, SORT_BY_FIELDS),
+        sortOrder: parseChoice('sortOrder', a.sortOrder, SORT_ORDERS),
+      };
+      return listEmployees(await env.http(), query, env.signal);
+    },
+  },
+  {
+    name: 'trackers',
+    description: 'The onboarding or offboarding tracker: where each employee in onboarding (offboarding) stands. Optional filter by one employee.',
+    inputSchema: {
+      type: 'object',
+      properties: { kind: str('which tracker', { enum: ['onboarding', 'offboarding'] }), employeeCode: str('only this employee code'), employeeId: str('only this employee id (UUID)') },
+      required: ['kind'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const kind = parseChoice('kind', a.kind, ['onboarding', 'offboarding'] as const)!;
+      const employeeId = a.employeeId === undefined ? undefined : String(a.employeeId);
+      if (employeeId !== undefined && !isUuid(employeeId)) throw new UsageError('employeeId must be a UUID', undefined, 'INVALID_ARGUMENT');
+      const query = { employeeId, employeeCode: parseText('employeeCode', a.employeeCode as string | undefined, 100) };
+      const http = await env.http();
+      return kind === 'onboarding' ? onboardingTracker(http, query) : offboardingTracker(http, query);
+    },
+  },
+  {
+    name: 'get_profile',
+    description: 'Profile sections of one employee, by id (UUID) or employee code. Bank account numbers and IBANs are masked to their last 4 characters unless the server was started with --reveal.',
+    inputSchema: {
+      type: 'object',
+      properties: { employee: str('employee id (UUID) or employee code'), sections: { type: 'array', items: { type: 'string', enum: PROFILE_SECTIONS }, description: 'sections to fetch (default: personal, contact, employment)' } },
+      required: ['employee'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const ref = employeeRef(a.employee, 'employee');
+      if (a.sections !== undefined && !Array.isArray(a.sections)) throw new UsageError('sections must be a list', `One or more of: ${PROFILE_SECTIONS.join(', ')}`, 'INVALID_ARGUMENT');
+      const sections = [...new Set(((a.sections as unknown[] | undefined) ?? ['personal', 'contact', 'employment']).map((s) => parseChoice('sections', s, PROFILE_SECTIONS)!))] as ProfileSection[];
+      const http = await env.http();
+      const who = await resolveEmployee(http, ref, env.signal);
+      const doc: Record<string, unknown> = { id: who.id, employeeCode: who.code ?? null };
+      const values = await Promise.all(sections.map((s) => getProfileSection(http, who.id, s, env.signal)));
+      sections.forEach((s, i) => (doc[s] = s === 'bank' && !env.reveal ? maskBank(values[i]) : values[i]));
+      return doc;
+    },
+  },
+  {
+    name: 'form_schema',
+    description: 'The fields of the form for creating a GP (global payroll) employee in a legal entity: field path, title, kind, whether required, and allowed values.',
+    inputSchema: { type: 'object', properties: { entity: str('the legal entity name, e.g. "Acme Deutschland GmbH"') }, required: ['entity'], additionalProperties: false },
+    async call(a, env) {
+      const entity = employeeRef(a.entity, 'entity');
+      const raw = await getFormSchema(await env.http(), { employmentType: 'GLOBAL_PAYROLL', entity });
+      const { loadServerForm } = await import('../forms/load.js');
+      const { outline } = await import('../commands/gp/schema.run.js');
+      return { entity, fields: outline(loadServerForm(raw, env.ctx.log)) };
+    },
+  },
+  {
+    name: 'verify_webhook',
+    description: 'Verify a webhook JWS (compact serialisation) against the API\'s published key set: the verdict, the reason when not valid, and the event it carries.',
+    inputSchema: { type: 'object', properties: { jws: str('the JWS as received (header.payload.signature)') }, required: ['jws'], additionalProperties: false },
+    async call(a, env) {
+      if (typeof a.jws !== 'string' || a.jws.trim() === '') throw new UsageError('jws must be a non-empty string', undefined, 'INVALID_ARGUMENT');
+      const { keyStoreFor } = await import('../webhooks/source.js');
+      const { verifyWebhook, MAX_WEBHOOK_BYTES, tooLargeVerdict } = await import('../webhooks/verify.js');
+      if (Buffer.byteLength(a.jws) > MAX_WEBHOOK_BYTES) return tooLargeVerdict();
+      return verifyWebhook(a.jws.trim(), await keyStoreFor(env.ctx, { cache: true }));
+    },
+  },
+];
+
+/** Runs one tool call: the input checked against the declared arguments first. */
+export async function callTool(name: string, args: Record<string, unknown> | undefined, env: ToolEnv): Promise<unknown> {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) throw new UsageError(`Unknown tool "${name.slice(0, 60)}"`, `Tools: ${TOOLS.map((t) => t.name).join(', ')}`, 'UNKNOWN_TOOL');
+  const a = args ?? {};
+  checkKeys(a, tool);
+  return tool.call(a, env);
+}
