@@ -5,7 +5,7 @@
 // resolve-employee.ts, the page walk, webhooks/verify.ts).
 import type { Context } from '../context.js';
 import type { HttpClient } from '../api/http.js';
-import { getFormSchema, getProfileSection, listEmployees, offboardingTracker, onboardingTracker } from '../api/employees.js';
+import { createGpEmployment, getFormSchema, getProfileSection, listEmployees, offboardingTracker, onboardingTracker, submitDynamicDetails } from '../api/employees.js';
 import { resolveEmployee } from '../api/resolve-employee.js';
 import { walkPageBatches } from '../api/pages.js';
 import { newFindings, settleWalk } from '../api/walk-audit.js';
@@ -176,9 +176,103 @@ export const TOOLS: Tool[] = [
   },
 ];
 
+/** The values of a write tool: a JSON object, as a values file holds it (section -> field -> value). */
+function valuesOf(raw: unknown): Record<string, unknown> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError('values must be an object: {section: {field: value}}', 'form_schema lists the fields of an entity.', 'INVALID_ARGUMENT');
+  if (JSON.stringify(raw).length > 256 * 1024) throw new UsageError('values are larger than 256 KiB', undefined, 'INPUT_TOO_LARGE');
+  return structuredClone(raw as Record<string, unknown>);
+}
+
+function confirmOf(raw: unknown): boolean {
+  if (raw !== undefined && typeof raw !== 'boolean') throw new UsageError('confirm must be true or false', undefined, 'INVALID_ARGUMENT');
+  return raw === true;
+}
+
+/**
+ * The values checked against the server's form, as `gp create --from-file`
+ * checks them (forms/inputs.ts): the request bodies, or FORM_INVALID with
+ * every field's problem.
+ */
+async function validated(env: ToolEnv, http: HttpClient, entity: string, values: Record<string, unknown>, sections: 'all' | 'dynamic') {
+  const { loadServerForm } = await import('../forms/load.js');
+  const { collectValues, failWithIssues, fillFixed, validateSections } = await import('../forms/inputs.js');
+  const { buildBodies, dynamicBody, dynamicKeys } = await import('../forms/bodies.js');
+  const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), env.ctx.log);
+  const keys = sections === 'all' ? form.sections.map((x) => x.key) : dynamicKeys(form);
+  if (keys.length === 0) throw new UsageError(`The form of ${entity} has no dynamic sections; there is nothing to submit`, undefined, 'NO_DYNAMIC_SECTIONS');
+  const collected = await collectValues(form, {}, { fromFile: 'values', fileValues: values, sets: [] }, env.ctx, entity);
+  fillFixed(form, collected.doc, keys);
+  const issues = [...collected.issues, ...validateSections(form, collected.doc, keys)];
+  if (sections === 'dynamic') {
+    for (const key of Object.keys(collected.doc)) {
+      if (!keys.includes(key) && form.sections.some((x) => x.key === key)) issues.push({ path: key, message: 'is not a dynamic section (it is sent when the employee is created)', text: `${key} is not a dynamic section` });
+    }
+  }
+  if (issues.length) failWithIssues(env.ctx, issues, true);
+  return sections === 'all' ? buildBodies(form, entity, collected.doc) : { create: undefined, dynamic: dynamicBody(form, collected.doc) ?? {} };
+}
+
+const NOT_SENT = 'Validated against the server\'s form; nothing was sent. Call again with confirm: true to send these bodies.';
+
+/** Only with `partner mcp --allow-write`: they change data, and only when the call says confirm: true. */
+export const WRITE_TOOLS: Tool[] = [
+  {
+    name: 'create_gp_employee',
+    description: 'Create a GP (global payroll) employee in a legal entity from form values ({section: {field: value}}, see form_schema). The values are validated against the server\'s form first; without confirm: true nothing is sent and the validated request bodies are returned (a dry run).',
+    inputSchema: {
+      type: 'object',
+      properties: { entity: str('the legal entity name'), values: { type: 'object', description: 'the form values: {section: {field: value}}' }, confirm: { type: 'boolean', description: 'true to send; otherwise a dry run' } },
+      required: ['entity', 'values'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const entity = employeeRef(a.entity, 'entity');
+      const values = valuesOf(a.values);
+      const confirm = confirmOf(a.confirm);
+      const http = await env.http();
+      const bodies = await validated(env, http, entity, values, 'all');
+      if (!confirm) return { sent: false, note: NOT_SENT, create: bodies.create, dynamicDetails: bodies.dynamic ?? null };
+      const created = await createGpEmployment(http, bodies.create!);
+      const id = typeof created.id === 'string' ? created.id : undefined;
+      if (bodies.dynamic && id) await submitDynamicDetails(http, id, bodies.dynamic);
+      return { sent: true, created, dynamicDetailsSubmitted: Boolean(bodies.dynamic && id) };
+    },
+  },
+  {
+    name: 'submit_dynamic_details',
+    description: 'Submit the dynamic details (the country-specific sections) of an existing employee, by id or code. Validated against the form of the employee\'s entity first; without confirm: true nothing is sent and the validated body is returned.',
+    inputSchema: {
+      type: 'object',
+      properties: { employee: str('employee id (UUID) or employee code'), values: { type: 'object', description: 'the dynamic sections: {section: {field: value}}' }, confirm: { type: 'boolean', description: 'true to send; otherwise a dry run' } },
+      required: ['employee', 'values'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const ref = employeeRef(a.employee, 'employee');
+      const values = valuesOf(a.values);
+      const confirm = confirmOf(a.confirm);
+      const http = await env.http();
+      const who = await resolveEmployee(http, ref, env.signal);
+      const employment = (await getProfileSection(http, who.id, 'employment', env.signal)) as Record<string, unknown> | null;
+      const entity = employment && typeof employment.entity === 'string' ? employment.entity : undefined;
+      if (!entity) throw new UsageError(`The employment section of ${ref} names no legal entity`, undefined, 'NO_ENTITY');
+      const { dynamic } = await validated(env, http, entity, values, 'dynamic');
+      if (!confirm) return { sent: false, note: NOT_SENT, employeeId: who.id, dynamicDetails: dynamic };
+      await submitDynamicDetails(http, who.id, dynamic);
+      return { sent: true, employeeId: who.id, employeeCode: who.code ?? null };
+    },
+  },
+];
+
+/** The tools a server offers: the read tools, and the write tools with --allow-write. */
+export function toolsFor(allowWrite: boolean): Tool[] {
+  return allowWrite ? [...TOOLS, ...WRITE_TOOLS] : TOOLS;
+}
+
 /** Runs one tool call: the input checked against the declared arguments first. */
-export async function callTool(name: string, args: Record<string, unknown> | undefined, env: ToolEnv): Promise<unknown> {
-  const tool = TOOLS.find((t) => t.name === name);
+export async function callTool(name: string, args: Record<string, unknown> | undefined, env: ToolEnv & { allowWrite?: boolean }): Promise<unknown> {
+  if (!env.allowWrite && WRITE_TOOLS.some((t) => t.name === name)) throw new UsageError(`${name} changes data and is off`, 'Start the server with partner mcp --allow-write to offer it.', 'WRITE_NOT_ALLOWED');
+  const tool = toolsFor(env.allowWrite === true).find((t) => t.name === name);
   if (!tool) throw new UsageError(`Unknown tool "${name.slice(0, 60)}"`, `Tools: ${TOOLS.map((t) => t.name).join(', ')}`, 'UNKNOWN_TOOL');
   const a = args ?? {};
   checkKeys(a, tool);

@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, isolatedEnv, tempDir } from '../helpers/cli.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, isolatedEnv, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
 
 type Text = { type: 'text'; text: string };
@@ -126,6 +128,63 @@ describe('partner mcp with a profile token', () => {
       expect(r.stderr()).not.toContain(TOKEN.slice(4, 20));
     } finally {
       await r.close();
+    }
+  });
+});
+
+describe('partner mcp write tools', () => {
+  let sbx: Awaited<ReturnType<typeof sandboxEnv>>;
+  let values: Record<string, unknown>;
+  beforeAll(async () => {
+    sbx = await sandboxEnv();
+    values = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/forms/deu-values.json'), 'utf8'));
+  });
+  afterAll(async () => {
+    await sbx?.close();
+  });
+  const posts = (before: number) => sbx.sandbox.requests.slice(before).filter((q) => q.method !== 'GET');
+
+  it('are not offered without --allow-write, and refused if called anyway', async () => {
+    const { tools } = await s.client.listTools();
+    expect(tools.map((t) => t.name)).not.toContain('create_gp_employee');
+    const r = await call(s.client, 'create_gp_employee', { entity: 'Acme Deutschland GmbH', values: {}, confirm: true });
+    expect(r.isError).toBe(true);
+    expect(r.doc.error.code).toBe('WRITE_NOT_ALLOWED');
+  });
+
+  it('validate against the form, send nothing without confirm: true, then create with it', async () => {
+    const w = await connect(['mcp', '--allow-write'], sbx.env);
+    try {
+      const { tools } = await w.client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_gp_employee', 'submit_dynamic_details']));
+      const entity = 'Acme Deutschland GmbH';
+      let before = sbx.sandbox.requests.length;
+      const bad = await call(w.client, 'create_gp_employee', { entity, values: {}, confirm: true });
+      expect(bad.isError).toBe(true);
+      expect(bad.doc.error.code).toBe('FORM_INVALID');
+      expect(bad.doc.error.details.length).toBeGreaterThan(0);
+      expect(posts(before)).toEqual([]);
+
+      before = sbx.sandbox.requests.length;
+      const dry = await call(w.client, 'create_gp_employee', { entity, values });
+      expect(dry.isError, JSON.stringify(dry.doc)).toBe(false);
+      expect(dry.doc.sent).toBe(false);
+      expect(dry.doc.create.entity).toBe(entity);
+      expect(posts(before)).toEqual([]);
+
+      before = sbx.sandbox.requests.length;
+      const made = await call(w.client, 'create_gp_employee', { entity, values, confirm: true });
+      expect(made.isError, JSON.stringify(made.doc)).toBe(false);
+      expect(made.doc.sent).toBe(true);
+      expect(typeof made.doc.created.id).toBe('string');
+      expect(posts(before).map((q) => `${q.method} ${q.path}`)).toContain('POST /v1/employees/gp-employments');
+
+      before = sbx.sandbox.requests.length;
+      const dyn = await call(w.client, 'submit_dynamic_details', { employee: made.doc.created.id, values: { nope: { x: 1 } } });
+      expect(dyn.isError).toBe(true);
+      expect(posts(before)).toEqual([]);
+    } finally {
+      await w.close();
     }
   });
 });

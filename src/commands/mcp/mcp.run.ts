@@ -5,7 +5,7 @@ import type { HttpClient } from '../../api/http.js';
 import { errorDocument } from '../../output/render-error.js';
 import { jsonText } from '../../output/sanitize.js';
 import { packageVersion } from '../../version.js';
-import { callTool, TOOLS } from '../../mcp/tools.js';
+import { callTool, toolsFor } from '../../mcp/tools.js';
 
 export type McpOptions = OptionsOf<typeof mcp>;
 
@@ -20,15 +20,16 @@ export async function run(opts: McpOptions, ctx: Context): Promise<void> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const { CallToolRequestSchema, ListToolsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const server = new Server({ name: 'partner', version: packageVersion() }, { capabilities: { tools: {} } });
+  const tools = toolsFor(opts.allowWrite);
   let client: Promise<HttpClient> | undefined;
   const http = () => (client ??= ctx.http({ connections: 5 }));
   const redact = async (text: string) => (client ? (await client.catch(() => undefined))?.redactText(text) ?? text : text);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const signal = AbortSignal.any([ctx.signal, extra.signal]);
     try {
-      const result = await callTool(req.params.name, req.params.arguments, { ctx, http, reveal: opts.reveal, signal });
+      const result = await callTool(req.params.name, req.params.arguments, { ctx, http, reveal: opts.reveal, signal, allowWrite: opts.allowWrite });
       const text = jsonText(result ?? null, 2);
       return { content: [{ type: 'text' as const, text }] };
     } catch (err) {
@@ -46,7 +47,7 @@ export async function run(opts: McpOptions, ctx: Context): Promise<void> {
   });
   await server.connect(transport);
   // On stderr, which MCP hosts keep as the server's log.
-  ctx.log.info(`partner MCP server on stdio: ${TOOLS.length} tools${opts.reveal ? '; bank numbers shown in full (--reveal)' : ''}. Stops when stdin closes.`);
+  ctx.log.info(`partner MCP server on stdio: ${tools.length} tools${opts.allowWrite ? ' (write tools on: they send only with confirm: true)' : ''}${opts.reveal ? '; bank numbers shown in full (--reveal)' : ''}. Stops when stdin closes.`);
   await closed;
   await server.close().catch(() => undefined);
 }
