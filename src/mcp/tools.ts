@@ -4,10 +4,11 @@
 // API through the same functions as the commands (api/employees.ts,
 // resolve-employee.ts, the page walk, webhooks/verify.ts).
 import type { Context } from '../context.js';
-import type { HttpClient } from '../api/http.js';
+import type { HttpClient, RetryEvent } from '../api/http.js';
 import { createGpEmployment, getFormSchema, getProfileSection, listEmployees, offboardingTracker, onboardingTracker, submitDynamicDetails } from '../api/employees.js';
 import { resolveEmployee } from '../api/resolve-employee.js';
 import { walkPageBatches } from '../api/pages.js';
+import { AdaptiveConcurrency } from '../api/adaptive-concurrency.js';
 import { newFindings, settleWalk } from '../api/walk-audit.js';
 import { employeeMatcher, searchBatches, type SearchCount } from '../api/employee-search.js';
 import { EMPLOYEE_STATUSES, PAGE_SIZE_MAX, PROFILE_SECTIONS, SORT_BY_FIELDS, SORT_ORDERS, type Employee, type ProfileSection } from '../api/types.js';
@@ -27,6 +28,8 @@ export interface ToolEnv {
   http: () => Promise<HttpClient>;
   reveal: boolean;
   signal: AbortSignal;
+  /** Set by a tool that walks pages: told about the client's retries (429/503 lower its concurrency). */
+  onRetry?: (e: RetryEvent) => void;
 }
 
 /** search_employees returns at most this many matches. */
@@ -72,7 +75,12 @@ export const TOOLS: Tool[] = [
       const http = await env.http();
       const findings = newFindings(1);
       const count: SearchCount = { searched: 0, matched: 0 };
-      const pages = walkPageBatches<Employee>((page, signal) => listEmployees(http, { page, pageSize: PAGE_SIZE_MAX, status }, signal), { pageSize: PAGE_SIZE_MAX, findings, concurrency: 4, signal: env.signal });
+      // Polite: at most 4 pages in flight, fewer when the server says 429/503 (the client's retries tell it).
+      const adaptive = new AdaptiveConcurrency({ max: 4 });
+      env.onRetry = (e) => {
+        if (e.status === 429 || e.status === 503) adaptive.congestion(e.waitMs);
+      };
+      const pages = walkPageBatches<Employee>((page, signal) => listEmployees(http, { page, pageSize: PAGE_SIZE_MAX, status }, signal), { pageSize: PAGE_SIZE_MAX, findings, concurrency: 4, adaptive, signal: env.signal });
       const employees: Employee[] = [];
       for await (const batch of searchBatches(pages, employeeMatcher(text), count, limit)) employees.push(...batch);
       const settled = settleWalk(findings, { rows: employees.length, allowDrift: false });

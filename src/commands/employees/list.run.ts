@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { listEmployees } from '../../api/employees.js';
 import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
 import { walkPageBatches } from '../../api/pages.js';
-import { employeeMatcher, searchBatches, type SearchCount } from '../../api/employee-search.js';
+import type { SearchCount } from '../../api/employee-search.js';
 import { periodicCollector } from '../../api/memory.js';
 import { newFindings, rowsOutcome, settleWalk, type WalkFindings } from '../../api/walk-audit.js';
 import { CliError, InterruptedError, type ErrorProgress } from '../../errors.js';
@@ -124,7 +124,9 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       }
     },
   });
-  const employees = batched(searching ? searchBatches(pages, employeeMatcher(opts.search!), searchCount, opts.limit) : pages);
+  // Loaded only for --search: a plain export reads no more files (employees-list.test.ts counts them).
+  const search = searching ? await import('../../api/employee-search.js') : undefined;
+  const employees = batched(search ? search.searchBatches(pages, search.employeeMatcher(opts.search!), searchCount, opts.limit) : pages);
   spec.footer = () => (searching ? `${matchesOf(searchCount.matched)} among ${countOf(searchCount.searched, 'employee')} searched` : total === undefined ? undefined : countOf(total, 'employee'));
   // The same {data, pagination} shape as one page: the pagination of the last page read, written last.
   spec.pagination = () => lastPagination ?? null;

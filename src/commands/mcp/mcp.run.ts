@@ -5,7 +5,7 @@ import type { HttpClient } from '../../api/http.js';
 import { errorDocument } from '../../output/render-error.js';
 import { jsonText } from '../../output/sanitize.js';
 import { packageVersion } from '../../version.js';
-import { callTool, toolsFor } from '../../mcp/tools.js';
+import { callTool, toolsFor, type ToolEnv } from '../../mcp/tools.js';
 
 export type McpOptions = OptionsOf<typeof mcp>;
 
@@ -22,14 +22,20 @@ export async function run(opts: McpOptions, ctx: Context): Promise<void> {
   const server = new Server({ name: 'partner', version: packageVersion() }, { capabilities: { tools: {} } });
   const tools = toolsFor(opts.allowWrite);
   let client: Promise<HttpClient> | undefined;
-  const http = () => (client ??= ctx.http({ connections: 5 }));
+  // One client for the session; its retries are told to the latest call (a page walk lowers its concurrency on 429/503).
+  let current: ToolEnv | undefined;
+  const http = () => (client ??= ctx.http({ connections: 5, onRetry: (e) => current?.onRetry?.(e) }));
   const redact = async (text: string) => (client ? (await client.catch(() => undefined))?.redactText(text) ?? text : text);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const signal = AbortSignal.any([ctx.signal, extra.signal]);
     try {
-      const result = await callTool(req.params.name, req.params.arguments, { ctx, http, reveal: opts.reveal, signal, allowWrite: opts.allowWrite });
+      const env: ToolEnv & { allowWrite: boolean } = { ctx, http, reveal: opts.reveal, signal, allowWrite: opts.allowWrite };
+      current = env;
+      const result = await callTool(req.params.name, req.params.arguments, env).finally(() => {
+        if (current === env) current = undefined;
+      });
       const text = jsonText(result ?? null, 2);
       return { content: [{ type: 'text' as const, text }] };
     } catch (err) {
