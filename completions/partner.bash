@@ -8,7 +8,7 @@
 # Subcommands of a command path.
 _partner_subcommands() {
   case $1 in
-    '') _partner_r='employees trackers profile gp dynamic-details webhook auth doctor sandbox completion version help' ;;
+    '') _partner_r='employees trackers profile gp dynamic-details webhook api mcp auth doctor sandbox completion version help' ;;
     'employees') _partner_r='list' ;;
     'trackers') _partner_r='onboarding offboarding' ;;
     'profile') _partner_r='get' ;;
@@ -25,7 +25,7 @@ _partner_subcommands() {
 _partner_flags() {
   case $1 in
     '') _partner_r='-V --version' ;;
-    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --limit --concurrency --no-progress --allow-drift --output-file -o --output --fields -q --quiet --jq --csv-raw' ;;
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --search --limit --concurrency --no-progress --allow-drift --output-file -o --output --fields -q --quiet --jq --csv-raw' ;;
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw' ;;
@@ -36,6 +36,8 @@ _partner_flags() {
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields -q --quiet --jq --csv-raw' ;;
+    'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate --allow-drift -o --output --fields --jq --csv-raw' ;;
+    'mcp') _partner_r='--allow-write --reveal' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
     'auth status') _partner_r='--all -o --output --fields --jq' ;;
     'doctor') _partner_r='--spool -o --output --fields --jq' ;;
@@ -50,7 +52,7 @@ _partner_flags() {
 # Flags of a command path that take a value (global ones appended).
 _partner_value_flags() {
   case $1 in
-    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --limit --concurrency --output-file -o --output --fields --jq' ;;
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --search --limit --concurrency --output-file -o --output --fields --jq' ;;
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
@@ -61,6 +63,7 @@ _partner_value_flags() {
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output --fields --jq' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields --jq' ;;
+    'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -o --output --fields --jq' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
     'doctor') _partner_r='--spool -o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
@@ -102,6 +105,8 @@ _partner_values() {
     'webhook listen|--jwks-file') _partner_r='f' ;;
     'webhook listen|-o'|'webhook listen|--output') _partner_r='w:table ndjson' ;;
     'webhook replay|-o'|'webhook replay|--output') _partner_r='w:table json ndjson csv' ;;
+    'api|-X'|'api|--method') _partner_r='w:GET POST PUT PATCH DELETE' ;;
+    'api|-o'|'api|--output') _partner_r='w:json ndjson csv' ;;
     'auth status|-o'|'auth status|--output') _partner_r='w:table json' ;;
     'auth switch|#0') _partner_r='p' ;;
     'doctor|-o'|'doctor|--output') _partner_r='w:table json' ;;
@@ -109,7 +114,7 @@ _partner_values() {
     'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'completion|#0') _partner_r='w:bash zsh fish' ;;
     'version|-o'|'version|--output') _partner_r='w:table json' ;;
-    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details webhook auth doctor sandbox completion version help' ;;
+    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details webhook api mcp auth doctor sandbox completion version help' ;;
     *'|--profile') _partner_r='p' ;;
     *) _partner_r='' ;;
   esac

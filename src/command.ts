@@ -95,7 +95,7 @@ export interface GroupDef {
   commands: CommandDef[];
 }
 
-export const HELP_SECTIONS = ['Lookups', 'Exports', 'Onboarding', 'Webhooks', 'Setup'] as const;
+export const HELP_SECTIONS = ['Lookups', 'Exports', 'Onboarding', 'Webhooks', 'Scripting', 'Setup'] as const;
 export type HelpSection = (typeof HELP_SECTIONS)[number];
 
 /** A top-level entry: a group of commands, or a command of its own (`doctor`) with its help section. */

@@ -5,9 +5,19 @@ import { helpRequest, renderHelp } from './help.js';
 import { helpWidth } from './text/width.js';
 import { outputFailure, systemIO, type IO } from './io.js';
 import { TOP_LEVEL } from './commands/index.js';
+import { helpDocument, helpJsonRequest } from './help-json.js';
 
 /** Throws OutputWriteError when the help could not be written whole (`> /dev/full`); a closed pipe (`| head`) is not a failure. */
 export function printHelp(argv: string[], io: IO = systemIO(process.env)): boolean {
+  // `partner help [command...] -o json`: the tree as one document (help-json.ts).
+  const words = helpJsonRequest(argv);
+  const doc = words && helpDocument(TOP_LEVEL, words);
+  if (doc && doc.commands.length > 0) {
+    // A reader that leaves early (`| head`) is not an error.
+    io.stdout.on('error', () => undefined);
+    io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return true;
+  }
   const target = helpRequest(argv, TOP_LEVEL);
   if (!target) return false;
   io.stdout.write(renderHelp(target, TOP_LEVEL, helpWidth(io)));

@@ -136,7 +136,7 @@ export class HttpClient {
    * Every attempt has a total deadline of timeoutMs, headers and body
    * included; it is paused while waiting between attempts.
    */
-  async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal; maxBytes?: number } = {}): Promise<ApiResponse<T>> {
+  async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal; maxBytes?: number; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
     const base = this.baseUrl;
     const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
     for (const [k, v] of Object.entries(init.query ?? {})) {
@@ -146,6 +146,10 @@ export class HttpClient {
       accept: 'application/json',
       'user-agent': this.opts.userAgent,
     };
+    // Extra headers (`partner api -H`) never replace the token's: lower-cased, and Authorization dropped here too.
+    for (const [k, v] of Object.entries(init.headers ?? {})) {
+      if (k.toLowerCase() !== 'authorization') headers[k.toLowerCase()] = v;
+    }
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     let payload: string | undefined;
     if (init.body !== undefined) {
@@ -236,6 +240,11 @@ export class HttpClient {
       throw new InterruptedError();
     }
     deadline.start();
+  }
+
+  /** Masks the token (whole or in part) in text from the server: response headers shown by `partner api -i`. */
+  redactText(text: string): string {
+    return this.redact(text);
   }
 
   async close(): Promise<void> {

@@ -65,7 +65,7 @@ export function registerHelp(program: Command): void {
   program.helpCommand(false);
   program
     .command('help')
-    .description('show the help of a command, e.g. `partner help employees list`')
+    .description('show the help of a command, e.g. `partner help employees list`; -o json: the command tree as one JSON document (answered in help-entry.ts)')
     .argument('[command...]', 'the command path (default: the overview)')
     .action((words: string[], _opts: unknown, self: Command) => {
       let target: Command = program;

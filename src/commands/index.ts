@@ -2,6 +2,8 @@
 // command: a definition file (flags, help) and a run module beside it, listed
 // in its group's index.ts.
 import type { TopLevel } from '../command.js';
+import { api } from './api/api.js';
+import { mcp } from './mcp/mcp.js';
 import { auth } from './auth/index.js';
 import { complete, completion } from './completion/completion.js';
 import { doctor } from './doctor/doctor.js';
@@ -21,6 +23,8 @@ export const TOP_LEVEL: TopLevel[] = [
   gp,
   dynamicDetails,
   webhook,
+  { ...api, section: 'Scripting' },
+  { ...mcp, section: 'Scripting' },
   auth,
   { ...doctor, section: 'Setup' },
   sandbox,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks for issues 6 and 14, each target measured side by side with its baseline
 // in one run: `npm run bench` (builds first), or `node test/bench/run.js
-// [walk] [memory] [startup] [verify] [listen] [profile] [table] [bulk]` for some of them. Never part of
+// [walk] [memory] [startup] [verify] [listen] [profile] [table] [bulk] [search]` for some of them. Never part of
 // `npm test`. Everything runs against sandboxes started as separate
 // processes (`partner sandbox start`) on loopback port 0, and the CLI is
 // spawned as a user would run it (bin/partner.js), so every figure includes
@@ -17,7 +17,7 @@ const BIN = join(ROOT, 'bin', 'partner.js');
 const HERE = import.meta.dirname;
 const NODE = process.execPath;
 const TMP = mkdtempSync(join(tmpdir(), 'partner-bench-'));
-const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen', 'profile', 'table', 'bulk'];
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen', 'profile', 'table', 'bulk', 'search'];
 const rows = [];
 const notes = [];
 const sandboxes = new Set();
@@ -481,6 +481,38 @@ async function profile() {
   }
 }
 
+// employees list --search (issue 23 item 2): the client-side filter over every page costs at most 10% over the plain export.
+async function search() {
+  const EMPLOYEES = 20_000;
+  const LATENCY = 50;
+  const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 5);
+  log(`search: ${EMPLOYEES} employees, page size 100, sandbox latency ${LATENCY} ms, ${RUNS} interleaved runs`);
+  const sbx = await startSandbox(['--employees', String(EMPLOYEES), '--latency-ms', String(LATENCY)]);
+  try {
+    const env = cliEnv({ PARTNER_BASE_URL: sbx.url, PARTNER_TOKEN: sbx.token });
+    const ours = [];
+    const base = [];
+    const searchFile = join(TMP, 'search.ndjson');
+    for (let i = 0; i < RUNS; i++) {
+      base.push(await timed(NODE, [BIN, 'employees', 'list', '--all', '-o', 'ndjson', '--page-size', '100'], { env, stdoutFile: '/dev/null' }));
+      ours.push(await timed(NODE, [BIN, 'employees', 'list', '--search', 'priya', '-o', 'ndjson', '--page-size', '100'], { env, stdoutFile: searchFile }));
+    }
+    const matches = readFileSync(searchFile, 'utf8').split('\n').length - 1;
+    const ratio = pairedRatio(ours, base);
+    record({
+      target: `employees list --search priya -o ndjson, ${EMPLOYEES.toLocaleString('en-US')} employees, ${LATENCY} ms latency`,
+      ours: `${(median(ours) / 1000).toFixed(2)} s (${matches} matches)`,
+      baseline: `${(median(base) / 1000).toFixed(2)} s (--all -o ndjson)`,
+      ratio,
+      goal: '≤ 1.10× its time (median of paired runs)',
+      pass: ratio <= 1.1 && matches > 0,
+    });
+    notes.push(`search: runs (s): --search ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}; --all ${base.map((x) => (x / 1000).toFixed(2)).join(', ')}`);
+  } finally {
+    await sbx.close();
+  }
+}
+
 // Issue 24.7: tables. (1) One page as a table (the first row a person waits for) against
 // test/bench/minimal-table.mjs, 50 ms latency. (2) A large tracker as a table against the same
 // tracker as CSV (what the table adds: measuring, cutting and padding every cell). (3) The CPU of a
@@ -644,12 +676,12 @@ async function bulk() {
   }
 }
 
-const all = { walk, memory, startup, verify, listen, profile, table: tables, bulk };
+const all = { walk, memory, startup, verify, listen, profile, table: tables, bulk, search };
 const started = Date.now();
 try {
   if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
   for (const s of sections) {
-    if (!all[s]) throw new Error(`unknown section "${s}" (walk, memory, startup, verify, listen, profile, table, bulk)`);
+    if (!all[s]) throw new Error(`unknown section "${s}" (${Object.keys(all).join(', ')})`);
     await all[s]();
   }
 } finally {

@@ -29,6 +29,7 @@ const RUNS: Record<string, string[]> = {
   version: ['version'],
   'gp template': ['gp', 'template', '--entity', ENTITY],
   'webhook verify': ['webhook', 'verify', 'not-a-jws'],
+  api: ['api', '/v1/employees', '-f', 'pageSize=3'],
   // Long-running or need a spool: covered by the webhook blocks below.
   'webhook listen': [],
   'webhook replay': [],

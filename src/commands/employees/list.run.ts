@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { listEmployees } from '../../api/employees.js';
 import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
 import { walkPageBatches } from '../../api/pages.js';
+import type { SearchCount } from '../../api/employee-search.js';
 import { periodicCollector } from '../../api/memory.js';
 import { newFindings, rowsOutcome, settleWalk, type WalkFindings } from '../../api/walk-audit.js';
 import { CliError, InterruptedError, type ErrorProgress } from '../../errors.js';
@@ -98,14 +99,17 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       throw err;
     }
   };
+  // --search: each page cut to its matches as it arrives; --limit counts matches, not employees read.
+  const searching = opts.search !== undefined;
+  const searchCount: SearchCount = { searched: 0, matched: 0 };
   // A page at a time: the writer serialises and writes each page in one go.
-  const employees = batched(walkPageBatches<Employee>(fetchPage, {
+  const pages = walkPageBatches<Employee>(fetchPage, {
     startPage: query.page,
     pageSize: query.pageSize,
     findings,
     concurrency: opts.concurrency,
     adaptive,
-    limit: opts.limit,
+    limit: searching ? undefined : opts.limit,
     signal: ctx.signal,
     onPage: (_page, pagination, itemsSoFar) => {
       total = pagination.totalItems;
@@ -115,12 +119,15 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       if (progress) {
         const size = pagination.pageSize || query.pageSize || PAGE_SIZE_MAX;
         let items = Math.max(itemsSoFar, pagination.totalItems - (startPage - 1) * size);
-        if (opts.limit !== undefined) items = Math.min(items, opts.limit);
+        if (opts.limit !== undefined && !searching) items = Math.min(items, opts.limit);
         progress.update({ pages: pagesDone, totalPages: Math.max(pagesDone, Math.ceil(items / size)), items: itemsSoFar, totalItems: items });
       }
     },
-  }));
-  spec.footer = () => (total === undefined ? undefined : countOf(total, 'employee'));
+  });
+  // Loaded only for --search: a plain export reads no more files (employees-list.test.ts counts them).
+  const search = searching ? await import('../../api/employee-search.js') : undefined;
+  const employees = batched(search ? search.searchBatches(pages, search.employeeMatcher(opts.search!), searchCount, opts.limit) : pages);
+  spec.footer = () => (searching ? `${matchesOf(searchCount.matched)} among ${countOf(searchCount.searched, 'employee')} searched` : total === undefined ? undefined : countOf(total, 'employee'));
   // The same {data, pagination} shape as one page: the pagination of the last page read, written last.
   spec.pagination = () => lastPagination ?? null;
   // Rows bound for the same terminal as the bar erase it first.
@@ -137,6 +144,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
     const count = await writeList(io, out, employees, spec, output);
     const settled = settleWalk(findings, { rows: count, file: opts.outputFile, allowDrift: opts.allowDrift });
     progress?.done();
+    if (searching) ctx.log.info(`Searched ${countOf(searchCount.searched, 'employee')} on the client (the API has no name search): ${matchesOf(searchCount.matched)}.`);
     for (const w of settled.warnings) ctx.log.warn(w);
     if (settled.error) throw settled.error;
     await sink?.commit();
@@ -154,6 +162,10 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
     ctx.signal.removeEventListener('abort', onInterrupt);
     progress?.done();
   }
+}
+
+function matchesOf(n: number): string {
+  return `${formatCount(n)} match${n === 1 ? '' : 'es'}`;
 }
 
 /** Printed on stderr once an --output-file is in place (not with --quiet). */

@@ -19,6 +19,7 @@ export const list = defineCommand({
     sortBy: choice(SORT_BY_FIELDS, "sort field (default: the server's order)", { placeholder: 'field' }),
     sortOrder: choice(SORT_ORDERS, "sort direction (default: the server's)", { placeholder: 'order' }),
     all: bool('walk every page and print all employees'),
+    search: text('only employees whose name, display name, work email or code contains this text (case and accents ignored); searches every page, on the client', { placeholder: 'text', max: 200 }),
     limit: int('stop after this many employees (default: no limit)', { min: 1 }),
     concurrency: int(`pages fetched at once with --all, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`, { min: 1, max: MAX_CONCURRENCY }),
     progress: negated('no progress bar on stderr with --all'),
@@ -27,28 +28,33 @@ export const list = defineCommand({
   },
   output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, recordFields: EMPLOYEE_FIELDS, fileFlag: 'outputFile' },
   refine: (o) => {
-    if (o.concurrency !== undefined && !o.all) throw new UsageError('--concurrency only applies with --all');
-    if (o.allowDrift && !o.all) throw new UsageError('--allow-drift only applies with --all');
+    if (o.concurrency !== undefined && !o.all && o.search === undefined) throw new UsageError('--concurrency only applies with --all (or --search)');
+    if (o.allowDrift && !o.all && o.search === undefined) throw new UsageError('--allow-drift only applies with --all (or --search)');
     if (o.all && o.page !== undefined) throw new UsageError('--page cannot be used with --all', '--all walks every page from the first; drop --page (or drop --all to get one page).');
+    if (o.search !== undefined && o.page !== undefined) throw new UsageError('--page cannot be used with --search', '--search looks through every page; drop --page.');
+    // The API has no name search: --search walks every page, as --all does.
+    const all = o.all || o.search !== undefined;
     const query = {
       page: o.page,
       // The largest page makes --all need the fewest requests.
-      pageSize: o.pageSize ?? (o.all ? PAGE_SIZE_MAX : undefined),
+      pageSize: o.pageSize ?? (all ? PAGE_SIZE_MAX : undefined),
       status: o.status,
       employeeId: o.employeeId,
       employeeCode: o.employeeCode,
       sortBy: o.sortBy,
       sortOrder: o.sortOrder,
     };
-    return { query, all: o.all, limit: o.limit, concurrency: o.concurrency ?? DEFAULT_CONCURRENCY, progress: o.progress, outputFile: o.outputFile, allowDrift: o.allowDrift };
+    return { query, all, search: o.search, limit: o.limit, concurrency: o.concurrency ?? DEFAULT_CONCURRENCY, progress: o.progress, outputFile: o.outputFile, allowDrift: o.allowDrift };
   },
   details: `On a terminal the table ends with the page and the total (Page 1 of 3 · 45 employees · next: --page 2, or --all).
-JSON is {"data": [...], "pagination": {...}}, for one page and for --all alike; NDJSON is one employee per line; CSV has every field of the employee record.`,
+JSON is {"data": [...], "pagination": {...}}, for one page and for --all alike; NDJSON is one employee per line; CSV has every field of the employee record.
+--search TEXT walks every page (like --all, with the server's filters such as --status) and keeps the employees whose fullName, displayName, workEmail or employeeCode contains TEXT, ignoring case and accents ("jose" finds José); matches are printed as their page arrives, in every format, and stderr says how many employees were searched. The search runs on the client: the API has none. --limit counts matches.`,
   examples: [
     'partner employees list --status ACTIVE',
     'partner employees list --employee-code ACME-00007 -o json',
     'partner employees list --all --fields employeeCode,fullName,status -o ndjson',
     'partner employees list --all -o csv --output-file employees.csv',
+    'partner employees list --search priya --status ACTIVE',
   ],
   load: () => import('./list.run.js'),
 });

@@ -1,0 +1,288 @@
+// The tools `partner mcp` offers: each one an input schema (JSON Schema, shown
+// to the client) and a handler that validates its input with partner's own
+// parsers (options.ts: the same rules and messages as the flags) and calls the
+// API through the same functions as the commands (api/employees.ts,
+// resolve-employee.ts, the page walk, webhooks/verify.ts).
+import type { Context } from '../context.js';
+import type { HttpClient, RetryEvent } from '../api/http.js';
+import { createGpEmployment, getFormSchema, getProfileSection, listEmployees, offboardingTracker, onboardingTracker, submitDynamicDetails } from '../api/employees.js';
+import { resolveEmployee } from '../api/resolve-employee.js';
+import { walkPageBatches } from '../api/pages.js';
+import { AdaptiveConcurrency } from '../api/adaptive-concurrency.js';
+import { newFindings, settleWalk } from '../api/walk-audit.js';
+import { employeeMatcher, searchBatches, type SearchCount } from '../api/employee-search.js';
+import { EMPLOYEE_STATUSES, PAGE_SIZE_MAX, PROFILE_SECTIONS, SORT_BY_FIELDS, SORT_ORDERS, type Employee, type ProfileSection } from '../api/types.js';
+import { UsageError } from '../errors.js';
+import { isUuid, parseChoice, parseInteger, parseText } from '../options.js';
+import { maskAccount } from '../commands/profile/get.run.js';
+
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
+  call(args: Record<string, unknown>, env: ToolEnv): Promise<unknown>;
+}
+
+export interface ToolEnv {
+  ctx: Context;
+  http: () => Promise<HttpClient>;
+  reveal: boolean;
+  signal: AbortSignal;
+  /** Set by a tool that walks pages: told about the client's retries (429/503 lower its concurrency). */
+  onRetry?: (e: RetryEvent) => void;
+}
+
+/** search_employees returns at most this many matches. */
+const SEARCH_MAX = 500;
+const SEARCH_DEFAULT = 50;
+
+const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
+const int = (description: string, min: number, max: number) => ({ type: 'integer', description, minimum: min, maximum: max });
+
+/** Keys the schema does not declare are refused: a misspelt filter must not silently list everyone. */
+function checkKeys(args: Record<string, unknown>, tool: Tool): void {
+  for (const k of Object.keys(args)) if (!(k in tool.inputSchema.properties)) throw new UsageError(`${tool.name}: unknown argument "${k.slice(0, 40)}"`, `Arguments: ${Object.keys(tool.inputSchema.properties).join(', ')}`, 'INVALID_ARGUMENT');
+  for (const k of tool.inputSchema.required ?? []) if (args[k] === undefined) throw new UsageError(`${tool.name}: missing argument "${k}"`, undefined, 'MISSING_ARGUMENT');
+}
+
+function employeeRef(raw: unknown, name: string): string {
+  const ref = parseText(name, typeof raw === 'string' ? raw : raw === undefined ? undefined : String(raw), 100);
+  if (ref === undefined) throw new UsageError(`${name} is required`, undefined, 'MISSING_ARGUMENT');
+  return ref;
+}
+
+/** Bank account numbers and IBANs, masked to their last 4 characters (as `profile get` shows them). */
+function maskBank(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskBank);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /^(accountNumber|iban)$/i.test(k) ? maskAccount(v) : maskBank(v)]));
+}
+
+export const TOOLS: Tool[] = [
+  {
+    name: 'search_employees',
+    description: 'Find employees whose full name, display name, work email or employee code contains the text (case and accents ignored). Every page is searched on the client (the API has no name search). Optional status filter (applied by the server).',
+    inputSchema: {
+      type: 'object',
+      properties: { text: str('text to look for, e.g. "priya" or "ACME-0001"'), status: str('only employees with this status', { enum: EMPLOYEE_STATUSES }), limit: int(`most matches returned (default ${SEARCH_DEFAULT})`, 1, SEARCH_MAX) },
+      required: ['text'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const text = employeeRef(a.text, 'text');
+      const status = parseChoice('status', a.status, EMPLOYEE_STATUSES);
+      const limit = parseInteger('limit', a.limit, { min: 1, max: SEARCH_MAX }) ?? SEARCH_DEFAULT;
+      const http = await env.http();
+      const findings = newFindings(1);
+      const count: SearchCount = { searched: 0, matched: 0 };
+      // Polite: at most 4 pages in flight, fewer when the server says 429/503 (the client's retries tell it).
+      const adaptive = new AdaptiveConcurrency({ max: 4 });
+      env.onRetry = (e) => {
+        if (e.status === 429 || e.status === 503) adaptive.congestion(e.waitMs);
+      };
+      const pages = walkPageBatches<Employee>((page, signal) => listEmployees(http, { page, pageSize: PAGE_SIZE_MAX, status }, signal), { pageSize: PAGE_SIZE_MAX, findings, concurrency: 4, adaptive, signal: env.signal });
+      const employees: Employee[] = [];
+      for await (const batch of searchBatches(pages, employeeMatcher(text), count, limit)) employees.push(...batch);
+      const settled = settleWalk(findings, { rows: employees.length, allowDrift: false });
+      if (settled.error) throw settled.error;
+      return { searched: count.searched, matched: employees.length, truncated: employees.length >= limit, note: 'searched on the client: every page of the employee list was read', warnings: settled.warnings, employees };
+    },
+  },
+  {
+    name: 'list_employees',
+    description: 'One page of the employee list ({data, pagination}), with the server\'s filters. Pages hold at most 100 employees; ask for the next page with page.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        page: int('page number (default 1)', 1, 1_000_000),
+        pageSize: int('employees per page (default 20)', 1, PAGE_SIZE_MAX),
+        status: str('only employees with this status', { enum: EMPLOYEE_STATUSES }),
+        employeeCode: str('exact employee code'),
+        employeeId: str('exact employee id (UUID)'),
+        sortBy: str('sort field', { enum: SORT_BY_FIELDS }),
+        sortOrder: str('sort direction', { enum: SORT_ORDERS }),
+      },
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const employeeId = a.employeeId === undefined ? undefined : String(a.employeeId);
+      if (employeeId !== undefined && !isUuid(employeeId)) throw new UsageError('employeeId must be a UUID', 'Use employeeCode for a code like ACME-00007.', 'INVALID_ARGUMENT');
+      const query = {
+        page: parseInteger('page', a.page, { min: 1 }),
+        pageSize: parseInteger('pageSize', a.pageSize, { min: 1, max: PAGE_SIZE_MAX }),
+        status: parseChoice('status', a.status, EMPLOYEE_STATUSES),
+        employeeCode: parseText('employeeCode', a.employeeCode as string | undefined, 100),
+        employeeId,
+        sortBy: parseChoice('sortBy', a.sortBy, SORT_BY_FIELDS),
+        sortOrder: parseChoice('sortOrder', a.sortOrder, SORT_ORDERS),
+      };
+      return listEmployees(await env.http(), query, env.signal);
+    },
+  },
+  {
+    name: 'trackers',
+    description: 'The onboarding or offboarding tracker: where each employee in onboarding (offboarding) stands. Optional filter by one employee.',
+    inputSchema: {
+      type: 'object',
+      properties: { kind: str('which tracker', { enum: ['onboarding', 'offboarding'] }), employeeCode: str('only this employee code'), employeeId: str('only this employee id (UUID)') },
+      required: ['kind'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const kind = parseChoice('kind', a.kind, ['onboarding', 'offboarding'] as const)!;
+      const employeeId = a.employeeId === undefined ? undefined : String(a.employeeId);
+      if (employeeId !== undefined && !isUuid(employeeId)) throw new UsageError('employeeId must be a UUID', undefined, 'INVALID_ARGUMENT');
+      const query = { employeeId, employeeCode: parseText('employeeCode', a.employeeCode as string | undefined, 100) };
+      const http = await env.http();
+      return kind === 'onboarding' ? onboardingTracker(http, query) : offboardingTracker(http, query);
+    },
+  },
+  {
+    name: 'get_profile',
+    description: 'Profile sections of one employee, by id (UUID) or employee code. Bank account numbers and IBANs are masked to their last 4 characters unless the server was started with --reveal.',
+    inputSchema: {
+      type: 'object',
+      properties: { employee: str('employee id (UUID) or employee code'), sections: { type: 'array', items: { type: 'string', enum: PROFILE_SECTIONS }, description: 'sections to fetch (default: personal, contact, employment)' } },
+      required: ['employee'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const ref = employeeRef(a.employee, 'employee');
+      if (a.sections !== undefined && !Array.isArray(a.sections)) throw new UsageError('sections must be a list', `One or more of: ${PROFILE_SECTIONS.join(', ')}`, 'INVALID_ARGUMENT');
+      const sections = [...new Set(((a.sections as unknown[] | undefined) ?? ['personal', 'contact', 'employment']).map((s) => parseChoice('sections', s, PROFILE_SECTIONS)!))] as ProfileSection[];
+      const http = await env.http();
+      const who = await resolveEmployee(http, ref, env.signal);
+      const doc: Record<string, unknown> = { id: who.id, employeeCode: who.code ?? null };
+      const values = await Promise.all(sections.map((s) => getProfileSection(http, who.id, s, env.signal)));
+      sections.forEach((s, i) => (doc[s] = s === 'bank' && !env.reveal ? maskBank(values[i]) : values[i]));
+      return doc;
+    },
+  },
+  {
+    name: 'form_schema',
+    description: 'The fields of the form for creating a GP (global payroll) employee in a legal entity: field path, title, kind, whether required, and allowed values.',
+    inputSchema: { type: 'object', properties: { entity: str('the legal entity name, e.g. "Acme Deutschland GmbH"') }, required: ['entity'], additionalProperties: false },
+    async call(a, env) {
+      const entity = employeeRef(a.entity, 'entity');
+      const raw = await getFormSchema(await env.http(), { employmentType: 'GLOBAL_PAYROLL', entity });
+      const { loadServerForm } = await import('../forms/load.js');
+      const { outline } = await import('../commands/gp/schema.run.js');
+      return { entity, fields: outline(loadServerForm(raw, env.ctx.log)) };
+    },
+  },
+  {
+    name: 'verify_webhook',
+    description: 'Verify a webhook JWS (compact serialisation) against the API\'s published key set: the verdict, the reason when not valid, and the event it carries.',
+    inputSchema: { type: 'object', properties: { jws: str('the JWS as received (header.payload.signature)') }, required: ['jws'], additionalProperties: false },
+    async call(a, env) {
+      if (typeof a.jws !== 'string' || a.jws.trim() === '') throw new UsageError('jws must be a non-empty string', undefined, 'INVALID_ARGUMENT');
+      const { keyStoreFor } = await import('../webhooks/source.js');
+      const { verifyWebhook, MAX_WEBHOOK_BYTES, tooLargeVerdict } = await import('../webhooks/verify.js');
+      if (Buffer.byteLength(a.jws) > MAX_WEBHOOK_BYTES) return tooLargeVerdict();
+      return verifyWebhook(a.jws.trim(), await keyStoreFor(env.ctx, { cache: true }));
+    },
+  },
+];
+
+/** The values of a write tool: a JSON object, as a values file holds it (section -> field -> value). */
+function valuesOf(raw: unknown): Record<string, unknown> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError('values must be an object: {section: {field: value}}', 'form_schema lists the fields of an entity.', 'INVALID_ARGUMENT');
+  if (JSON.stringify(raw).length > 256 * 1024) throw new UsageError('values are larger than 256 KiB', undefined, 'INPUT_TOO_LARGE');
+  return structuredClone(raw as Record<string, unknown>);
+}
+
+function confirmOf(raw: unknown): boolean {
+  if (raw !== undefined && typeof raw !== 'boolean') throw new UsageError('confirm must be true or false', undefined, 'INVALID_ARGUMENT');
+  return raw === true;
+}
+
+/**
+ * The values checked against the server's form, as `gp create --from-file`
+ * checks them (forms/inputs.ts): the request bodies, or FORM_INVALID with
+ * every field's problem.
+ */
+async function validated(env: ToolEnv, http: HttpClient, entity: string, values: Record<string, unknown>, sections: 'all' | 'dynamic') {
+  const { loadServerForm } = await import('../forms/load.js');
+  const { collectValues, failWithIssues, fillFixed, validateSections } = await import('../forms/inputs.js');
+  const { buildBodies, dynamicBody, dynamicKeys } = await import('../forms/bodies.js');
+  const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), env.ctx.log);
+  const keys = sections === 'all' ? form.sections.map((x) => x.key) : dynamicKeys(form);
+  if (keys.length === 0) throw new UsageError(`The form of ${entity} has no dynamic sections; there is nothing to submit`, undefined, 'NO_DYNAMIC_SECTIONS');
+  const collected = await collectValues(form, {}, { fromFile: 'values', fileValues: values, sets: [] }, env.ctx, entity);
+  fillFixed(form, collected.doc, keys);
+  const issues = [...collected.issues, ...validateSections(form, collected.doc, keys)];
+  if (sections === 'dynamic') {
+    for (const key of Object.keys(collected.doc)) {
+      if (!keys.includes(key) && form.sections.some((x) => x.key === key)) issues.push({ path: key, message: 'is not a dynamic section (it is sent when the employee is created)', text: `${key} is not a dynamic section` });
+    }
+  }
+  if (issues.length) failWithIssues(env.ctx, issues, true);
+  return sections === 'all' ? buildBodies(form, entity, collected.doc) : { create: undefined, dynamic: dynamicBody(form, collected.doc) ?? {} };
+}
+
+const NOT_SENT = 'Validated against the server\'s form; nothing was sent. Call again with confirm: true to send these bodies.';
+
+/** Only with `partner mcp --allow-write`: they change data, and only when the call says confirm: true. */
+export const WRITE_TOOLS: Tool[] = [
+  {
+    name: 'create_gp_employee',
+    description: 'Create a GP (global payroll) employee in a legal entity from form values ({section: {field: value}}, see form_schema). The values are validated against the server\'s form first; without confirm: true nothing is sent and the validated request bodies are returned (a dry run).',
+    inputSchema: {
+      type: 'object',
+      properties: { entity: str('the legal entity name'), values: { type: 'object', description: 'the form values: {section: {field: value}}' }, confirm: { type: 'boolean', description: 'true to send; otherwise a dry run' } },
+      required: ['entity', 'values'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const entity = employeeRef(a.entity, 'entity');
+      const values = valuesOf(a.values);
+      const confirm = confirmOf(a.confirm);
+      const http = await env.http();
+      const bodies = await validated(env, http, entity, values, 'all');
+      if (!confirm) return { sent: false, note: NOT_SENT, create: bodies.create, dynamicDetails: bodies.dynamic ?? null };
+      const created = await createGpEmployment(http, bodies.create!);
+      const id = typeof created.id === 'string' ? created.id : undefined;
+      if (bodies.dynamic && id) await submitDynamicDetails(http, id, bodies.dynamic);
+      return { sent: true, created, dynamicDetailsSubmitted: Boolean(bodies.dynamic && id) };
+    },
+  },
+  {
+    name: 'submit_dynamic_details',
+    description: 'Submit the dynamic details (the country-specific sections) of an existing employee, by id or code. Validated against the form of the employee\'s entity first; without confirm: true nothing is sent and the validated body is returned.',
+    inputSchema: {
+      type: 'object',
+      properties: { employee: str('employee id (UUID) or employee code'), values: { type: 'object', description: 'the dynamic sections: {section: {field: value}}' }, confirm: { type: 'boolean', description: 'true to send; otherwise a dry run' } },
+      required: ['employee', 'values'],
+      additionalProperties: false,
+    },
+    async call(a, env) {
+      const ref = employeeRef(a.employee, 'employee');
+      const values = valuesOf(a.values);
+      const confirm = confirmOf(a.confirm);
+      const http = await env.http();
+      const who = await resolveEmployee(http, ref, env.signal);
+      const employment = (await getProfileSection(http, who.id, 'employment', env.signal)) as Record<string, unknown> | null;
+      const entity = employment && typeof employment.entity === 'string' ? employment.entity : undefined;
+      if (!entity) throw new UsageError(`The employment section of ${ref} names no legal entity`, undefined, 'NO_ENTITY');
+      const { dynamic } = await validated(env, http, entity, values, 'dynamic');
+      if (!confirm) return { sent: false, note: NOT_SENT, employeeId: who.id, dynamicDetails: dynamic };
+      await submitDynamicDetails(http, who.id, dynamic);
+      return { sent: true, employeeId: who.id, employeeCode: who.code ?? null };
+    },
+  },
+];
+
+/** The tools a server offers: the read tools, and the write tools with --allow-write. */
+export function toolsFor(allowWrite: boolean): Tool[] {
+  return allowWrite ? [...TOOLS, ...WRITE_TOOLS] : TOOLS;
+}
+
+/** Runs one tool call: the input checked against the declared arguments first. */
+export async function callTool(name: string, args: Record<string, unknown> | undefined, env: ToolEnv & { allowWrite?: boolean }): Promise<unknown> {
+  if (!env.allowWrite && WRITE_TOOLS.some((t) => t.name === name)) throw new UsageError(`${name} changes data and is off`, 'Start the server with partner mcp --allow-write to offer it.', 'WRITE_NOT_ALLOWED');
+  const tool = toolsFor(env.allowWrite === true).find((t) => t.name === name);
+  if (!tool) throw new UsageError(`Unknown tool "${name.slice(0, 60)}"`, `Tools: ${TOOLS.map((t) => t.name).join(', ')}`, 'UNKNOWN_TOOL');
+  const a = args ?? {};
+  checkKeys(a, tool);
+  return tool.call(a, env);
+}
