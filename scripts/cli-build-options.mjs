@@ -82,6 +82,8 @@ export const CORE = [
   'src/output/count.ts',
   'src/api/employees.ts',
   'src/concurrency.ts',
+  // The one capped reader: every API answer (http.ts) and every input flag read through it.
+  'src/input.ts',
 ];
 
 /**
