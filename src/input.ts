@@ -1,3 +1,4 @@
+import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { InterruptedError, UsageError } from './errors.js';
@@ -157,4 +158,20 @@ export function firstInvalidUtf8(buf: Uint8Array): number {
     i += n + 1;
   }
   return buf.length;
+}
+
+/**
+ * Up to `length` bytes of an open file from its start, fewer where it ends:
+ * the loop every whole read of a descriptor needs (a read may return less
+ * than asked). The caller bounds `length`.
+ */
+export function readFully(fd: number, length: number): Buffer {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
 }

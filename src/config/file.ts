@@ -4,7 +4,8 @@
 // shown. This is the gate in front of conf, which stores the file
 // (conf-engine.ts): every read, ours and conf's, is this one; doctor uses the
 // same checks.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { readFully } from '../input.js';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync } from 'node:fs';
 import { CliError, ExitCode } from '../errors.js';
 
 export interface Profile {
@@ -90,11 +91,10 @@ export function readConfigFile(path: string): ConfigData {
     const st = fstatSync(fd);
     if (!st.isFile()) throw damagedConfig(path, 'it is not a regular file');
     if (st.size > MAX_CONFIG_BYTES) throw damagedConfig(path, `it is ${st.size} bytes, more than a config file can be (${MAX_CONFIG_BYTES})`);
-    const buf = Buffer.alloc(MAX_CONFIG_BYTES + 1);
-    let n = 0;
-    for (let got = -1; got !== 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, null);
-    if (n > MAX_CONFIG_BYTES) throw damagedConfig(path, `it is more than ${MAX_CONFIG_BYTES} bytes, more than a config file can be`);
-    text = buf.subarray(0, n).toString('utf8');
+    // One byte more than it said it had: a file still growing past the bound is seen as too large.
+    const buf = readFully(fd, st.size + 1);
+    if (buf.length > MAX_CONFIG_BYTES) throw damagedConfig(path, `it is more than ${MAX_CONFIG_BYTES} bytes, more than a config file can be`);
+    text = buf.toString('utf8');
   } catch (err) {
     if (err instanceof CliError) throw err;
     throw cannotRead(path, (err as NodeJS.ErrnoException).code ?? (err as Error).message);

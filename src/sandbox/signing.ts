@@ -8,8 +8,9 @@
 // `partner --sandbox webhook verify` sign and verify with the same keys. The
 // file is used only when it is ours (owner, mode, not a symbolic link);
 // otherwise the keys are throwaway, and the caller is told why.
+import { readFully } from '../input.js';
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CompactSign, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { ensurePrivateDir, writePrivateFile } from '../config/secure-files.js';
@@ -117,14 +118,7 @@ function readKeysFile(path: string): string | undefined {
   try {
     const size = fstatSync(fd).size;
     if (size > MAX_KEYS_FILE_BYTES) throw new Error(`larger than ${MAX_KEYS_FILE_BYTES} bytes`);
-    const buf = Buffer.alloc(size);
-    let n = 0;
-    while (n < size) {
-      const got = readSync(fd, buf, n, size - n, n);
-      if (got === 0) break;
-      n += got;
-    }
-    return buf.subarray(0, n).toString('utf8');
+    return readFully(fd, size).toString('utf8');
   } finally {
     closeSync(fd);
   }

@@ -10,8 +10,9 @@
 // It holds no cell values: a row is recognised by a hash of its cells. Each
 // line carries a checksum: a damaged record stops the run (a row whose record
 // was lost could otherwise be created twice) instead of being skipped.
+import { readFully } from '../../input.js';
 import { createHash } from 'node:crypto';
-import { closeSync, fdatasync, ftruncateSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, ftruncateSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { takePidLock } from '../../pid-lock.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { NEW_FILE_MODE } from '../../output/output-file.js';
@@ -178,13 +179,8 @@ export class Journal {
     try {
       const size = fstatSync(fd).size;
       if (size > MAX_JOURNAL_BYTES) throw new UsageError(`${path} is not a partner bulk journal (${size} bytes)`, 'Move it away, or pass another --results path.', 'BULK_JOURNAL');
-      const buf = Buffer.alloc(size);
-      let got = 0;
-      while (got < size) {
-        const n = readSync(fd, buf, got, size - got, got);
-        if (n === 0) break;
-        got += n;
-      }
+      const buf = readFully(fd, size);
+      const got = buf.length;
       const end = buf.lastIndexOf(0x0a, got - 1) + 1;
       // A record cut short by a crash: never completed, so never relied on.
       if (end < got) ftruncateSync(fd, end);
