@@ -3,6 +3,7 @@
 // --set checked before anything is sent, or the wizard -> review -> send
 // loop; a draft kept, replaced or handed over by the same rules for both.
 // What is sent, and how its answer is read, is the command's `send`.
+import { wrapMessage } from '../text/wrap.js';
 import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, MaybeCreatedError, NetworkError, type UsageError } from '../errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
@@ -134,7 +135,7 @@ async function wizard(f: FormFlow, s: Start): Promise<number> {
       const choice = await review(w, f.dryRun ? f.dryRunLabel : 'Submit');
       if (choice === 'quit') {
         w.save();
-        ctx.io.stderr.write(`Draft saved. Continue with: ${draft.resumeCommand}\n`);
+        ctx.log.info(`Draft saved. Continue with: ${draft.resumeCommand}`);
         return ExitCode.INTERRUPTED;
       }
       if (f.dryRun) return await f.showDryRun(w.doc, true);
@@ -144,7 +145,10 @@ async function wizard(f: FormFlow, s: Start): Promise<number> {
     }
   } catch (err) {
     // Ctrl-C before anything may have been created: the answers given are kept.
-    if (err instanceof InterruptedError) ctx.io.stderr.write(`\n${keepOnInterrupt(w, replaced || (w.history?.length ?? 0) > 0, s.setAside, draft.resumeCommand)}\n`);
+    if (err instanceof InterruptedError) {
+      ctx.io.stderr.write('\n');
+      ctx.log.info(keepOnInterrupt(w, replaced || (w.history?.length ?? 0) > 0, s.setAside, draft.resumeCommand));
+    }
     throw err;
   }
 }
@@ -194,7 +198,7 @@ export function createFailure(ctx: Pick<Context, 'io'>, err: unknown, o: { email
   const check = `${CHECK_CREATED}${o.email ? ` (look for ${sanitizeTerminal(o.email)})` : ''}`;
   const keep = o.keep ? ` ${o.keep}` : '';
   if (err instanceof InterruptedError) {
-    ctx.io.stderr.write(`\nInterrupted after the create request was sent: the employee may exist. Check with: ${check}.${keep}\n`);
+    ctx.io.stderr.write(`\n${wrapMessage(`Interrupted after the create request was sent: the employee may exist. Check with: ${check}.${keep}`, ctx.io.stderrColumns)}\n`);
     return new MaybeCreatedError('Interrupted after the create request was sent: the employee may exist', { interrupted: true, hint: `Check with: ${check}.${keep}`, cause: err });
   }
   return new MaybeCreatedError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, { hint: `The request is not retried automatically. Check before trying again: ${check}.${keep}`, cause: err });

@@ -42,6 +42,6 @@ export async function createFromBody(opts: CreateOptions, path: string, ctx: Con
   await printCreated(ctx, created, opts);
   const who = typeof created.employeeCode === 'string' ? created.employeeCode : String(created.id ?? '');
   const next = form && dynamicKeys(form).length ? `\nNext: send its dynamic details (${dynamicKeys(form).join(', ')}) with \`partner dynamic-details submit ${who} --body-file patch.json\`.` : '';
-  ctx.io.stderr.write(`${ctx.errColors.green('✓')} Created ${who} (${String(created.status ?? 'ONBOARDING')}).${next}\n`);
+  ctx.log.info(`${ctx.errColors.green('✓')} Created ${who} (${String(created.status ?? 'ONBOARDING')}).${next}`);
   return ExitCode.OK;
 }

@@ -66,7 +66,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
     // `--resume` walks through (each question pre-filled), whatever went wrong.
     if (!w) {
       drafts.saveGp({ entity, ...kept(form, s.doc, []) });
-      ctx.io.stderr.write(`Your values are kept as a draft: ${resumeCmd} (or fix the file and run again).${secretsNotKeptHint(form, s.doc)}\n`);
+      ctx.log.info(`Your values are kept as a draft: ${resumeCmd} (or fix the file and run again).${secretsNotKeptHint(form, s.doc)}`);
     }
     if (isFieldRejection(err)) {
       const issues = issuesFromApi(form, err);

@@ -262,7 +262,7 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
   const parts = [`${count('created')} created`];
   if (count('already-created')) parts.push(`${count('already-created')} created by an earlier run`);
   for (const o of ['conflict', 'rejected', 'patch-failed', 'failed', 'invalid', 'not-run'] as const) if (count(o)) parts.push(`${count(o)} ${o}`);
-  ctx.io.stderr.write(`${parts.join(', ')} (of ${check.total} rows).${resultsError === undefined ? ` Results: ${resultsPath}` : ''}\n`);
+  ctx.log.info(`${parts.join(', ')} (of ${check.total} rows).${resultsError === undefined ? ` Results: ${resultsPath}` : ''}`);
   const rerun = partnerCommand(
     ctx.globals,
     `gp create --entity ${q(opts.entity)} --from-csv ${q(opts.csvPath)}${opts.resultsPath ? ` --results ${q(opts.resultsPath)}` : ''}${opts.skipInvalid ? ' --skip-invalid' : ''}${sheet.encoding !== 'utf-8' ? ` --encoding ${sheet.encoding}` : ''}`,
@@ -273,13 +273,13 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
     throw resultsError instanceof CliError ? resultsError : new CliError(`Could not write the results file ${resultsPath}: ${errorText(resultsError)}`, { code: 'RESULTS_FILE', exitCode: ExitCode.FAILURE });
   }
   if (stopped !== undefined) {
-    ctx.io.stderr.write(`Stopped: ${sanitizeTerminal(errorText(stopped))}. Run the same command again to finish; rows already created are not created again:\n  ${rerun}\n`);
+    ctx.log.info(`Stopped: ${sanitizeTerminal(errorText(stopped))}. Run the same command again to finish; rows already created are not created again:\n  ${rerun}`);
     if (stopped instanceof InterruptedError) throw stopped;
     if (stopped instanceof CliError && !(stopped instanceof NetworkError)) throw stopped;
     throw new CliError(`The bulk run stopped at a network failure: ${errorText(stopped)}`, { code: 'BULK_STOPPED', exitCode: ExitCode.FAILURE, hint: `Run it again when the server answers: ${rerun}` });
   }
-  if (count('patch-failed')) ctx.io.stderr.write(`Rows whose dynamic details failed are finished by running the same command again (after fixing the cause); they are not created again:\n  ${rerun}\n`);
-  else if (count('failed')) ctx.io.stderr.write(`Rows that failed are finished by running the same command again (after fixing the cause):\n  ${rerun}\n`);
+  if (count('patch-failed')) ctx.log.info(`Rows whose dynamic details failed are finished by running the same command again (after fixing the cause); they are not created again:\n  ${rerun}`);
+  else if (count('failed')) ctx.log.info(`Rows that failed are finished by running the same command again (after fixing the cause):\n  ${rerun}`);
   // Rows left out on purpose (--skip-invalid) do not fail the run; every other row not created does.
   const bad = check.todo - count('created') - count('already-created');
   return bad ? ExitCode.FAILURE : ExitCode.OK;
