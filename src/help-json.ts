@@ -6,7 +6,7 @@
 import { flagName, HELP_SECTIONS, isGroup, kebab, type CommandDef, type Flag, type OutputSpec, type TopLevel } from './command.js';
 import { GLOBAL_FLAG_NAMES, GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS } from './commands/globals.js';
 import { ExitCode } from './errors.js';
-import { outputItems, PROGRAM_SUMMARY } from './help.js';
+import { flagEnv, outputItems, PROGRAM_SUMMARY } from './help.js';
 import { packageVersion } from './version.js';
 
 export const HELP_SCHEMA_VERSION = 1;
@@ -78,11 +78,6 @@ export interface HelpDocument {
   commands: CommandDoc[];
 }
 
-/** The environment variable a description names: "(env PARTNER_PROFILE)", "(also NO_COLOR)". */
-function envOf(description: string): string | null {
-  return /\((?:env|also) ([A-Z][A-Z0-9_]*)(?:=[^)]*)?\)/.exec(description)?.[1] ?? null;
-}
-
 function typeOf(flag: Flag<unknown>, name: string): FlagDoc['type'] {
   if (flag.kind === 'switch' || flag.kind === 'negated') return 'boolean';
   if (flag.kind === 'repeat') return 'string[]';
@@ -116,7 +111,7 @@ function flagDoc(key: string, flag: Flag<unknown>): FlagDoc {
     description: flag.description,
     choices: flag.choices ? [...flag.choices] : null,
     default: defaultOf(flag, name),
-    env: envOf(flag.description),
+    env: flagEnv(flag.description) ?? null,
     repeatable: flag.kind === 'repeat',
   };
 }

@@ -56,6 +56,11 @@ function flagText(flag: Flag<unknown>): string {
   return `${flag.description}${choices}${repeat}`;
 }
 
+/** The environment variable a flag's description names, as every description states it: "(env PARTNER_PROFILE)", "(also NO_COLOR)". One reading for the manual and `help -o json`. */
+export function flagEnv(description: string): string | undefined {
+  return /\((?:env|also) ([A-Z][A-Z0-9_]*)(?:=[^)]*)?\)/.exec(description)?.[1];
+}
+
 /** The output flags a command offers, as help items (the same list command-tree declares). */
 export function outputItems(spec: OutputSpec): Item[] {
   const f = spec.formats;

@@ -5,7 +5,7 @@
 // output is deterministic: no dates, no paths, definitions in tree order.
 import { flagName, isGroup, kebab, type CommandDef, type Flag, type OutputSpec, type TopLevel } from './command.js';
 import { GLOBAL_FLAGS } from './commands/globals.js';
-import { commandGlobals, outputItems, PROGRAM_SUMMARY, usageOf } from './help.js';
+import { commandGlobals, flagEnv, outputItems, PROGRAM_SUMMARY, usageOf } from './help.js';
 import { EXIT_CODE_LIST, HELP_TOPICS, type HelpTopic } from './help-topics.js';
 
 export interface ManualFile {
@@ -53,7 +53,7 @@ export function flagFacts(key: string, flag: Flag<unknown>): FlagFacts {
     description: d,
     value: flag.kind === 'value' || flag.kind === 'repeat' ? `<${flag.placeholder ?? 'value'}>` : undefined,
     default: stated ?? implied,
-    env: /\b(?:env|also) ([A-Z][A-Z0-9_]{2,})/.exec(d)?.[1],
+    env: flagEnv(d),
     choices: flag.choices,
     repeatable: flag.kind === 'repeat',
   };
