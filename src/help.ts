@@ -166,6 +166,9 @@ export function helpRequest(argv: string[], entries: TopLevel[]): HelpTarget | u
     } else if (!flagsStarted) words.push(a);
   }
   if (words[0] === 'help') {
+    // `partner help` with a flag of its own (`--jq`, `-o table`, a typo) is commander's to parse and
+    // refuse; `-o json` alone was answered before (help-json.ts).
+    if (flagsStarted) return undefined;
     asked = true;
     words.shift();
   }

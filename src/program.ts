@@ -58,7 +58,7 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
       runtime.errors = errorFormatOf(raw, def.output, target);
     },
   });
-  registerHelp(program);
+  registerHelp(program, (text) => runtime.io.stdout.write(text));
   applyToAll(program, (cmd) => {
     cmd.exitOverride();
     cmd.showSuggestionAfterError(true);

@@ -61,13 +61,19 @@ function commandWords(cmd: Command): string[] {
  * (`partner help employees list`); commander's own help command only looks
  * one level down. An unknown name is a usage error with the closest name.
  */
-export function registerHelp(program: Command): void {
+export function registerHelp(program: Command, write: (text: string) => void): void {
   program.helpCommand(false);
   program
     .command('help')
-    .description('show the help of a command, e.g. `partner help employees list`; -o json: the command tree as one JSON document (answered in help-entry.ts)')
+    .description('show the help of a command, e.g. `partner help employees list`; -o json: the command tree as one JSON document (answered in help-entry.ts unless --jq is given)')
     .argument('[command...]', 'the command path (default: the overview)')
-    .action((words: string[], _opts: unknown, self: Command) => {
+    .option('-o, --output <format>', 'json: the command tree as one JSON document')
+    .option('--jq <expr>', 'filter the JSON document with jq (built in)')
+    .action(async (words: string[], opts: { output?: string; jq?: string }, self: Command) => {
+      if (opts.output !== undefined || opts.jq !== undefined) {
+        await writeHelpJson(words, opts, self, write);
+        return;
+      }
       let target: Command = program;
       for (const w of words) {
         const visible = target.commands.filter((c) => c !== self && !c.name().startsWith('__'));
@@ -82,4 +88,24 @@ export function registerHelp(program: Command): void {
       }
       target.outputHelp();
     });
+}
+
+/**
+ * `partner help [command...] -o json --jq EXPR`: the document of help-json.ts
+ * through the filter (`-o json` alone never gets here: the launcher answers it
+ * without loading commander). Anything but json is refused, as is --jq on text.
+ */
+async function writeHelpJson(words: string[], opts: { output?: string; jq?: string }, self: Command, write: (text: string) => void): Promise<void> {
+  const fail = (message: string) => self.error(`error: ${message}`, { exitCode: 2, code: 'commander.invalidArgument' });
+  if (opts.output !== undefined && opts.output !== 'json') fail(`help -o takes json only (got '${opts.output}'); the text help is the default`);
+  const [{ TOP_LEVEL }, { helpDocument }] = await Promise.all([import('./index.js'), import('../help-json.js')]);
+  const doc = helpDocument(TOP_LEVEL, words);
+  if (doc.commands.length === 0) fail(`unknown command '${words.join(' ')}' (partner help lists the commands)`);
+  if (opts.jq === undefined) {
+    write(`${JSON.stringify(doc, null, 2)}\n`);
+    return;
+  }
+  const { applyJq, checkJqFilter } = await import('../output/jq.js');
+  await checkJqFilter(opts.jq);
+  write(await applyJq(doc, opts.jq));
 }
