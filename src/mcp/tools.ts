@@ -12,7 +12,7 @@ import { AdaptiveConcurrency } from '../api/adaptive-concurrency.js';
 import { newFindings, settleWalk } from '../api/walk-audit.js';
 import { employeeMatcher, searchBatches, type SearchCount } from '../api/employee-search.js';
 import { EMPLOYEE_STATUSES, PAGE_SIZE_MAX, PROFILE_SECTIONS, SORT_BY_FIELDS, SORT_ORDERS, type Employee, type ProfileSection } from '../api/types.js';
-import { UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { isUuid, parseChoice, parseInteger, parseText } from '../options.js';
 import { maskAccount } from '../commands/profile/get.run.js';
 
@@ -220,6 +220,18 @@ async function validated(env: ToolEnv, http: HttpClient, entity: string, values:
   return sections === 'all' ? buildBodies(form, entity, collected.doc) : { create: undefined, dynamic: dynamicBody(form, collected.doc) ?? {} };
 }
 
+/**
+ * The PATCH after a successful POST failed: the employee exists. The error
+ * says so (message, hint and `progress` data), or an agent reading only
+ * "failed" would call create_gp_employee again and make a second employee.
+ */
+function createdButNotSubmitted(err: unknown, id: string): never {
+  const failure = err instanceof CliError ? err : new CliError(`Could not submit the dynamic details: ${(err as Error)?.message ?? String(err)}`, { code: 'UNEXPECTED', exitCode: ExitCode.FAILURE, cause: err });
+  const text = `The employee was created (id ${id}); only its dynamic details were not submitted. Do not create it again: call submit_dynamic_details with employee "${id}" and the dynamic sections of the same values.`;
+  failure.progress = { text, data: { created: true, employeeId: id, dynamicDetailsSubmitted: false, next: text } };
+  throw failure;
+}
+
 const NOT_SENT = 'Validated against the server\'s form; nothing was sent. Call again with confirm: true to send these bodies.';
 
 /** Only with `partner mcp --allow-write`: they change data, and only when the call says confirm: true. */
@@ -242,7 +254,7 @@ export const WRITE_TOOLS: Tool[] = [
       if (!confirm) return { sent: false, note: NOT_SENT, create: bodies.create, dynamicDetails: bodies.dynamic ?? null };
       const created = await createGpEmployment(http, bodies.create!);
       const id = typeof created.id === 'string' ? created.id : undefined;
-      if (bodies.dynamic && id) await submitDynamicDetails(http, id, bodies.dynamic);
+      if (bodies.dynamic && id) await submitDynamicDetails(http, id, bodies.dynamic).catch((err: unknown) => createdButNotSubmitted(err, id));
       return { sent: true, created, dynamicDetailsSubmitted: Boolean(bodies.dynamic && id) };
     },
   },

@@ -187,4 +187,25 @@ describe('partner mcp write tools', () => {
       await w.close();
     }
   });
+
+  it('a dynamic-details PATCH that fails after the POST says the employee exists and how to finish', async () => {
+    const w = await connect(['mcp', '--allow-write'], sbx.env);
+    try {
+      const mine = structuredClone(values) as { employment: { workEmail: string } };
+      mine.employment.workEmail = 'mcp.patch.fails@acme.example';
+      sbx.sandbox.injectFault({ kind: '500', times: Infinity, method: 'PATCH', path: /\/dynamic-details$/ });
+      const before = sbx.sandbox.requests.length;
+      const r = await call(w.client, 'create_gp_employee', { entity: 'Acme Deutschland GmbH', values: mine, confirm: true });
+      sbx.sandbox.injectFault({ kind: '500', times: 0, method: 'PATCH', path: /\/dynamic-details$/ });
+      const sent = posts(before);
+      expect(sent.map((q) => q.method)).toEqual(expect.arrayContaining(['POST', 'PATCH']));
+      const id = /^\/v1\/employees\/([^/]+)\/dynamic-details$/.exec(sent.find((q) => q.method === 'PATCH')!.path)![1];
+      expect(r.isError).toBe(true);
+      expect(r.doc.error.progress).toMatchObject({ created: true, employeeId: id, dynamicDetailsSubmitted: false });
+      expect(r.doc.error.progress.next).toContain(`submit_dynamic_details with employee "${id}"`);
+      expect(r.doc.error.progress.next).toMatch(/Do not create it again/);
+    } finally {
+      await w.close();
+    }
+  });
 });
