@@ -1,4 +1,4 @@
-import { Agent, EnvHttpProxyAgent, errors as undiciErrors, poolOptions, request, type Dispatcher } from './undici.js';
+import { Agent, closeDispatcher, errors as undiciErrors, poolOptions, proxyAgent, request, type Dispatcher } from './undici.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
 import { BodyTooLargeError, readCapped } from '../input.js';
@@ -8,7 +8,7 @@ import { Deadline } from './deadline.js';
 import { checkBaseUrl, isLoopback } from './urls.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
-export const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
+export const RETRY_ERROR_CODES = new Set(['PROXY_CLOSED', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
 
 export interface RetryEvent {
@@ -115,7 +115,7 @@ export class HttpClient {
     const pool = poolOptions(opts.timeoutMs, opts.connections ?? 8);
     // Loopback (the sandbox, a local gateway) never goes through a proxy, whatever NO_PROXY says:
     // a proxy cannot reach our 127.0.0.1 and would see the bearer token in clear.
-    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) ? new Agent(pool) : new EnvHttpProxyAgent(pool));
+    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) ? new Agent(pool) : proxyAgent(pool));
     this.maxRetries = opts.maxRetries ?? 4;
     this.backoffBaseMs = opts.backoffBaseMs ?? 250;
   }
@@ -170,7 +170,7 @@ export class HttpClient {
         // Set once the headers are in: a failure after that cut the answer off mid-body.
         let answered = false;
         try {
-          res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal });
+          res = await settledBy(request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal }), signal);
           answered = true;
           text = (await readCapped(res.body, init.maxBytes ?? MAX_RESPONSE_BYTES, { declaredLength: res.headers['content-length'] })).toString('utf8');
         } catch (err) {
@@ -248,7 +248,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await closeDispatcher(this.dispatcher);
   }
 }
 
@@ -271,6 +271,37 @@ function comeBackLater(err: ApiError, waitMs: number, timeoutMs: number): ApiErr
     details: err.details,
     excerpt: err.excerpt,
     hint: 'Run the command again after that time, or give a --timeout SECONDS long enough to wait for it.',
+  });
+}
+
+/**
+ * The request's answer, or its signal's reason once the signal aborts,
+ * whether or not undici ever settles it: undici only hears an abort once a
+ * request has a connection, and one waiting for a connection that never
+ * comes (a proxy that swallows CONNECT) would outlive --timeout. An answer
+ * that comes after all is thrown away.
+ */
+function settledBy(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  if (signal.aborted) {
+    pending.then((r) => r.body.destroy(), () => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      pending.then((r) => r.body.destroy(), () => undefined);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (r) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(r);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
   });
 }
 
@@ -312,5 +343,5 @@ function networkError(err: unknown, url: URL, method: string, timeoutMs: number)
   const e = err as Error & { code?: string };
   const where = `${method} ${url.origin}${url.pathname}`;
   if (isUndiciTimeout(e)) return new NetworkError(`No answer from ${where} within ${timeoutMs / 1000} s`, nextStep(method, RAISE_TIMEOUT), 'TIMEOUT', err);
-  return new NetworkError(`Could not reach ${where}: ${e.code ?? e.message}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
+  return new NetworkError(`Could not reach ${where}: ${e.code === 'PROXY_CLOSED' ? e.message : (e.code ?? e.message)}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
 }

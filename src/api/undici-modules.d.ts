@@ -19,3 +19,7 @@ declare module 'undici/lib/core/errors.js' {
   import { errors } from 'undici';
   export default errors;
 }
+declare module 'undici/lib/dispatcher/pool.js' {
+  import { Pool } from 'undici';
+  export default Pool;
+}

@@ -9,9 +9,10 @@
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
 import api from 'undici/lib/api/index.js';
 import errors from 'undici/lib/core/errors.js';
-import type { Agent as AgentType, Dispatcher as DispatcherType } from 'undici';
+import type { Agent as AgentType, Dispatcher as DispatcherType, Pool as PoolType } from 'undici';
 import { setFlagsFromString } from 'node:v8';
 
 // undici's HTTP parser (llhttp) is WebAssembly, compiled when the first
@@ -49,4 +50,45 @@ export function poolOptions(timeoutMs: number, connections: number): AgentType.O
     bodyTimeout: timeoutMs,
     connect: { timeout: Math.min(timeoutMs, 10_000) },
   };
+}
+
+/**
+ * The agent for a base URL that may go through HTTPS_PROXY/HTTP_PROXY (never
+ * loopback: http.ts). Two holes in undici's proxy agent are closed here:
+ * - its connection to the proxy is a pool of its own, made without our
+ *   options: a proxy that never answers CONNECT held the request for undici's
+ *   default 300 s, past any --timeout. It gets the same timeouts.
+ * - a proxy that closes the connection without answering CONNECT fails with
+ *   undici's "socket" error, which undici treats as recoverable before a
+ *   request has started: it reconnected for ever, the request never settled
+ *   and the process never exited. That error becomes PROXY_CLOSED (the
+ *   request fails, and is retried as a reset connection would be).
+ */
+export function proxyAgent(opts: AgentType.Options): DispatcherType {
+  const tunnel = { headersTimeout: opts.headersTimeout, bodyTimeout: opts.bodyTimeout, connect: opts.connect };
+  return new EnvHttpProxyAgent({ ...opts, clientFactory: (origin: URL, o: PoolType.Options) => new ProxyPool(origin, { ...o, ...tunnel }) } as AgentType.Options);
+}
+
+class ProxyPool extends Pool {
+  // Only the promise form: undici's proxy agent awaits connect(params).
+  override connect(params: DispatcherType.ConnectOptions): Promise<DispatcherType.ConnectData>;
+  override connect(params: DispatcherType.ConnectOptions, callback: (err: Error | null, data: DispatcherType.ConnectData) => void): void;
+  override connect(params: DispatcherType.ConnectOptions, callback?: (err: Error | null, data: DispatcherType.ConnectData) => void): Promise<DispatcherType.ConnectData> | void {
+    if (callback) return super.connect(params, callback);
+    return super.connect(params).catch((err: unknown) => {
+      throw (err as { code?: string }).code === 'UND_ERR_SOCKET' ? Object.assign(new Error('the proxy closed the connection without answering CONNECT'), { code: 'PROXY_CLOSED', cause: err }) : err;
+    });
+  }
+}
+
+/**
+ * Closes a dispatcher: gracefully (requests in flight finish) for at most
+ * `graceMs`, then by force. A request undici never settles (a connection it
+ * keeps retrying) must not keep the process alive after the command ended.
+ */
+export async function closeDispatcher(d: DispatcherType, graceMs = 1000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+  const closed = await Promise.race([d.close().then(() => 'closed' as const), late]).finally(() => clearTimeout(timer));
+  if (closed === 'late') await d.destroy().catch(() => undefined);
 }
