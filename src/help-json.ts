@@ -6,7 +6,7 @@
 import { flagName, HELP_SECTIONS, isGroup, kebab, type CommandDef, type Flag, type OutputSpec, type TopLevel } from './command.js';
 import { GLOBAL_FLAG_NAMES, GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS } from './commands/globals.js';
 import { ExitCode } from './errors.js';
-import { flagEnv, outputItems, PROGRAM_SUMMARY } from './help.js';
+import { flagDefaultText, flagEnv, outputItems, PROGRAM_SUMMARY } from './help.js';
 import { packageVersion } from './version.js';
 
 export const HELP_SCHEMA_VERSION = 1;
@@ -33,8 +33,10 @@ export interface FlagDoc {
   placeholder: string | null;
   description: string;
   choices: string[] | null;
-  /** The value when the flag is not given (null: none). */
+  /** The value when the flag is not given (null: none, or one that depends on other flags: see defaultText). */
   default: unknown;
+  /** The default as the help and the manual state it ("20; 100 with --all"; a switch: off), null when none is stated. */
+  defaultText: string | null;
   /** The environment variable the flag can come from (null: none). */
   env: string | null;
   repeatable: boolean;
@@ -95,10 +97,14 @@ function typeOf(flag: Flag<unknown>, name: string): FlagDoc['type'] {
 function defaultOf(flag: Flag<unknown>, name: string): unknown {
   try {
     const v = flag.parse(undefined, name);
-    return v === undefined || (Array.isArray(v) && v.length === 0) ? null : v;
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) return v;
   } catch {
     return null;
   }
+  // Applied by the command, and stated as a plain number in the description ("(default: 8)").
+  const stated = flagDefaultText(flag);
+  const type = typeOf(flag, name);
+  return stated !== undefined && /^\d+(?:\.\d+)?$/.test(stated) && (type === 'integer' || type === 'number') ? Number(stated) : null;
 }
 
 function flagDoc(key: string, flag: Flag<unknown>): FlagDoc {
@@ -111,6 +117,7 @@ function flagDoc(key: string, flag: Flag<unknown>): FlagDoc {
     description: flag.description,
     choices: flag.choices ? [...flag.choices] : null,
     default: defaultOf(flag, name),
+    defaultText: flagDefaultText(flag) ?? null,
     env: flagEnv(flag.description) ?? null,
     repeatable: flag.kind === 'repeat',
   };
@@ -129,6 +136,7 @@ function outputFlagDocs(spec: OutputSpec): FlagDoc[] {
       description: item.text,
       choices: name === '--output' ? [...spec.formats] : null,
       default: name === '--output' ? (spec.default ?? null) : m[3] ? null : false,
+      defaultText: flagDefaultText({ description: item.text, kind: m[3] ? 'value' : 'switch' }) ?? null,
       env: null,
       repeatable: false,
     };

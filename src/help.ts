@@ -56,6 +56,16 @@ function flagText(flag: Flag<unknown>): string {
   return `${flag.description}${choices}${repeat}`;
 }
 
+/**
+ * The default a flag's description states ("(default: 30)", "(default 20; 100
+ * with --all)"), or what a switch implies (off; a --no-… flag: on). One
+ * reading for the manual and `help -o json`.
+ */
+export function flagDefaultText(flag: Pick<Flag<unknown>, 'description' | 'kind'>): string | undefined {
+  const stated = /\(default:? ([^)]*)\)/.exec(flag.description)?.[1];
+  return stated ?? (flag.kind === 'switch' ? 'off' : flag.kind === 'negated' ? 'on' : undefined);
+}
+
 /** The environment variable a flag's description names, as every description states it: "(env PARTNER_PROFILE)", "(also NO_COLOR)". One reading for the manual and `help -o json`. */
 export function flagEnv(description: string): string | undefined {
   return /\((?:env|also) ([A-Z][A-Z0-9_]*)(?:=[^)]*)?\)/.exec(description)?.[1];

@@ -5,7 +5,7 @@
 // output is deterministic: no dates, no paths, definitions in tree order.
 import { flagName, isGroup, kebab, type CommandDef, type Flag, type OutputSpec, type TopLevel } from './command.js';
 import { GLOBAL_FLAGS } from './commands/globals.js';
-import { commandGlobals, flagEnv, outputItems, PROGRAM_SUMMARY, usageOf } from './help.js';
+import { commandGlobals, flagDefaultText, flagEnv, outputItems, PROGRAM_SUMMARY, usageOf } from './help.js';
 import { EXIT_CODE_LIST, HELP_TOPICS, type HelpTopic } from './help-topics.js';
 
 export interface ManualFile {
@@ -46,13 +46,11 @@ export interface FlagFacts {
 
 export function flagFacts(key: string, flag: Flag<unknown>): FlagFacts {
   const d = flag.description;
-  const stated = /\(default:? ([^)]*)\)/.exec(d)?.[1];
-  const implied = flag.kind === 'switch' ? 'off' : flag.kind === 'negated' ? 'on' : undefined;
   return {
     term: `${flag.short ? `-${flag.short}, ` : ''}${flagName(key, flag)}`,
     description: d,
     value: flag.kind === 'value' || flag.kind === 'repeat' ? `<${flag.placeholder ?? 'value'}>` : undefined,
-    default: stated ?? implied,
+    default: flagDefaultText(flag),
     env: flagEnv(d),
     choices: flag.choices,
     repeatable: flag.kind === 'repeat',
@@ -64,7 +62,7 @@ function outputFacts(spec: OutputSpec): FlagFacts[] {
     term: i.term.replace(/<[^>]+>/, '').trim(),
     description: i.text,
     value: /<[^>]+>/.exec(i.term)?.[0],
-    default: /\(default: ([^)]*)\)/.exec(i.text)?.[1],
+    default: flagDefaultText({ description: i.text, kind: /<[^>]+>/.test(i.term) ? 'value' : 'switch' }),
     choices: i.term.includes('--output') ? spec.formats : undefined,
     repeatable: false,
   }));
