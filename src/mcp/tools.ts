@@ -234,22 +234,44 @@ function createdButNotSubmitted(err: unknown, id: string): never {
 
 const NOT_SENT = 'Validated against the server\'s form; nothing was sent. Call again with confirm: true to send these bodies.';
 
-/** Only with `partner mcp --allow-write`: they change data, and only when the call says confirm: true. */
-export const WRITE_TOOLS: Tool[] = [
-  {
-    name: 'create_gp_employee',
-    description: 'Create a GP (global payroll) employee in a legal entity from form values ({section: {field: value}}, see form_schema). The values are validated against the server\'s form first; without confirm: true nothing is sent and the validated request bodies are returned (a dry run).',
+/**
+ * A write tool: who or where it writes (`target`), the form values, and
+ * confirm. The arguments are read the same way for each; `send` validates
+ * and, only when confirmed, sends.
+ */
+function writeTool(
+  name: string,
+  description: string,
+  target: { key: string; description: string },
+  valuesDescription: string,
+  send: (ref: string, values: Record<string, unknown>, confirm: boolean, http: HttpClient, env: ToolEnv) => Promise<unknown>,
+): Tool {
+  return {
+    name,
+    description,
     inputSchema: {
       type: 'object',
-      properties: { entity: str('the legal entity name'), values: { type: 'object', description: 'the form values: {section: {field: value}}' }, confirm: { type: 'boolean', description: 'true to send; otherwise a dry run' } },
-      required: ['entity', 'values'],
+      properties: { [target.key]: str(target.description), values: { type: 'object', description: valuesDescription }, confirm: { type: 'boolean', description: 'true to send; otherwise a dry run' } },
+      required: [target.key, 'values'],
       additionalProperties: false,
     },
     async call(a, env) {
-      const entity = employeeRef(a.entity, 'entity');
+      const ref = employeeRef(a[target.key], target.key);
       const values = valuesOf(a.values);
       const confirm = confirmOf(a.confirm);
-      const http = await env.http();
+      return send(ref, values, confirm, await env.http(), env);
+    },
+  };
+}
+
+/** Only with `partner mcp --allow-write`: they change data, and only when the call says confirm: true. */
+export const WRITE_TOOLS: Tool[] = [
+  writeTool(
+    'create_gp_employee',
+    'Create a GP (global payroll) employee in a legal entity from form values ({section: {field: value}}, see form_schema). The values are validated against the server\'s form first; without confirm: true nothing is sent and the validated request bodies are returned (a dry run).',
+    { key: 'entity', description: 'the legal entity name' },
+    'the form values: {section: {field: value}}',
+    async (entity, values, confirm, http, env) => {
       const bodies = await validated(env, http, entity, values, 'all');
       if (!confirm) return { sent: false, note: NOT_SENT, create: bodies.create, dynamicDetails: bodies.dynamic ?? null };
       const created = await createGpEmployment(http, bodies.create!);
@@ -257,21 +279,13 @@ export const WRITE_TOOLS: Tool[] = [
       if (bodies.dynamic && id) await submitDynamicDetails(http, id, bodies.dynamic).catch((err: unknown) => createdButNotSubmitted(err, id));
       return { sent: true, created, dynamicDetailsSubmitted: Boolean(bodies.dynamic && id) };
     },
-  },
-  {
-    name: 'submit_dynamic_details',
-    description: 'Submit the dynamic details (the country-specific sections) of an existing employee, by id or code. Validated against the form of the employee\'s entity first; without confirm: true nothing is sent and the validated body is returned.',
-    inputSchema: {
-      type: 'object',
-      properties: { employee: str('employee id (UUID) or employee code'), values: { type: 'object', description: 'the dynamic sections: {section: {field: value}}' }, confirm: { type: 'boolean', description: 'true to send; otherwise a dry run' } },
-      required: ['employee', 'values'],
-      additionalProperties: false,
-    },
-    async call(a, env) {
-      const ref = employeeRef(a.employee, 'employee');
-      const values = valuesOf(a.values);
-      const confirm = confirmOf(a.confirm);
-      const http = await env.http();
+  ),
+  writeTool(
+    'submit_dynamic_details',
+    'Submit the dynamic details (the country-specific sections) of an existing employee, by id or code. Validated against the form of the employee\'s entity first; without confirm: true nothing is sent and the validated body is returned.',
+    { key: 'employee', description: 'employee id (UUID) or employee code' },
+    'the dynamic sections: {section: {field: value}}',
+    async (ref, values, confirm, http, env) => {
       const who = await resolveEmployee(http, ref, env.signal);
       const employment = (await getProfileSection(http, who.id, 'employment', env.signal)) as Record<string, unknown> | null;
       const entity = employment && typeof employment.entity === 'string' ? employment.entity : undefined;
@@ -281,7 +295,7 @@ export const WRITE_TOOLS: Tool[] = [
       await submitDynamicDetails(http, who.id, dynamic);
       return { sent: true, employeeId: who.id, employeeCode: who.code ?? null };
     },
-  },
+  ),
 ];
 
 /** The tools a server offers: the read tools, and the write tools with --allow-write. */
