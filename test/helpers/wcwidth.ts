@@ -50,3 +50,17 @@ export function wcswidth(text: string): number {
 export function graphemesOf(text: string): string[] {
   return [...segmenter.segment(text)].map((s) => s.segment);
 }
+
+/** Graphemes starting at each cell boundary: the text of each column of `line`, or throws when a grapheme straddles one. */
+export function sliceCells(line: string, starts: number[]): string[] {
+  const cells = starts.map(() => '');
+  let at = 0;
+  for (const g of graphemesOf(line)) {
+    const col = starts.findLastIndex((s) => s <= at);
+    const next = starts[col + 1];
+    if (next !== undefined && at < next && at + wcswidth(g) > next) throw new Error(`grapheme ${JSON.stringify(g)} straddles cell ${next} in ${JSON.stringify(line)}`);
+    cells[col] += g;
+    at += wcswidth(g);
+  }
+  return cells;
+}

@@ -8,7 +8,7 @@ import { layoutTable, renderTable, WRAP_MAX_LINES, type Column } from '../../../
 import { formatPairs } from '../../../src/output/key-value.js';
 import { sanitizeCell } from '../../../src/output/sanitize.js';
 import { SCHEMA_COLUMNS } from '../../../src/commands/gp/schema.run.js';
-import { graphemesOf, wcswidth } from '../../helpers/wcwidth.js';
+import { graphemesOf, sliceCells, wcswidth } from '../../helpers/wcwidth.js';
 
 /** Raw text, as it reaches a table once joiners inside graphemes are kept (ZWJ, VS16). */
 const SAMPLES: Record<string, string> = {
@@ -25,20 +25,6 @@ const SAMPLES: Record<string, string> = {
   vs16: '❤️ ✔️ ☺ 1️⃣',
   latin: 'José Müller Łódź Ångström',
 };
-
-/** Graphemes starting at each cell boundary: the text of each column of `line`, or throws when a grapheme straddles one. */
-function sliceCells(line: string, starts: number[]): string[] {
-  const cells = starts.map(() => '');
-  let at = 0;
-  for (const g of graphemesOf(line)) {
-    const col = starts.findLastIndex((s) => s <= at);
-    const next = starts[col + 1];
-    if (next !== undefined && at < next && at + wcswidth(g) > next) throw new Error(`grapheme ${JSON.stringify(g)} straddles cell ${next} in ${JSON.stringify(line)}`);
-    cells[col] += g;
-    at += wcswidth(g);
-  }
-  return cells;
-}
 
 /** Column starts (cells) from a header of ASCII names. */
 const startsOf = (header: string, names: string[]) => names.map((n) => header.indexOf(n));
