@@ -92,42 +92,40 @@ interface Piece {
   width: number;
 }
 
-/** Graphemes of `text` with their widths; colour codes are zero-width pieces of their own. */
-function piecesOf(text: string): Piece[] {
-  const out: Piece[] = [];
+/** Graphemes of `text` with their widths; colour codes are zero-width pieces of their own. (A generator: a 16 MiB value is never an array of objects.) */
+function* piecesOf(text: string): Generator<Piece> {
   let at = 0;
-  const push = (run: string) => {
-    if (run === '') return;
-    if (NARROW.test(run)) for (const ch of run) out.push({ text: ch, width: 1 });
-    else for (const { segment } of graphemes().segment(run)) out.push({ text: segment, width: clusterWidth(segment) });
-  };
+  function* run(part: string): Generator<Piece> {
+    if (NARROW.test(part)) for (const ch of part) yield { text: ch, width: 1 };
+    else for (const { segment } of graphemes().segment(part)) yield { text: segment, width: clusterWidth(segment) };
+  }
   for (const m of text.matchAll(SGR_CODE)) {
-    push(text.slice(at, m.index));
-    out.push({ text: m[0], width: 0 });
+    yield* run(text.slice(at, m.index));
+    yield { text: m[0], width: 0 };
     at = m.index + m[0].length;
   }
-  push(text.slice(at));
-  return out;
+  yield* run(text.slice(at));
 }
 
 /** A word split where East Asian text may break: before and after each wide grapheme, kinsoku kept. */
-function breakableParts(word: string): Piece[] {
-  if (NARROW.test(word) || URL_WORD.test(word)) return [{ text: word, width: cellWidth(word) }];
-  const parts: Piece[] = [];
+function* breakableParts(word: string): Generator<Piece> {
+  if (NARROW.test(word) || URL_WORD.test(word)) {
+    yield { text: word, width: cellWidth(word) };
+    return;
+  }
   let cur: Piece = { text: '', width: 0 };
   let prevWide = false;
   for (const p of piecesOf(word)) {
     const wide = p.width === 2;
     if (cur.width > 0 && (wide || prevWide) && !NO_BREAK_BEFORE.test(p.text) && !NO_BREAK_AFTER.test(cur.text)) {
-      parts.push(cur);
+      yield cur;
       cur = { text: '', width: 0 };
     }
     cur.text += p.text;
     cur.width += p.width;
     if (p.width > 0) prevWide = wide;
   }
-  if (cur.text !== '') parts.push(cur);
-  return parts;
+  if (cur.text !== '') yield cur;
 }
 
 /** A word wider than `width` in lines of at most `width` cells, whole graphemes, preferably after a hyphen or slash. */
@@ -186,24 +184,26 @@ export function wrapCells(text: string, width: number, opts: WrapCellsOptions = 
         sep = chunk;
         continue;
       }
-      breakableParts(chunk).forEach((part, i) => {
-        const gap = i === 0 ? sep : '';
+      let first = true;
+      for (const part of breakableParts(chunk)) {
+        const gap = first ? sep : '';
+        first = false;
         if (used > 0 && used + gap.length + part.width <= w) {
           line += gap + part.text;
           used += gap.length + part.width;
-          return;
+          continue;
         }
         if (used > 0) lines.push(line);
         if (part.width <= w || !opts.breakWords) {
           line = part.text;
           used = part.width;
-          return;
+          continue;
         }
         const pieces = breakWord(part.text, w);
         lines.push(...pieces.slice(0, -1));
         line = pieces.at(-1)!;
         used = cellWidth(line);
-      });
+      }
       sep = '';
     }
     lines.push(line);

@@ -202,9 +202,14 @@ function renderLines(layout: TableLayout, rows: string[][], style: ((text: strin
 function cellLines(raw: string, col: Column, width: number | undefined, mayWrap: boolean): string[] {
   if (width === undefined || !isFree(col)) return [raw];
   if (!col.wrap || !mayWrap) return [truncateCell(raw, width)];
-  const lines = wrapCells(raw, width, { breakWords: true });
-  if (lines.length <= WRAP_MAX_LINES) return lines;
-  return [...lines.slice(0, WRAP_MAX_LINES - 1), truncateCell(`${lines[WRAP_MAX_LINES - 1]!} ${lines[WRAP_MAX_LINES]!}`, width)];
+  // Only what can be shown is wrapped (a server may send megabytes): 8 code units a cell is
+  // more than any grapheme but a pathological one needs, and a shortened text is always marked.
+  const limit = (WRAP_MAX_LINES + 1) * width * 8;
+  const text = raw.length > limit ? raw.slice(0, /[\ud800-\udbff]/.test(raw[limit - 1]!) ? limit - 1 : limit) : raw;
+  const lines = wrapCells(text, width, { breakWords: true });
+  if (lines.length <= WRAP_MAX_LINES && text === raw) return lines;
+  const tail = lines.slice(WRAP_MAX_LINES - 1).join(' ');
+  return [...lines.slice(0, WRAP_MAX_LINES - 1), truncateCell(cellWidth(tail) < width ? `${tail}…` : `${tail} …`, width)];
 }
 
 function paintStatus(text: string, c: Colors): string {

@@ -163,6 +163,19 @@ describe('gp schema columns: width shared by importance', () => {
     expect(lines).toHaveLength(1 + WRAP_MAX_LINES);
     expect(lines.at(-1)).toMatch(/…$/);
   });
+
+  it('a cell of megabytes is wrapped only as far as it is shown, and marked as shortened even when few graphemes were kept', () => {
+    const huge = 'x'.repeat(4_000_000);
+    const lines = renderTable(SCHEMA_COLUMNS, [['f', 't', 'text', 'no', huge]], { columns: 80 }).trimEnd().split('\n');
+    expect(lines).toHaveLength(1 + WRAP_MAX_LINES);
+    expect(lines.at(-1)).toMatch(/x…$/);
+    // Graphemes of hundreds of combining marks: the text kept fits in fewer lines, still marked.
+    const zalgo = `a${'\u0301'.repeat(500)}`.repeat(50);
+    const z = renderTable(SCHEMA_COLUMNS, [['f', 't', 'text', 'no', zalgo]], { columns: 80 }).trimEnd().split('\n');
+    expect(z.length).toBeLessThanOrEqual(1 + WRAP_MAX_LINES);
+    expect(z.at(-1)).toMatch(/…$/);
+    for (const l of z) expect(wcswidth(l)).toBeLessThanOrEqual(80);
+  });
 });
 
 describe('key/value values wrap by display width', () => {
