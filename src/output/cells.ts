@@ -34,8 +34,26 @@ const CONJUNCT = /\p{L}[^]*\p{L}/u;
 const HANGUL = /\p{Script=Hangul}/u;
 const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 
+/**
+ * Widths of the clusters met so far: string-width re-segments and runs its
+ * regular expressions on every call (about 20 µs a cluster), and text repeats
+ * its clusters. Short clusters only, emptied when full: hostile text cannot grow it.
+ */
+const known = new Map<string, number>();
+
 /** Cells of one grapheme cluster: emoji sequences and most clusters as string-width says; conjuncts by code point. */
 function clusterWidth(cluster: string): number {
+  // A cluster of hundreds of combining marks is measured, not kept.
+  if (cluster.length > 16) return measureCluster(cluster);
+  let width = known.get(cluster);
+  if (width === undefined) {
+    if (known.size >= 4096) known.clear();
+    known.set(cluster, (width = measureCluster(cluster)));
+  }
+  return width;
+}
+
+function measureCluster(cluster: string): number {
   if (cluster.length === 1 || !CONJUNCT.test(cluster) || HANGUL.test(cluster) || EMOJI.test(cluster)) return stringWidth(cluster);
   let width = 0;
   for (const cp of cluster) width += stringWidth(cp);
