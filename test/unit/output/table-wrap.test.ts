@@ -151,6 +151,13 @@ describe('gp schema columns: width shared by importance', () => {
     for (const word of ['SPOUSE,', 'OTHER', 'fixed-term', 'contracts.', 'FIXED_']) expect(out).toContain(word);
   });
 
+  it('narrower: KIND goes before REQUIRED, DETAILS last; all named', () => {
+    expect(layoutTable(SCHEMA_COLUMNS, rows, { columns: 70 }).hidden).toEqual(['TITLE', 'KIND']);
+    const at60 = layoutTable(SCHEMA_COLUMNS, rows, { columns: 60 });
+    expect(at60.hidden).toEqual(['TITLE', 'KIND', 'REQUIRED']);
+    expect(at60.widths).toEqual([36, 22]);
+  });
+
   it('piped: one line per row, values whole', () => {
     const out = renderTable(SCHEMA_COLUMNS, rows, {});
     expect(out.trimEnd().split('\n')).toHaveLength(rows.length + 1);
