@@ -3,7 +3,7 @@
 // not cells.ts): every line within the width, every column starting at the same
 // cell on every line, key and short cells whole, cuts and breaks between graphemes.
 import { describe, expect, it } from 'vitest';
-import { truncateCell, wrapCells } from '../../../src/output/cells.js';
+import { cellWidth, truncateCell, wrapCells } from '../../../src/output/cells.js';
 import { layoutTable, renderTable, WRAP_MAX_LINES, type Column } from '../../../src/output/table.js';
 import { formatPairs } from '../../../src/output/key-value.js';
 import { sanitizeCell } from '../../../src/output/sanitize.js';
@@ -80,6 +80,11 @@ describe('tables of international text at 80 columns, by an independent measure'
       });
     });
   }
+
+  it('joiners kept inside graphemes (as sanitize.ts is to keep them) measure as the terminal draws them', () => {
+    const kept = ['👨‍👩‍👧', '🏳️‍🌈', '🧑🏽‍💻', '❤️', '1️⃣', 'क्‍ष', 'می‌خواهم', 'ශ්‍රී', '🫱🏻‍🫲🏿'];
+    for (const text of kept) expect(cellWidth(text), text).toBe(wcswidth(text));
+  });
 
   it('a ZWJ sequence kept raw is one grapheme two cells wide, never split by a cut or a break', () => {
     const family = '👨‍👩‍👧';
