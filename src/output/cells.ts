@@ -1,7 +1,8 @@
 // Width of text in terminal cells (wide CJK characters take two, combining
 // marks none, emoji sequences two), measured by grapheme cluster (string-width
 // for each cluster), and cutting to a width without splitting a grapheme. The
-// one measure of tables and key/value blocks: layout, cutting and padding.
+// one measure of tables and key/value blocks: layout, cutting, padding and
+// wrapping (wrapCells, below).
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { checkDepth } from './depth.js';

@@ -8,7 +8,8 @@ export { displayText } from './cells.js';
 /**
  * How a column behaves when the table does not fit the terminal:
  * - `key` and `short` (codes, ids, status, dates, country) are never truncated;
- * - `free` (names, e-mail, titles; the default) share what is left and are cut with `…`.
+ * - `free` (names, e-mail, titles; the default) share what is left and are cut with `…`
+ *   (or wrapped onto the lines below, for a column with `wrap`).
  */
 export type ColumnKind = 'key' | 'short' | 'free';
 
