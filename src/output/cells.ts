@@ -1,7 +1,8 @@
 // Width of text in terminal cells (wide CJK characters take two, combining
 // marks none, emoji sequences two), measured by grapheme cluster (string-width
 // for each cluster), and cutting to a width without splitting a grapheme. The
-// one measure of tables and key/value blocks: layout, cutting and padding.
+// one measure of tables and key/value blocks: layout, cutting, padding and
+// wrapping (wrapCells, below).
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { checkDepth } from './depth.js';
@@ -34,8 +35,26 @@ const CONJUNCT = /\p{L}[^]*\p{L}/u;
 const HANGUL = /\p{Script=Hangul}/u;
 const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 
+/**
+ * Widths of the clusters met so far: string-width re-segments and runs its
+ * regular expressions on every call (about 20 µs a cluster), and text repeats
+ * its clusters. Short clusters only, emptied when full: hostile text cannot grow it.
+ */
+const known = new Map<string, number>();
+
 /** Cells of one grapheme cluster: emoji sequences and most clusters as string-width says; conjuncts by code point. */
 function clusterWidth(cluster: string): number {
+  // A cluster of hundreds of combining marks is measured, not kept.
+  if (cluster.length > 16) return measureCluster(cluster);
+  let width = known.get(cluster);
+  if (width === undefined) {
+    if (known.size >= 4096) known.clear();
+    known.set(cluster, (width = measureCluster(cluster)));
+  }
+  return width;
+}
+
+function measureCluster(cluster: string): number {
   if (cluster.length === 1 || !CONJUNCT.test(cluster) || HANGUL.test(cluster) || EMOJI.test(cluster)) return stringWidth(cluster);
   let width = 0;
   for (const cp of cluster) width += stringWidth(cp);
@@ -73,4 +92,140 @@ export function displayText(value: unknown, path = ''): string {
   checkDepth(value, path);
   if (Array.isArray(value)) return value.length === 0 ? '-' : value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(', ');
   return JSON.stringify(value);
+}
+
+// Line breaking by display width (tables' wrapped columns, key/value values).
+// Between words at spaces; East Asian text (and emoji) between any two wide
+// graphemes, as CJK typesetting does, except before closing punctuation and
+// small kana or after opening punctuation (kinsoku); never inside a grapheme,
+// nor inside a URL (a word with a scheme or www.), which moves whole.
+const SGR_CODE = /\u001b\[[0-9;]*m/g;
+const URL_WORD = /^(?:\u001b\[[0-9;]*m)*(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/i;
+const NO_BREAK_BEFORE = /^[、。，．・：；？！ー〜）〕］｝〉》」』】〙〗〟ゝゞ々ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰ-ㇿ,.;:!?)\]}’”%]/u;
+const NO_BREAK_AFTER = /[（〔［｛〈《「『【〘〖〝(\[{‘“]$/u;
+/** Where a word too long for its line is best broken: after one of these. */
+const SOFT_BREAK = /[-/_.=,;:&?]$/;
+
+interface Piece {
+  text: string;
+  width: number;
+}
+
+/** Graphemes of `text` with their widths; colour codes are zero-width pieces of their own. (A generator: a 16 MiB value is never an array of objects.) */
+function* piecesOf(text: string): Generator<Piece> {
+  let at = 0;
+  function* run(part: string): Generator<Piece> {
+    if (NARROW.test(part)) for (const ch of part) yield { text: ch, width: 1 };
+    else for (const { segment } of graphemes().segment(part)) yield { text: segment, width: clusterWidth(segment) };
+  }
+  for (const m of text.matchAll(SGR_CODE)) {
+    yield* run(text.slice(at, m.index));
+    yield { text: m[0], width: 0 };
+    at = m.index + m[0].length;
+  }
+  yield* run(text.slice(at));
+}
+
+/** A word split where East Asian text may break: before and after each wide grapheme, kinsoku kept. */
+function* breakableParts(word: string): Generator<Piece> {
+  if (NARROW.test(word) || URL_WORD.test(word)) {
+    yield { text: word, width: cellWidth(word) };
+    return;
+  }
+  let cur: Piece = { text: '', width: 0 };
+  let prevWide = false;
+  for (const p of piecesOf(word)) {
+    const wide = p.width === 2;
+    if (cur.width > 0 && (wide || prevWide) && !NO_BREAK_BEFORE.test(p.text) && !NO_BREAK_AFTER.test(cur.text)) {
+      yield cur;
+      cur = { text: '', width: 0 };
+    }
+    cur.text += p.text;
+    cur.width += p.width;
+    if (p.width > 0) prevWide = wide;
+  }
+  if (cur.text !== '') yield cur;
+}
+
+/** A word wider than `width` in lines of at most `width` cells, whole graphemes, preferably after a hyphen or slash. */
+function breakWord(word: string, width: number): string[] {
+  const lines: string[] = [];
+  let cur: Piece[] = [];
+  let used = 0;
+  for (const p of piecesOf(word)) {
+    if (used + p.width > width && used > 0) {
+      // Back up to the last soft break past the first third of the line, when there is one.
+      let cut = cur.length;
+      for (let i = cur.length - 1, w = used; i > 0 && w > width / 3; w -= cur[i]!.width, i--) {
+        if (SOFT_BREAK.test(cur[i]!.text)) {
+          cut = i + 1;
+          break;
+        }
+      }
+      lines.push(cur.slice(0, cut).map((x) => x.text).join(''));
+      cur = cur.slice(cut);
+      used = cur.reduce((a, x) => a + x.width, 0);
+    }
+    cur.push(p);
+    used += p.width;
+  }
+  lines.push(cur.map((x) => x.text).join(''));
+  return lines;
+}
+
+export interface WrapCellsOptions {
+  /**
+   * A word wider than `width`: broken into pieces that fit (a table column),
+   * or on a line of its own, whole (a value people copy: a token, an IBAN).
+   */
+  breakWords?: boolean;
+}
+
+/**
+ * `text` in lines of at most `width` terminal cells (one measure with
+ * cellWidth). Spaces at a break are dropped; spacing between words on a line
+ * is kept as written. Newlines in the text are kept as breaks.
+ */
+export function wrapCells(text: string, width: number, opts: WrapCellsOptions = {}): string[] {
+  const w = Math.max(width, 2);
+  const lines: string[] = [];
+  for (const para of text.split('\n')) {
+    if (cellWidth(para) <= w) {
+      lines.push(para.trimEnd());
+      continue;
+    }
+    let line = '';
+    let used = 0;
+    let sep = '';
+    for (const chunk of para.split(/( +)/)) {
+      if (chunk === '') continue;
+      if (chunk.startsWith(' ')) {
+        sep = chunk;
+        continue;
+      }
+      let first = true;
+      for (const part of breakableParts(chunk)) {
+        const gap = first ? sep : '';
+        first = false;
+        if (used > 0 && used + gap.length + part.width <= w) {
+          line += gap + part.text;
+          used += gap.length + part.width;
+          continue;
+        }
+        if (used > 0) lines.push(line);
+        if (part.width <= w || !opts.breakWords) {
+          line = part.text;
+          used = part.width;
+          continue;
+        }
+        const pieces = breakWord(part.text, w);
+        lines.push(...pieces.slice(0, -1));
+        line = pieces.at(-1)!;
+        used = cellWidth(line);
+      }
+      sep = '';
+    }
+    lines.push(line);
+  }
+  return lines;
 }

@@ -1,8 +1,7 @@
 // Key/value blocks (`profile get`, `auth status`, `doctor`, webhook payloads):
 // aligned labels, values wrapped at the terminal width between words.
-import wrapAnsi from 'wrap-ansi';
 import { sanitizeCell } from './sanitize.js';
-import { cellWidth, displayText, padCell } from './cells.js';
+import { cellWidth, displayText, padCell, wrapCells } from './cells.js';
 import { MAX_DEPTH, nestedTooDeep } from './depth.js';
 
 export interface KeyValueOptions {
@@ -46,9 +45,10 @@ export function humanLabel(key: string): string {
 }
 
 /**
- * Aligned "label  value" lines. With a width, each value wraps between words
- * to what is left of the line, continuation lines under the value; a word
- * longer than that stays whole.
+ * Aligned "label  value" lines. With a width, each value wraps by display
+ * width to what is left of the line (cells.ts wrapCells: between words, and
+ * between the characters of East Asian text), continuation lines under the
+ * value; a word longer than that (a token, an IBAN, a URL) stays whole.
  */
 export function formatPairs(pairs: readonly (readonly [label: string, value: string])[], opts: { indent?: number; width?: number; labelWidth?: number } = {}): string {
   if (pairs.length === 0) return '';
@@ -59,7 +59,7 @@ export function formatPairs(pairs: readonly (readonly [label: string, value: str
   const room = opts.width ? Math.max(opts.width - lead, 20) : undefined;
   let out = '';
   for (const [label, value] of pairs) {
-    const lines = room ? wrapAnsi(value, room, { hard: false, trim: true }).split('\n') : [value];
+    const lines = room ? wrapCells(value, room) : [value];
     out += `${pad}${padCell(label, label, labelWidth)}  ${lines[0] ?? ''}\n`;
     for (const line of lines.slice(1)) out += `${' '.repeat(lead)}${line}\n`;
   }

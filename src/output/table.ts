@@ -1,6 +1,6 @@
 import { colors, type Colors } from './colors.js';
 import { sanitizeCell } from './sanitize.js';
-import { cellWidth, padCell, truncateCell } from './cells.js';
+import { cellWidth, padCell, truncateCell, wrapCells } from './cells.js';
 import { countOf } from './count.js';
 
 export { displayText } from './cells.js';
@@ -8,7 +8,8 @@ export { displayText } from './cells.js';
 /**
  * How a column behaves when the table does not fit the terminal:
  * - `key` and `short` (codes, ids, status, dates, country) are never truncated;
- * - `free` (names, e-mail, titles; the default) share what is left and are cut with `…`.
+ * - `free` (names, e-mail, titles; the default) share what is left and are cut with `…`
+ *   (or wrapped onto the lines below, for a column with `wrap`).
  */
 export type ColumnKind = 'key' | 'short' | 'free';
 
@@ -28,6 +29,18 @@ export interface Column {
   priority?: number;
   /** `status`: employee statuses coloured when colour is on. */
   style?: 'status';
+  /**
+   * A free column that gives up room first: when the table is too wide it is
+   * narrowed to this many cells before the other free columns are (short
+   * columns such as KIND or REQUIRED, beside long prose that should get the rest).
+   */
+  maxWidth?: number;
+  /**
+   * On a terminal, a value wider than the column continues on the lines below,
+   * within the column (at most WRAP_MAX_LINES), instead of being cut with `…`.
+   * Piped output is unchanged: one line per row, values whole.
+   */
+  wrap?: boolean;
 }
 
 export interface TableOptions {
@@ -42,6 +55,8 @@ export interface TableOptions {
 export const GAP = 2;
 /** A free column is not squeezed below this (or its natural width, when smaller). */
 export const MIN_FREE_WIDTH = 12;
+/** Lines a wrapped cell may take; the last is cut with `…` (a server's 10 kB description is not a screenful). */
+export const WRAP_MAX_LINES = 8;
 
 /** Which columns are shown and how wide each is: decided once, from the first rows. */
 export interface TableLayout {
@@ -106,19 +121,33 @@ function dropOrder(columns: Column[]): number[] {
   return [...withPriority, ...rest];
 }
 
-/** Widths that fit `budget` with free columns shrunk (widest first), or undefined when they cannot. */
+/**
+ * Widths that fit `budget`, or undefined when they cannot. Over budget, room is
+ * taken, widest column first, from: free columns wider than their maxWidth
+ * (down to it), then free columns without one (down to MIN_FREE_WIDTH), then
+ * every free column (down to MIN_FREE_WIDTH): long prose keeps what the short
+ * columns do not need.
+ */
 function fitFree(cols: Column[], natural: number[], budget: number): number[] | undefined {
   const widths = [...natural];
-  const floor = natural.map((w, i) => (isFree(cols[i]!) ? Math.min(w, MIN_FREE_WIDTH) : w));
+  const floor = natural.map((w, i) => (isFree(cols[i]!) ? Math.min(w, MIN_FREE_WIDTH, cols[i]!.maxWidth ?? Infinity) : w));
   if (floor.reduce((a, b) => a + b, 0) > budget) return undefined;
   let total = widths.reduce((a, b) => a + b, 0);
-  while (total > budget) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if (widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+  const steps: ((i: number) => number)[] = [
+    (i) => (cols[i]!.maxWidth === undefined ? widths[i]! : Math.max(floor[i]!, cols[i]!.maxWidth!)),
+    (i) => (cols[i]!.maxWidth === undefined ? floor[i]! : widths[i]!),
+    (i) => floor[i]!,
+  ];
+  for (const limit of steps) {
+    while (total > budget) {
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++) {
+        if (widths[i]! > limit(i) && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+      }
+      if (widest < 0) break;
+      widths[widest]! -= 1;
+      total -= 1;
     }
-    widths[widest]! -= 1;
-    total -= 1;
   }
   return widths;
 }
@@ -139,8 +168,10 @@ export function renderRows(layout: TableLayout, rows: string[][]): string {
 
 /**
  * Lines of the table, written from the layout: each cell measured once (by
- * grapheme cluster, cells.ts), free text cut to its column, padded to the
- * column's width, GAP spaces between columns, nothing after the last one.
+ * grapheme cluster, cells.ts), free text cut (or, in a `wrap` column, wrapped)
+ * to its column, padded to the column's width, GAP spaces between columns,
+ * nothing after the last one. A row whose cells wrap takes as many lines as
+ * its tallest cell; the other cells are blank on the lines below.
  * (cli-table3 drew them before: it measured and cut every cell again with its
  * own older string-width, misaligning combining marks and new emoji and
  * cutting key columns, and built a regular expression per measure.)
@@ -151,18 +182,35 @@ function renderLines(layout: TableLayout, rows: string[][], style: ((text: strin
   const cols = layout.shown.map((i) => layout.columns[i]!);
   let out = '';
   for (const cells of rows) {
-    let line = '';
-    for (let k = 0; k <= last; k++) {
-      const raw = cells[k] ?? '';
-      const col = cols[k]!;
-      const text = layout.fit && isFree(col) ? truncateCell(raw, layout.widths[k]!) : raw;
-      const painted = style ? style(text) : col.style === 'status' ? paintStatus(text, layout.colors) : text;
-      line += k === last ? painted : `${padCell(painted, text, layout.widths[k]!)}${gap}`;
+    const stacks = cols.map((col, k) => cellLines(cells[k] ?? '', col, layout.fit ? layout.widths[k]! : undefined, style === undefined));
+    const height = Math.max(...stacks.map((s) => s.length));
+    for (let j = 0; j < height; j++) {
+      let line = '';
+      for (let k = 0; k <= last; k++) {
+        const text = stacks[k]![j] ?? '';
+        const col = cols[k]!;
+        const painted = style ? style(text) : col.style === 'status' ? paintStatus(text, layout.colors) : text;
+        line += k === last ? painted : `${padCell(painted, text, layout.widths[k]!)}${gap}`;
+      }
+      // No trailing spaces (a last cell that ends in spaces, or empty last cells).
+      out += `${line.trimEnd()}\n`;
     }
-    // No trailing spaces (a last cell that ends in spaces, or empty last cells).
-    out += `${line.trimEnd()}\n`;
   }
   return out;
+}
+
+/** A cell as the lines it takes: whole (key and short columns, or no terminal), cut (headers too), or wrapped. */
+function cellLines(raw: string, col: Column, width: number | undefined, mayWrap: boolean): string[] {
+  if (width === undefined || !isFree(col)) return [raw];
+  if (!col.wrap || !mayWrap) return [truncateCell(raw, width)];
+  // Only what can be shown is wrapped (a server may send megabytes): 8 code units a cell is
+  // more than any grapheme but a pathological one needs, and a shortened text is always marked.
+  const limit = (WRAP_MAX_LINES + 1) * width * 8;
+  const text = raw.length > limit ? raw.slice(0, /[\ud800-\udbff]/.test(raw[limit - 1]!) ? limit - 1 : limit) : raw;
+  const lines = wrapCells(text, width, { breakWords: true });
+  if (lines.length <= WRAP_MAX_LINES && text === raw) return lines;
+  const tail = lines.slice(WRAP_MAX_LINES - 1).join(' ');
+  return [...lines.slice(0, WRAP_MAX_LINES - 1), truncateCell(cellWidth(tail) < width ? `${tail}…` : `${tail} …`, width)];
 }
 
 function paintStatus(text: string, c: Colors): string {

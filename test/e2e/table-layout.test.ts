@@ -6,6 +6,7 @@ import stringWidth from 'string-width';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { sanitizeCell } from '../../src/output/sanitize.js';
 import { runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
+import { sliceCells, wcswidth } from '../helpers/wcwidth.js';
 
 let sandbox: Sandbox;
 let dir: { path: string };
@@ -78,6 +79,53 @@ describe.skipIf(!existsSync('/usr/bin/script'))('tables on a terminal', () => {
     for (const l of lines.filter((x) => /^[a-z]+[.\w]* /.test(x))) expect(stringWidth(l), l).toBeLessThanOrEqual(80);
     expect(out).toContain('1 column hidden; widen the terminal or use -o json');
   });
+
+  for (const columns of [80, 120]) {
+    it(`gp schema at ${columns} columns: KIND and REQUIRED as wide as their usual values, DETAILS the rest, wrapped within its column, nothing lost`, async () => {
+      const entity = ['gp', 'schema', '--entity', 'Acme Deutschland GmbH'];
+      const out = await onTerminal(columns, entity);
+      const piped = await runCli([...entity, '-o', 'table'], { env });
+      expect(piped.code, piped.stderr).toBe(0);
+      const names = columns === 80 ? ['FIELD', 'KIND', 'REQUIRED', 'DETAILS'] : ['FIELD', 'TITLE', 'KIND', 'REQUIRED', 'DETAILS'];
+      const table = (text: string, names: string[]) => {
+        const lines = text.split('\n');
+        const header = lines[0]!;
+        expect(header).toMatch(new RegExp(`^${names.join(' +')}$`));
+        const starts = names.map((n) => header.indexOf(n));
+        // Rows of cells; a line whose FIELD is blank continues the row above.
+        const rows: string[][][] = [];
+        for (const line of lines.slice(1)) {
+          if (line === '' || /hidden|^Values files|^ {2}partner/.test(line)) break;
+          const cells = sliceCells(line, starts).map((c) => c.trimEnd());
+          if (cells[0] !== '') rows.push([]);
+          rows.at(-1)!.push(cells);
+        }
+        return { starts, rows, lines, at: (n: string) => names.indexOf(n) };
+      };
+      const screen = table(out, names);
+      // Piped: every column, values whole, one line a row.
+      const full = table(piped.stdout, ['FIELD', 'TITLE', 'KIND', 'REQUIRED', 'DETAILS']);
+      expect(full.rows.every((r) => r.length === 1)).toBe(true);
+      for (const l of screen.lines) expect(wcswidth(l), l).toBeLessThanOrEqual(columns);
+      expect(screen.rows.map((r) => r[0]![0])).toEqual(full.rows.map((r) => r[0]![0]));
+      const at = screen.at;
+      // KIND 11 cells ("multiselect"), REQUIRED 10 ("yes, when"), DETAILS the rest of the line.
+      expect(screen.starts[at('REQUIRED')]! - screen.starts[at('KIND')]!).toBe(11 + 2);
+      expect(screen.starts[at('DETAILS')]! - screen.starts[at('REQUIRED')]!).toBe(10 + 2);
+      expect(columns - screen.starts[at('DETAILS')]!).toBeGreaterThanOrEqual(columns === 80 ? 17 : 25);
+      const squeeze = (s: string) => s.replace(/\s+/g, '');
+      screen.rows.forEach((stack, i) => {
+        const whole = full.rows[i]![0]!;
+        for (const n of names.slice(1)) {
+          const shown = squeeze(stack.map((c) => c[at(n)] ?? '').join(''));
+          const expected = squeeze(whole[full.at(n)]!);
+          // At most 8 lines a cell; a longer one ends with … (the whole text is in -o json).
+          if (shown.endsWith('…')) expect(expected.startsWith(shown.slice(0, -1)), `${whole[0]} ${n}`).toBe(true);
+          else expect(shown, `${whole[0]} ${n}`).toBe(expected);
+        }
+      });
+    });
+  }
 
   it('colour on (no NO_COLOR): bold headers and statuses in colour', async () => {
     const out = await onTerminal(120, ['employees', 'list'], { NO_COLOR: undefined });

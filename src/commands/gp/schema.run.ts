@@ -15,15 +15,17 @@ import { partnerCommand, q } from '../../text/command-line.js';
 
 export type SchemaOptions = OptionsOf<typeof schema>;
 
-// Field paths are never cut; the rest shares what is
-// left ("yes, when term = …", the details people read to fill the form in); titles go
-// first when even that does not fit, so DETAILS keeps its room.
+// Field paths are never cut. KIND and REQUIRED take the width of their usual
+// values ("multiselect", "yes, when"), DETAILS (what people read to fill the
+// form in) the rest; on a terminal the three wrap within their column rather
+// than being cut. When even that does not fit, titles go first, then KIND, then
+// REQUIRED: DETAILS is the last to go (at 60 columns: FIELD and DETAILS).
 export const SCHEMA_COLUMNS: Column[] = [
   { key: 'field', header: 'FIELD', kind: 'key' },
-  { key: 'title', header: 'TITLE', kind: 'free', priority: 1 },
-  { key: 'kind', header: 'KIND', kind: 'free' },
-  { key: 'required', header: 'REQUIRED', kind: 'free' },
-  { key: 'details', header: 'DETAILS', kind: 'free' },
+  { key: 'title', header: 'TITLE', kind: 'free', priority: 1, wrap: true },
+  { key: 'kind', header: 'KIND', kind: 'free', priority: 2, maxWidth: 11, wrap: true },
+  { key: 'required', header: 'REQUIRED', kind: 'free', priority: 3, maxWidth: 10, wrap: true },
+  { key: 'details', header: 'DETAILS', kind: 'free', wrap: true },
 ];
 
 export interface OutlineRow {
