@@ -43,9 +43,20 @@ function wrapLine(line: string, width: number, shell: boolean): string {
 // eslint-disable-next-line no-control-regex
 const SGR = /\x1b\[[0-9;]*m/g;
 
-/** Width of text as shown: colour codes take no room. */
+// East Asian wide and fullwidth characters (CJK, Hangul, kana, fullwidth forms) and emoji take
+// two cells; combining marks and format characters (joiners) none. An estimate for messages that
+// needs no width library at start-up (tables measure exactly: output/cells.ts).
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/gu;
+const ZERO = /[\p{Mn}\p{Me}\p{Cf}]/gu;
+const ASCII_ONLY = /^[\x20-\x7e]*$/;
+
+/** Width of text as shown: colour codes take no room; wide characters two cells, marks none. */
 function visible(s: string): number {
-  return s.replace(SGR, '').length;
+  const plain = s.replace(SGR, '');
+  if (ASCII_ONLY.test(plain)) return plain.length;
+  let n = 0;
+  for (const _ of plain) n++;
+  return n + (plain.match(WIDE)?.length ?? 0) - (plain.match(ZERO)?.length ?? 0);
 }
 
 /**

@@ -40,3 +40,19 @@ describe('wrapMessage', () => {
     for (const l of out.split('\n').slice(1)) expect(l).toMatch(/^ {4}\S/);
   });
 });
+
+describe('wrapMessage with wide and combining text', () => {
+  it('counts CJK and emoji as two cells and combining marks as none (independent measure)', async () => {
+    const { wcswidth } = await import('../../helpers/wcwidth.js');
+    const msg = 'Error: No employee named 山田太郎 or 김민준 in Acme 株式会社; did you mean 山田花子 (ACME-00012) or 👩🏽‍💻 Zoë Ńguyễn?';
+    const out = wrapMessage(msg, 30);
+    for (const line of out.split('\n')) expect(wcswidth(line), line).toBeLessThanOrEqual(30);
+    expect(out.replace(/\n\s*/g, ' ')).toBe(msg);
+  });
+
+  it('leaves a line of Thai with its vowel marks alone when it fits by display width', () => {
+    const line = 'สมศักดิ์ รักษ์ไทย สมศักดิ์ รักษ์ไทย สมศักดิ์'; // more code points than cells
+    expect([...line].length).toBeGreaterThan(40);
+    expect(wrapMessage(line, 40)).toBe(line);
+  });
+});
