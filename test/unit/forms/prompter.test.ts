@@ -3,7 +3,7 @@
 // filtered search list.
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GoBack, inquirerPrompter } from '../../../src/forms/prompter.js';
+import { filterChoices, GoBack, inquirerPrompter, UNSHOWABLE } from '../../../src/forms/prompter.js';
 import { CancelledError, InterruptedError } from '../../../src/errors.js';
 import { colors } from '../../../src/output/colors.js';
 
@@ -115,5 +115,46 @@ describe('inquirerPrompter', () => {
     await type(ENTER);
     await expect(pick).resolves.toBe(2);
     expect(err()).toContain('Job title: Analyst');
+  });
+
+  it('a default of printable text with joiners goes onto the line exactly: Tab, then typing, edits the real value (issue 25)', async () => {
+    const { p, type, err } = setup();
+    const real = 'علی\u200cرضا 👩🏽\u200d💻';
+    const answer = p.input({ message: 'First name', default: real });
+    await type('\t', ' Jr', ENTER);
+    await expect(answer).resolves.toBe(`${real} Jr`);
+    expect(err()).not.toContain(UNSHOWABLE);
+    expect(err()).not.toContain('\ufffd');
+  });
+
+  it('a default holding escapes is shown made safe, the help says an edit starts from the text shown, Enter keeps it exactly', async () => {
+    const value = 'Ada\u001b[2J\u202eLovelace';
+    const kept = setup();
+    const answer = kept.p.input({ message: 'Name', default: value });
+    await kept.type(ENTER);
+    await expect(answer).resolves.toBe(value);
+    expect(kept.err()).toContain(UNSHOWABLE);
+    expect(kept.err()).not.toMatch(/\u001b\[2J|\u202e/);
+    const edited = setup();
+    const changed = edited.p.input({ message: 'Name', default: value });
+    await edited.type('\t', '!', ENTER);
+    const text = await changed;
+    expect(text).not.toMatch(/\u001b|\u202e/);
+    expect(text.endsWith('Lovelace!')).toBe(true);
+  });
+});
+
+describe('filterChoices (issue 25)', () => {
+  const choices = [
+    { name: 'Personal › First name: Jos\u00e9', value: 1 },
+    { name: 'Personal › Last name: \ufffd\ufffd', value: 2, match: 'Personal › Last name: علی\u200cرضا' },
+    { name: 'Personal › Nickname: 👩🏽\ufffd💻', value: 3, match: 'Personal › Nickname: 👩🏽\u200d💻' },
+  ];
+  it('matches NFC and NFD spellings alike, and the real text behind a made-safe name', () => {
+    expect(filterChoices(choices, 'JOSE\u0301').map((c) => c.value)).toEqual([1]);
+    expect(filterChoices(choices, 'علی\u200cرضا').map((c) => c.value)).toEqual([2]);
+    expect(filterChoices(choices, '👩🏽\u200d💻').map((c) => c.value)).toEqual([3]);
+    expect(filterChoices(choices, 'personal name').map((c) => c.value)).toEqual([1, 2, 3]);
+    expect(filterChoices(choices, 'nobody')).toEqual([]);
   });
 });
