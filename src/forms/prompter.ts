@@ -6,7 +6,7 @@ import { cellWidth } from '../output/cells.js';
 import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
 import { wrapText } from '../text/wrap.js';
 import { cutLine } from './display.js';
-import { nfc, safeToEdit } from './typed-text.js';
+import { nfc, restOfCluster, safeToEdit } from './typed-text.js';
 
 export interface PromptChoice<T> {
   name: string;
@@ -79,6 +79,57 @@ function nameOf<T>(choices: PromptChoice<T>[]): (v: T) => string {
 
 /** The help of a text prompt whose current value cannot go on screen as it is. */
 export const UNSHOWABLE = 'The current value holds characters a terminal must not show (shown as \ufffd or left out): Enter keeps it exactly; an edit starts from the text shown.';
+
+interface Key {
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+/**
+ * Backspace deletes a whole grapheme cluster (an emoji sequence such as
+ * 👩🏽‍💻, a flag, a letter and its combining marks) in one press, where
+ * Node's readline, under @inquirer/input, deletes one code point. Neither
+ * exposes the line being edited, so: the prompt's transformer sees the line
+ * after every key, a keypress listener that runs before readline's keeps the
+ * line as it was, and one that runs after the prompt's own handler compares
+ * the two and sends readline as many more Backspaces as the cluster has code
+ * points left before the cursor (restOfCluster), before the next key is read.
+ * The transformer shows the line as the prompt would (`answer` styles the
+ * final one, as the prompt's theme does).
+ */
+function graphemeBackspace(stdin: NodeJS.ReadableStream, answer: (text: string) => string): { transformer: (value: string, o: { isFinal: boolean }) => string; started(): void; stop(): void } {
+  let line = '';
+  let before: string | undefined;
+  let synthetic = false;
+  const isBackspace = (key?: Key) => key?.name === 'backspace' && !key.ctrl && !key.meta;
+  const pre = (_s: unknown, key?: Key) => {
+    before = !synthetic && isBackspace(key) ? line : undefined;
+  };
+  const post = (_s: unknown, key?: Key) => {
+    if (synthetic || before === undefined || !isBackspace(key)) return;
+    const more = restOfCluster(before, line);
+    before = undefined;
+    synthetic = true;
+    try {
+      for (let i = 0; i < more; i++) stdin.emit('keypress', '\x7f', { sequence: '\x7f', name: 'backspace', ctrl: false, meta: false, shift: false });
+    } finally {
+      synthetic = false;
+    }
+  };
+  stdin.on('keypress', pre);
+  return {
+    transformer: (value, { isFinal }) => {
+      line = value;
+      return isFinal ? answer(value) : value;
+    },
+    started: () => void stdin.on('keypress', post),
+    stop: () => {
+      stdin.off('keypress', pre);
+      stdin.off('keypress', post);
+    },
+  };
+}
 
 export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors'>): Prompter {
   // Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge.
@@ -155,7 +206,15 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
       const help = seen === real ? o.help : [o.help, UNSHOWABLE].filter(Boolean).join(' ');
       return guard({ ...o, help }, async (c) => {
         const validate = o.validate;
-        return back(await (await lib()).input({ message: o.message, default: seen, validate: validate ? (v) => validate(back(v)) : undefined }, c));
+        const input = (await lib()).input;
+        const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
+        try {
+          const answer = input({ message: o.message, default: seen, validate: validate ? (v) => validate(back(v)) : undefined, transformer: backspace.transformer }, c);
+          backspace.started();
+          return back(await answer);
+        } finally {
+          backspace.stop();
+        }
       });
     },
     multiline: async (o) => {

@@ -108,3 +108,31 @@ export function safeToEdit(text: string): boolean {
   }
   return true;
 }
+
+const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;
+const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
+
+/**
+ * Backspace by grapheme cluster: readline's Backspace takes one code point
+ * out of `before`, leaving `after`. Returns how many more code points before
+ * the cursor belong to the same cluster (the rest of an emoji sequence, a
+ * flag's first half, the letter under a combining mark), so that many more
+ * Backspaces delete the whole cluster; 0 when none, or when `after` is not
+ * `before` less one code point. Where two places give the same text the
+ * first is taken (only text of repeated code points, where either reads the same).
+ */
+export function restOfCluster(before: string, after: string): number {
+  const removed = before.length - after.length;
+  if (removed !== 1 && removed !== 2) return 0;
+  let i = 0;
+  while (i < after.length && before.charCodeAt(i) === after.charCodeAt(i)) i++;
+  if (i > 0 && isHigh(before.charCodeAt(i - 1)) && isLow(before.charCodeAt(i))) i--; // not inside a surrogate pair
+  const gone = before.slice(i, i + removed);
+  if ([...gone].length !== 1 || before.slice(0, i) + before.slice(i + removed) !== after) return 0;
+  let start = 0;
+  for (const cluster of graphemes(before)) {
+    if (start + cluster.length > i) break;
+    start += cluster.length;
+  }
+  return [...before.slice(start, i)].length;
+}

@@ -144,6 +144,37 @@ describe('inquirerPrompter', () => {
   });
 });
 
+describe('Backspace by grapheme cluster (issue 25)', () => {
+  const BACKSPACE = '\x7f';
+  it('one press deletes an emoji ZWJ sequence, a flag, or a letter with its combining mark', async () => {
+    for (const [typed, left] of [
+      ['Ada 👩🏽\u200d💻', 'Ada '],
+      ['Berlin 🇩🇪', 'Berlin '],
+      ['Cafe\u0301', 'Caf'],
+      ['東京', '東'],
+    ]) {
+      const { p, type } = setup();
+      const answer = p.input({ message: 'Name' });
+      await type(typed, BACKSPACE, ENTER);
+      await expect(answer, typed).resolves.toBe(left);
+    }
+  });
+
+  it('several Backspaces in one read (held down, or pasted) each take one cluster; the cursor may be inside the text', async () => {
+    const { p, type } = setup();
+    const answer = p.input({ message: 'Name' });
+    await type('x🇩🇪👍🏽y', '\x1b[D', BACKSPACE.repeat(2), ENTER); // left over y, then two presses
+    await expect(answer).resolves.toBe('xy');
+  });
+
+  it('editing the default taken with Tab: Backspace removes the last emoji whole, then typing continues', async () => {
+    const { p, type } = setup();
+    const answer = p.input({ message: 'Name', default: 'علی\u200cرضا 👩🏽\u200d💻' });
+    await type('\t', BACKSPACE, '🧑\u200d🚀', ENTER);
+    await expect(answer).resolves.toBe('علی\u200cرضا 🧑\u200d🚀');
+  });
+});
+
 describe('filterChoices (issue 25)', () => {
   const choices = [
     { name: 'Personal › First name: Jos\u00e9', value: 1 },

@@ -2,7 +2,7 @@
 // digits of any script, NFC/NFD alike, names sorted for people, and which
 // text may go back onto an editable line exactly as it is.
 import { describe, expect, it } from 'vitest';
-import { asciiDigits, compareNames, graphemes, safeToEdit, sameText, sameTextIgnoringCase, sortNames } from '../../../src/forms/typed-text.js';
+import { asciiDigits, compareNames, graphemes, restOfCluster, safeToEdit, sameText, sameTextIgnoringCase, sortNames } from '../../../src/forms/typed-text.js';
 
 describe('asciiDigits', () => {
   it('reads decimal digits of every script as ASCII, fullwidth punctuation too', () => {
@@ -88,5 +88,47 @@ describe('safeToEdit', () => {
   it('escapes, controls, bidi overrides, zero-width spaces, a joiner starting a cluster and stray tags are not', () => {
     for (const text of ['a\u001b[2Jb', 'a\u009b2Jb', 'one\ntwo', 'a\tb', 'a\u0007', 'abc\u202etxt.exe', 'ad\u200bmin', '\u200cabc', '\u200d', 'a\u{e0061}b', 'a\u2028b', 'a\u00adb'])
       expect(safeToEdit(text), JSON.stringify(text)).toBe(false);
+  });
+});
+
+describe('restOfCluster (Backspace by grapheme)', () => {
+  /** What readline's Backspace leaves: one code point fewer before `cursor` (a UTF-16 index). */
+  const readlineBackspace = (text: string, cursor = text.length) => {
+    const cps = [...text.slice(0, cursor)];
+    return cps.slice(0, -1).join('') + text.slice(cursor);
+  };
+  it('counts the code points left of the cluster the deleted one belonged to', () => {
+    const cases: [string, number][] = [
+      ['x👩🏽\u200d💻', 3], // woman, skin tone, ZWJ left after the laptop went
+      ['Land 🇩🇪', 1], // the flag's first regional indicator
+      ['Cafe\u0301', 1], // the e under the acute
+      ['abc', 0],
+      ['東京', 0],
+      ['👍🏽', 1],
+      ['नमस्ते', -1], // a conjunct: one cluster or several, as the ICU at hand groups it (checked below)
+    ];
+    for (const [text, more] of cases) {
+      const after = readlineBackspace(text);
+      const n = restOfCluster(text, after);
+      if (more >= 0) expect(n, text).toBe(more);
+      // Deleting that many more code points leaves the text without its last cluster.
+      let left = after;
+      for (let i = 0; i < n; i++) left = readlineBackspace(left);
+      const clusters = graphemes(text);
+      expect(left, text).toBe(clusters.slice(0, -1).join(''));
+    }
+  });
+
+  it('works with the cursor inside the text', () => {
+    const text = 'a🇩🇪b';
+    const cursor = 'a🇩🇪'.length;
+    expect(restOfCluster(text, readlineBackspace(text, cursor))).toBe(1);
+  });
+
+  it('is 0 when the text did not lose exactly one code point', () => {
+    expect(restOfCluster('abc', 'abc')).toBe(0);
+    expect(restOfCluster('abc', 'a')).toBe(0);
+    expect(restOfCluster('abc', 'abx')).toBe(0);
+    expect(restOfCluster('👩🏽\u200d💻', '👩🏽\u200d💻x')).toBe(0);
   });
 });
