@@ -68,10 +68,11 @@ export function sortNames(names: readonly string[], locale?: string): string[] {
 
 // Characters that show nothing by themselves but belong to the letter or
 // emoji before them: ZWNJ and ZWJ (Persian, Indic scripts, emoji sequences),
-// variation selectors (VS16 makes an emoji of ❤). Combining marks are
-// printable and need no rule. Tag characters only inside a flag that starts
-// with U+1F3F4 (🏴 England): elsewhere they can hide text.
-const JOINING = /^[\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}]$/u;
+// variation selectors (VS16 makes an emoji of ❤; Mongolian has its own), the
+// combining grapheme joiner (Hebrew mark order). Combining marks are printable
+// and need no rule. Tag characters only inside a flag that starts with
+// U+1F3F4 (🏴 England): elsewhere they can hide text.
+const JOINING = /^[\u034f\u180b-\u180d\u180f\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}]$/u;
 const TAG = /^[\u{e0020}-\u{e007f}]$/u;
 // Controls (C0 with tab and newline, DEL, C1), and the invisible characters a
 // terminal may act on or that make two texts look alike: default-ignorable
