@@ -90,15 +90,15 @@ interface Key {
  * Backspace deletes a whole grapheme cluster (an emoji sequence such as
  * 👩🏽‍💻, a flag, a letter and its combining marks) in one press, where
  * Node's readline, under @inquirer/input, deletes one code point. Neither
- * exposes the line being edited, so: the prompt's transformer sees the line
- * after every key, a keypress listener that runs before readline's keeps the
+ * exposes the line being edited, so: the prompt's transformer (a search's
+ * style of its term) sees the line after every key, a keypress listener that runs before readline's keeps the
  * line as it was, and one that runs after the prompt's own handler compares
  * the two and sends readline as many more Backspaces as the cluster has code
  * points left before the cursor (restOfCluster), before the next key is read.
  * The transformer shows the line as the prompt would (`answer` styles the
  * final one, as the prompt's theme does).
  */
-function graphemeBackspace(stdin: NodeJS.ReadableStream, answer: (text: string) => string): { transformer: (value: string, o: { isFinal: boolean }) => string; started(): void; stop(): void } {
+function graphemeBackspace(stdin: NodeJS.ReadableStream, answer: (text: string) => string): { transformer: (value: string, o: { isFinal: boolean }) => string; see(value: string): void; started(): void; stop(): void } {
   let line = '';
   let before: string | undefined;
   let synthetic = false;
@@ -122,6 +122,9 @@ function graphemeBackspace(stdin: NodeJS.ReadableStream, answer: (text: string) 
     transformer: (value, { isFinal }) => {
       line = value;
       return isFinal ? answer(value) : value;
+    },
+    see: (value) => {
+      line = value;
     },
     started: () => void stdin.on('keypress', post),
     stop: () => {
@@ -242,17 +245,33 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
     select: <T>(o: Common & { choices: PromptChoice<T>[]; default?: T }) =>
       guard(o, async (c) => (await lib()).select<T>({ message: o.message, choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c), nameOf(o.choices)),
     search: <T>(o: Common & { choices: PromptChoice<T>[] }) =>
-      guard(o, async (c) =>
-        (await lib()).search<T>(
-          {
-            message: o.message,
-            source: (term) => filterChoices(o.choices, term).map((x) => ({ name: x.name, value: x.value, description: x.description })),
-            pageSize: 12,
-          },
-          c,
-        ),
-        nameOf(o.choices),
-      ),
+      guard(o, async (c) => {
+        const search = (await lib()).search;
+        const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
+        try {
+          const answer = search<T>(
+            {
+              message: o.message,
+              source: (term) => filterChoices(o.choices, term).map((x) => ({ name: x.name, value: x.value, description: x.description })),
+              pageSize: 12,
+              // Styled as the prompt's theme does; seen to delete the typed filter by grapheme.
+              theme: {
+                style: {
+                  searchTerm: (term: string) => {
+                    backspace.see(term);
+                    return ctx.errColors.cyan(term);
+                  },
+                },
+              },
+            },
+            c,
+          );
+          backspace.started();
+          return await answer;
+        } finally {
+          backspace.stop();
+        }
+      }, nameOf(o.choices)),
     checkbox: <T>(o: Common & { choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }) =>
       guard(o, async (c) => {
         const validate = o.validate;

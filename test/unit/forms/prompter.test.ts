@@ -167,6 +167,16 @@ describe('Backspace by grapheme cluster (issue 25)', () => {
     await expect(answer).resolves.toBe('xy');
   });
 
+  it('in a search, Backspace over a flag typed last deletes it whole, and the filter matches again', async () => {
+    const { p, type } = setup();
+    const pick = p.search<number>({ message: 'Which answer?', choices: [{ name: 'Berlin', value: 1 }, { name: 'Bern', value: 2 }] });
+    await type('Berli', '🇩🇪', BACKSPACE);
+    await new Promise((r) => setTimeout(r, 50));
+    await type(ENTER);
+    // Bounded: with half a flag left the filter matches nothing and Enter picks nothing.
+    await expect(Promise.race([pick, new Promise((r) => setTimeout(() => r('nothing picked'), 3000))])).resolves.toBe(1);
+  });
+
   it('editing the default taken with Tab: Backspace removes the last emoji whole, then typing continues', async () => {
     const { p, type } = setup();
     const answer = p.input({ message: 'Name', default: 'علی\u200cرضا 👩🏽\u200d💻' });
