@@ -2,6 +2,7 @@
 // the person reads them (choice titles, Yes/No, money with its currency,
 // secrets masked, several lines on one), where an answer sits by titles, and
 // the section and object headings as their questions start.
+import { truncateCell } from '../output/cells.js';
 import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
 import type { Field } from './questions.js';
 import { isObj } from './schema.js';
@@ -36,11 +37,29 @@ export function groupDigits(n: number): string {
   return `${m[1]}${m[2].replace(/\B(?=(\d{3})+$)/g, ' ')}${m[3] ?? ''}`;
 }
 
-/** Text of several lines on one line of the review or change list: `first ↵ second (2 lines)`, cut at 60 characters. */
+/** Text of several lines on one line of the review or change list: `first ↵ second (2 lines)`, cut at 60 terminal cells. */
 function multiLine(text: string): string {
   const lines = text.split(/\r\n|\r|\n/).length;
-  const flat = sanitizeCell(text);
-  return `${flat.length > 60 ? `${flat.slice(0, 59)}…` : flat} (${lines} lines)`;
+  return `${cutLine(text)} (${lines} lines)`;
+}
+
+/**
+ * Text on one line, made safe and cut to `width` terminal cells with `…`:
+ * whole grapheme clusters only (an emoji sequence, a letter with its marks, a
+ * Hangul syllable are never split), wide characters counted as two.
+ */
+export function cutLine(text: string, width = 60): string {
+  return truncateCell(sanitizeCell(text), width);
+}
+
+/**
+ * The text the change list filters on for an answer: its label and the real
+ * answer (not the made-safe text shown, which may differ), so typing the
+ * answer exactly finds it. Secrets, choices, numbers and lists as shown.
+ */
+export function matchText(w: Pick<Wizard, 'form'>, f: Field, value: unknown): string {
+  const real = typeof value === 'string' && f.kind !== 'secret' && f.kind !== 'select' ? value : displayValue(f, value);
+  return `${labelOf(w, f)}: ${real}`;
 }
 
 /** `Section › Object › Entry #2 › Field`: where an answer sits, by titles, never raw keys. */

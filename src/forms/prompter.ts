@@ -2,14 +2,19 @@
 // through the Prompter interface, so tests can script the answers.
 import type { Context } from '../context.js';
 import { CancelledError, InterruptedError } from '../errors.js';
+import { cellWidth } from '../output/cells.js';
 import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
 import { wrapText } from '../text/wrap.js';
+import { cutLine } from './display.js';
+import { nfc, restOfCluster, safeToEdit } from './typed-text.js';
 
 export interface PromptChoice<T> {
   name: string;
   value: T;
   description?: string;
   checked?: boolean;
+  /** What typing filters on in a search, when it is not the name shown (the real text behind a made-safe name). */
+  match?: string;
 }
 
 /** `back: true` lets Esc leave the prompt: it then rejects with GoBack (the wizard steps back one question). */
@@ -27,7 +32,7 @@ export interface Prompter {
   /** Masked input. */
   secret(o: Common & { validate?: (v: string) => true | string }): Promise<string>;
   select<T>(o: Common & { choices: PromptChoice<T>[]; default?: T }): Promise<T>;
-  /** A long list filtered by what is typed (case-insensitive, anywhere in the name). */
+  /** A long list filtered by what is typed (case-insensitive, NFC or NFD alike, anywhere in the name or its `match` text). */
   search<T>(o: Common & { choices: PromptChoice<T>[] }): Promise<T>;
   checkbox<T>(o: Common & { choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }): Promise<T[]>;
   confirm(o: Common & { default?: boolean }): Promise<boolean>;
@@ -51,10 +56,20 @@ export function mapPromptError(err: unknown): unknown {
   return err;
 }
 
-/** Choices whose name contains every word of `term` (case-insensitive); all when the term is empty. */
+/** Text compared by a search: NFC, lower-cased. */
+const searchable = (text: string) => nfc(text).toLowerCase();
+
+/**
+ * Choices whose name or match text contains every word of `term`
+ * (case-insensitive, NFC and NFD alike); all when the term is empty.
+ */
 export function filterChoices<T>(choices: PromptChoice<T>[], term: string | undefined): PromptChoice<T>[] {
-  const words = (term ?? '').toLowerCase().split(/\s+/).filter((x) => x !== '');
-  return choices.filter((c) => words.every((w) => c.name.toLowerCase().includes(w)));
+  const words = searchable(term ?? '').split(/\s+/).filter((x) => x !== '');
+  return choices.filter((c) => {
+    const name = searchable(c.name);
+    const match = c.match === undefined ? '' : searchable(c.match);
+    return words.every((w) => name.includes(w) || match.includes(w));
+  });
 }
 
 /** How a picked value shows on its answer line: the choice's name. */
@@ -62,10 +77,61 @@ function nameOf<T>(choices: PromptChoice<T>[]): (v: T) => string {
   return (v) => choices.find((c) => c.value === v)?.name ?? String(v);
 }
 
-/** The current text of a multi-line answer, on one line and cut short, for the help line. */
-function oneLine(text: string): string {
-  const flat = sanitizeCell(text);
-  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+/** The help of a text prompt whose current value cannot go on screen as it is. */
+export const UNSHOWABLE = 'The current value holds characters a terminal must not show (shown as \ufffd or left out): Enter keeps it exactly; an edit starts from the text shown.';
+
+interface Key {
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+/**
+ * Backspace deletes a whole grapheme cluster (an emoji sequence such as
+ * 👩🏽‍💻, a flag, a letter and its combining marks) in one press, where
+ * Node's readline, under @inquirer/input, deletes one code point. Neither
+ * exposes the line being edited, so: the prompt's transformer (a search's
+ * style of its term) sees the line after every key, a keypress listener that runs before readline's keeps the
+ * line as it was, and one that runs after the prompt's own handler compares
+ * the two and sends readline as many more Backspaces as the cluster has code
+ * points left before the cursor (restOfCluster), before the next key is read.
+ * The transformer shows the line as the prompt would (`answer` styles the
+ * final one, as the prompt's theme does).
+ */
+function graphemeBackspace(stdin: NodeJS.ReadableStream, answer: (text: string) => string): { transformer: (value: string, o: { isFinal: boolean }) => string; see(value: string): void; started(): void; stop(): void } {
+  let line = '';
+  let before: string | undefined;
+  let synthetic = false;
+  const isBackspace = (key?: Key) => key?.name === 'backspace' && !key.ctrl && !key.meta;
+  const pre = (_s: unknown, key?: Key) => {
+    before = !synthetic && isBackspace(key) ? line : undefined;
+  };
+  const post = (_s: unknown, key?: Key) => {
+    if (synthetic || before === undefined || !isBackspace(key)) return;
+    const more = restOfCluster(before, line);
+    before = undefined;
+    synthetic = true;
+    try {
+      for (let i = 0; i < more; i++) stdin.emit('keypress', '\x7f', { sequence: '\x7f', name: 'backspace', ctrl: false, meta: false, shift: false });
+    } finally {
+      synthetic = false;
+    }
+  };
+  stdin.on('keypress', pre);
+  return {
+    transformer: (value, { isFinal }) => {
+      line = value;
+      return isFinal ? answer(value) : value;
+    },
+    see: (value) => {
+      line = value;
+    },
+    started: () => void stdin.on('keypress', post),
+    stop: () => {
+      stdin.off('keypress', pre);
+      stdin.off('keypress', post);
+    },
+  };
 }
 
 export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors'>): Prompter {
@@ -81,7 +147,7 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
   let answered: number[] = [];
   const columns = () => ctx.io.stderrColumns ?? 80;
   /** The lines of a done prompt's answer line (`✔ message answer`), 0 when it may wrap (then nothing above it is erased). */
-  const answerLines = (message: string, answer: string) => (2 + message.length + 1 + answer.length < columns() && !/[\r\n]/.test(answer) ? 1 : 0);
+  const answerLines = (message: string, answer: string) => (2 + cellWidth(message) + 1 + cellWidth(answer) < columns() && !/[\r\n]/.test(answer) ? 1 : 0);
   /** Writes a question's help above it; returns how many lines it took (0 without help). */
   const help = (text?: string): number => {
     if (!text) return 0;
@@ -131,16 +197,29 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
     }
   };
   const p: Prompter = {
-    input: (o) =>
-      guard(o, async (c) => {
-        // The prompt prints its default: a value from a server's schema, a draft or a values file is shown
-        // safe and on one line; Enter still keeps the value itself.
-        const real = o.default;
-        const seen = real === undefined ? undefined : sanitizeCell(real);
-        const back = (v: string) => (seen !== real && v === seen ? real! : v);
+    input: (o) => {
+      // The default goes on screen and, with Tab, onto the line being edited. Printable text (joiners and
+      // variation selectors inside a letter or emoji included) goes there exactly as it is, so an edit
+      // starts from the real value. Text that holds controls, escapes or other invisible characters (a
+      // draft, a values file, a server's schema) is shown made safe and on one line; Enter still keeps
+      // the value itself, but an edit starts from the text shown, which the help line says.
+      const real = o.default;
+      const seen = real === undefined || safeToEdit(real) ? real : sanitizeCell(real);
+      const back = (v: string) => (seen !== real && v === seen ? real! : v);
+      const help = seen === real ? o.help : [o.help, UNSHOWABLE].filter(Boolean).join(' ');
+      return guard({ ...o, help }, async (c) => {
         const validate = o.validate;
-        return back(await (await lib()).input({ message: o.message, default: seen, validate: validate ? (v) => validate(back(v)) : undefined }, c));
-      }),
+        const input = (await lib()).input;
+        const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
+        try {
+          const answer = input({ message: o.message, default: seen, validate: validate ? (v) => validate(back(v)) : undefined, transformer: backspace.transformer }, c);
+          backspace.started();
+          return back(await answer);
+        } finally {
+          backspace.stop();
+        }
+      });
+    },
     multiline: async (o) => {
       // Line by line through `input`, so Esc, Ctrl-C and the pty behave as everywhere else.
       for (;;) {
@@ -149,7 +228,7 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
           const first = lines.length === 0;
           const line = await p.input({
             message: first ? o.message : '…',
-            help: first ? [o.help, `Several lines: a blank line ends the text${o.default ? `; Enter on the first line keeps the current text (${oneLine(o.default)})` : ''}.`].filter(Boolean).join(' ') : undefined,
+            help: first ? [o.help, `Several lines: a blank line ends the text${o.default ? `; Enter on the first line keeps the current text (${cutLine(o.default)})` : ''}.`].filter(Boolean).join(' ') : undefined,
             back: o.back,
           });
           if (line === '') break;
@@ -166,17 +245,33 @@ export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors
     select: <T>(o: Common & { choices: PromptChoice<T>[]; default?: T }) =>
       guard(o, async (c) => (await lib()).select<T>({ message: o.message, choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c), nameOf(o.choices)),
     search: <T>(o: Common & { choices: PromptChoice<T>[] }) =>
-      guard(o, async (c) =>
-        (await lib()).search<T>(
-          {
-            message: o.message,
-            source: (term) => filterChoices(o.choices, term).map((x) => ({ name: x.name, value: x.value, description: x.description })),
-            pageSize: 12,
-          },
-          c,
-        ),
-        nameOf(o.choices),
-      ),
+      guard(o, async (c) => {
+        const search = (await lib()).search;
+        const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
+        try {
+          const answer = search<T>(
+            {
+              message: o.message,
+              source: (term) => filterChoices(o.choices, term).map((x) => ({ name: x.name, value: x.value, description: x.description })),
+              pageSize: 12,
+              // Styled as the prompt's theme does; seen to delete the typed filter by grapheme.
+              theme: {
+                style: {
+                  searchTerm: (term: string) => {
+                    backspace.see(term);
+                    return ctx.errColors.cyan(term);
+                  },
+                },
+              },
+            },
+            c,
+          );
+          backspace.started();
+          return await answer;
+        } finally {
+          backspace.stop();
+        }
+      }, nameOf(o.choices)),
     checkbox: <T>(o: Common & { choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }) =>
       guard(o, async (c) => {
         const validate = o.validate;

@@ -8,7 +8,7 @@ import { isObj } from './schema.js';
 import { GoBack } from './prompter.js';
 import { validateDoc, type FieldIssue } from './validate.js';
 import { askField } from './ask.js';
-import { displayValue, labelOf } from './display.js';
+import { displayValue, labelOf, matchText } from './display.js';
 import { askAll, BACK_HINT, type Wizard } from './wizard.js';
 
 /** The review screen: every answer of the wizard's sections under its section and object titles, entries numbered, secrets masked. */
@@ -130,7 +130,8 @@ export async function review(w: Wizard, submitLabel = 'Submit'): Promise<ReviewR
       const pick = await w.prompter.search<number>({
         message: 'Which answer? (type to filter)',
         help: 'Esc returns to the review.',
-        choices: fields.map((f, i) => ({ name: sanitizeTerminal(`${labelOf(w, f)}: ${displayValue(f, getAt(w.doc, f.path))}`), value: i })),
+        // Shown made safe; typing filters on the real answer too, so an answer typed exactly is found.
+        choices: fields.map((f, i) => ({ name: sanitizeTerminal(`${labelOf(w, f)}: ${displayValue(f, getAt(w.doc, f.path))}`), value: i, match: matchText(w, f, getAt(w.doc, f.path)) })),
         back: true,
       });
       const field = fields[pick];

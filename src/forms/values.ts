@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { setAt } from './paths.js';
 import { choicesOf, kindOf, merge } from './questions.js';
 import { childSchemas, isObj, resolveRef, type FormSchema, type JsonSchema } from './schema.js';
+import { asciiDigits, sameText, sameTextIgnoringCase } from './typed-text.js';
 import { issue, type FieldIssue } from './validate.js';
 
 export { parseSetFlag, type SetPair } from './set-flag.js';
@@ -99,10 +100,12 @@ function primary(s: JsonSchema): string | undefined {
 }
 
 /**
- * The one text -> value conversion, for typed answers and `--set` alike,
- * ruled by the field's schema: numbers (grouping allowed, see
- * parseNumberText), yes/no for booleans, choices by value or title,
- * comma-separated or JSON lists, JSON for objects. Empty text is no value.
+ * The one text -> value conversion, for typed answers, `--set` and CSV cells
+ * alike, ruled by the field's schema: numbers (grouping allowed, see
+ * parseNumberText; digits of any script read as ASCII), yes/no for booleans,
+ * choices by value or title (NFC or NFD alike), comma-separated or JSON
+ * lists, JSON for objects, dates with digits of any script. Empty text is no
+ * value; other text is kept exactly as typed.
  */
 export function toValue(form: FormSchema, s: JsonSchema, text: string): Converted {
   const t = text.trim();
@@ -110,22 +113,24 @@ export function toValue(form: FormSchema, s: JsonSchema, text: string): Converte
   const kind = kindOf(form, s);
   // A numeric secret is masked when asked, and still a number.
   const type = primary(s);
-  if (kind === 'secret' && (type === 'number' || type === 'integer')) return numberValue(t, type === 'integer');
+  if (kind === 'secret' && (type === 'number' || type === 'integer')) return numberValue(asciiDigits(t), type === 'integer');
   switch (kind) {
     case 'number':
     case 'integer':
-      return numberValue(t, kind === 'integer');
+      return numberValue(asciiDigits(t), kind === 'integer');
     case 'boolean':
       if (TRUE.test(t)) return { ok: true, value: true };
       if (FALSE.test(t)) return { ok: true, value: false };
       return { ok: false, message: 'must be yes or no (also y/n, true/false, 1/0)' };
     case 'select': {
       const choices = choicesOf(form, s) ?? [];
-      const hit = choices.find((c) => String(c.value) === t) ?? choices.find((c) => String(c.value).toLowerCase() === t.toLowerCase()) ?? choices.find((c) => c.title.toLowerCase() === t.toLowerCase());
+      // The choice's own spelling is sent, whichever normal form was typed.
+      const hit = choices.find((c) => sameText(String(c.value), t)) ?? choices.find((c) => sameTextIgnoringCase(String(c.value), t)) ?? choices.find((c) => sameTextIgnoringCase(c.title, t));
       if (hit) return { ok: true, value: hit.value };
       // Not an option: keep it typed so validation names the options.
       const type = primary(s);
-      if ((type === 'number' || type === 'integer') && parseNumberText(t) !== undefined) return { ok: true, value: parseNumberText(t) };
+      const n = type === 'number' || type === 'integer' ? parseNumberText(asciiDigits(t)) : undefined;
+      if (n !== undefined) return { ok: true, value: n };
       return { ok: true, value: text };
     }
     case 'multiselect':
@@ -144,8 +149,10 @@ export function toValue(form: FormSchema, s: JsonSchema, text: string): Converte
     case 'group':
     case 'json':
       return json(t, 'must be JSON (a list or an object)');
-    case 'date':
-      return /^\d{4}-\d{2}-\d{2}$/.test(t) ? { ok: true, value: t } : { ok: false, message: 'must be a date (YYYY-MM-DD)' };
+    case 'date': {
+      const d = asciiDigits(t);
+      return /^\d{4}-\d{2}-\d{2}$/.test(d) ? { ok: true, value: d } : { ok: false, message: 'must be a date (YYYY-MM-DD)' };
+    }
     default:
       if (primary(s) === 'null' && t === 'null') return { ok: true, value: null };
       return { ok: true, value: text };

@@ -17,6 +17,7 @@ import { runForm } from '../../forms/flow.js';
 import { createFromBody } from './create-body-file.js';
 import { dryRun, kept, resumeCommand, submit } from './create-submit.js';
 import { partnerCommand, q } from '../../text/command-line.js';
+import { sortNames } from '../../forms/typed-text.js';
 
 export type CreateOptions = OptionsOf<typeof create>;
 
@@ -89,7 +90,8 @@ async function askEntity(ctx: Context, prompter: Prompter): Promise<string> {
   let names: string[] = [];
   try {
     const page = await listEmployees(await ctx.http(), { pageSize: 100 }, ctx.signal);
-    names = [...new Set(page.data.map((e) => e.entity).filter((e): e is string => typeof e === 'string' && e !== ''))].sort();
+    // In the order of the reader's language (Ä with A, not after Z), not by code point.
+    names = sortNames([...new Set(page.data.map((e) => e.entity).filter((e): e is string => typeof e === 'string' && e !== ''))]);
   } catch (err) {
     if (err instanceof InterruptedError) throw err;
     ctx.log.debug(`could not list entities: ${(err as Error).message}`);

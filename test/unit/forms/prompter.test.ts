@@ -3,7 +3,7 @@
 // filtered search list.
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GoBack, inquirerPrompter } from '../../../src/forms/prompter.js';
+import { filterChoices, GoBack, inquirerPrompter, UNSHOWABLE } from '../../../src/forms/prompter.js';
 import { CancelledError, InterruptedError } from '../../../src/errors.js';
 import { colors } from '../../../src/output/colors.js';
 
@@ -115,5 +115,87 @@ describe('inquirerPrompter', () => {
     await type(ENTER);
     await expect(pick).resolves.toBe(2);
     expect(err()).toContain('Job title: Analyst');
+  });
+
+  it('a default of printable text with joiners goes onto the line exactly: Tab, then typing, edits the real value (issue 25)', async () => {
+    const { p, type, err } = setup();
+    const real = 'علی\u200cرضا 👩🏽\u200d💻';
+    const answer = p.input({ message: 'First name', default: real });
+    await type('\t', ' Jr', ENTER);
+    await expect(answer).resolves.toBe(`${real} Jr`);
+    expect(err()).not.toContain(UNSHOWABLE);
+    expect(err()).not.toContain('\ufffd');
+  });
+
+  it('a default holding escapes is shown made safe, the help says an edit starts from the text shown, Enter keeps it exactly', async () => {
+    const value = 'Ada\u001b[2J\u202eLovelace';
+    const kept = setup();
+    const answer = kept.p.input({ message: 'Name', default: value });
+    await kept.type(ENTER);
+    await expect(answer).resolves.toBe(value);
+    expect(kept.err()).toContain(UNSHOWABLE);
+    expect(kept.err()).not.toMatch(/\u001b\[2J|\u202e/);
+    const edited = setup();
+    const changed = edited.p.input({ message: 'Name', default: value });
+    await edited.type('\t', '!', ENTER);
+    const text = await changed;
+    expect(text).not.toMatch(/\u001b|\u202e/);
+    expect(text.endsWith('Lovelace!')).toBe(true);
+  });
+});
+
+describe('Backspace by grapheme cluster (issue 25)', () => {
+  const BACKSPACE = '\x7f';
+  it('one press deletes an emoji ZWJ sequence, a flag, or a letter with its combining mark', async () => {
+    for (const [typed, left] of [
+      ['Ada 👩🏽\u200d💻', 'Ada '],
+      ['Berlin 🇩🇪', 'Berlin '],
+      ['Cafe\u0301', 'Caf'],
+      ['東京', '東'],
+    ]) {
+      const { p, type } = setup();
+      const answer = p.input({ message: 'Name' });
+      await type(typed, BACKSPACE, ENTER);
+      await expect(answer, typed).resolves.toBe(left);
+    }
+  });
+
+  it('several Backspaces in one read (held down, or pasted) each take one cluster; the cursor may be inside the text', async () => {
+    const { p, type } = setup();
+    const answer = p.input({ message: 'Name' });
+    await type('x🇩🇪👍🏽y', '\x1b[D', BACKSPACE.repeat(2), ENTER); // left over y, then two presses
+    await expect(answer).resolves.toBe('xy');
+  });
+
+  it('in a search, Backspace over a flag typed last deletes it whole, and the filter matches again', async () => {
+    const { p, type } = setup();
+    const pick = p.search<number>({ message: 'Which answer?', choices: [{ name: 'Berlin', value: 1 }, { name: 'Bern', value: 2 }] });
+    await type('Berli', '🇩🇪', BACKSPACE);
+    await new Promise((r) => setTimeout(r, 50));
+    await type(ENTER);
+    // Bounded: with half a flag left the filter matches nothing and Enter picks nothing.
+    await expect(Promise.race([pick, new Promise((r) => setTimeout(() => r('nothing picked'), 3000))])).resolves.toBe(1);
+  });
+
+  it('editing the default taken with Tab: Backspace removes the last emoji whole, then typing continues', async () => {
+    const { p, type } = setup();
+    const answer = p.input({ message: 'Name', default: 'علی\u200cرضا 👩🏽\u200d💻' });
+    await type('\t', BACKSPACE, '🧑\u200d🚀', ENTER);
+    await expect(answer).resolves.toBe('علی\u200cرضا 🧑\u200d🚀');
+  });
+});
+
+describe('filterChoices (issue 25)', () => {
+  const choices = [
+    { name: 'Personal › First name: Jos\u00e9', value: 1 },
+    { name: 'Personal › Last name: \ufffd\ufffd', value: 2, match: 'Personal › Last name: علی\u200cرضا' },
+    { name: 'Personal › Nickname: 👩🏽\ufffd💻', value: 3, match: 'Personal › Nickname: 👩🏽\u200d💻' },
+  ];
+  it('matches NFC and NFD spellings alike, and the real text behind a made-safe name', () => {
+    expect(filterChoices(choices, 'JOSE\u0301').map((c) => c.value)).toEqual([1]);
+    expect(filterChoices(choices, 'علی\u200cرضا').map((c) => c.value)).toEqual([2]);
+    expect(filterChoices(choices, '👩🏽\u200d💻').map((c) => c.value)).toEqual([3]);
+    expect(filterChoices(choices, 'personal name').map((c) => c.value)).toEqual([1, 2, 3]);
+    expect(filterChoices(choices, 'nobody')).toEqual([]);
   });
 });

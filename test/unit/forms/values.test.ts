@@ -118,6 +118,61 @@ describe('toValue', () => {
   });
 });
 
+describe('international text (issue 25)', () => {
+  const nfdForm = loadSchema({
+    type: 'object',
+    properties: {
+      s: {
+        type: 'object',
+        properties: {
+          city: { type: 'string', enum: ['Z\u00fcrich', 'M\u00fcnchen'] },
+          site: { type: 'string', oneOf: [{ const: 'ZRH', title: 'Z\u00fcrich office' }, { const: 'BOM', title: 'Mumbai office' }] },
+          decomposed: { type: 'string', enum: ['Jose\u0301'] },
+          cities: { type: 'array', items: { type: 'string', enum: ['Z\u00fcrich', 'M\u00fcnchen'] } },
+        },
+      },
+    },
+  });
+  const c2 = (key: string, text: string) => toValue(nfdForm, schemasAt(nfdForm, ['s', key])[0], text);
+
+  it('a choice typed in NFD matches its NFC spelling and the reverse; the choice as the schema spells it is sent', () => {
+    expect(c2('city', 'Zu\u0308rich')).toEqual({ ok: true, value: 'Z\u00fcrich' });
+    expect(c2('city', 'zu\u0308RICH')).toEqual({ ok: true, value: 'Z\u00fcrich' });
+    expect(c2('site', 'ZU\u0308RICH OFFICE')).toEqual({ ok: true, value: 'ZRH' });
+    expect(c2('decomposed', 'Jos\u00e9')).toEqual({ ok: true, value: 'Jose\u0301' });
+    expect(c2('cities', 'Mu\u0308nchen, Z\u00fcrich')).toEqual({ ok: true, value: ['M\u00fcnchen', 'Z\u00fcrich'] });
+    // Not a choice under any spelling: kept as typed, for validation to name the options.
+    expect(c2('city', 'Zurich')).toEqual({ ok: true, value: 'Zurich' });
+    // --set and CSV cells read through coerce: the same matching.
+    expect(coerce(nfdForm, ['s', 'city'], 'Mu\u0308nchen')).toEqual({ value: 'M\u00fcnchen' });
+  });
+
+  it('digits typed with an IME are read as their ASCII values in numbers, whole numbers and dates', () => {
+    expect(conv('n', '٦٠٠٠٠')).toEqual({ ok: true, value: 60000 });
+    expect(conv('n', '۶۰۰۰۰')).toEqual({ ok: true, value: 60000 });
+    expect(conv('i', '६०')).toEqual({ ok: true, value: 60 });
+    expect(conv('n', '１２．５')).toEqual({ ok: true, value: 12.5 });
+    expect(conv('n', '٣٫٥')).toEqual({ ok: true, value: 3.5 });
+    expect(conv('n', '２,４００,０００')).toEqual({ ok: true, value: 2400000 });
+    expect(conv('day', '１９９０-０１-０１')).toEqual({ ok: true, value: '1990-01-01' });
+    expect(conv('day', '۱۳۶۹-۱۰-۱۱')).toEqual({ ok: true, value: '1369-10-11' });
+    expect(conv('level', '٢')).toEqual({ ok: true, value: 2 });
+    expect(conv('nums', '١, ٢')).toEqual({ ok: true, value: [1, 2] });
+    expect(coerce(form, ['s', 'i'], '１２３')).toEqual({ value: 123 });
+  });
+
+  it('the ambiguity rules still hold for digits of other scripts', () => {
+    expect(conv('n', '٨٥.٠٠٠')).toEqual({ ok: false, message: 'is ambiguous: "85.000" could be 85 or 85000. Type 85000 for 85000, or 85 for 85 (digits only; a dot marks decimals)' });
+    expect(conv('n', '８５，０００')).toMatchObject({ ok: false, message: expect.stringMatching(/^is ambiguous/) });
+    expect(conv('i', '٣٫٥')).toEqual({ ok: false, message: 'must be a whole number' });
+    expect(conv('day', '٣١.٠١.٢٠٢٥')).toEqual({ ok: false, message: 'must be a date (YYYY-MM-DD)' });
+  });
+
+  it('text fields keep exactly what was typed, digits and joiners included', () => {
+    for (const t of ['١٢٣', 'علی\u200cرضا 👩🏽\u200d💻', 'Jose\u0301', '１９９０']) expect(conv('text', t)).toEqual({ ok: true, value: t });
+  });
+});
+
 describe('--set', () => {
   it('parses section.field=value, with [n] for list items, and refuses anything else', () => {
     expect(parseSetFlag(' s.n =1=2')).toEqual({ path: ['s', 'n'], text: '1=2', raw: ' s.n =1=2' });

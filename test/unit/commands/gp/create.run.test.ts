@@ -95,3 +95,22 @@ describe('gp create with a scripted prompter', () => {
   });
 });
 
+
+describe('the legal-entity picker (issue 25)', () => {
+  it('offers the entities in collation order (lower case and accented names with their letter), not by code point', async () => {
+    const entities = ['Zeta GmbH', 'acme Ltd', '\u00c9mile SA', 'beta AG', 'Delta Co', 'acme Ltd'];
+    answerWith([{ status: 200, body: { data: entities.map((entity, i) => ({ id: `id-${i}`, entity })), pagination: { page: 1, pageSize: 100, total: entities.length } } }]);
+    const p = scripted([[/^Legal entity$/, new Error('stop after the picker')]]);
+    const offered: string[][] = [];
+    const select = p.select.bind(p);
+    p.select = (o) => {
+      offered.push(o.choices.map((c) => c.name));
+      return select(o);
+    };
+    const { ctx } = ctxFor();
+    await expect(createRun(options({}), ctx, p)).rejects.toThrow('stop after the picker');
+    await ctx.cleanup();
+    // Code points would give Delta, Zeta, acme, beta, Émile.
+    expect(offered).toEqual([['acme Ltd', 'beta AG', 'Delta Co', '\u00c9mile SA', 'Zeta GmbH', 'Another entity…']]);
+  });
+});
