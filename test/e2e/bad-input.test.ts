@@ -1,4 +1,5 @@
-// A corpus of bad input, run end to end against the BUILT CLI: every case
+// A corpus of bad input, run end to end (the CLI in-process, test/helpers/
+// main-in-process.ts, against a real sandbox over HTTP): every case
 // must fail with one clear message (the problem, and what to do instead),
 // the documented exit code, no stack trace, and no request to the API (the
 // sandbox's request log does not grow).

@@ -1,6 +1,8 @@
 // Help as a person reads it: every command's help at 80 columns (no line
 // wider, no word split), global options once, the examples that run against
 // the sandbox really run, and unknown commands suggest the right one.
+// Runs the CLI in-process (test/helpers/main-in-process.ts: the launcher's steps and main,
+// over real HTTP to a sandbox); what needs a real process is spawned (launcher.test.ts).
 import { mkdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

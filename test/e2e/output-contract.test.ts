@@ -3,6 +3,8 @@
 // parses, NDJSON is one object per line, CSV parses, --jq applies, -q prints
 // ids, --fields picks), piped output is never a table, and no command offers
 // a flag that is not declared in its definition's output spec.
+// Runs the CLI in-process (test/helpers/main-in-process.ts: the launcher's steps and main,
+// over real HTTP to a sandbox); what needs a real process is spawned (launcher.test.ts).
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';

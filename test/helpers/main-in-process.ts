@@ -72,9 +72,16 @@ export async function runMain(args: string[], opts: InProcessOptions): Promise<C
   const cwd = process.cwd();
   if (opts.cwd) process.chdir(opts.cwd);
   let code: number;
+  // Bounded as runCli is; a run cannot be killed in-process, so the test fails instead.
+  let timer: NodeJS.Timeout | undefined;
+  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`partner ${args.join(' ')}: did not finish in ${timeoutMs} ms (stderr: ${io.err().slice(0, 500)})`)), timeoutMs);
+  });
   try {
-    code = await launch(args, io, opts.env);
+    code = await Promise.race([launch(args, io, opts.env), timedOut]);
   } finally {
+    clearTimeout(timer);
     if (opts.cwd) process.chdir(cwd);
     process.exitCode = WORKER_EXIT_CODE;
   }
