@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, sandboxEnv } from '../helpers/cli.js';
+import { ROOT, runCli, sandboxEnv, waitFor } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
 
 let env: NodeJS.ProcessEnv;
@@ -49,5 +49,22 @@ describe('bin/partner.js', () => {
     const [spawned, inProcess] = await Promise.all([runCli(args, { env }), runMain(args, { env })]);
     expect(spawned.signal).toBeNull();
     expect(inProcess).toEqual(spawned);
+  });
+});
+
+describe('the in-process harness leaves nothing behind', () => {
+  it('no signal handler, no listening server (--sandbox starts one in-process), no exit code', async () => {
+    const listeners = () => ['SIGINT', 'SIGTERM', 'SIGHUP'].map((s) => process.listenerCount(s));
+    const servers = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    const before = { listeners: listeners(), servers: servers(), exitCode: process.exitCode };
+    for (const args of [['--sandbox', 'employees', 'list', '--page-size', '2'], ['employees', 'list', '--page', '0'], ['--sandbox', 'employees', 'list', '--jq', '.data[0].id']]) {
+      const r = await runMain(args, { env });
+      expect(r.code === 0 || r.code === 2, r.stderr).toBe(true);
+      expect(r.stdout + r.stderr).not.toBe('');
+    }
+    expect(listeners()).toEqual(before.listeners);
+    // A closed server's handle is released on the next turns of the event loop.
+    await waitFor(() => servers() === before.servers, 2000);
+    expect(process.exitCode).toBe(before.exitCode);
   });
 });
