@@ -17,20 +17,15 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli.js';
 import { printHelp } from '../../src/help-entry.js';
-import { isCI, streamColor, type IO } from '../../src/io.js';
+import { streamColor, type IO } from '../../src/io.js';
 import { ROOT, type CliResult, type RunOptions } from './cli.js';
 
 const VERSION = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string }).version;
 /** main sets process.exitCode (as it must for the real process); the test worker's own is put back after each run. */
 const WORKER_EXIT_CODE = process.exitCode;
 
-export interface InProcessOptions extends RunOptions {
-  /** stdin, stdout and stderr are a terminal this wide (default: pipes, as runCli spawns it). */
-  columns?: number;
-}
-
-/** An IO as systemIO builds it for a process whose fds 0, 1 and 2 are pipes (or a terminal when `columns` is given). */
-function pipeIO(argv: string[], env: NodeJS.ProcessEnv, o: InProcessOptions): IO & { out(): string; err(): string } {
+/** An IO as systemIO builds it for a process whose fds 0, 1 and 2 are pipes (a terminal needs a real process: runOnTerminal, pty.ts). */
+function pipeIO(argv: string[], env: NodeJS.ProcessEnv, o: RunOptions): IO & { out(): string; err(): string } {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const stdout = new PassThrough();
@@ -40,22 +35,22 @@ function pipeIO(argv: string[], env: NodeJS.ProcessEnv, o: InProcessOptions): IO
   const stdin = new PassThrough();
   // As runCli: the input, or an empty stdin closed at once (unless the command must wait on it).
   if (o.input !== undefined || !o.keepStdinOpen) stdin.end(o.input ?? '');
-  const tty = o.columns !== undefined;
   const prefs = { color: !argv.includes('--no-color'), input: !argv.includes('--no-input') };
   return {
     stdin,
     stdout,
     stderr,
-    stdinIsTTY: tty,
-    stdoutIsTTY: tty,
-    stdoutIsPipe: !tty,
-    stderrIsTTY: tty,
-    color: streamColor(env, prefs, tty),
-    stderrColor: streamColor(env, prefs, tty),
-    columns: o.columns,
-    stderrColumns: o.columns,
-    progress: tty && !isCI(env),
-    canPrompt: tty && !isCI(env) && prefs.input !== false,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stdoutIsPipe: true,
+    stderrIsTTY: false,
+    // FORCE_COLOR in the environment turns colour on even when piped, as systemIO decides it.
+    color: streamColor(env, prefs, false),
+    stderrColor: streamColor(env, prefs, false),
+    columns: undefined,
+    stderrColumns: undefined,
+    progress: false,
+    canPrompt: false,
     out: () => Buffer.concat(out).toString('utf8'),
     err: () => Buffer.concat(err).toString('utf8'),
   };
@@ -67,14 +62,17 @@ function pipeIO(argv: string[], env: NodeJS.ProcessEnv, o: InProcessOptions): IO
  * null). `cwd` changes this process's directory for the run: only for tests
  * that do not run concurrently.
  */
-export async function runMain(args: string[], opts: InProcessOptions): Promise<CliResult> {
+export async function runMain(args: string[], opts: RunOptions): Promise<CliResult> {
   const io = pipeIO(args, opts.env, opts);
   const cwd = process.cwd();
   if (opts.cwd) process.chdir(opts.cwd);
   let code: number;
-  // Bounded as runCli is; a run cannot be killed in-process, so the test fails instead.
+  // Bounded as runCli is; a run cannot be killed in-process, so the test fails instead. The
+  // default is just under vitest's testTimeout (30 s), so this message, with the stderr so far,
+  // is the one a failure shows: runs in one worker share its thread (describe.concurrent), and
+  // on a loaded machine five 10 MB inputs side by side took over runCli's 20 s.
   let timer: NodeJS.Timeout | undefined;
-  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const timeoutMs = opts.timeoutMs ?? 28_000;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`partner ${args.join(' ')}: did not finish in ${timeoutMs} ms (stderr: ${io.err().slice(0, 500)})`)), timeoutMs);
   });
