@@ -6,8 +6,12 @@ export default defineConfig({
     exclude: ['test/bench/**', 'node_modules/**', 'dist/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Processes, not threads: tests that run the CLI in-process (test/helpers/main-in-process.ts)
+    // change the directory (process.chdir is not allowed in a worker thread) and process.exitCode,
+    // and install signal handlers, as the CLI does.
     pool: 'forks',
-    // Two cores in CI: e2e files spawn processes, so keep parallelism modest.
+    // Two cores in CI: one file per core. The files that still spawn the CLI spend most of their
+    // time in those children, which need the cores too; more workers only add contention.
     maxWorkers: 2,
   },
 });

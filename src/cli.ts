@@ -24,8 +24,12 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * codes, and that handles Ctrl-C and the other STOP_SIGNALS (first: abort and
  * clean up, exit 130; second, or cleanup taking over a second: exit at once).
  */
-export async function main(argv: string[], io: IO = systemIO(process.env, { color: !argv.includes('--no-color'), input: !argv.includes('--no-input') })): Promise<number> {
-  const env = process.env;
+export async function main(
+  argv: string[],
+  io: IO = systemIO(process.env, { color: !argv.includes('--no-color'), input: !argv.includes('--no-input') }),
+  // The process's own, except for tests that run the CLI in-process (test/helpers/main-in-process.ts).
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const controller = new AbortController();
   const runtime: Runtime = { io, env, signal: controller.signal, exitCode: 0 };
   let interrupted = false;

@@ -1,4 +1,5 @@
-// A corpus of bad input, run end to end against the BUILT CLI: every case
+// A corpus of bad input, run end to end (the CLI in-process, test/helpers/
+// main-in-process.ts, against a real sandbox over HTTP): every case
 // must fail with one clear message (the problem, and what to do instead),
 // the documented exit code, no stack trace, and no request to the API (the
 // sandbox's request log does not grow).
@@ -6,7 +7,8 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let dir: ReturnType<typeof tempDir>;
 const sandboxes: Sandbox[] = [];
@@ -270,7 +272,7 @@ async function expectRefused(c: Case): Promise<void> {
   const { sandbox, env } = await sandboxFor();
   const before = sandbox.requests.length;
   const stdin = typeof c.stdin === 'function' ? c.stdin() : c.stdin;
-  const r = await runCli(argsOf(c), { env, input: stdin });
+  const r = await runMain(argsOf(c), { env, input: stdin });
   const code = c.code ?? 2;
   expect(r.code, r.stderr.slice(0, 600)).toBe(code);
   const lines = r.stderr.trimEnd().split('\n');
@@ -338,7 +340,7 @@ describe.concurrent('junk where a JWS belongs: exit 8, MALFORMED / TOO_LARGE, no
       const { sandbox, env } = await sandboxFor();
       const before = sandbox.requests.length;
       const args = ['webhook', 'verify', ...(j.arg !== undefined ? [j.arg] : []), '-o', 'json'];
-      const r = await runCli(args, { env, input: j.stdin?.() });
+      const r = await runMain(args, { env, input: j.stdin?.() });
       expect(r.code, r.stderr).toBe(8);
       const verdict = JSON.parse(r.stdout) as { valid: boolean; reason: string; message: string };
       expect(verdict).toMatchObject({ valid: false, reason: j.reason });
@@ -346,7 +348,7 @@ describe.concurrent('junk where a JWS belongs: exit 8, MALFORMED / TOO_LARGE, no
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(sandbox.requests.length - before).toBe(0);
       // The human verdict is one clean line of reason, with no control bytes.
-      const t = await runCli([...args.slice(0, -2), '-o', 'table'], { env, input: j.stdin?.() });
+      const t = await runMain([...args.slice(0, -2), '-o', 'table'], { env, input: j.stdin?.() });
       expect(t.code).toBe(8);
       expect(t.stdout).toMatch(new RegExp(`^INVALID\\s+${j.reason}`));
       expect(t.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
@@ -359,7 +361,7 @@ describe.concurrent('junk where a JWS belongs: exit 8, MALFORMED / TOO_LARGE, no
     writeFileSync(file, Buffer.concat([Buffer.from('🔐.🦄.💥\n'), Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from(`${HUGE}\nnot a jws\n`)]));
     const { sandbox, env } = await sandboxFor();
     const before = sandbox.requests.length;
-    const r = await runCli(['webhook', 'verify', '--file', file, '-o', 'ndjson'], { env });
+    const r = await runMain(['webhook', 'verify', '--file', file, '-o', 'ndjson'], { env });
     expect(r.code, r.stderr).toBe(8);
     const verdicts = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { reason: string });
     expect(verdicts).toHaveLength(4);
@@ -369,7 +371,7 @@ describe.concurrent('junk where a JWS belongs: exit 8, MALFORMED / TOO_LARGE, no
 
   it('the committed junk fixture (mixed garbage lines) is all MALFORMED', async () => {
     const { env } = await sandboxFor();
-    const r = await runCli(['webhook', 'verify', '--file', f['junk.jws']!, '-o', 'ndjson'], { env });
+    const r = await runMain(['webhook', 'verify', '--file', f['junk.jws']!, '-o', 'ndjson'], { env });
     expect(r.code, r.stderr).toBe(8);
     const reasons = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { reason: string }).reason);
     expect(reasons.length).toBeGreaterThan(3);
@@ -388,7 +390,7 @@ describe.concurrent('a local server that cannot listen: one clear message, exit 
   for (const [name, args] of Object.entries(cases)) {
     it(name, async () => {
       const { sandbox, env } = await sandboxFor();
-      const r = await runCli(args(new URL(sandbox.url).port), { env });
+      const r = await runMain(args(new URL(sandbox.url).port), { env });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/^(warning: .*\n)?Error: Cannot listen on .*: (the port is already in use|the host name does not resolve)\n[^\n]+\n$/);
       expect(r.stderr).not.toMatch(/bug in partner|\n\s+at /);
@@ -399,7 +401,7 @@ describe.concurrent('a local server that cannot listen: one clear message, exit 
 describe('stack traces only with --debug', () => {
   it('a usage error never shows one, even with --debug', async () => {
     const { env } = await sandboxFor();
-    const r = await runCli(['--debug', 'employees', 'list', '--page', '0'], { env });
+    const r = await runMain(['--debug', 'employees', 'list', '--page', '0'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });

@@ -2,10 +2,12 @@
 // a terminal, errors are text whatever stdout is (piped, JSON, --jq), flag
 // parser errors included; JSON errors only when stderr is not a terminal and
 // the output is JSON or NDJSON (errors-json.test.ts). stderr is a real
-// pseudo-terminal (util-linux script); stdout goes through `| cat`.
+// pseudo-terminal (util-linux script); stdout goes through `| cat`. The cases
+// without a terminal run the CLI in-process (test/helpers/main-in-process.ts).
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli, sandboxEnv } from '../helpers/cli.js';
+import { BIN, ROOT, sandboxEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { hasScript, strip } from '../helpers/pty.js';
 
 let env: NodeJS.ProcessEnv;
@@ -70,12 +72,12 @@ describe.runIf(hasScript)('stderr a terminal, stdout piped', () => {
 
 describe('stderr not a terminal', () => {
   it('the same usage errors are one JSON object when the output is JSON, text with -o csv', async () => {
-    const json = await runCli(['employees', 'list', '--page-size', '500'], { env });
+    const json = await runMain(['employees', 'list', '--page-size', '500'], { env });
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'INVALID_OPTION', exitCode: 2 } });
-    const bogus = await runCli(['employees', 'list', '--bogus'], { env });
+    const bogus = await runMain(['employees', 'list', '--bogus'], { env });
     expect(JSON.parse(bogus.stderr)).toMatchObject({ error: { code: 'USAGE', exitCode: 2 } });
-    const csv = await runCli(['employees', 'list', '--bogus', '-o', 'csv'], { env });
+    const csv = await runMain(['employees', 'list', '--bogus', '-o', 'csv'], { env });
     expect(csv.stderr).toMatch(/^Error: unknown option '--bogus'/);
   });
 });

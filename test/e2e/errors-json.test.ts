@@ -1,9 +1,11 @@
 // Issue 12 item 6: when a command's data goes out as JSON or NDJSON (chosen
 // with -o, or implied because stdout is a pipe), an error is one JSON object
-// on stderr; the exit code is the same as with the text block.
+// on stderr; the exit code is the same as with the text block. Runs the CLI
+// in-process (test/helpers/main-in-process.ts), stdout a pipe as when spawned.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -38,7 +40,7 @@ describe('errors as JSON on stderr', () => {
     ['--jq', ['employees', 'list', '--jq', '.data[].id']],
   ] as const) {
     it(`${label}: a 401 is one JSON object with code, status, the sentence and the correlation id; exit 3`, async () => {
-      const r = await runCli([...args], { env });
+      const r = await runMain([...args], { env });
       expect(r.code).toBe(3);
       expect(r.stdout).toBe('');
       const { error } = oneJsonLine(r.stderr);
@@ -51,7 +53,7 @@ describe('errors as JSON on stderr', () => {
 
   it('a usage error found before any request is JSON too (exit 2, no HTTP status)', async () => {
     const before = sandbox.requests.length;
-    const r = await runCli(['employees', 'list', '--page', '0', '-o', 'ndjson'], { env });
+    const r = await runMain(['employees', 'list', '--page', '0', '-o', 'ndjson'], { env });
     expect(r.code).toBe(2);
     const { error } = oneJsonLine(r.stderr);
     expect(error).toMatchObject({ code: 'INVALID_OPTION', status: null, correlationId: null, exitCode: 2 });
@@ -61,7 +63,7 @@ describe('errors as JSON on stderr', () => {
 
   it('-o table (or -o csv): the text block, with the 401 headline as a sentence; same exit code', async () => {
     for (const format of ['table', 'csv']) {
-      const r = await runCli(['employees', 'list', '-o', format], { env });
+      const r = await runMain(['employees', 'list', '-o', format], { env });
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/^Error: Your token was refused \(AUTHORIZATION_INVALID_TOKEN\)\n {2}Server answer: UNAUTHORIZED, HTTP 401\n/);
       expect(r.stderr).toMatch(/Correlation id: \S+/);
@@ -71,7 +73,7 @@ describe('errors as JSON on stderr', () => {
 
   it('profile get of several employees: one JSON line per failed employee, naming it; the others still printed', async () => {
     const good = { ...env, PARTNER_TOKEN: sandbox.tokens.companyA };
-    const r = await runCli(['profile', 'get', 'ACME-00001', 'ACME-99999', 'personal', '-o', 'json'], { env: good });
+    const r = await runMain(['profile', 'get', 'ACME-00001', 'ACME-99999', 'personal', '-o', 'json'], { env: good });
     expect(r.code).toBe(5);
     const docs = JSON.parse(r.stdout) as { personal: unknown }[];
     expect(docs).toHaveLength(1);
@@ -81,24 +83,24 @@ describe('errors as JSON on stderr', () => {
   });
 
   it('a command that prints no data keeps the text block when piped', async () => {
-    const r = await runCli(['auth', 'login', '--base-url', 'http://api.example.com', '--with-token'], { env, input: 'tok\n' });
+    const r = await runMain(['auth', 'login', '--base-url', 'http://api.example.com', '--with-token'], { env, input: 'tok\n' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^Error: Refusing base URL http:\/\/api\.example\.com/);
   });
 
   it('a usage error commander finds (an unknown flag) is JSON too when the output would be; text with -o table', async () => {
     const before = sandbox.requests.length;
-    const json = await runCli(['employees', 'list', '--bogus'], { env });
+    const json = await runMain(['employees', 'list', '--bogus'], { env });
     expect(json.code).toBe(2);
     expect(oneJsonLine(json.stderr)).toMatchObject({ error: { code: 'USAGE', exitCode: 2, message: "unknown option '--bogus'" } });
-    const text = await runCli(['employees', 'list', '--bogus', '-o', 'table'], { env });
+    const text = await runMain(['employees', 'list', '--bogus', '-o', 'table'], { env });
     expect(text.code).toBe(2);
     expect(text.stderr).toMatch(/^Error: unknown option '--bogus'\n/);
     expect(sandbox.requests.length).toBe(before);
   });
 
   it('--debug shows no stack trace for an ordinary network failure', async () => {
-    const r = await runCli(['--debug', '--base-url', 'http://127.0.0.1:1', 'employees', 'list', '-o', 'table'], { env });
+    const r = await runMain(['--debug', '--base-url', 'http://127.0.0.1:1', 'employees', 'list', '-o', 'table'], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Error: Could not reach GET http:\/\/127\.0\.0\.1:1\/v1\/employees: ECONNREFUSED/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -106,7 +108,7 @@ describe('errors as JSON on stderr', () => {
 
   it('invalid form values: one JSON object whose details name each field (no text list before it)', async () => {
     const good = { ...env, PARTNER_TOKEN: sandbox.tokens.companyA };
-    const r = await runCli(['gp', 'create', '--entity', 'Acme Deutschland GmbH', '--set', 'personal.firstName=Ada', '--dry-run'], { env: good });
+    const r = await runMain(['gp', 'create', '--entity', 'Acme Deutschland GmbH', '--set', 'personal.firstName=Ada', '--dry-run'], { env: good });
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/Invalid values/);
     const { error } = oneJsonLine(r.stderr) as { error: { code: string; details: { field: string; message: string }[] } };

@@ -1,14 +1,17 @@
 // `partner help -o json` (issue 23 item 3): the whole command tree as one
 // documented document, from the same definitions as the help text.
+// Runs the CLI in-process (test/helpers/main-in-process.ts: the launcher's steps);
+// the launcher itself is spawned in launcher.test.ts.
 import { describe, expect, it } from 'vitest';
 import { isGroup, type CommandDef } from '../../src/command.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 async function helpJson(args: string[]) {
   const d = tempDir();
   try {
-    return await runCli(args, { env: isolatedEnv(d.path), timeoutMs: 15_000 });
+    return await runMain(args, { env: isolatedEnv(d.path), timeoutMs: 15_000 });
   } finally {
     d.cleanup();
   }

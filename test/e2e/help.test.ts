@@ -1,13 +1,16 @@
 // Help as a person reads it: every command's help at 80 columns (no line
 // wider, no word split), global options once, the examples that run against
 // the sandbox really run, and unknown commands suggest the right one.
+// Runs the CLI in-process (test/helpers/main-in-process.ts: the launcher's steps and main,
+// over real HTTP to a sandbox); what needs a real process is spawned (launcher.test.ts).
 import { mkdirSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGroup, type CommandDef } from '../../src/command.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { ROOT, runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
+import { ROOT, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const paths: [string, CommandDef | undefined][] = [['', undefined]];
 for (const t of TOP_LEVEL) {
@@ -35,7 +38,7 @@ afterAll(async () => {
 
 describe.each(paths)('partner %s --help', (path, def) => {
   it('fits 80 columns, splits no word, and lists the global options once', async () => {
-    const r = await runCli([...path.split(' ').filter(Boolean), '--help'], { env });
+    const r = await runMain([...path.split(' ').filter(Boolean), '--help'], { env });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
@@ -64,7 +67,7 @@ describe('help examples', () => {
   it.each(examples.filter(([, e]) => !NOT_RUN.test(e)))('%s: `%s` runs against the sandbox', async (_path, example) => {
     const words = (example.replace(/\s+#.*$/, '').match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((w) => w.replace(/^["']|["']$/g, ''));
     expect(words[0]).toBe('partner');
-    const r = await runCli(words.slice(1).filter((w) => w !== '--sandbox'), { env, cwd: join(dirPath, 'work') });
+    const r = await runMain(words.slice(1).filter((w) => w !== '--sandbox'), { env, cwd: join(dirPath, 'work') });
     expect(r.code, `${example}\n${r.stderr}`).toBe(0);
     expect(r.stdout.length + r.stderr.length).toBeGreaterThan(0);
   });
@@ -78,17 +81,17 @@ describe('unknown commands', () => {
     [['help', 'employes'], /Did you mean employees\?/],
   ])('%j suggests the right one (exit 2, nothing sent)', async (args, message) => {
     const before = sandbox.requests.length;
-    const r = await runCli(args, { env });
+    const r = await runMain(args, { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(sandbox.requests.length).toBe(before);
   });
 
   it('partner alone and a group alone print their help (exit 0)', async () => {
-    const root = await runCli([], { env });
+    const root = await runMain([], { env });
     expect(root.code).toBe(0);
     expect(root.stdout).toMatch(/^Lookups:$/m);
-    const group = await runCli(['trackers'], { env });
+    const group = await runMain(['trackers'], { env });
     expect(group.code).toBe(0);
     expect(group.stdout).toMatch(/partner trackers <command>/);
   });
@@ -96,16 +99,16 @@ describe('unknown commands', () => {
 
 describe('help topics', () => {
   it.each(['globals', 'environment', 'exit-codes', 'formats', 'configuration'])('partner help %s fits 80 columns', async (topic) => {
-    const r = await runCli(['help', topic], { env });
+    const r = await runMain(['help', topic], { env });
     expect(r.code, r.stderr).toBe(0);
     for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(r.stdout.length).toBeGreaterThan(200);
   });
 
   it('partner help globals lists every global flag; partner --help names the topics', async () => {
-    const g = await runCli(['help', 'globals'], { env });
+    const g = await runMain(['help', 'globals'], { env });
     for (const flag of ['--profile', '--base-url', '--sandbox', '--debug', '--timeout', '--no-color', '--no-input']) expect(g.stdout).toContain(flag);
-    const root = await runCli(['--help'], { env });
+    const root = await runMain(['--help'], { env });
     expect(root.stdout.replace(/\s+/g, ' ')).toContain('partner help <topic>');
     for (const topic of ['globals', 'environment', 'exit-codes', 'formats', 'configuration']) expect(root.stdout).toMatch(new RegExp(`^  ${topic} `, 'm'));
   });
@@ -113,7 +116,7 @@ describe('help topics', () => {
 
 describe('small things a person reads', () => {
   it('auth login --token says to use --with-token (the token is never a flag)', async () => {
-    const r = await runCli(['auth', 'login', '--token', 'abc'], { env });
+    const r = await runMain(['auth', 'login', '--token', 'abc'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '--token'");
     expect(r.stderr).toContain('--with-token');
@@ -122,12 +125,12 @@ describe('small things a person reads', () => {
 
   it('--set says (repeatable) once, and --results names the file --from-csv really writes', async () => {
     for (const path of [['gp', 'create'], ['dynamic-details', 'submit']]) {
-      const r = await runCli([...path, '--help'], { env });
+      const r = await runMain([...path, '--help'], { env });
       const at = r.stdout.indexOf('--set <');
       const set = r.stdout.slice(at, r.stdout.indexOf('\n  -', at));
       expect(set.match(/repeatable/g), set).toHaveLength(1);
     }
-    const r = await runCli(['gp', 'create', '--help'], { env });
+    const r = await runMain(['gp', 'create', '--help'], { env });
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('NAME.results.csv beside NAME.csv');
   });
 

@@ -4,7 +4,9 @@
 // exactly as \u escapes; CSV cells that an importer trims to a formula (a
 // leading space, line break, BOM or zero-width character) are neutralised,
 // every element of a list too; a value nested 100,000 levels deep is a clear
-// error naming its field, never a stack overflow ("This is a bug").
+// error naming its field, never a stack overflow ("This is a bug"). Piped
+// output runs the CLI in-process (test/helpers/main-in-process.ts); the
+// pseudo-terminal cases spawn it.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -12,7 +14,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasScript } from '../helpers/pty.js';
-import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const uuid = (i: number) => `5e1f0000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const employee = (i: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ id: uuid(i), employeeCode: `RT-${i}`, fullName: `Person ${i}`, status: 'ACTIVE', ...extra });
@@ -121,7 +124,7 @@ describe.skipIf(!hasScript)('invisible characters on a terminal (a pseudo-termin
 describe('CSV in a file', () => {
   it('keeps invisible characters, neutralises every formula an importer could trim to, elements of lists too', async () => {
     const file = join(dir.path, 'employees.csv');
-    const r = await runCli(['employees', 'list', '-o', 'csv', '--output-file', file], { env: envFor(shallow) });
+    const r = await runMain(['employees', 'list', '-o', 'csv', '--output-file', file], { env: envFor(shallow) });
     expect(r.code, r.stderr).toBe(0);
     const rows = parse(readFileSync(file, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows.map((row) => row.id)).toEqual([uuid(1), uuid(2)]);
@@ -138,7 +141,7 @@ describe('CSV in a file', () => {
   });
 
   it('--csv-raw keeps them as sent', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'csv', '--csv-raw'], { env: envFor(shallow) });
+    const r = await runMain(['employees', 'list', '-o', 'csv', '--csv-raw'], { env: envFor(shallow) });
     expect(r.code, r.stderr).toBe(0);
     const row = (parse(r.stdout, { columns: true }) as Record<string, string>[])[1]!;
     expect(row.designation).toBe(' =1+1');
@@ -159,7 +162,7 @@ describe('a value nested 100,000 levels deep', () => {
   ];
   for (const [name, args, path] of refused) {
     it(`${name}: exit 1, an error naming the field, no stack overflow`, async () => {
-      const r = await runCli(args, { env: envFor(deep), timeoutMs: 30_000 });
+      const r = await runMain(args, { env: envFor(deep), timeoutMs: 30_000 });
       expect(r.code, r.stderr).toBe(1);
       // Piped JSON output has its errors as one JSON line (with the code); the others a text block.
       const json = r.stderr.startsWith('{') ? (JSON.parse(r.stderr) as { error: { message: string; code: string } }).error : undefined;
@@ -172,7 +175,7 @@ describe('a value nested 100,000 levels deep', () => {
   }
 
   it('-o ndjson without --fields writes the rows as the API sent them, deep one included', async () => {
-    const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--no-progress'], { env: envFor(deep), timeoutMs: 30_000 });
+    const r = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--no-progress'], { env: envFor(deep), timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(4);

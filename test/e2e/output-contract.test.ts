@@ -3,6 +3,8 @@
 // parses, NDJSON is one object per line, CSV parses, --jq applies, -q prints
 // ids, --fields picks), piped output is never a table, and no command offers
 // a flag that is not declared in its definition's output spec.
+// Runs the CLI in-process (test/helpers/main-in-process.ts: the launcher's steps and main,
+// over real HTTP to a sandbox); what needs a real process is spawned (launcher.test.ts).
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
@@ -10,7 +12,8 @@ import { buildProgram } from '../../src/program.js';
 import { testIO } from '../../src/io.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import { isGroup, type CommandDef } from '../../src/command.js';
-import { runCli, sandboxEnv, spawnCli, waitFor, type RunningCli } from '../helpers/cli.js';
+import { sandboxEnv, spawnCli, waitFor, type RunningCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { employeeCreated } from '../unit/webhooks/helpers.js';
 
@@ -89,7 +92,7 @@ describe('the command tree', () => {
   });
 });
 
-const run = (path: string, extra: string[]) => runCli([...RUNS[path]!, ...extra], { env, input: INPUT[path] });
+const run = (path: string, extra: string[]) => runMain([...RUNS[path]!, ...extra], { env, input: INPUT[path] });
 
 describe.each(leafDefs().filter(([path, d]) => d.output && RUNS[path]!.length > 0))('%s', (path, def) => {
   const formats = def.output!.formats;
@@ -151,15 +154,15 @@ describe('sandbox emit', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const to = `http://127.0.0.1:${(receiver.address() as import('node:net').AddressInfo).port}/`;
     try {
-      const json = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to], { env });
+      const json = await runMain(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to], { env });
       expect(json.code, json.stderr).toBe(0);
       expect(JSON.parse(json.stdout)).toMatchObject({ eventType: 'EMPLOYEE_CREATED', legacy: false, to, status: 200 });
-      const line = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to, '-o', 'table'], { env });
+      const line = await runMain(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to, '-o', 'table'], { env });
       expect(line.stdout).toMatch(/^EMPLOYEE_CREATED signed with kid \S+ -> http:\/\/127\.0\.0\.1:\d+\/: HTTP 200\n$/);
-      const printed = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to, '--print'], { env });
+      const printed = await runMain(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to, '--print'], { env });
       expect(printed.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
       expect(printed.stderr).toMatch(/HTTP 200/);
-      const both = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--print', '-o', 'json'], { env });
+      const both = await runMain(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--print', '-o', 'json'], { env });
       expect(both.code).toBe(2);
       expect(both.stderr).toMatch(/--print writes the signed JWS itself/);
     } finally {
@@ -187,7 +190,7 @@ describe('webhook verify --file (a stream of verdicts through writeList)', () =>
     file = `${tmp}/contract.jws`;
     writeFileSync(file, `${await sandbox.signer.sign(employeeCreated())}\nnot-a-jws\n`);
   });
-  const verify = (extra: string[]) => runCli(['webhook', 'verify', '--file', file, ...extra], { env });
+  const verify = (extra: string[]) => runMain(['webhook', 'verify', '--file', file, ...extra], { env });
 
   it('piped with no -o and -o json: one JSON array of {line, ...verdict}; the summary on stderr', async () => {
     for (const r of [await verify([]), await verify(['-o', 'json'])]) {
@@ -250,7 +253,7 @@ describe('webhook listen (each event one record, written as it happens)', () => 
     const failing = await session(['--jq', 'if .valid then error("boom") else .reason end'], 1, (l) => /could not print an event/.test(l.stderr()));
     expect(failing.stdout).toBe('MALFORMED\n');
     expect(failing.stderr).toMatch(/warning: could not print an event: --jq failed: .*boom/);
-    const bad = await runCli(['webhook', 'listen', '--jq', '.[[['], { env });
+    const bad = await runMain(['webhook', 'listen', '--jq', '.[[['], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Invalid --jq filter/);
   }, 60_000);
@@ -281,7 +284,7 @@ describe('webhook replay (a stream of outcomes through writeList)', () => {
     receiver?.closeAllConnections();
     await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
   });
-  const replay = (extra: string[]) => runCli(['webhook', 'replay', '--spool', spool, '--to', to, ...extra], { env });
+  const replay = (extra: string[]) => runMain(['webhook', 'replay', '--spool', spool, '--to', to, ...extra], { env });
 
   it('piped with no -o and -o json: one JSON array of outcomes; the count on stderr', async () => {
     for (const r of [await replay([]), await replay(['-o', 'json'])]) {

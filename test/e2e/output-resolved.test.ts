@@ -5,13 +5,16 @@
 // have, and the server (a real sandbox on a loopback port, which logs every
 // request) received nothing. A new command needs an entry in SAMPLES: the
 // test fails without one.
+// Runs the CLI in-process (test/helpers/main-in-process.ts: the launcher's steps and main,
+// over real HTTP to a sandbox); what needs a real process is spawned (launcher.test.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGroup, type CommandDef } from '../../src/command.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const ENTITY = 'Acme Deutschland GmbH';
 
@@ -72,7 +75,7 @@ afterAll(async () => {
 /** Runs one sample with extra flags; returns the result and the requests the sandbox received meanwhile. */
 async function attempt(path: string, extra: string[]) {
   const before = sandbox.requests.length;
-  const r = await runCli([...SAMPLES[path]!(), ...extra], { env, timeoutMs: 15_000 });
+  const r = await runMain([...SAMPLES[path]!(), ...extra], { env, timeoutMs: 15_000 });
   return { ...r, requests: sandbox.requests.slice(before).map((q) => `${q.method} ${q.path}`) };
 }
 
@@ -133,7 +136,7 @@ describe('reproductions', () => {
     expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['id', 'personal']);
   });
   it('profile get: a section path the first answer lacks exits 2 before any row is written', async () => {
-    const bad = await runCli(['profile', 'get', 'ACME-00007', 'ACME-00001', '--fields', 'id,personal.noSuchField', '-o', 'ndjson'], { env, timeoutMs: 15_000 });
+    const bad = await runMain(['profile', 'get', 'ACME-00007', 'ACME-00001', '--fields', 'id,personal.noSuchField', '-o', 'ndjson'], { env, timeoutMs: 15_000 });
     expect(bad.code, bad.stderr).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/personal\.noSuchField/);

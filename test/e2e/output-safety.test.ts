@@ -1,12 +1,15 @@
 // Output safety end to end, against the built CLI and the sandbox's
 // adversarial employees (commas, quotes, newlines, non-ASCII, cells starting
 // with = + - @, terminal escape sequences) and webhook payloads carrying
-// escape sequences: nothing reaches a terminal raw, CSV round-trips.
+// escape sequences: nothing reaches a terminal raw, CSV round-trips. Piped
+// output runs the CLI in-process (test/helpers/main-in-process.ts); the
+// terminal and `webhook listen` cases spawn it.
 import { spawn } from 'node:child_process';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, runCli, tempDir, waitFor } from '../helpers/cli.js';
+import { BIN, isolatedEnv, ROOT, tempDir, waitFor } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -28,7 +31,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ employees: 45 });
   dir = tempDir();
   env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
-  const r = await runCli(['employees', 'list', '-o', 'json'], { env });
+  const r = await runMain(['employees', 'list', '-o', 'json'], { env });
   expect(r.code, r.stderr).toBe(0);
   page = (JSON.parse(r.stdout) as { data: Employee[] }).data;
 });
@@ -52,7 +55,7 @@ describe('the adversarial data really is adversarial (guards the tests below)', 
 
 describe('employees list', () => {
   it('table output carries no ESC, C0 or C1 control bytes, and every row is there', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'table'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'table'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(CONTROL);
     for (const e of page) expect(r.stdout).toContain(e.employeeCode);
@@ -69,7 +72,7 @@ describe('employees list', () => {
   });
 
   it('CSV round-trips through csv-parse: every row intact, formula cells neutralised with a leading quote', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'csv'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'csv'], { env });
     expect(r.code, r.stderr).toBe(0);
     const rows = parseCsv(r.stdout, { columns: true, relax_column_count: false }) as Record<string, string>[];
     expect(rows).toHaveLength(page.length);
@@ -90,7 +93,7 @@ describe('employees list', () => {
   });
 
   it('--csv-raw keeps formula cells exactly as the API sent them', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'csv', '--csv-raw'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'csv', '--csv-raw'], { env });
     expect(r.code, r.stderr).toBe(0);
     const rows = parseCsv(r.stdout, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(page.length);
@@ -104,7 +107,7 @@ describe('employees list', () => {
   });
 
   it('CSV with --fields round-trips too (the columns asked for, in order)', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'csv', '--fields', 'displayName,middleName,department,designation'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'csv', '--fields', 'displayName,middleName,department,designation'], { env });
     expect(r.code, r.stderr).toBe(0);
     const rows = parseCsv(r.stdout) as string[][];
     expect(rows[0]).toEqual(['displayName', 'middleName', 'department', 'designation']);
@@ -114,7 +117,7 @@ describe('employees list', () => {
   });
 
   it('NDJSON keeps the data exactly (escaped by JSON, so no raw control bytes on stdout)', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'ndjson'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'ndjson'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(CONTROL);
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Employee)).toEqual(page);
@@ -125,7 +128,7 @@ describe('profile get', () => {
   const hostile = () => page.find((e) => String(e.lastName).includes('\u001b'))!;
 
   it('table output of an employee with escape sequences has no control bytes', async () => {
-    const r = await runCli(['profile', 'get', hostile().employeeCode, '-o', 'table'], { env });
+    const r = await runMain(['profile', 'get', hostile().employeeCode, '-o', 'table'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Renée');
     expect(r.stdout).not.toMatch(CONTROL);
@@ -134,7 +137,7 @@ describe('profile get', () => {
 
   it('table output of the employee whose address has quotes and a newline has no control bytes', async () => {
     const jose = page.find((e) => e.firstName === 'José')!;
-    const r = await runCli(['profile', 'get', jose.employeeCode, 'address', 'personal', '-o', 'table'], { env });
+    const r = await runMain(['profile', 'get', jose.employeeCode, 'address', 'personal', '-o', 'table'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Schmidt');
     expect(r.stdout).not.toMatch(CONTROL);
@@ -142,7 +145,7 @@ describe('profile get', () => {
 
   it('CSV of several hostile employees round-trips, formula cells neutralised', async () => {
     const codes = page.filter((e) => /[\u001b"=,+@]|^-/.test(JSON.stringify(e))).map((e) => e.employeeCode);
-    const r = await runCli(['profile', 'get', ...codes, 'personal', 'employment', '-o', 'csv'], { env });
+    const r = await runMain(['profile', 'get', ...codes, 'personal', 'employment', '-o', 'csv'], { env });
     expect(r.code, r.stderr).toBe(0);
     const rows = parseCsv(r.stdout, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(codes.length);
@@ -170,14 +173,14 @@ const hostilePayload = () => ({
 describe('webhook payloads with escape sequences', () => {
   it('webhook verify (the profile\'s key set): the verdict on the terminal is neutralised', async () => {
     const jws = await sandbox.signer.sign(hostilePayload());
-    const r = await runCli(['webhook', 'verify', jws, '-o', 'table'], { env });
+    const r = await runMain(['webhook', 'verify', jws, '-o', 'table'], { env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^VALID/);
     expect(r.stdout).toContain('EMPLOYEE_UPDATED');
     expect(r.stdout).not.toMatch(CONTROL);
     expect(r.stdout).not.toContain('\u202e');
     // JSON keeps the exact payload for scripts (escaped, so still no raw bytes).
-    const j = await runCli(['webhook', 'verify', jws, '-o', 'json'], { env });
+    const j = await runMain(['webhook', 'verify', jws, '-o', 'json'], { env });
     expect(j.stdout).not.toMatch(CONTROL);
     expect(JSON.parse(j.stdout).payload).toEqual(hostilePayload());
   });
@@ -186,7 +189,7 @@ describe('webhook payloads with escape sequences', () => {
     const { writeFileSync } = await import('node:fs');
     const file = `${dir.path}/hostile.jws`;
     writeFileSync(file, `${await sandbox.signer.sign(hostilePayload())}\n${await sandbox.signer.sign(hostilePayload())}\n`);
-    const r = await runCli(['webhook', 'verify', '--file', file, '-o', 'table'], { env });
+    const r = await runMain(['webhook', 'verify', '--file', file, '-o', 'table'], { env });
     expect(r.code, r.stderr).toBe(0);
     // The header, a row per JWS, the summary.
     expect(r.stdout.trim().split('\n')).toHaveLength(4);
@@ -243,7 +246,7 @@ describe('hostile error bodies from a server', () => {
       try {
         // The text block (-o table) and, piped, the JSON line (issue 12): neither carries control bytes.
         for (const format of [['-o', 'table'], []]) {
-          const r = await runCli(['employees', 'list', '--timeout', '5', ...format], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${port}` }, timeoutMs: 30_000 });
+          const r = await runMain(['employees', 'list', '--timeout', '5', ...format], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${port}` }, timeoutMs: 30_000 });
           expect(r.code, r.stderr).toBe(b.code);
           if (format.length) expect(r.stderr).toMatch(/^Error: /);
           else expect(JSON.parse(r.stderr).error.exitCode).toBe(b.code);

@@ -18,11 +18,18 @@ const children: ChildProcessWithoutNullStreams[] = [];
 const listen = (args: string[], env: NodeJS.ProcessEnv) => listenOn(args, env, children);
 
 
-/** The partner's app: answers per `mode`, records every body it got (and took, with a 2xx). */
+/**
+ * The partner's app: answers per `mode`, records every body it got (and took, with a 2xx).
+ * A 'slow' answer waits for release() (after the test saw the timeout), not for a fixed time.
+ */
 function target() {
   const state = {
     mode: 'ok' as 'ok' | 'fail' | 'slow',
     delayMs: 0,
+    held: [] as (() => void)[],
+    release: () => {
+      for (const answer of state.held.splice(0)) answer();
+    },
     got: [] as { body: string; id: string | undefined; redelivery: string | undefined }[],
     took: [] as string[],
     server: undefined as unknown as Server,
@@ -38,7 +45,7 @@ function target() {
         state.took.push(body);
         res.writeHead(202).end();
       };
-      if (state.mode === 'slow') setTimeout(answer, 3000);
+      if (state.mode === 'slow') state.held.push(answer);
       else if (state.delayMs) setTimeout(answer, state.delayMs);
       else answer();
     });
@@ -176,6 +183,7 @@ describe('webhook listen --forward-to: 2xx only when the target took it', () => 
     app.mode = 'ok';
     await until(() => /no answer within 0.5 s/.test(s.stdout()), 'the timeout line');
     // The slow target finishes; the next retry is acknowledged without sending the event again.
+    app.release();
     await until(() => app.took.includes(slowBody), 'the slow target to finish', 10_000);
     const retry = await post(s.url, slowJws);
     expect(retry.status).toBe(200);
@@ -531,13 +539,15 @@ describe('webhook listen: --max-age and look-alike event types', () => {
 
 describe('webhook listen: Ctrl-C is prompt even with a forward in flight', () => {
   it('with a target that never answers, SIGINT exits 130 within a second (spool and direct)', async () => {
-    const hang = createServer(() => undefined);
+    let hung = 0;
+    const hang = createServer(() => void hung++);
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
     const hangUrl = `http://127.0.0.1:${(hang.address() as AddressInfo).port}/`;
     for (const extra of [['--spool', join(dir.path, 'spool-hang')], []]) {
       const l = await listen(['--jwks-file', jwksFile, '--forward-to', hangUrl, '--forward-timeout', '60s', ...extra], env);
       const pending = post(l.url, genuine()).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 300));
+      const before = hung;
+      await until(() => hung > before, 'the forward in flight');
       const t0 = Date.now();
       l.child.kill('SIGINT');
       expect(await l.exited).toBe(130);
