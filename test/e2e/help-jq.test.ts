@@ -1,12 +1,14 @@
 // `partner help -o json --jq EXPR`: the filter applies to the command tree
 // (it was ignored: the text help came back, exit 0); `help` refuses flags it
-// does not have instead of answering with the overview.
+// does not have instead of answering with the overview. Runs in-process
+// (runMain): only arguments and rendering are checked.
 import { afterAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
-const run = (args: string[]) => runCli(args, { env: isolatedEnv(dir.path), timeoutMs: 15_000 });
+const run = (args: string[]) => runMain(args, { env: isolatedEnv(dir.path), timeoutMs: 15_000 });
 
 describe('partner help -o json --jq', () => {
   it('filters the document of the whole tree', async () => {
