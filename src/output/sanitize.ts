@@ -74,7 +74,7 @@ function keptFormat(c: string, at: number, text: string): boolean {
   const next = nextAt < text.length ? text.codePointAt(nextAt)! : -1;
   if (cp === ZWNJ || cp === ZWJ) {
     if (prev < 0 || next < 0) return false;
-    if (VIRAMA.has(prev)) return is(LETTER, next) && is(LETTER_OR_MARK, before(text, at - 1));
+    if (VIRAMA.has(prev)) return is(LETTER, next) && is(LETTER_OR_MARK, before(text, at - lengthOf(prev)));
     if (is(JOINING_LETTER, prev) && is(LETTER_OR_MARK, prev) && is(JOINING_LETTER, next) && is(LETTER, next)) return true;
     if (cp !== ZWJ || !is(PICTOGRAPHIC, next)) return false;
     // Back over VS16 and a skin tone (at most one of each) to the emoji the sequence joins.
