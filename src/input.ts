@@ -125,6 +125,10 @@ export function decodeUtf8(buf: Buffer, source: string, code: string): string {
   try {
     return utf8.decode(buf);
   } catch {
+    // A UTF-16 file (Windows Notepad's "Unicode", PowerShell 5's Out-File) starts with its byte order mark:
+    // say what it is rather than point at byte 0.
+    const utf16 = buf[0] === 0xff && buf[1] === 0xfe ? 'UTF-16 LE' : buf[0] === 0xfe && buf[1] === 0xff ? 'UTF-16 BE' : undefined;
+    if (utf16) throw new UsageError(`${source} is ${utf16} (it starts with a UTF-16 byte order mark), not UTF-8`, 'Save the file as UTF-8 (with or without a BOM), for example: iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8', code);
     const at = firstInvalidUtf8(buf);
     let line = 1;
     for (let i = 0; i < at; i++) if (buf[i] === 0x0a) line++;

@@ -1,7 +1,7 @@
 import { Agent, closeDispatcher, errors as undiciErrors, poolOptions, proxyAgent, request, type Dispatcher } from './undici.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
-import { BodyTooLargeError, readCapped } from '../input.js';
+import { BodyTooLargeError, firstInvalidUtf8, readCapped } from '../input.js';
 import { apiErrorFrom, badJsonError, redirectError } from './errors.js';
 import { secretRedactor } from './redact.js';
 import { Deadline } from './deadline.js';
@@ -56,6 +56,26 @@ export class ResponseTooLargeError extends CliError {
     });
   }
 }
+
+/**
+ * A successful answer whose body is not valid UTF-8 (a Latin-1 body labelled
+ * charset=utf-8): refused, never decoded with U+FFFD in place of the bytes,
+ * which an export would write as if they were the data ("Jos\ufffd").
+ */
+export class InvalidUtf8ResponseError extends CliError {
+  constructor(where: string, status: number, bytes: Uint8Array) {
+    const at = firstInvalidUtf8(bytes);
+    const shown = Array.from(bytes.subarray(at, at + 4), (b) => `0x${b.toString(16).padStart(2, '0')}`).join(' ');
+    super(`The server sent invalid UTF-8 in the answer of ${where} (HTTP ${status}): byte offset ${at} of ${bytes.length} (${shown}); nothing of it was used`, {
+      code: 'BAD_RESPONSE_ENCODING',
+      exitCode: ExitCode.FAILURE,
+      hint: 'The API must answer in UTF-8: this answer is in another encoding (often Latin-1) though it is read as UTF-8. Report it to the API provider, quoting the request.',
+    });
+  }
+}
+
+/** Fatal: a malformed sequence throws (InvalidUtf8ResponseError) instead of becoming U+FFFD. A BOM is dropped, as JSON.parse would refuse it. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -161,7 +181,7 @@ export class HttpClient {
     const signal = deadline.signal;
     const started = Date.now();
     let res: Dispatcher.ResponseData;
-    let text: string;
+    let bytes: Buffer;
     // --timeout bounds the waiting too: a Retry-After past what is left of it ends the retries at once.
     let comeBackInMs: number | undefined;
     const leftMs = () => this.opts.timeoutMs - (Date.now() - started);
@@ -172,7 +192,7 @@ export class HttpClient {
         try {
           res = await settledBy(request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal }), signal);
           answered = true;
-          text = (await readCapped(res.body, init.maxBytes ?? MAX_RESPONSE_BYTES, { declaredLength: res.headers['content-length'] })).toString('utf8');
+          bytes = await readCapped(res.body, init.maxBytes ?? MAX_RESPONSE_BYTES, { declaredLength: res.headers['content-length'] });
         } catch (err) {
           if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
           this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
@@ -208,6 +228,15 @@ export class HttpClient {
     // body or in a header that is shown, must not put the token on stderr: api/errors.ts masks
     // every field, after the body is decoded.
     const redact = this.redact;
+    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    // The one decoding of an answer. A success is the data, decoded strictly; an error's body is only
+    // shown (an excerpt, sanitised), so a stray byte there must not hide the status it came with.
+    let text: string;
+    try {
+      text = ok ? strictUtf8.decode(bytes) : bytes.toString('utf8');
+    } catch {
+      throw new InvalidUtf8ResponseError(`${method} ${url.origin}${url.pathname}${url.search}`, res.statusCode, bytes);
+    }
     if (res.statusCode >= 300 && res.statusCode < 400) {
       const location = typeof resHeaders.location === 'string' ? resHeaders.location : undefined;
       throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path, redact });

@@ -15,5 +15,8 @@ export function profileNames(env: NodeJS.ProcessEnv): string[] {
   const profiles = (doc as { profiles?: unknown } | null)?.profiles;
   if (profiles === null || typeof profiles !== 'object' || Array.isArray(profiles)) return [];
   // One name per line: names with control characters could break the shell's reading.
-  return Object.keys(profiles).filter((n) => n !== '' && !/[\u0000-\u001f\u007f]/.test(n)).sort();
+  const names = Object.keys(profiles).filter((n) => n !== '' && !/[\u0000-\u001f\u007f]/.test(n));
+  // A shell matches what was typed byte for byte: a name saved decomposed (NFD) is also offered
+  // precomposed (NFC), as keyboards type it; partner takes either (names are compared NFC).
+  return [...new Set(names.flatMap((n) => [n, n.normalize('NFC')]))].sort();
 }

@@ -18,11 +18,17 @@ export interface ProfileFlags {
   baseUrl?: string;
 }
 
-/** Which profile: --profile > PARTNER_PROFILE > the active one in the config file > "default". */
+/**
+ * Which profile: --profile > PARTNER_PROFILE > the active one in the config
+ * file > "default". A name typed in another normalisation form than the one
+ * saved (`Zoé` precomposed or decomposed) is the saved profile: the name comes
+ * back as it is saved (NFC for one not saved yet).
+ */
 export function profileName(flags: ProfileFlags, env: NodeJS.ProcessEnv, store?: ConfigStore): { name: string; source: Source } {
   const envName = env.PARTNER_PROFILE || undefined;
-  if (flags.profile) return { name: flags.profile, source: 'flag' };
-  if (envName) return { name: envName, source: 'env' };
+  const saved = (name: string) => (store ? store.savedName(name) : name.normalize('NFC'));
+  if (flags.profile) return { name: saved(flags.profile), source: 'flag' };
+  if (envName) return { name: saved(envName), source: 'env' };
   if (store?.activeProfile) return { name: store.activeProfile, source: 'profile' };
   return { name: DEFAULT_PROFILE, source: 'none' };
 }

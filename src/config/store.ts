@@ -9,6 +9,20 @@ import { ensurePrivateDir, tightenIfWide } from './secure-files.js';
 export type { Profile } from './file.js';
 export { DEFAULT_PROFILE } from './paths.js';
 
+const sameName = (a: string, b: string) => a === b || a.normalize('NFC') === b.normalize('NFC');
+
+/**
+ * The key of `profiles` that is `name`, exactly, or else once both are NFC;
+ * otherwise `name` NFC. Profiles saved before names were compared NFC keep
+ * their key as it is.
+ */
+function savedKey(profiles: Record<string, unknown>, name: string): string {
+  if (Object.hasOwn(profiles, name)) return name;
+  const nfc = name.normalize('NFC');
+  if (Object.hasOwn(profiles, nfc)) return nfc;
+  return Object.keys(profiles).find((k) => k.normalize('NFC') === nfc) ?? nfc;
+}
+
 /**
  * Profiles and tokens, in one JSON file (mode 0600, directory 0700), shared by
  * every partner process of the user. The file is stored by conf, the design
@@ -55,15 +69,29 @@ export class ConfigStore {
     return Object.keys(this.data.profiles).sort();
   }
 
+  /**
+   * The name a profile is saved under, for a name as typed: `Zoé` typed
+   * precomposed finds the profile saved decomposed, and the other way round
+   * (names are compared NFC: how a name was typed, a shell, a terminal or an
+   * OS's file names may change it). A name no profile has comes back NFC, the
+   * form new profiles are saved under.
+   */
+  savedName(name: string): string {
+    return savedKey(this.data.profiles, name);
+  }
+
   getProfile(name: string): Profile | undefined {
-    const p = Object.hasOwn(this.data.profiles, name) ? this.data.profiles[name] : undefined;
+    const key = savedKey(this.data.profiles, name);
+    const p = Object.hasOwn(this.data.profiles, key) ? this.data.profiles[key] : undefined;
     return p ? { ...p } : undefined;
   }
 
   async setProfile(name: string, profile: Profile, makeActive = true): Promise<void> {
     await this.update((c) => {
-      c.profiles[name] = { ...profile };
-      if (makeActive) c.activeProfile = name;
+      // An existing profile of that name (in any normalisation) is updated, never doubled.
+      const key = savedKey(c.profiles, name);
+      c.profiles[key] = { ...profile };
+      if (makeActive) c.activeProfile = key;
       return true;
     });
   }
@@ -71,8 +99,9 @@ export class ConfigStore {
   /** Makes a saved profile the active one; returns false when there is none of that name. */
   setActiveProfile(name: string): Promise<boolean> {
     return this.update((c) => {
-      if (!Object.hasOwn(c.profiles, name)) return false;
-      c.activeProfile = name;
+      const key = savedKey(c.profiles, name);
+      if (!Object.hasOwn(c.profiles, key)) return false;
+      c.activeProfile = key;
       return true;
     });
   }
@@ -80,9 +109,10 @@ export class ConfigStore {
   /** Removes the profile; returns false when there was none. */
   deleteProfile(name: string): Promise<boolean> {
     return this.update((c) => {
-      if (!Object.hasOwn(c.profiles, name)) return false;
-      delete c.profiles[name];
-      if (c.activeProfile === name) delete c.activeProfile;
+      const key = savedKey(c.profiles, name);
+      if (!Object.hasOwn(c.profiles, key)) return false;
+      delete c.profiles[key];
+      if (c.activeProfile !== undefined && sameName(c.activeProfile, key)) delete c.activeProfile;
       return true;
     });
   }

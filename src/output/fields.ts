@@ -3,22 +3,52 @@ import { MAX_DEPTH, nestedTooDeep } from './depth.js';
 import { closest } from '../text/suggest.js';
 import { sanitizeTerminal } from './sanitize.js';
 
-/** Reads a dot path (`reportsTo.firstName`, `education.0.degree`) from a value. */
+/**
+ * Reads a dot path (`reportsTo.firstName`, `education.0.degree`) from a value.
+ * A name that is not ASCII also matches a key spelt in another normalisation
+ * form (`Zoé` typed precomposed, the server's key decomposed): names are
+ * compared NFC.
+ */
 export function getPath(value: unknown, path: string): unknown {
   let cur: unknown = value;
   for (const part of path.split('.')) {
     if (cur === null || cur === undefined || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[part];
+    const obj = cur as Record<string, unknown>;
+    cur = obj[part];
+    if (cur === undefined && !ASCII.test(part) && !Array.isArray(obj)) cur = obj[nfcKey(obj, part)];
   }
   return cur;
 }
 
-/** Parses `--fields a,b.c` into paths; rejects empty or malformed lists. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The key of `obj` equal to `part` once both are NFC, or `part` itself. Only on a miss with a non-ASCII name. */
+function nfcKey(obj: Record<string, unknown>, part: string): string {
+  const want = part.normalize('NFC');
+  if (want !== part && Object.hasOwn(obj, want)) return want;
+  for (const k of Object.keys(obj)) if (!ASCII.test(k) && k.normalize('NFC') === want) return k;
+  return part;
+}
+
+// One segment of a field path: letters, marks and digits of any script (the
+// server's keys are its own: `通勤手当`), `_`, `$` and `-`, and a joiner where
+// it is spelling (Persian ZWNJ between letters: sanitizeTerminal keeps it).
+// Not empty, no control or invisible character elsewhere, no space, no comma
+// (it separates fields) and no dot (it separates segments).
+const SEGMENT = /^[\p{L}\p{M}\p{N}\p{Pc}$\u200c\u200d-]+$/u;
+
+/**
+ * Parses `--fields a,b.c` into paths, each NFC-normalised (getPath compares
+ * NFC); rejects empty or malformed lists.
+ */
 export function parseFields(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const fields = raw.split(',').map((f) => f.trim());
-  if (fields.length === 0 || fields.some((f) => f === '' || !/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(f))) {
-    throw new UsageError(`Invalid --fields "${raw}"`, 'Give a comma-separated list of field names or dot paths, for example --fields employeeCode,fullName,reportsTo.lastName');
+  const fields = raw.split(',').map((f) => f.trim().normalize('NFC'));
+  if (fields.length === 0 || fields.some((f) => !f.split('.').every((s) => SEGMENT.test(s) && sanitizeTerminal(s) === s))) {
+    throw new UsageError(
+      sanitizeTerminal(`Invalid --fields "${raw.length > 200 ? `${raw.slice(0, 200)}…` : raw}"`),
+      'Give a comma-separated list of field names or dot paths (letters, digits, _ $ -), for example --fields employeeCode,fullName,reportsTo.lastName',
+    );
   }
   return fields;
 }

@@ -47,6 +47,8 @@ export interface Output {
   quiet: boolean;
   /** Keep formula-like CSV cells as they are. */
   csvRaw: boolean;
+  /** --bom: CSV output starts with a UTF-8 byte order mark (files and pipes; never on a terminal). */
+  bom: boolean;
   /** A jq filter that compiled, applied to the JSON document. */
   jq?: string;
   /** -o or --jq chose the format (not the terminal or the command's default). */
@@ -64,6 +66,7 @@ export function resolveOutput(raw: Record<string, unknown>, spec: OutputSpec, ta
   const fields = parseFields(raw.fields as string | undefined);
   const quiet = raw.quiet === true;
   const csvRaw = raw.csvRaw === true;
+  const bom = raw.bom === true;
   if (quiet && fields) throw new UsageError('--quiet and --fields cannot be used together', '--quiet prints only ids; drop one of them.');
   if (jq !== undefined) {
     if (jq.trim() === '') throw new UsageError('--jq needs a filter, for example --jq ".[].id"', undefined, 'INVALID_JQ');
@@ -74,7 +77,12 @@ export function resolveOutput(raw: Record<string, unknown>, spec: OutputSpec, ta
   if (fields && spec.recordFields) checkKnownFields(fields, spec.recordFields);
   const toFile = spec.fileFlag !== undefined && raw[spec.fileFlag] !== undefined;
   const format = decideFormat(chosen, jq !== undefined || jsonForced(raw, spec), spec, target.stdoutIsTTY && !toFile);
-  return { format, fields, quiet, csvRaw, jq, chosen: chosen !== undefined || jq !== undefined, toFile, errors: errorFormat(format, target.stderrIsTTY) };
+  // Decided with the format, before anything is sent: a BOM in JSON (or in jq's or -q's lines) would break their readers.
+  if (bom && (format !== 'csv' || quiet)) {
+    const instead = jq !== undefined ? '--jq' : quiet ? '--quiet' : chosen !== undefined ? `-o ${chosen}` : `${format} output (the default here)`;
+    throw new UsageError(`--bom applies to CSV output only, not ${instead}`, 'Use it with -o csv, or drop --bom.', 'BOM_NOT_CSV');
+  }
+  return { format, fields, quiet, csvRaw, bom, jq, chosen: chosen !== undefined || jq !== undefined, toFile, errors: errorFormat(format, target.stderrIsTTY) };
 }
 
 /**

@@ -18,6 +18,8 @@ export interface OutputOptions {
   quiet?: boolean;
   /** Keep formula-like CSV cells as they are. */
   csvRaw?: boolean;
+  /** Start CSV with a UTF-8 BOM (csvStart). */
+  bom?: boolean;
   /** jq filter applied to the whole JSON document (what `json` would print). */
   jq?: string;
 }
@@ -102,7 +104,7 @@ export async function writeList(io: IO, out: Writable, items: AsyncIterable<unkn
       const terminal = io.stdoutIsTTY;
       const csvOpts = { raw: opts.csvRaw, terminal, columns: cols.map((c) => c.key) };
       // The header too: --fields paths are the user's, but a header is a cell like any other.
-      await writeChunk(out, csvRecord(cols.map((c) => c.header ?? c.key), csvOpts));
+      await writeChunk(out, csvStart(io, out, opts) + csvRecord(cols.map((c) => c.header ?? c.key), csvOpts));
       for await (const batch of readyBatches(items)) {
         let chunk = '';
         for (const item of batch) chunk += csvRecord(cols.map((c) => cellValue(item, c)), csvOpts);
@@ -193,12 +195,26 @@ export async function writeRecord(io: IO, out: Writable, value: unknown, opts: O
       const keys = opts.fields ?? Object.keys(flat);
       const csvOpts = { raw: opts.csvRaw, terminal: io.stdoutIsTTY, columns: keys };
       // The keys of the record are the API's: the header row is neutralised like the values.
-      await writeChunk(out, csvRecord(keys, csvOpts));
+      await writeChunk(out, csvStart(io, out, opts) + csvRecord(keys, csvOpts));
       return writeChunk(out, csvRecord(keys.map((k) => (opts.fields ? getPath(doc, k) : flat[k])), csvOpts));
     }
     case 'table':
       return writeChunk(out, spec.table && (!opts.fields || spec.tableFields) ? spec.table(value) : (await import('./key-value.js')).renderKeyValue(doc, 0, { labels: 'human', width: io.stdoutIsTTY ? io.columns : undefined }));
   }
+}
+
+/** Streams that have had their BOM: one at the start, however many records a command writes to one stream. */
+const bomWritten = new WeakSet<Writable>();
+
+/**
+ * What CSV output starts with: with --bom a UTF-8 byte order mark (Excel on
+ * Windows reads a CSV without one as cp1252), once per stream; nothing on a
+ * terminal, where it is one more invisible character.
+ */
+export function csvStart(io: Pick<IO, 'stdoutIsTTY'>, out: Writable, opts: Pick<OutputOptions, 'bom'>): string {
+  if (!opts.bom || io.stdoutIsTTY || bomWritten.has(out)) return '';
+  bomWritten.add(out);
+  return '\ufeff';
 }
 
 /** A mistyped --fields path prints null: say so, with the fields there are (`employees list` names its record's fields the same way). */

@@ -39,7 +39,7 @@ describe('partner help -o json', () => {
     expect(list.flags.find((f: { name: string }) => f.name === '--no-progress')).toMatchObject({ type: 'boolean', default: true });
     expect(list.output.formats).toEqual(['table', 'json', 'ndjson', 'csv']);
     expect(list.output.recordFields).toContain('fullName');
-    expect(list.output.flags.map((f: { name: string }) => f.name)).toEqual(['--output', '--fields', '--quiet', '--jq', '--csv-raw']);
+    expect(list.output.flags.map((f: { name: string }) => f.name)).toEqual(['--output', '--fields', '--quiet', '--jq', '--csv-raw', '--bom']);
     expect(list.exitCodes).toEqual(expect.arrayContaining([0, 1, 2, 3, 5]));
     const api = doc.commands.find((c: { name: string }) => c.name === 'api');
     expect(api.arguments).toEqual([expect.objectContaining({ name: 'path', required: true })]);

@@ -142,3 +142,31 @@ describe('reproductions', () => {
     expect(bad.stderr).toMatch(/personal\.noSuchField/);
   });
 });
+
+const offersCsv = withOutput.filter(([, d]) => d.output!.formats.includes('csv'));
+/** Commands whose CSV sample runs to a successful CSV document (the others fail on purpose: a bad token, a replay target). */
+const CSV_RUNS = new Set(['employees list', 'trackers onboarding', 'trackers offboarding', 'profile get', 'gp template', 'api']);
+
+describe.each(offersCsv)('%s --bom', (path) => {
+  const def = withOutput.find(([p]) => p === path)![1];
+  const other = def.output!.formats.find((f) => f !== 'csv')!;
+  it(`with -o ${other}, or --jq: exits 2 and sends nothing`, async () => {
+    for (const extra of [['-o', other], ...(def.output!.jq !== false ? [['--jq', '.']] : [])]) {
+      const r = await attempt(path, ['--bom', ...extra]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/--bom applies to CSV output only, not (-o \w+|--jq)/);
+      expect(r.stdout).toBe('');
+      expect(r.requests).toEqual([]);
+    }
+  });
+  it.runIf(CSV_RUNS.has(path))('with -o csv: the output starts with one UTF-8 BOM (EF BB BF), and without --bom with none', async () => {
+    const withBom = await attempt(path, ['-o', 'csv', '--bom']);
+    expect(withBom.code, withBom.stderr).toBe(0);
+    expect([...Buffer.from(withBom.stdout, 'utf8').subarray(0, 4)].slice(0, 3)).toEqual([0xef, 0xbb, 0xbf]);
+    expect(withBom.stdout.indexOf('\ufeff', 1)).toBe(-1);
+    const without = await attempt(path, ['-o', 'csv']);
+    expect(without.code, without.stderr).toBe(0);
+    expect(without.stdout).not.toContain('\ufeff');
+    expect(withBom.stdout.slice(1).split('\n')[0]).toBe(without.stdout.split('\n')[0]);
+  });
+});

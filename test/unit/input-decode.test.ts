@@ -51,3 +51,22 @@ describe('readInputBytes', () => {
     await expect(readInputBytes('/nonexistent/x', { flag: '--from-file', maxBytes: 10 })).rejects.toThrow('Cannot read --from-file /nonexistent/x: no such file');
   });
 });
+
+describe('decodeUtf8, UTF-16', () => {
+  it('names a UTF-16 file (LE or BE, by its BOM) and says to save it as UTF-8', () => {
+    for (const [bom, name] of [[bytes(0xff, 0xfe), 'UTF-16 LE'], [bytes(0xfe, 0xff), 'UTF-16 BE']] as const) {
+      const text = Buffer.from('{"a":1}', 'utf16le');
+      const body = name === 'UTF-16 BE' ? Buffer.from(text.map((_, i) => text[i ^ 1]!)) : text;
+      let err: UsageError | undefined;
+      try {
+        decodeUtf8(Buffer.concat([bom, body]), '--body-file b.json', 'INVALID_VALUES_FILE');
+      } catch (e) {
+        err = e as UsageError;
+      }
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err!.message).toBe(`--body-file b.json is ${name} (it starts with a UTF-16 byte order mark), not UTF-8`);
+      expect(err!.hint).toMatch(/Save the file as UTF-8/);
+      expect(err!.code).toBe('INVALID_VALUES_FILE');
+    }
+  });
+});

@@ -5,7 +5,7 @@ import type { OptionsOf } from '../../command.js';
 import type { template } from './template.js';
 import { csvRecord } from '../../output/csv.js';
 import { writeChunk } from '../../output/stream.js';
-import { writeRecord } from '../../output/writer.js';
+import { csvStart, writeRecord } from '../../output/writer.js';
 import { loadServerForm } from '../../forms/load.js';
 import { merge } from '../../forms/questions.js';
 import type { FormSchema } from '../../forms/schema.js';
@@ -99,7 +99,7 @@ export async function run(opts: TemplateOptions, ctx: Context): Promise<number> 
   const descriptions = columns.map((c, i) => (i === 0 ? `# ${c.description}` : c.description));
   // Titles and keys come from the server: formulas neutralised (unless --csv-raw), escapes kept off a terminal.
   const cells = { raw: opts.out.csvRaw, terminal: ctx.io.stdoutIsTTY };
-  await writeChunk(ctx.io.stdout, csvRecord(columns.map((c) => c.column), cells) + csvRecord(descriptions, cells));
+  await writeChunk(ctx.io.stdout, csvStart(ctx.io, ctx.io.stdout, opts.out) + csvRecord(columns.map((c) => c.column), cells) + csvRecord(descriptions, cells));
   ctx.log.info(`${columns.length} columns. Fill one row per employee, then: partner gp create --entity "${opts.entity}" --from-csv FILE`);
   return ExitCode.OK;
 }

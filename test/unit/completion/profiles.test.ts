@@ -40,4 +40,8 @@ describe('profile names for completion', () => {
   it('drops names with control characters (they would break the shell reading lines)', () => {
     expect(profileNames(config({ profiles: { 'bad\nname': {}, ok: {} } }))).toEqual(['ok']);
   });
+  it('offers a name saved decomposed (NFD) precomposed (NFC) too: a shell matches what is typed byte for byte', () => {
+    const env = config({ profiles: { 'Zoe\u0301': { token: 'tok-SECRET-1' }, 'Zo\u00e9b': {}, plain: {} } });
+    expect(profileNames(env)).toEqual(['Zoe\u0301', 'Zo\u00e9', 'Zo\u00e9b', 'plain'].sort());
+  });
 });

@@ -7,6 +7,7 @@ function fakeStore(profiles: Record<string, { baseUrl?: string; token?: string }
   return {
     activeProfile: active,
     profileNames: () => Object.keys(profiles).sort(),
+    savedName: (n: string) => Object.keys(profiles).find((k) => k.normalize('NFC') === n.normalize('NFC')) ?? n.normalize('NFC'),
     getProfile: (n: string) => (profiles[n] ? { ...profiles[n] } : undefined),
   } as unknown as ConfigStore;
 }

@@ -111,3 +111,44 @@ describe('resolveProfile precedence: flags > env > profile', () => {
     expect(maskSecret(undefined)).toBe('(none)');
   });
 });
+
+describe('profile names compared NFC', () => {
+  const NFC = 'Zo\u00e9';
+  const NFD = 'Zoe\u0301';
+  it('finds, updates, activates and removes a profile saved decomposed by its precomposed name, and the other way round', async () => {
+    // A config written before names were compared NFC, with the name as a macOS shell passed it.
+    mkdirSync(join(dir.path, 'cfg'), { mode: 0o700 });
+    writeFileSync(join(dir.path, 'cfg', 'config.json'), JSON.stringify({ activeProfile: NFD, profiles: { [NFD]: { baseUrl: 'https://a.example', token: 'tok-zoe-1234' }, plain: { token: 'tok-plain-5678' } } }), { mode: 0o600 });
+    const store = new ConfigStore(env);
+    expect(store.savedName(NFC)).toBe(NFD);
+    expect(store.getProfile(NFC)).toEqual({ baseUrl: 'https://a.example', token: 'tok-zoe-1234' });
+    expect(await resolveProfile({ profile: NFC }, {}, async () => store)).toMatchObject({ name: NFD, token: 'tok-zoe-1234' });
+    expect(await resolveProfile({}, { PARTNER_PROFILE: NFC }, async () => store)).toMatchObject({ name: NFD, token: 'tok-zoe-1234' });
+    // Logging in again under the other spelling updates the one profile, under the name it has.
+    await store.setProfile(NFC, { baseUrl: 'https://b.example', token: 'tok-zoe-9999' });
+    let saved = JSON.parse(readFileSync(join(dir.path, 'cfg', 'config.json'), 'utf8')) as { activeProfile?: string; profiles: Record<string, unknown> };
+    expect(Object.keys(saved.profiles).sort()).toEqual([NFD, 'plain'].sort());
+    expect(saved.activeProfile).toBe(NFD);
+    expect(await store.setActiveProfile('plain')).toBe(true);
+    expect(await store.setActiveProfile(NFC)).toBe(true);
+    expect(store.activeProfile).toBe(NFD);
+    expect(await store.deleteProfile(NFC)).toBe(true);
+    saved = JSON.parse(readFileSync(join(dir.path, 'cfg', 'config.json'), 'utf8')) as typeof saved;
+    expect(saved).toEqual({ profiles: { plain: { token: 'tok-plain-5678' } } });
+    expect(await store.deleteProfile(NFD)).toBe(false);
+  });
+  it('saves a new profile NFC, and finds it by its decomposed name', async () => {
+    const store = new ConfigStore(env);
+    await store.setProfile(NFD, { token: 'tok-new-1234' });
+    const saved = JSON.parse(readFileSync(join(dir.path, 'cfg', 'config.json'), 'utf8')) as { activeProfile?: string; profiles: Record<string, unknown> };
+    expect(saved).toEqual({ activeProfile: NFC, profiles: { [NFC]: { token: 'tok-new-1234' } } });
+    expect(new ConfigStore(env).getProfile(NFD)).toEqual({ token: 'tok-new-1234' });
+  });
+  it('an exact match wins when two saved names differ only in normalisation', async () => {
+    mkdirSync(join(dir.path, 'cfg'), { mode: 0o700 });
+    writeFileSync(join(dir.path, 'cfg', 'config.json'), JSON.stringify({ profiles: { [NFD]: { token: 'tok-nfd-1111' }, [NFC]: { token: 'tok-nfc-2222' } } }), { mode: 0o600 });
+    const store = new ConfigStore(env);
+    expect(store.getProfile(NFD)?.token).toBe('tok-nfd-1111');
+    expect(store.getProfile(NFC)?.token).toBe('tok-nfc-2222');
+  });
+});

@@ -31,4 +31,22 @@ describe('fields', () => {
       expect(err.message).toMatch(/^The value at a\.0\.0\.0\.0\.… is nested more than 64 levels deep/);
     }
   });
+  it('accepts names in any script, NFC-normalised; refuses empty segments, controls, spaces and invisible characters', () => {
+    expect(parseFields('compensation.allowances.通勤手当,이름,名前')).toEqual(['compensation.allowances.通勤手当', '이름', '名前']);
+    expect(parseFields('Zoe\u0301.ﾃｽﾄ,علی\u200cرضا,x_1$-y')).toEqual(['Zo\u00e9.ﾃｽﾄ', 'علی\u200cرضا', 'x_1$-y']);
+    for (const bad of ['a,,b', 'a..b', '.a', 'a.', '通勤 手当', 'a\u0007b', 'a\u200bb', 'ad\u200dmin', 'a\u202eb', '\u200cعلی', 'a/b', 'a"b', 'a\nb']) {
+      expect(() => parseFields(bad), JSON.stringify(bad)).toThrow(UsageError);
+    }
+    // The message never carries the control character it refuses.
+    expect(() => parseFields('a\u001b[2Jb')).toThrow(/^Invalid --fields "ab"$/);
+  });
+  it('reads a key spelt in another normalisation form, both ways', () => {
+    const nfd = { ['Zoe\u0301']: { ['通勤手当']: 1 } };
+    const nfc = { ['Zo\u00e9']: 2 };
+    expect(getPath(nfd, 'Zo\u00e9.通勤手当')).toBe(1);
+    expect(getPath(nfc, parseFields('Zoe\u0301')![0]!)).toBe(2);
+    expect(getPath(nfc, 'Zoe\u0301')).toBe(2);
+    expect(getPath({ a: 1 }, 'Zo\u00e9')).toBeUndefined();
+    expect(pickFields(nfd, ['Zo\u00e9.通勤手当'])).toEqual({ ['Zo\u00e9']: { ['通勤手当']: 1 } });
+  });
 });

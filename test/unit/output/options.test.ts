@@ -90,3 +90,30 @@ describe('the error format', () => {
     expect(errorFormatOf({}, undefined, PIPED)).toBe('text');
   });
 });
+
+describe('resolveOutput: --bom', () => {
+  const list: OutputSpec = { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, fileFlag: 'outputFile' };
+  it('applies to CSV: chosen with -o, or the command default', () => {
+    expect(resolveOutput({ output: 'csv', bom: true }, list, PIPED)).toMatchObject({ format: 'csv', bom: true });
+    expect(resolveOutput({ output: 'csv' }, list, PIPED)).toMatchObject({ format: 'csv', bom: false });
+    expect(resolveOutput({ bom: true }, { formats: ['csv', 'json'], default: 'csv' }, PIPED)).toMatchObject({ format: 'csv', bom: true });
+  });
+  it('is a usage error with any other format, --jq or --quiet, decided before anything runs', () => {
+    const refused = (raw: Record<string, unknown>, target = PIPED) => {
+      try {
+        resolveOutput({ bom: true, ...raw }, list, target);
+      } catch (err) {
+        expect(err).toBeInstanceOf(UsageError);
+        expect((err as UsageError).code).toBe('BOM_NOT_CSV');
+        return (err as Error).message;
+      }
+      throw new Error('not refused');
+    };
+    expect(refused({ output: 'json' })).toBe('--bom applies to CSV output only, not -o json');
+    expect(refused({ output: 'ndjson' })).toBe('--bom applies to CSV output only, not -o ndjson');
+    expect(refused({ jq: '.' })).toBe('--bom applies to CSV output only, not --jq');
+    expect(refused({ output: 'csv', quiet: true })).toBe('--bom applies to CSV output only, not --quiet');
+    expect(refused({})).toBe('--bom applies to CSV output only, not json output (the default here)');
+    expect(refused({}, TERMINAL)).toBe('--bom applies to CSV output only, not table output (the default here)');
+  });
+});

@@ -57,15 +57,108 @@ describe('sanitizeTerminal, every kind of sequence', () => {
   });
   it('leaves nothing a terminal acts on or hides, whatever the text', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('\u001b', '[', ']', '\u0007', 'x', ...INVISIBLE) }), (s, t) => {
-        expect(sanitizeTerminal(s + t)).not.toMatch(UNSAFE);
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('\u001b', '[', ']', '\u0007', 'x', 'ب', '😀', '\u094d', ...INVISIBLE) }), (s, t) => {
+        expectNothingHidden(sanitizeTerminal(s + t));
       }),
     );
   });
 });
 
-/** What must never reach a terminal: C0 but tab and newline, DEL, C1, invisible characters. */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]/u;
+describe('sanitizeTerminal, joiners and variation selectors that are spelling', () => {
+  const KEPT = {
+    'Persian ZWNJ': 'علی\u200cرضا',
+    'Persian ZWNJ after a vowel mark': 'بِ\u200cرو',
+    'Arabic ZWJ': 'ل\u200dا',
+    'Syriac ZWNJ': '\u0710\u200c\u0712',
+    'Mongolian ZWJ': '\u182a\u200d\u1820',
+    'Devanagari half form (ZWJ after virama)': 'क्\u200dष',
+    'Devanagari explicit virama (ZWNJ after virama)': 'क्\u200cष',
+    'Kannada arkavattu (ZWJ after virama)': 'ರ್\u200dಕ',
+    'Brahmi conjunct (an astral virama)': '\u{11013}\u{11046}\u200d\u{11013}',
+    'Sinhala yansaya': 'ක්\u200dය',
+    'emoji ZWJ sequence with skin tone': '👩🏽\u200d💻',
+    'family': '👨\u200d👩\u200d👧\u200d👦',
+    'heart on fire (VS16 then ZWJ)': '❤\ufe0f\u200d🔥',
+    'rainbow flag': '🏳\ufe0f\u200d🌈',
+    'VS16': '❤\ufe0f',
+    'VS15': '☺\ufe0e',
+    'keycap': '1\ufe0f\u20e3 #\ufe0f\u20e3',
+    'copyright as emoji': '©\ufe0f',
+    'ideographic variation selector': '葛\u{e0100}城',
+    'Scotland flag': '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}',
+    'Mongolian free variation selector': '\u1820\u180b',
+  };
+  it.each(Object.entries(KEPT))('keeps %s', (_, text) => {
+    expect(sanitizeTerminal(text)).toBe(text);
+    expect(sanitizeCell(`x ${text} y`)).toBe(`x ${text} y`);
+  });
+  const REPLACED: Record<string, [string, string]> = {
+    'ZWJ between Latin letters': ['ad\u200dmin', 'ad\ufffdmin'],
+    'ZWNJ between Latin letters': ['ad\u200cmin', 'ad\ufffdmin'],
+    'ZWNJ at the start': ['\u200cعلی', '\ufffdعلی'],
+    'ZWNJ at the end': ['علی\u200c', 'علی\ufffd'],
+    'ZWJ alone': ['\u200d', '\ufffd'],
+    'a run of joiners': ['علی\u200c\u200cرضا', 'علی\ufffd\ufffdرضا'],
+    'ZWJ then ZWNJ': ['علی\u200d\u200cرضا', 'علی\ufffd\ufffdرضا'],
+    'a doubled ZWJ in an emoji sequence': ['👩\u200d\u200d💻', '👩\ufffd\ufffd💻'],
+    'ZWNJ after a space': ['علی \u200cرضا', 'علی \ufffdرضا'],
+    'ZWNJ before a space': ['علی\u200c رضا', 'علی\ufffd رضا'],
+    'ZWNJ between Arabic and Latin': ['علی\u200ca', 'علی\ufffda'],
+    'ZWJ between Arabic and an emoji': ['علی\u200d😀', 'علی\ufffd😀'],
+    'ZWJ after an emoji, before a letter': ['😀\u200da', '😀\ufffda'],
+    'ZWJ after a virama, before a space': ['क्\u200d ', 'क्\ufffd '],
+    'ZWJ after a virama at the start': ['\u094d\u200dक', '\u094d\ufffdक'],
+    'VS16 after a Latin letter': ['admin\ufe0f', 'admin\ufffd'],
+    'VS16 after a digit, no keycap': ['user1\ufe0f', 'user1\ufffd'],
+    'VS16 twice': ['❤\ufe0f\ufe0f', '❤\ufe0f\ufffd'],
+    'VS16 at the start': ['\ufe0f❤', '\ufffd❤'],
+    'ideographic variation selector after a Latin letter': ['a\u{e0100}', 'a\ufffd'],
+    'tag characters spelling a word after a black flag': ['🏴\u{e0061}\u{e0064}\u{e006d}\u{e007f}', '🏴\ufffd\ufffd\ufffd\ufffd'],
+    'bidi marks between Arabic letters': ['ع\u200fل', 'ع\ufffdل'],
+    'an override inside an emoji sequence': ['👩\u202e\u200d💻', '👩\ufffd\ufffd💻'],
+    'zero-width space between Arabic letters': ['ع\u200bل', 'ع\ufffdل'],
+  };
+  it.each(Object.entries(REPLACED))('replaces %s', (_, [text, shown]) => {
+    expect(sanitizeTerminal(text)).toBe(shown);
+  });
+  it('returns plain text unchanged (the same string)', () => {
+    const plain = 'Jane Doe, ENG-42, 2026-01-01 李 é';
+    expect(sanitizeTerminal(plain)).toBe(plain);
+  });
+});
+
+/** What must never reach a terminal: C0 but tab and newline, DEL, C1, and the invisible characters that are never spelling. */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufff9-\ufffb\u200b\u200e\u200f\u061c\u202a-\u202e\u2060-\u206f\ufeff\u00ad\u034f\u115f\u3164\uffa0]/u;
+const JOINER_OR_SELECTOR = /[\u200c\u200d\ufe00-\ufe0f\u180b-\u180d\u180f\u{e0100}-\u{e01ef}\u{e0020}-\u{e007f}]/u;
+/** JSON writes every invisible character as a \\u escape, spelling or not. */
+const JSON_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]/u;
+const IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u;
+
+/**
+ * Invariants of a sanitised text, independent of how keptFormat decides: nothing
+ * of UNSAFE, every other invisible character is a joiner or selector, and none
+ * of them starts the text, follows whitespace, stands between two ASCII letters,
+ * or (joiners) ends the text or precedes whitespace or another invisible character.
+ */
+function expectNothingHidden(out: string): void {
+  expect(out.replace(/\n/g, '')).not.toMatch(UNSAFE);
+  const cps = [...out];
+  cps.forEach((c, i) => {
+    if (!IGNORABLE.test(c)) return;
+    const where = `${escape(c)} at ${i} of ${escape(out)}`;
+    expect(c, where).toMatch(JOINER_OR_SELECTOR);
+    const prev = cps[i - 1];
+    const next = cps[i + 1];
+    expect(prev, where).toBeDefined();
+    expect(prev!, where).not.toMatch(/^\s$/u);
+    expect(`${prev}${next ?? ''}`, where).not.toMatch(/^[A-Za-z]{2}$/);
+    if (c === '\u200c' || c === '\u200d') {
+      expect(next, where).toBeDefined();
+      expect(next!, where).not.toMatch(/^[\s\p{Default_Ignorable_Code_Point}]$/u);
+      expect(prev!, where).not.toMatch(/^[\u200c\u200d]$/u);
+    }
+  });
+}
 
 function escape(s: string): string {
   return [...s].map((c) => `U+${c.codePointAt(0)!.toString(16)}`).join(' ');
@@ -107,7 +200,7 @@ describe('jsonText', () => {
       fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (v, s) => {
         const value = { v, s };
         const text = jsonText(value, 2)!;
-        expect(text.replace(/\n/g, '')).not.toMatch(UNSAFE);
+        expect(text.replace(/\n/g, '')).not.toMatch(JSON_UNSAFE);
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
       }),
     );

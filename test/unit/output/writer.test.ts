@@ -159,3 +159,19 @@ describe('a value nested 100,000 levels deep', () => {
     expect((await failure(() => record({ format: 'csv', fields: ['personal.nested'] }))).message).toMatch(/^The value at personal\.nested\.0\.0/);
   });
 });
+
+describe('--bom', () => {
+  it('starts CSV with one BOM per stream (list and record), never on a terminal', async () => {
+    const spec = { columns: [{ key: 'a' }], csvColumns: [{ key: 'a' }] };
+    const piped = testIO();
+    await writeList(piped, piped.stdout, [{ a: 'é' }], spec, { format: 'csv', bom: true });
+    await writeRecord(piped, piped.stdout, { a: 'ü' }, { format: 'csv', bom: true });
+    expect(piped.out()).toBe('\ufeffa\r\né\r\na\r\nü\r\n');
+    const plain = testIO();
+    await writeList(plain, plain.stdout, [{ a: 'é' }], spec, { format: 'csv' });
+    expect(plain.out()).toBe('a\r\né\r\n');
+    const tty = testIO({ tty: true });
+    await writeList(tty, tty.stdout, [{ a: 'é' }], spec, { format: 'csv', bom: true });
+    expect(tty.out()).toBe('a\né\n');
+  });
+});
