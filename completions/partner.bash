@@ -25,18 +25,18 @@ _partner_subcommands() {
 _partner_flags() {
   case $1 in
     '') _partner_r='-V --version' ;;
-    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --search --limit --concurrency --no-progress --allow-drift --output-file -o --output --fields -q --quiet --jq --csv-raw' ;;
-    'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
-    'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw' ;;
-    'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw' ;;
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --search --limit --concurrency --no-progress --allow-drift --output-file -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
-    'gp template') _partner_r='--entity -o --output --jq --csv-raw' ;;
+    'gp template') _partner_r='--entity -o --output --jq --csv-raw --bom' ;;
     'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes' ;;
-    'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw' ;;
+    'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw --bom' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
-    'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields -q --quiet --jq --csv-raw' ;;
-    'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate --allow-drift -o --output --fields --jq --csv-raw' ;;
+    'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate --allow-drift -o --output --fields --jq --csv-raw --bom' ;;
     'mcp') _partner_r='--allow-write --reveal' ;;
     'auth login') _partner_r='--with-token --no-verify' ;;
     'auth status') _partner_r='--all -o --output --fields --jq' ;;
@@ -44,6 +44,7 @@ _partner_flags() {
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key -o --output --jq' ;;
     'version') _partner_r='-o --output --jq' ;;
+    'help') _partner_r='-o --output --jq' ;;
     *) _partner_r='' ;;
   esac
   _partner_r+=' --profile --base-url --sandbox --debug --timeout --no-color --no-input -h --help'
@@ -69,6 +70,7 @@ _partner_value_flags() {
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --data -o --output --jq' ;;
     'version') _partner_r='-o --output --jq' ;;
+    'help') _partner_r='-o --output --jq' ;;
     *) _partner_r='' ;;
   esac
   _partner_r+=' --profile --base-url --timeout'
