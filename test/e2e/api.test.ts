@@ -131,6 +131,14 @@ describe('partner api against a recording server', () => {
     expect(server.seen).toHaveLength(0);
   });
 
+  it('refuses --bom with -i: the status block would come before the byte order mark (exit 2, nothing sent)', async () => {
+    const r = await api(['-i', '/v1/employees', '-o', 'csv', '--bom'], envFor());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--bom cannot be used with -i');
+    expect(r.stdout).toBe('');
+    expect(server.seen).toHaveLength(0);
+  });
+
   it('refuses an Authorization header (exit 2, nothing sent)', async () => {
     const r = await api(['/v1/employees', '-H', 'Authorization: Bearer other'], envFor());
     expect(r.code).toBe(2);

@@ -67,6 +67,8 @@ export const api = defineCommand({
     if (o.paginate && method !== 'GET') throw new UsageError('--paginate only applies to GET requests');
     if (o.paginate && o.input !== undefined) throw new UsageError('--paginate cannot be used with --input', 'A paginated list is read with GET; pass query parameters with -f.');
     if (o.paginate && o.include) throw new UsageError('--paginate cannot be used with -i', 'Every page has its own headers; drop -i (or --paginate).');
+    // The byte order mark belongs at the very start of the CSV, where -i puts the status line.
+    if (o.include && o.out?.bom) throw new UsageError('--bom cannot be used with -i', 'The BOM must be the first bytes of the CSV, and -i prints the status and headers first; drop -i (or --bom).');
     if (o.allowDrift && !o.paginate) throw new UsageError('--allow-drift only applies with --paginate');
     if (o.input !== undefined && method === 'GET') throw new UsageError('--input sends a body, which GET does not have', 'Add -X POST (or PUT, PATCH).');
     if (o.field.some((f) => f.value === '@-') && o.input === '-') throw new UsageError('-F key=@- and --input - both read stdin; only one of them can');
