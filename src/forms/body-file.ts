@@ -18,7 +18,8 @@ export async function readBodyFile(path: string, ctx: Context): Promise<Record<s
   try {
     return await readValuesFile(path, ctx, '--body-file');
   } catch (err) {
-    if (err instanceof UsageError) throw new UsageError(err.message.replace('--from-file', '--body-file').replace('must hold a JSON object of sections', 'must hold the request body, a JSON object'), 'The file holds the exact JSON body to send.', 'INVALID_BODY_FILE');
+    // The reader's own hint (how to re-save a UTF-16 file) is kept; the body file's is added.
+    if (err instanceof UsageError) throw new UsageError(err.message.replace('--from-file', '--body-file').replace('must hold a JSON object of sections', 'must hold the request body, a JSON object'), [err.hint, 'The file holds the exact JSON body to send.'].filter(Boolean).join('\n'), 'INVALID_BODY_FILE');
     throw err;
   }
 }

@@ -87,8 +87,7 @@ describe('a UTF-16 file is refused, nothing sent', () => {
     expectCode(r, 2);
     const shown = `${r.stderr}`;
     expect(shown).toContain(`${flag} ${path} is UTF-16 LE (it starts with a UTF-16 byte order mark), not UTF-8`);
-    // (gp create's --body-file gives a hint of its own: what the file holds.)
-    if (flag === '--input') expect(shown).toMatch(/Save the file as UTF-8/);
+    expect(shown).toMatch(/Save the file as UTF-8/);
     expect(posts()).toEqual([]);
   });
 });
