@@ -5,7 +5,7 @@
 import type { Runtime } from './program.js';
 import { CliError, ExitCode, exitCodeFor, InterruptedError, isOutputGone, OutputClosedError, OutputWriteError, UsageError } from './errors.js';
 import { envFlag, outputFailure, outputFlushed, streamColor, systemIO, type IO } from './io.js';
-import { printHelp } from './help-entry.js';
+import { helpJsonText, printHelp } from './help-entry.js';
 import { wrapMessage } from './text/wrap.js';
 
 export type { Runtime } from './program.js';
@@ -31,7 +31,7 @@ export async function main(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   const controller = new AbortController();
-  const runtime: Runtime = { io, env, signal: controller.signal, exitCode: 0 };
+  const runtime: Runtime = { io, env, signal: controller.signal, exitCode: 0, helpJson: helpJsonText };
   let interrupted = false;
   const onStop = (signal: NodeJS.Signals) => {
     // A second Ctrl-C (or kill) is someone insisting; a second SIGHUP is not (a closing terminal

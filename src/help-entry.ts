@@ -26,3 +26,19 @@ export function printHelp(argv: string[], io: IO = systemIO(process.env)): boole
   if (failed) throw failed;
   return true;
 }
+
+/**
+ * `partner help [command...] -o json --jq EXPR` (commander's `help` command,
+ * commands/help.ts, reached only when --jq is given): the document through the
+ * filter. Here, beside printHelp, so the document's module stays in the
+ * launcher's own file; jq loads only for a filter. undefined: no command
+ * under `words`.
+ */
+export async function helpJsonText(words: string[], jq: string | undefined): Promise<string | undefined> {
+  const doc = helpDocument(TOP_LEVEL, words);
+  if (doc.commands.length === 0) return undefined;
+  if (jq === undefined) return `${JSON.stringify(doc, null, 2)}\n`;
+  const { applyJq, checkJqFilter } = await import('./output/jq.js');
+  await checkJqFilter(jq);
+  return applyJq(doc, jq);
+}

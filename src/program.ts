@@ -12,7 +12,7 @@ import { helpWidth } from './text/width.js';
 import { PROGRAM_SUMMARY, renderHelp } from './help.js';
 import { GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS, readGlobals } from './commands/globals.js';
 import { TOP_LEVEL } from './commands/index.js';
-import { registerHelp, suggestCommand } from './commands/help.js';
+import { registerHelp, suggestCommand, type HelpJson } from './commands/help.js';
 
 // The command tree, built with commander from the definitions, and the
 // action every command shares. Loaded by cli.ts only when a command runs (or
@@ -27,6 +27,8 @@ export interface Runtime {
   exitCode: number;
   context?: Context;
   errors?: ErrorFormat;
+  /** `partner help … -o json --jq`: the document's text (help-entry.ts), handed in so it stays in the launcher's file. */
+  helpJson?: HelpJson;
   /** The running command's path (`partner employees list`), for usage hints. */
   commandPath?: string;
 }
@@ -58,7 +60,7 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
       runtime.errors = errorFormatOf(raw, def.output, target);
     },
   });
-  registerHelp(program, (text) => runtime.io.stdout.write(text));
+  registerHelp(program, (text) => runtime.io.stdout.write(text), runtime.helpJson);
   applyToAll(program, (cmd) => {
     cmd.exitOverride();
     cmd.showSuggestionAfterError(true);

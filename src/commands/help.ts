@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { closest } from '../text/suggest.js';
 
+/** The help document as JSON text, filtered by --jq when given (help-entry.ts helpJsonText); undefined: no such command. */
+export type HelpJson = (words: string[], jq: string | undefined) => Promise<string | undefined>;
+
 /**
  * Words people type for commands that exist under another name: the command
  * path where they typed it (without `partner`) -> what to run instead.
@@ -61,7 +64,7 @@ function commandWords(cmd: Command): string[] {
  * (`partner help employees list`); commander's own help command only looks
  * one level down. An unknown name is a usage error with the closest name.
  */
-export function registerHelp(program: Command, write: (text: string) => void): void {
+export function registerHelp(program: Command, write: (text: string) => void, helpJson?: HelpJson): void {
   program.helpCommand(false);
   program
     .command('help')
@@ -71,7 +74,13 @@ export function registerHelp(program: Command, write: (text: string) => void): v
     .option('--jq <expr>', 'filter the JSON document with jq (built in)')
     .action(async (words: string[], opts: { output?: string; jq?: string }, self: Command) => {
       if (opts.output !== undefined || opts.jq !== undefined) {
-        await writeHelpJson(words, opts, self, write);
+        const fail = (message: string) => self.error(`error: ${message}`, { exitCode: 2, code: 'commander.invalidArgument' });
+        if (opts.output !== undefined && opts.output !== 'json') fail(`help -o takes json only (got '${opts.output}'); the text help is the default`);
+        // Only a tree built for completion or a test has no helpJson; none of them runs this action.
+        if (!helpJson) throw new Error('help -o json is answered by the launcher (cli.ts gives program.ts helpJson)');
+        const text = await helpJson(words, opts.jq);
+        if (text === undefined) fail(`unknown command '${words.join(' ')}' (partner help lists the commands)`);
+        write(text!);
         return;
       }
       let target: Command = program;
@@ -88,24 +97,4 @@ export function registerHelp(program: Command, write: (text: string) => void): v
       }
       target.outputHelp();
     });
-}
-
-/**
- * `partner help [command...] -o json --jq EXPR`: the document of help-json.ts
- * through the filter (`-o json` alone never gets here: the launcher answers it
- * without loading commander). Anything but json is refused, as is --jq on text.
- */
-async function writeHelpJson(words: string[], opts: { output?: string; jq?: string }, self: Command, write: (text: string) => void): Promise<void> {
-  const fail = (message: string) => self.error(`error: ${message}`, { exitCode: 2, code: 'commander.invalidArgument' });
-  if (opts.output !== undefined && opts.output !== 'json') fail(`help -o takes json only (got '${opts.output}'); the text help is the default`);
-  const [{ TOP_LEVEL }, { helpDocument }] = await Promise.all([import('./index.js'), import('../help-json.js')]);
-  const doc = helpDocument(TOP_LEVEL, words);
-  if (doc.commands.length === 0) fail(`unknown command '${words.join(' ')}' (partner help lists the commands)`);
-  if (opts.jq === undefined) {
-    write(`${JSON.stringify(doc, null, 2)}\n`);
-    return;
-  }
-  const { applyJq, checkJqFilter } = await import('../output/jq.js');
-  await checkJqFilter(opts.jq);
-  write(await applyJq(doc, opts.jq));
 }

@@ -309,6 +309,6 @@ describe('what an API command loads', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(45);
     const files = r.stderr.split('\n').filter((l) => l.startsWith('loaded: '));
     expect(files).toContain('loaded: cli.js');
-    expect(files.length).toBeLessThanOrEqual(12);
+    expect(files.length, files.join(' ')).toBeLessThanOrEqual(12);
   });
 });
