@@ -421,6 +421,10 @@ async function listen() {
   // Deliveries while the senders were sending (the backlog left at their end is the gap): strict.
   const deliveryRate = rate(spooled.deliveredAtAck, spooled.ackedMs);
   const verifyRate = rate(EVENTS, verifyOnly.ackedMs);
+  const halves = (xs) => {
+    const h = Math.floor(xs.length / 2);
+    return `${Math.max(...xs.slice(0, Math.max(1, h))).toFixed(0)} and ${Math.max(...xs.slice(h)).toFixed(0)} MiB`;
+  };
   const half = Math.floor(spooled.rss.length / 2);
   const early = Math.max(...spooled.rss.slice(0, Math.max(1, half)));
   const late = Math.max(...spooled.rss.slice(half));
@@ -440,7 +444,7 @@ async function listen() {
     goal: '≥ 0.9×',
     pass: deliveryRate / ackRate >= 0.9 && delivered === EVENTS,
   });
-  notes.push(`listen: acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s (${spooled.deliveredAtAck} delivered by then), all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s; receiver RSS max ${early.toFixed(0)} MiB in the first half of the run, ${late.toFixed(0)} MiB in the second (${spooled.rss.length} samples)`);
+  notes.push(`listen: acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s (${spooled.deliveredAtAck} delivered by then), all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s; receiver RSS max ${early.toFixed(0)} MiB in the first half of the run, ${late.toFixed(0)} MiB in the second (${spooled.rss.length} samples); the verify-only receiver's ${halves(verifyOnly.rss)}`);
 }
 
 // Issue 24.5: `profile get` of 100 employees at --concurrency 16 (7 sections each: 112 requests in
