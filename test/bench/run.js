@@ -421,6 +421,10 @@ async function listen() {
   // Deliveries while the senders were sending (the backlog left at their end is the gap): strict.
   const deliveryRate = rate(spooled.deliveredAtAck, spooled.ackedMs);
   const verifyRate = rate(EVENTS, verifyOnly.ackedMs);
+  const halves = (xs) => {
+    const h = Math.floor(xs.length / 2);
+    return `${Math.max(...xs.slice(0, Math.max(1, h))).toFixed(0)} and ${Math.max(...xs.slice(h)).toFixed(0)} MiB`;
+  };
   const half = Math.floor(spooled.rss.length / 2);
   const early = Math.max(...spooled.rss.slice(0, Math.max(1, half)));
   const late = Math.max(...spooled.rss.slice(half));
@@ -440,7 +444,7 @@ async function listen() {
     goal: '≥ 0.9×',
     pass: deliveryRate / ackRate >= 0.9 && delivered === EVENTS,
   });
-  notes.push(`listen: acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s (${spooled.deliveredAtAck} delivered by then), all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s; receiver RSS max ${early.toFixed(0)} MiB in the first half of the run, ${late.toFixed(0)} MiB in the second (${spooled.rss.length} samples)`);
+  notes.push(`listen: acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s (${spooled.deliveredAtAck} delivered by then), all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s; receiver RSS max ${early.toFixed(0)} MiB in the first half of the run, ${late.toFixed(0)} MiB in the second (${spooled.rss.length} samples); the verify-only receiver's ${halves(verifyOnly.rss)}`);
 }
 
 // Issue 24.5: `profile get` of 100 employees at --concurrency 16 (7 sections each: 112 requests in
@@ -608,10 +612,19 @@ async function bulk() {
   const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 500);
   const LATENCY = 100;
   const RUNS = Number(process.env.BENCH_BULK_RUNS ?? 3);
+  // BENCH_BULK_RUNS=0: the peak memory figures only; BENCH_BULK_SEQUENTIAL=0: without the --concurrency 1 run (~2 min).
+  const SEQUENTIAL = process.env.BENCH_BULK_SEQUENTIAL !== '0';
   log(`bulk: ${ROWS} rows, sandbox latency ${LATENCY} ms, ${RUNS} interleaved runs`);
+  if (RUNS > 0) await bulkTimes(ROWS, LATENCY, RUNS, SEQUENTIAL);
+  await bulkMemory();
+}
+
+let bulkSeq = 0;
+const bulkTag = () => `r${++bulkSeq}`;
+
+async function bulkTimes(ROWS, LATENCY, RUNS, SEQUENTIAL) {
+  const tag = bulkTag;
   const sbx = await startSandbox(['--latency-ms', String(LATENCY)]);
-  let seq = 0;
-  const tag = () => `r${++seq}`;
   try {
     const env = cliEnv({ PARTNER_BASE_URL: sbx.url, PARTNER_TOKEN: sbx.token });
     const ours = [];
@@ -622,7 +635,7 @@ async function bulk() {
       ceiling.push(await timed(NODE, [join(HERE, 'minimal-bulk.mjs'), sbx.url, sbx.token, BULK_ENTITY, a.bodiesFile, '8'], { env, stdoutFile: '/dev/null' }));
       const b = bulkFiles(tag(), ROWS);
       ours.push(await timed(NODE, [BIN, 'gp', 'create', '--entity', BULK_ENTITY, '--from-csv', b.csvFile, '--concurrency', '8'], { env }));
-      if (i === 0) {
+      if (i === 0 && SEQUENTIAL) {
         const c = bulkFiles(tag(), ROWS);
         sequential.push(await timed(NODE, [BIN, 'gp', 'create', '--entity', BULK_ENTITY, '--from-csv', c.csvFile, '--concurrency', '1'], { env }));
       }
@@ -636,7 +649,7 @@ async function bulk() {
       goal: '≤ 1.15× its time (median of paired runs)',
       pass: vsCeiling <= 1.15,
     });
-    record({
+    if (SEQUENTIAL) record({
       target: `the same ${ROWS} rows one at a time (--concurrency 1)`,
       ours: `${(median(ours) / 1000).toFixed(2)} s (--concurrency 8)`,
       baseline: `${(median(sequential) / 1000).toFixed(2)} s (--concurrency 1)`,
@@ -648,7 +661,11 @@ async function bulk() {
   } finally {
     await sbx.close();
   }
-  // Memory: the check pass alone (--dry-run) and a real run, 10,000 vs 1,000 rows (no latency).
+}
+
+// Memory: the check pass alone (--dry-run) and a real run, 10,000 vs 1,000 rows (no latency).
+async function bulkMemory() {
+  const tag = bulkTag;
   const fast = await startSandbox([]);
   try {
     const env = cliEnv({ PARTNER_BASE_URL: fast.url, PARTNER_TOKEN: fast.token });

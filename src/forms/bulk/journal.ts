@@ -3,10 +3,13 @@
 // step's request goes out and after its answer, so a re-run knows which rows
 // are done, which were created but not PATCHed, and which POST may have
 // reached the server. The file is synced to disk in the background (one
-// fdatasync at a time, covering every record written before it) and at the
-// end: a sync per record would put a disk flush on every row's path. Only an
-// OS crash or power loss can lose the last records; the server's refusal of
-// a second employee with the same work e-mail (409) still stops a duplicate.
+// fdatasync at a time, covering every record written before it, at most one
+// every SYNC_EVERY_MS) and at the end: a sync per record would put a disk
+// flush on every row's path, and syncs back to back kept the disk (and, at
+// times, the event loop) busy for the whole run. Only an OS crash or power
+// loss can lose the last records (those of the last SYNC_EVERY_MS or so); the
+// server's refusal of a second employee with the same work e-mail (409) still
+// stops a duplicate.
 // It holds no cell values: a row is recognised by a hash of its cells. Each
 // line carries a checksum: a damaged record stops the run (a row whose record
 // was lost could otherwise be created twice) instead of being skipped.
@@ -48,6 +51,8 @@ interface Header {
 
 /** Version 2: every record line ends with its checksum. */
 const VERSION = 2;
+/** Background syncs start at most this often: records written meanwhile share the next one. */
+export const SYNC_EVERY_MS = 100;
 /** A journal larger than this is not ours (a run of 1,000,000 rows writes ~300 MB; refuse rather than hold more). */
 export const MAX_JOURNAL_BYTES = 512 * 1024 * 1024;
 
@@ -117,6 +122,9 @@ export class Journal {
   /** A background sync is running; `dirty`: records were written after it started. */
   private syncing: Promise<void> | undefined;
   private dirty = false;
+  /** The next background sync, waiting for SYNC_EVERY_MS to pass since the last one started. */
+  private syncTimer: NodeJS.Timeout | undefined;
+  private lastSyncAt = -Infinity;
 
   private constructor(
     readonly path: string,
@@ -253,8 +261,20 @@ export class Journal {
       this.dirty = true;
       return;
     }
+    if (this.syncTimer) return; // the sync it starts covers this record too
+    const wait = this.lastSyncAt + SYNC_EVERY_MS - performance.now();
+    if (wait > 0) {
+      this.syncTimer = setTimeout(() => {
+        this.syncTimer = undefined;
+        if (this.fd !== undefined && !this.syncing) this.syncSoon();
+      }, wait);
+      // close() makes the last sync: a pending one never keeps the process alive.
+      this.syncTimer.unref();
+      return;
+    }
     const fd = this.fd!;
     this.dirty = false;
+    this.lastSyncAt = performance.now();
     this.syncing = new Promise<void>((resolve) => {
       fdatasync(fd, () => {
         // A failed background sync is found again by the last one, in close().
@@ -268,6 +288,8 @@ export class Journal {
   /** Syncs what was written (the last sync: its failure is reported), closes, and releases the lock. */
   async close(): Promise<void> {
     while (this.syncing) await this.syncing;
+    clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
     const fd = this.fd;
     this.fd = undefined;
     try {

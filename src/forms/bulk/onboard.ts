@@ -354,9 +354,11 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
   const prior = journal.get(row.row);
   if (prior?.state === 'done') return { row: row.row, id: prior.id, code: prior.code, outcome: 'already-created' };
   // A row the server refused (conflict, rejected) is sent again: the cause may have been fixed there.
-  const { doc } = rowDoc(form, run.columns, row);
+  // Checked by the check pass already (these bytes, this form): only its answers are needed now.
+  const { doc } = rowDoc(form, run.columns, row, { check: false });
   const bodies = buildBodies(form, run.entity, doc);
-  const email = workEmailOf(form, doc)?.toLowerCase();
+  // Only a POST whose answer may be lost is looked up by it: worked out then (it walks the whole form).
+  const emailOf = () => workEmailOf(form, doc)?.toLowerCase();
   /** Journals a step after its request; a journal that cannot be written stops the run, not this row. */
   const note = async (state: RowState, extra: Omit<JournalEntry, 'row' | 'hash' | 'state'> = {}) => {
     try {
@@ -369,9 +371,10 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
   let id = prior?.state === 'created' || prior?.state === 'patch-failed' ? prior.id : undefined;
   let code = prior?.code;
   let earlier = id !== undefined;
-  if (id === undefined && prior?.state === 'posting' && email) {
+  const lostEmail = id === undefined && prior?.state === 'posting' ? emailOf() : undefined;
+  if (lostEmail) {
     // The last run sent this POST and never saw the answer: found on the server, it is not sent again.
-    const hit = run.found.get(email);
+    const hit = run.found.get(lostEmail);
     if (hit) {
       ({ id, code } = hit);
       earlier = true;
@@ -411,7 +414,8 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
         run.stop ??= err;
         return notRun(journal, row.row, check);
       }
-      if (err instanceof ApiError && err.status === 409 && uncertain && email) {
+      const email = err instanceof ApiError && err.status === 409 && uncertain ? emailOf() : undefined;
+      if (email) {
         // Our own earlier POST may be what the e-mail conflicts with: look before calling it a conflict.
         let hit: { id: string; code?: string } | undefined;
         try {

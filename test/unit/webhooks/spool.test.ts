@@ -370,6 +370,22 @@ describe('DedupeWindow', () => {
     expect([w.has('b'), w.has('c'), w.has('d')]).toEqual([false, true, true]);
   });
 
+  it('keeps real digests apart (stored by their first 128 bits), and times before the window was made count', () => {
+    let t = 5000;
+    const w = new DedupeWindow(1000, 10, () => t);
+    const a = payloadDigest({ n: 1 });
+    const b = payloadDigest({ n: 2 });
+    // Restored from the journal: received before the window was made.
+    w.add(a, 4500);
+    expect([w.has(a), w.has(b)]).toEqual([true, false]);
+    w.add(b);
+    t = 5501;
+    expect([w.has(a), w.has(b)]).toEqual([false, true]);
+    // Another digest with the same first 128 bits is taken for the same event.
+    expect(w.has(`${b.slice(0, 32)}${'0'.repeat(32)}`)).toBe(true);
+    expect(w.has(b.toUpperCase())).toBe(false);
+  });
+
   it('payloadDigest is SHA-256 of the payload JSON', () => {
     expect(payloadDigest({ a: 1 })).toBe('015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862');
   });

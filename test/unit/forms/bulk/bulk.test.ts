@@ -92,6 +92,17 @@ describe('a row into answers', () => {
     expect(JSON.stringify(r.issues)).not.toContain('lots');
   });
 
+  it('without the checks (the send pass, for rows the check pass passed) gives the same answers, and no issues even for a bad row', () => {
+    const checked = rowDoc(swe, columns, { row: 3, cells });
+    expect(rowDoc(swe, columns, { row: 3, cells }, { check: false })).toEqual(checked);
+    const bad = [...cells];
+    bad[1] = '';
+    expect(rowDoc(swe, columns, { row: 4, cells: bad }).issues.map((i) => i.column)).toEqual(['personal.lastName']);
+    expect(rowDoc(swe, columns, { row: 4, cells: bad }, { check: false }).issues).toEqual([]);
+    // The columns are worked out once per form: the same header read against another form is typed by that form.
+    expect(rowDoc(ind, columns, { row: 3, cells }).doc).not.toEqual(checked.doc);
+  });
+
   it('names header columns that are not fields; list entries by number are fields', () => {
     expect(unknownColumns(ind, ['personal.firstName', 'legal.nominees.0.name', 'legal.nominees.7.sharePercent', 'personal.nope', 'nope', 'a..b'])).toEqual(['personal.nope', 'nope', 'a..b']);
   });

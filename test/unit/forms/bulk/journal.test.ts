@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, sym
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, JournalWriteError, MAX_JOURNAL_BYTES, rowHash, sealed, unseal } from '../../../../src/forms/bulk/journal.js';
+import { Journal, JournalWriteError, MAX_JOURNAL_BYTES, rowHash, sealed, SYNC_EVERY_MS, unseal } from '../../../../src/forms/bulk/journal.js';
 import { CliError, ExitCode, UsageError } from '../../../../src/errors.js';
 
 let dir: string;
@@ -124,6 +124,20 @@ describe('the journal file', () => {
     const again = Journal.open(path, 'E');
     expect(again.get(50)).toStrictEqual({ row: 50, hash: 'h49', state: 'posting' });
     expect(again.get(51)).toStrictEqual({ row: 51, hash: 'h', state: 'done' });
+    await again.close();
+  });
+
+  it('records written while a background sync waits its turn (SYNC_EVERY_MS) are in the file at once, and synced by close()', async () => {
+    const j = Journal.open(path, 'E');
+    j.record({ row: 1, hash: 'h1', state: 'posting' });
+    // A pause shorter than the interval: the next sync is waiting for its turn.
+    await new Promise((r) => setTimeout(r, SYNC_EVERY_MS / 4));
+    j.record({ row: 1, hash: 'h1', state: 'created', id: 'e1' });
+    // Written (a kill -9 now cannot lose it) before any sync.
+    expect(readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => unseal(l)!.state)).toEqual(['posting', 'created']);
+    await j.close();
+    const again = Journal.open(path, 'E');
+    expect(again.get(1)).toStrictEqual({ row: 1, hash: 'h1', state: 'created', id: 'e1' });
     await again.close();
   });
 
