@@ -117,9 +117,9 @@ describe('walkPages stops what it started', () => {
         break;
       }
     }
-    // 1, 2-5, and 6-9 in the slots 2-5 freed: 9 (8 if a millisecond tick split the four timers);
-    // without the wait, only page 6 had started.
-    expect(startedWhenPage2Came).toBeGreaterThanOrEqual(8);
+    // 1, 2-5, and 6-9 in the slots 2-5 freed: 9 (8 or 7 when a busy machine's clock split the four
+    // timers: seen in a full run at load 15); without the wait, only page 6 had started.
+    expect(startedWhenPage2Came).toBeGreaterThanOrEqual(7);
   });
 
   it('asks for no page beyond what the limit needs', async () => {
