@@ -9,8 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, tempDir } from '../helpers/cli.js';
-import { CTRL_C, DOWN, ENTER, hasScript, Pty } from '../helpers/pty.js';
+import { CTRL_C, DOWN, ENTER, hasScript, ptySessions } from '../helpers/pty.js';
 
 const ESC = '\x1b';
 const ENTITY = 'Edge Cases Ltd';
@@ -19,24 +18,9 @@ const FORM = readFileSync(join(import.meta.dirname, '../fixtures/forms/required-
 let server: Server;
 let url: string;
 const posts: unknown[] = [];
-const dirs: { cleanup: () => void }[] = [];
-const ptys: Pty[] = [];
 
-/** A fresh config home (so no draft of another test is offered) and a pty running the CLI in it. */
-function session(): { env: NodeJS.ProcessEnv; drafts: string; start: (args: string[]) => Pty } {
-  const dir = tempDir();
-  dirs.push(dir);
-  const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: 'edge-test-token', TERM: 'xterm' });
-  return {
-    env,
-    drafts: join(dir.path, 'config', 'drafts'),
-    start: (args) => {
-      const p = new Pty(args, env);
-      ptys.push(p);
-      return p;
-    },
-  };
-}
+const sessions = ptySessions(() => url, 'edge-test-token');
+const session = () => sessions.session();
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -60,9 +44,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const p of ptys) p.kill();
+  sessions.close();
   await new Promise((resolve) => server.close(resolve));
-  for (const d of dirs) d.cleanup();
 });
 
 describe.skipIf(!hasScript)('wizard edges through a pseudo-terminal', () => {

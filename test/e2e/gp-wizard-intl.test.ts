@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
-import { BACKSPACE, CTRL_C, DOWN, ENTER, hasScript, Pty } from '../helpers/pty.js';
+import { runCli } from '../helpers/cli.js';
+import { BACKSPACE, CTRL_C, DOWN, ENTER, hasScript, ptySessions } from '../helpers/pty.js';
 
 const ESC = '\x1b';
 const TAB = '\t';
@@ -69,24 +69,9 @@ interface Seen {
 let server: Server;
 let url: string;
 const seen: Seen[] = [];
-const dirs: { cleanup: () => void }[] = [];
-const ptys: Pty[] = [];
 
-/** A fresh config home (so no draft of another test is offered) and a pty running the CLI in it. */
-function session(): { env: NodeJS.ProcessEnv; drafts: string; start: (args: string[]) => Pty } {
-  const dir = tempDir();
-  dirs.push(dir);
-  const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: 'intl-test-token', TERM: 'xterm' });
-  return {
-    env,
-    drafts: join(dir.path, 'config', 'drafts'),
-    start: (args) => {
-      const p = new Pty(args, env);
-      ptys.push(p);
-      return p;
-    },
-  };
-}
+const sessions = ptySessions(() => url, 'intl-test-token');
+const session = () => sessions.session();
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -114,9 +99,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const p of ptys) p.kill();
+  sessions.close();
   await new Promise((resolve) => server.close(resolve));
-  for (const d of dirs) d.cleanup();
 });
 
 /** The bodies of the POST and the PATCH sent since `from`, as the exact bytes received. */

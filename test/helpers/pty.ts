@@ -3,7 +3,8 @@
 // raw (to prove a secret never reached the terminal in any form).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { BIN, ROOT } from './cli.js';
+import { join } from 'node:path';
+import { BIN, isolatedEnv, ROOT, tempDir } from './cli.js';
 
 export const ENTER = '\r';
 export const DOWN = '\x1b[B';
@@ -80,4 +81,34 @@ export class Pty {
   kill(): void {
     if (this.child.exitCode === null) this.child.kill('SIGKILL');
   }
+}
+
+/**
+ * Fresh config homes (so no draft of another test is offered), each with ptys
+ * running the CLI against `url()` with `token`. `close()` kills every pty and
+ * removes every home.
+ */
+export function ptySessions(url: () => string, token: string) {
+  const dirs: { cleanup: () => void }[] = [];
+  const ptys: Pty[] = [];
+  return {
+    session(): { env: NodeJS.ProcessEnv; drafts: string; start: (args: string[]) => Pty } {
+      const dir = tempDir();
+      dirs.push(dir);
+      const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url(), PARTNER_TOKEN: token, TERM: 'xterm' });
+      return {
+        env,
+        drafts: join(dir.path, 'config', 'drafts'),
+        start: (args) => {
+          const p = new Pty(args, env);
+          ptys.push(p);
+          return p;
+        },
+      };
+    },
+    close(): void {
+      for (const p of ptys) p.kill();
+      for (const d of dirs) d.cleanup();
+    },
+  };
 }
