@@ -156,7 +156,7 @@ export interface TestIO extends IO {
 }
 
 /** Buffers instead of the terminal, with TTY-ness chosen by the test. */
-export function testIO(opts: { stdin?: string; tty?: boolean; columns?: number; canPrompt?: boolean } = {}): TestIO {
+export function testIO(opts: { stdin?: string | Buffer; keepStdinOpen?: boolean; tty?: boolean; columns?: number; canPrompt?: boolean } = {}): TestIO {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const stdout = new PassThrough();
@@ -164,7 +164,8 @@ export function testIO(opts: { stdin?: string; tty?: boolean; columns?: number; 
   stdout.on('data', (c: Buffer) => out.push(c));
   stderr.on('data', (c: Buffer) => err.push(c));
   const stdin = new PassThrough();
-  stdin.end(opts.stdin ?? '');
+  // The input, or an empty stdin closed at once (unless the command must wait on it).
+  if (opts.stdin !== undefined || !opts.keepStdinOpen) stdin.end(opts.stdin ?? '');
   const tty = opts.tty ?? false;
   return {
     stdin,

@@ -14,10 +14,9 @@
 // What it cannot do, and what stays spawned: signals, stdout on a file or a
 // device (/dev/full), a pseudo-terminal, exit timing, a process that must die.
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli.js';
 import { printHelp } from '../../src/help-entry.js';
-import { streamColor, type IO } from '../../src/io.js';
+import { streamColor, testIO, type IO, type TestIO } from '../../src/io.js';
 import { ROOT, type CliResult, type RunOptions } from './cli.js';
 
 const VERSION = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string }).version;
@@ -25,34 +24,15 @@ const VERSION = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { v
 const WORKER_EXIT_CODE = process.exitCode;
 
 /** An IO as systemIO builds it for a process whose fds 0, 1 and 2 are pipes (a terminal needs a real process: runOnTerminal, pty.ts). */
-function pipeIO(argv: string[], env: NodeJS.ProcessEnv, o: RunOptions): IO & { out(): string; err(): string } {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  const stdin = new PassThrough();
-  // As runCli: the input, or an empty stdin closed at once (unless the command must wait on it).
-  if (o.input !== undefined || !o.keepStdinOpen) stdin.end(o.input ?? '');
+function pipeIO(argv: string[], env: NodeJS.ProcessEnv, o: RunOptions): TestIO {
   const prefs = { color: !argv.includes('--no-color'), input: !argv.includes('--no-input') };
   return {
-    stdin,
-    stdout,
-    stderr,
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
+    // As runCli: the input, or an empty stdin closed at once (unless the command must wait on it).
+    ...testIO({ stdin: o.input, keepStdinOpen: o.keepStdinOpen }),
     stdoutIsPipe: true,
-    stderrIsTTY: false,
     // FORCE_COLOR in the environment turns colour on even when piped, as systemIO decides it.
     color: streamColor(env, prefs, false),
     stderrColor: streamColor(env, prefs, false),
-    columns: undefined,
-    stderrColumns: undefined,
-    progress: false,
-    canPrompt: false,
-    out: () => Buffer.concat(out).toString('utf8'),
-    err: () => Buffer.concat(err).toString('utf8'),
   };
 }
 
