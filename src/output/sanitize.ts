@@ -50,30 +50,26 @@ const IDEOGRAPH = /^\p{Ideographic}$/u;
 const MONGOLIAN = /^\p{scx=Mongolian}$/u;
 /** England, Scotland, Wales: the only tag sequences RGI emoji have; other tag text could smuggle words. */
 const TAG_FLAG = /\u{1f3f4}(?:\u{e0067}\u{e0062}(?:\u{e0065}\u{e006e}\u{e0067}|\u{e0073}\u{e0063}\u{e0074}|\u{e0077}\u{e006c}\u{e0073})\u{e007f})/u;
-const TAG_FLAG_G = new RegExp(TAG_FLAG.source, 'gu');
-const TAG = /[\u{e0020}-\u{e007f}]/u;
 
-/** The code point before `at` in `text` (a surrogate pair read whole), or -1. */
+/**
+ * The code point before `at` in `text` (a surrogate pair read whole), or 0 at
+ * the start: U+0000 is in none of the classes below, so "nothing there" needs no case of its own.
+ */
 function before(text: string, at: number): number {
-  if (at <= 0) return -1;
-  const low = text.charCodeAt(at - 1);
-  if (low >= 0xdc00 && low <= 0xdfff && at >= 2) {
-    const high = text.charCodeAt(at - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(at - 2)!;
-  }
-  return low;
+  if (at <= 0) return 0;
+  const pair = text.codePointAt(at - 2) ?? 0;
+  return pair > 0xffff ? pair : text.charCodeAt(at - 1);
 }
-const lengthOf = (cp: number) => (cp > 0xffff ? 2 : 1);
-const is = (re: RegExp, cp: number) => cp >= 0 && re.test(String.fromCodePoint(cp));
+const lengthOf = (cp: number) => String.fromCodePoint(cp).length;
+const is = (re: RegExp, cp: number) => re.test(String.fromCodePoint(cp));
 
 /** Whether the invisible character `c` at `at` is spelling in its place (see above), not something hiding text. */
 function keptFormat(c: string, at: number, text: string): boolean {
   const cp = c.codePointAt(0)!;
   const prev = before(text, at);
   const nextAt = at + c.length;
-  const next = nextAt < text.length ? text.codePointAt(nextAt)! : -1;
+  const next = nextAt < text.length ? text.codePointAt(nextAt)! : 0;
   if (cp === ZWNJ || cp === ZWJ) {
-    if (prev < 0 || next < 0) return false;
     if (VIRAMA.has(prev)) return is(LETTER, next) && is(LETTER_OR_MARK, before(text, at - lengthOf(prev)));
     if (is(JOINING_LETTER, prev) && is(LETTER_OR_MARK, prev) && is(JOINING_LETTER, next) && is(LETTER, next)) return true;
     if (cp !== ZWJ || !is(PICTOGRAPHIC, next)) return false;
@@ -89,16 +85,17 @@ function keptFormat(c: string, at: number, text: string): boolean {
   if (cp === 0xfe0e || cp === 0xfe0f) {
     if (!is(EMOJI, prev)) return false;
     // A digit, # or * takes one only as a keycap ("1\ufe0f\u20e3"): "user1" and "user1\ufe0f" look alike.
-    return prev > 0x7f || next === 0x20e3;
+    // (© U+00A9 is the first emoji past those ASCII ones.)
+    return prev >= 0xa9 || next === 0x20e3;
   }
-  if (cp >= 0xe0100 && cp <= 0xe01ef) return is(IDEOGRAPH, prev);
-  if ((cp >= 0xfe00 && cp <= 0xfe0d) || cp === 0xfe0e) return is(IDEOGRAPH, prev);
-  if ((cp >= 0x180b && cp <= 0x180d) || cp === 0x180f) return is(MONGOLIAN, prev) && is(LETTER, prev);
-  return false;
+  // What MAYBE_KEPT leaves: VS1-VS14 and the ideographic variation selectors (after an ideograph), Mongolian FVS1-FVS4.
+  if (cp >= 0xfe00) return is(IDEOGRAPH, prev);
+  return is(MONGOLIAN, prev) && is(LETTER, prev);
 }
 
 /** Candidates for keptFormat: joiners, variation selectors. Everything else in CONTROL is always replaced. */
 const MAYBE_KEPT = /[\u200c\u200d\ufe00-\ufe0f\u180b-\u180d\u180f\u{e0100}-\u{e01ef}]/u;
+const FLAG_OR_CONTROL = new RegExp(`${TAG_FLAG.source}|${CONTROL.source}`, 'gu');
 
 /**
  * Safe for a terminal: escape sequences removed, other controls and invisible
@@ -107,12 +104,10 @@ const MAYBE_KEPT = /[\u200c\u200d\ufe00-\ufe0f\u180b-\u180d\u180f\u{e0100}-\u{e0
  */
 export function sanitizeTerminal(text: string): string {
   if (!CANDIDATE.test(text)) return text;
-  const bare = text.replace(ESCAPE_SEQUENCE, '');
-  // Where the subdivision flags are: their tag characters are kept there, replaced anywhere else.
-  const flags = TAG_FLAG.test(bare) ? [...bare.matchAll(TAG_FLAG_G)].map((m) => [m.index, m.index + m[0].length] as const) : [];
-  return bare.replace(CONTROL, (c: string, at: number, whole: string) => {
-    if (MAYBE_KEPT.test(c)) return keptFormat(c, at, whole) ? c : '\ufffd';
-    return flags.length > 0 && TAG.test(c) && flags.some(([from, to]) => at > from && at < to) ? c : '\ufffd';
+  // A subdivision flag is matched whole (its tag characters kept); a tag character anywhere else is one of CONTROL.
+  return text.replace(ESCAPE_SEQUENCE, '').replace(FLAG_OR_CONTROL, (c: string, at: number, whole: string) => {
+    if (c.length > 2) return c;
+    return MAYBE_KEPT.test(c) && keptFormat(c, at, whole) ? c : '\ufffd';
   });
 }
 
