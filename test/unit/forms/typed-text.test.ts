@@ -179,6 +179,7 @@ describe('typed text at the edges', () => {
     expect(restOfCluster('ab\u0301', 'a\u0301')).toBe(0); // the b went: the mark now joins a, but the b started its cluster
     expect(restOfCluster('\uffff\u0301', '\uffff')).toBe(1); // U+FFFF (a BMP noncharacter) takes a mark like any other character
     expect(restOfCluster('x\uffff\u0301', 'x\uffff')).toBe(1);
+    expect(restOfCluster('e\u0301😀', 'e😀')).toBe(1); // an astral character right after the gap is not a pair to step into
   });
 
   it('restOfCluster: 0 unless exactly one code point went and the rest is unchanged', () => {
