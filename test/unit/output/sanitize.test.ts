@@ -269,3 +269,12 @@ describe('sanitizeTerminal, joiners and selectors at the edges', () => {
     expect(escape(sanitizeTerminal(text))).toBe(escape(shown));
   });
 });
+
+describe('sanitizeTerminal, unterminated strings', () => {
+  it('removes a DCS, SOS, PM or APC string cut short, to the end of the text', () => {
+    expect(sanitizeTerminal('a\u001bPq#0;2;0;0;0 sixel')).toBe('a');
+    expect(sanitizeTerminal('a\u001bXsos text')).toBe('a');
+    expect(sanitizeTerminal('a\u001b^pm text')).toBe('a');
+    expect(sanitizeTerminal('a\u001b_apc text')).toBe('a');
+  });
+});
