@@ -10,20 +10,13 @@ export function nfc(text: string): string {
 
 /** The same text once both are NFC (exact otherwise: case and accents count). */
 export function sameText(a: string, b: string): boolean {
-  return a === b || nfc(a) === nfc(b);
+  return nfc(a) === nfc(b);
 }
 
 /** The same text ignoring case (`toLowerCase`, locale-independent), both NFC. */
 export function sameTextIgnoringCase(a: string, b: string): boolean {
   return nfc(a).toLowerCase() === nfc(b).toLowerCase();
 }
-
-const DIGIT = /\p{Nd}/u;
-const NON_ASCII_DIGIT = /[^\x00-\x7f]/;
-// Punctuation an East Asian IME types in full width alongside its digits:
-// fullwidth plus, comma, hyphen-minus, full stop, and the Arabic decimal
-// separator (only ever a decimal mark, unlike the comma).
-const WIDE_PUNCTUATION: Record<string, string> = { '\uff0b': '+', '\uff0c': ',', '\uff0d': '-', '\uff0e': '.', '\u066b': '.' };
 
 /**
  * Decimal digits of any script (Unicode Nd: `１９９０`, `٦٠٠٠٠`, `۶۰۰۰۰`, `६०`)
@@ -34,21 +27,21 @@ const WIDE_PUNCTUATION: Record<string, string> = { '\uff0b': '+', '\uff0c': ',',
  * five mathematical digit sets sit back to back).
  */
 export function asciiDigits(text: string): string {
-  if (!NON_ASCII_DIGIT.test(text)) return text;
-  let out = '';
-  for (const ch of text) {
+  // Punctuation an East Asian IME types in full width alongside its digits:
+  // fullwidth plus, comma, hyphen-minus, full stop, and the Arabic decimal
+  // separator (only ever a decimal mark, unlike the comma). The regular
+  // expressions and this table live here, not at module level, so that the
+  // unit tests of this function are the ones that exercise them.
+  const wide: Record<string, string> = { '\uff0b': '+', '\uff0c': ',', '\uff0d': '-', '\uff0e': '.', '\u066b': '.' };
+  // ASCII stays as typed (an ASCII digit is its own value); a text without other characters is returned as it is.
+  return text.replace(/[^\x00-\x7f]/gu, (ch) => {
+    if (!/\p{Nd}/u.test(ch)) return wide[ch] ?? ch;
     const cp = ch.codePointAt(0)!;
-    if (cp < 0x80) out += ch;
-    else if (DIGIT.test(ch)) {
-      let start = cp;
-      while (DIGIT.test(String.fromCodePoint(start - 1))) start--;
-      out += String((cp - start) % 10);
-    } else out += WIDE_PUNCTUATION[ch] ?? ch;
-  }
-  return out;
+    let start = cp;
+    while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
+    return String((cp - start) % 10);
+  });
 }
-
-let collator: Intl.Collator | undefined;
 
 /**
  * Compares names as the reader's language sorts them (`Intl.Collator` of the
@@ -56,35 +49,24 @@ let collator: Intl.Collator | undefined;
  * calls equal still come in one order on every run.
  */
 export function compareNames(a: string, b: string, locale?: string): number {
-  const c = locale === undefined ? (collator ??= new Intl.Collator(undefined, { usage: 'sort' })) : new Intl.Collator(locale, { usage: 'sort' });
-  return c.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+  return compareWith(new Intl.Collator(locale), a, b);
 }
 
-/** The names sorted for people (compareNames); a new array. */
+// (A collator's usage is 'sort' unless asked otherwise.)
+function compareWith(collator: Intl.Collator, a: string, b: string): number {
+  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The names sorted for people (compareNames, with one collator for the whole sort); a new array. */
 export function sortNames(names: readonly string[], locale?: string): string[] {
-  if (locale !== undefined) return [...names].sort((a, b) => compareNames(a, b, locale));
-  return [...names].sort((a, b) => compareNames(a, b));
+  const collator = new Intl.Collator(locale);
+  return [...names].sort((a, b) => compareWith(collator, a, b));
 }
-
-// Characters that show nothing by themselves but belong to the letter or
-// emoji before them: ZWNJ and ZWJ (Persian, Indic scripts, emoji sequences),
-// variation selectors (VS16 makes an emoji of ❤; Mongolian has its own), the
-// combining grapheme joiner (Hebrew mark order). Combining marks are printable
-// and need no rule. Tag characters only inside a flag that starts with
-// U+1F3F4 (🏴 England): elsewhere they can hide text.
-const JOINING = /^[\u034f\u180b-\u180d\u180f\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}]$/u;
-const TAG = /^[\u{e0020}-\u{e007f}]$/u;
-// Controls (C0 with tab and newline, DEL, C1), and the invisible characters a
-// terminal may act on or that make two texts look alike: default-ignorable
-// code points (bidi controls, zero-width space, word joiner, soft hyphen...),
-// the line and paragraph separators, the interlinear annotation controls.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]/u;
-const ALL_SAFE = /^[\x20-\x7e\xa0-\xac\xae-\u024f]*$/;
 
 let graphemeSegmenter: Intl.Segmenter | undefined;
-/** Grapheme clusters of the text (extended, as Unicode defines them). */
+/** Grapheme clusters of the text (extended, as Unicode defines them: a segmenter's default granularity). */
 export function graphemes(text: string): string[] {
-  graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  graphemeSegmenter ??= new Intl.Segmenter();
   return Array.from(graphemeSegmenter.segment(text), (s) => s.segment);
 }
 
@@ -96,12 +78,22 @@ export function graphemes(text: string): string[] {
  * bidi override, a zero-width space) is shown made safe instead.
  */
 export function safeToEdit(text: string): boolean {
-  if (ALL_SAFE.test(text)) return true;
   for (const cluster of graphemes(text)) {
     let first = true;
     for (const ch of cluster) {
-      if (UNSAFE.test(ch)) {
-        const joined = !first && (JOINING.test(ch) || (TAG.test(ch) && cluster.startsWith('\u{1f3f4}')));
+      // Controls (C0 with tab and newline, DEL, C1), and the invisible characters a
+      // terminal may act on or that make two texts look alike: default-ignorable
+      // code points (bidi controls, zero-width space, word joiner, soft hyphen...),
+      // the line and paragraph separators, the interlinear annotation controls.
+      if (/[\u0000-\u001f\u007f-\u009f\p{Default_Ignorable_Code_Point}\u2028\u2029\ufff9-\ufffb]/u.test(ch)) {
+        // Those that show nothing by themselves but belong to the letter or emoji
+        // before them: ZWNJ and ZWJ (Persian, Indic scripts, emoji sequences),
+        // variation selectors (VS16 makes an emoji of ❤; Mongolian has its own),
+        // the combining grapheme joiner (Hebrew mark order). Combining marks are
+        // printable and need no rule. Tag characters only inside a flag that
+        // starts with U+1F3F4 (🏴 England): elsewhere they can hide text.
+        const joining = /[\u034f\u180b-\u180d\u180f\u200c\u200d\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u.test(ch);
+        const joined = !first && (joining || (/[\u{e0020}-\u{e007f}]/u.test(ch) && cluster.startsWith('\u{1f3f4}')));
         if (!joined) return false;
       }
       first = false;
@@ -109,9 +101,6 @@ export function safeToEdit(text: string): boolean {
   }
   return true;
 }
-
-const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;
-const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
 
 /**
  * Backspace by grapheme cluster: readline's Backspace takes one code point
@@ -123,11 +112,12 @@ const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
  * first is taken (only text of repeated code points, where either reads the same).
  */
 export function restOfCluster(before: string, after: string): number {
-  const removed = before.length - after.length;
-  if (removed !== 1 && removed !== 2) return 0;
+  // Where the two first differ (charCodeAt past the end is NaN, equal to nothing), not inside a surrogate pair.
   let i = 0;
-  while (i < after.length && before.charCodeAt(i) === after.charCodeAt(i)) i++;
-  if (i > 0 && isHigh(before.charCodeAt(i - 1)) && isLow(before.charCodeAt(i))) i--; // not inside a surrogate pair
+  while (before.charCodeAt(i) === after.charCodeAt(i)) i++;
+  if ((before.codePointAt(i - 1) ?? 0) > 0xffff) i--;
+  // One code point gone there and nothing else changed (a text that grew, or lost none or more, fails this).
+  const removed = before.length - after.length;
   const gone = before.slice(i, i + removed);
   if ([...gone].length !== 1 || before.slice(0, i) + before.slice(i + removed) !== after) return 0;
   let start = 0;

@@ -12,8 +12,8 @@ const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|\][^\u0007\u001b]*(?:\u00
 // soft hyphen; Hangul fillers; variation selectors; tag characters), the line
 // and paragraph separators, and the interlinear annotation controls.
 const INVISIBLE = '\\p{Default_Ignorable_Code_Point}\\u2028\\u2029\\ufff9-\\ufffb';
-// C0 controls except tab/newline, DEL, C1 controls, and the invisible characters.
-const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`, 'gu');
+// C0 controls except tab/newline, DEL, C1 controls, and the invisible characters (a character class).
+const CONTROL = `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`;
 // Anything sanitizeTerminal may change: an escape or one of CONTROL. Most cells
 // of a big table hold none, and are returned as they are after this one test.
 const CANDIDATE = new RegExp(`[\\u001b\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`, 'u');
@@ -32,7 +32,7 @@ const CANDIDATE = new RegExp(`[\\u001b\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u0
 const ZWNJ = 0x200c;
 const ZWJ = 0x200d;
 /** Scripts whose letters join each other, where ZWNJ/ZWJ choose the shape. */
-const JOINING_LETTER = /^[\p{scx=Arabic}\p{scx=Syriac}\p{scx=Nko}\p{scx=Mongolian}\p{scx=Mandaic}\p{scx=Manichaean}\p{scx=Psalter_Pahlavi}\p{scx=Adlam}\p{scx=Hanifi_Rohingya}\p{scx=Sogdian}\p{scx=Old_Uyghur}\p{scx=Phags_Pa}]$/u;
+const JOINING_LETTER = /[\p{scx=Arabic}\p{scx=Syriac}\p{scx=Nko}\p{scx=Mongolian}\p{scx=Mandaic}\p{scx=Manichaean}\p{scx=Psalter_Pahlavi}\p{scx=Adlam}\p{scx=Hanifi_Rohingya}\p{scx=Sogdian}\p{scx=Old_Uyghur}\p{scx=Phags_Pa}]/u;
 /** Viramas (and Khmer coeng, Myanmar asat/virama...): a ZWJ or ZWNJ after one shapes the conjunct. */
 const VIRAMA = new Set([
   0x094d, 0x09cd, 0x0a4d, 0x0acd, 0x0b4d, 0x0bcd, 0x0c4d, 0x0ccd, 0x0d3b, 0x0d3c, 0x0d4d, 0x0dca, 0x0f84, 0x1039, 0x103a, 0x1714, 0x1715, 0x1734, 0x17d2,
@@ -40,40 +40,37 @@ const VIRAMA = new Set([
   0x11134, 0x111c0, 0x11235, 0x112ea, 0x1134d, 0x11442, 0x114c2, 0x115bf, 0x1163f, 0x116b6, 0x1172b, 0x11839, 0x1193d, 0x1193e, 0x119e0, 0x11a34,
   0x11a47, 0x11a99, 0x11c3f, 0x11d44, 0x11d45, 0x11d97, 0x11f41, 0x11f42,
 ]);
-const LETTER_OR_MARK = /^[\p{L}\p{M}]$/u;
-const LETTER = /^\p{L}$/u;
-const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
+const LETTER = /\p{L}/u;
+const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 /** What may stand between an emoji and the ZWJ of its sequence: VS16, skin tones. */
-const EMOJI_TAIL = /^[\ufe0f\p{Emoji_Modifier}]$/u;
-const EMOJI = /^\p{Emoji}$/u;
-const IDEOGRAPH = /^\p{Ideographic}$/u;
-const MONGOLIAN = /^\p{scx=Mongolian}$/u;
+const EMOJI_TAIL = /[\ufe0f\p{Emoji_Modifier}]/u;
+const EMOJI = /\p{Emoji}/u;
+const IDEOGRAPH = /\p{Ideographic}/u;
+const MONGOLIAN = /\p{scx=Mongolian}/u;
 /** England, Scotland, Wales: the only tag sequences RGI emoji have; other tag text could smuggle words. */
 const TAG_FLAG = /\u{1f3f4}(?:\u{e0067}\u{e0062}(?:\u{e0065}\u{e006e}\u{e0067}|\u{e0073}\u{e0063}\u{e0074}|\u{e0077}\u{e006c}\u{e0073})\u{e007f})/u;
-const TAG_FLAG_G = new RegExp(TAG_FLAG.source, 'gu');
-const TAG = /[\u{e0020}-\u{e007f}]/u;
 
-/** The code point before `at` in `text` (a surrogate pair read whole), or -1. */
+/**
+ * The code point before `at` in `text` (a surrogate pair read whole), or 0 at
+ * the start: U+0000 is in none of the classes below, so "nothing there" needs no case of its own.
+ */
 function before(text: string, at: number): number {
-  if (at <= 0) return -1;
-  const low = text.charCodeAt(at - 1);
-  if (low >= 0xdc00 && low <= 0xdfff && at >= 2) {
-    const high = text.charCodeAt(at - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(at - 2)!;
-  }
-  return low;
+  if (at <= 0) return 0;
+  const pair = text.codePointAt(at - 2) ?? 0;
+  return pair > 0xffff ? pair : text.charCodeAt(at - 1);
 }
-const lengthOf = (cp: number) => (cp > 0xffff ? 2 : 1);
-const is = (re: RegExp, cp: number) => cp >= 0 && re.test(String.fromCodePoint(cp));
+const lengthOf = (cp: number) => String.fromCodePoint(cp).length;
+// One code point is tested, so the classes above need no anchors.
+const is = (re: RegExp, cp: number) => re.test(String.fromCodePoint(cp));
 
 /** Whether the invisible character `c` at `at` is spelling in its place (see above), not something hiding text. */
 function keptFormat(c: string, at: number, text: string): boolean {
   const cp = c.codePointAt(0)!;
   const prev = before(text, at);
   const nextAt = at + c.length;
-  const next = nextAt < text.length ? text.codePointAt(nextAt)! : -1;
+  const next = nextAt < text.length ? text.codePointAt(nextAt)! : 0;
   if (cp === ZWNJ || cp === ZWJ) {
-    if (prev < 0 || next < 0) return false;
     if (VIRAMA.has(prev)) return is(LETTER, next) && is(LETTER_OR_MARK, before(text, at - lengthOf(prev)));
     if (is(JOINING_LETTER, prev) && is(LETTER_OR_MARK, prev) && is(JOINING_LETTER, next) && is(LETTER, next)) return true;
     if (cp !== ZWJ || !is(PICTOGRAPHIC, next)) return false;
@@ -89,16 +86,17 @@ function keptFormat(c: string, at: number, text: string): boolean {
   if (cp === 0xfe0e || cp === 0xfe0f) {
     if (!is(EMOJI, prev)) return false;
     // A digit, # or * takes one only as a keycap ("1\ufe0f\u20e3"): "user1" and "user1\ufe0f" look alike.
-    return prev > 0x7f || next === 0x20e3;
+    // (© U+00A9 is the first emoji past those ASCII ones.)
+    return prev >= 0xa9 || next === 0x20e3;
   }
-  if (cp >= 0xe0100 && cp <= 0xe01ef) return is(IDEOGRAPH, prev);
-  if ((cp >= 0xfe00 && cp <= 0xfe0d) || cp === 0xfe0e) return is(IDEOGRAPH, prev);
-  if ((cp >= 0x180b && cp <= 0x180d) || cp === 0x180f) return is(MONGOLIAN, prev) && is(LETTER, prev);
-  return false;
+  // What MAYBE_KEPT leaves: VS1-VS14 and the ideographic variation selectors (after an ideograph), Mongolian FVS1-FVS4.
+  if (cp >= 0xfe00) return is(IDEOGRAPH, prev);
+  return is(MONGOLIAN, prev) && is(LETTER, prev);
 }
 
 /** Candidates for keptFormat: joiners, variation selectors. Everything else in CONTROL is always replaced. */
 const MAYBE_KEPT = /[\u200c\u200d\ufe00-\ufe0f\u180b-\u180d\u180f\u{e0100}-\u{e01ef}]/u;
+const FLAG_OR_CONTROL = new RegExp(`${TAG_FLAG.source}|${CONTROL}`, 'gu');
 
 /**
  * Safe for a terminal: escape sequences removed, other controls and invisible
@@ -107,12 +105,10 @@ const MAYBE_KEPT = /[\u200c\u200d\ufe00-\ufe0f\u180b-\u180d\u180f\u{e0100}-\u{e0
  */
 export function sanitizeTerminal(text: string): string {
   if (!CANDIDATE.test(text)) return text;
-  const bare = text.replace(ESCAPE_SEQUENCE, '');
-  // Where the subdivision flags are: their tag characters are kept there, replaced anywhere else.
-  const flags = TAG_FLAG.test(bare) ? [...bare.matchAll(TAG_FLAG_G)].map((m) => [m.index, m.index + m[0].length] as const) : [];
-  return bare.replace(CONTROL, (c: string, at: number, whole: string) => {
-    if (MAYBE_KEPT.test(c)) return keptFormat(c, at, whole) ? c : '\ufffd';
-    return flags.length > 0 && TAG.test(c) && flags.some(([from, to]) => at > from && at < to) ? c : '\ufffd';
+  // A subdivision flag is matched whole (its tag characters kept); a tag character anywhere else is one of CONTROL.
+  return text.replace(ESCAPE_SEQUENCE, '').replace(FLAG_OR_CONTROL, (c: string, at: number, whole: string) => {
+    if (c.length > 2) return c;
+    return MAYBE_KEPT.test(c) && keptFormat(c, at, whole) ? c : '\ufffd';
   });
 }
 

@@ -132,3 +132,63 @@ describe('restOfCluster (Backspace by grapheme)', () => {
     expect(restOfCluster('👩🏽\u200d💻', '👩🏽\u200d💻x')).toBe(0);
   });
 });
+
+// Exact cases at the edges of each rule (the mutation run checks every condition above is needed).
+describe('typed text at the edges', () => {
+  it('asciiDigits: every fullwidth sign, digits at both ends of an Nd run, astral digits, and ASCII as it is', () => {
+    expect(asciiDigits('\uff0b\uff0c\uff0d\uff0e\u066b')).toBe('+,-..');
+    expect(asciiDigits('٠٩')).toBe('09'); // U+0660 starts the Arabic-Indic run (U+065F is a mark), U+0669 ends it
+    expect(asciiDigits('\u06f0\u06f9')).toBe('09'); // Persian: U+06EF before it is a letter
+    expect(asciiDigits('\u{104a0}\u{104a9}')).toBe('09'); // Osmanya digits, astral
+    expect(asciiDigits('٢a3')).toBe('2a3'); // ASCII letters and digits between others stay
+    expect(asciiDigits('é\u00a0x')).toBe('é\u00a0x'); // non-ASCII that is neither a digit nor a sign
+    expect(asciiDigits('١٢')).toBe('12'); // no ASCII at all
+  });
+
+  it('sameText compares the NFC forms, also of two identical texts', () => {
+    expect(sameText('abc', 'abc')).toBe(true);
+    expect(sameText('', '')).toBe(true);
+    expect(sameText('a', 'b')).toBe(false);
+  });
+
+  it('compareNames: 0 only for the same text, code point order where the collator sees none', () => {
+    expect(compareNames('Zoë', 'Zoë', 'en')).toBe(0);
+    expect(compareNames('Zoë', 'Zoë')).toBe(0);
+    expect(compareNames('Jose\u0301', 'Jos\u00e9')).toBe(-1); // 'e' (U+0065) before 'é' (U+00E9)
+    expect(compareNames('Jos\u00e9', 'Jose\u0301')).toBe(1);
+    expect(compareNames('a', 'B', 'en')).toBeLessThan(0); // collation, not code points ('B' < 'a' there)
+    expect(sortNames(['Zeta', 'Äpfel', 'Apfel'])).toEqual(['Apfel', 'Äpfel', 'Zeta'].sort((x, y) => new Intl.Collator().compare(x, y)));
+  });
+
+  it('safeToEdit: each joiner and selector inside a cluster, never one starting it', () => {
+    for (const text of ['\u05e9\u05b8\u034f\u05c1', '\u1820\u180b', '\u1820\u180f', '葛\u{e0100}', '葛\ufe00', 'a\u0301\u200d', 'Zoë', 'plain ASCII ~'])
+      expect(safeToEdit(text), JSON.stringify(text)).toBe(true);
+    for (const text of ['\u034fa', '\u180ba', '\u{e0100}', '\ufe0fa', 'a\u{e0067}\u{e007f}', '\u{1f3f3}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}', '\u{e0067}', 'a\u200b', '\u00ad', 'a\u2029', '\ufff9x', 'x\u001f', 'x\u0080'])
+      expect(safeToEdit(text), JSON.stringify(text)).toBe(false);
+    expect(safeToEdit('')).toBe(true);
+  });
+
+  it('restOfCluster: a deleted astral character followed by one of the same high surrogate', () => {
+    // 🏽 (U+1F3FD) and 🌈 (U+1F308) share the high surrogate U+D83C: the texts first differ at a low surrogate.
+    expect(restOfCluster('👍🏽🌈', '👍🌈')).toBe(1);
+    expect(restOfCluster('👍🏽🌈x', '👍🌈x')).toBe(1);
+  });
+
+  it('restOfCluster: with the cursor before the end, after a mark, and at a cluster start', () => {
+    expect(restOfCluster('e\u0301x', 'ex')).toBe(1); // the acute went: the e is left of its cluster
+    expect(restOfCluster('ab\u0301', 'a\u0301')).toBe(0); // the b went: the mark now joins a, but the b started its cluster
+    expect(restOfCluster('\uffff\u0301', '\uffff')).toBe(1); // U+FFFF (a BMP noncharacter) takes a mark like any other character
+    expect(restOfCluster('x\uffff\u0301', 'x\uffff')).toBe(1);
+    expect(restOfCluster('e\u0301😀', 'e😀')).toBe(1); // an astral character right after the gap is not a pair to step into
+  });
+
+  it('restOfCluster: 0 unless exactly one code point went and the rest is unchanged', () => {
+    expect(restOfCluster('e\u0301\u0301', 'e\u0302')).toBe(0); // one unit fewer, but another mark in its place
+    expect(restOfCluster('e\u0301\u0301', 'e')).toBe(0); // two marks gone
+    expect(restOfCluster('e\u0301\u0301', 'e\u0301')).toBe(2);
+    expect(restOfCluster('e\u0301\u0301\u0301', 'e\u0301')).toBe(0); // three units
+    expect(restOfCluster('👍🏽', '👍')).toBe(1); // two units, one code point
+    expect(restOfCluster('e\u0301', 'e\u0301\u0301')).toBe(0); // grew
+    expect(restOfCluster('', '')).toBe(0);
+  });
+});

@@ -218,3 +218,63 @@ describe('jsonText', () => {
     expect(jsonText('plain é 李')).toBe('"plain é 李"');
   });
 });
+
+// Exact cases at the edge of each rule of keptFormat (the mutation run checks every condition is needed).
+describe('sanitizeTerminal, joiners and selectors at the edges', () => {
+  const FLAG = '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}'; // Scotland
+  const CASES: Record<string, [string, string]> = {
+    // Surrogate pairs read whole, at the edges of the surrogate ranges.
+    'VS16 after an emoji whose low surrogate is U+DC00 (🐀 U+1F400)': ['🐀\ufe0f', '🐀\ufe0f'],
+    'ZWJ after a skin tone whose low surrogate is U+DFFF (🏿 U+1F3FF)': ['👩🏿\u200d💻', '👩🏿\u200d💻'],
+    'a letter whose high surrogate is U+D800 (Linear B U+10000) before a virama': ['\u{10000}\u094d\u200dक', '\u{10000}\u094d\u200dक'],
+    'astral joining letters (Adlam) around a ZWNJ': ['\u{1e900}\u200c\u{1e901}', '\u{1e900}\u200c\u{1e901}'],
+    'U+FFFF two units back is not half of a pair': ['\uffff❤\ufe0f', '\uffff❤\ufe0f'],
+    'a lone high surrogate two units back': ['\ud800❤\ufe0f', '\ud800❤\ufe0f'],
+    'a lone low surrogate before VS16 is not the emoji before it': ['❤\udfff\ufe0f', '❤\udfff\ufffd'],
+    // Joiners.
+    'ZWJ at the end after an emoji': ['👩\u200d', '👩\ufffd'],
+    'ZWJ at index 1 before a letter': ['a\u200dب', 'a\ufffdب'],
+    'ZWNJ after an Arabic-Indic digit (Arabic script, not a letter)': ['١\u200cب', '١\ufffdب'],
+    'ZWNJ (not ZWJ) inside an emoji sequence': ['👩\u200c💻', '👩\ufffd💻'],
+    'ZWJ after three VS16 (at most two tails are passed over)': ['❤\ufe0f\ufe0f\ufe0f\u200d🔥', '❤\ufe0f\ufffd\ufffd\ufffd🔥'],
+    'ZWJ after VS16 and a skin tone': ['👍🏽\ufe0f\u200d🔥', '👍🏽\ufe0f\u200d🔥'],
+    'a virama at the start then ZWNJ': ['\u094d\u200cक', '\u094d\ufffdक'],
+    'a virama then ZWJ then a mark': ['क्\u200d\u093f', 'क्\ufffd\u093f'],
+    // Variation selectors.
+    'VS15 after an ideograph (not an emoji)': ['葛\ufe0e', '葛\ufffd'],
+    'VS1 after an ideograph': ['葛\ufe00', '葛\ufe00'],
+    'VS14 after an ideograph': ['葛\ufe0d', '葛\ufe0d'],
+    'VS1 after a Latin letter': ['a\ufe00', 'a\ufffd'],
+    'VS14 after a Latin letter': ['a\ufe0d', 'a\ufffd'],
+    'the last ideographic variation selector U+E01EF': ['葛\u{e01ef}', '葛\u{e01ef}'],
+    'an ideographic variation selector at the start': ['\u{e0100}葛', '\ufffd葛'],
+    'hash with VS16 but no keycap': ['#\ufe0f', '#\ufffd'],
+    'star keycap': ['*\ufe0f\u20e3', '*\ufe0f\u20e3'],
+    'VS16 at the end after a registered sign (®, U+00AE)': ['®\ufe0f', '®\ufe0f'],
+    // Mongolian free variation selectors FVS1-FVS4 (U+180B-U+180D, U+180F); U+180E is the vowel separator.
+    'FVS3 after a Mongolian letter': ['\u1820\u180d', '\u1820\u180d'],
+    'FVS4 after a Mongolian letter': ['\u1820\u180f', '\u1820\u180f'],
+    'the Mongolian vowel separator': ['\u1820\u180e\u1820', '\u1820\ufffd\u1820'],
+    'FVS1 after a Latin letter': ['a\u180b', 'a\ufffd'],
+    'FVS1 after Mongolian punctuation (Mongolian, not a letter)': ['\u1802\u180b', '\u1802\ufffd'],
+    'FVS4 at the start': ['\u180f\u1820', '\ufffd\u1820'],
+    // Tag characters inside and outside a subdivision flag.
+    'a tag right after a flag': [`${FLAG}\u{e0061}`, `${FLAG}\ufffd`],
+    'a tag right before a flag': [`\u{e0061}${FLAG}`, `\ufffd${FLAG}`],
+    'two flags back to back, and text around them': [`a${FLAG}${FLAG}b`, `a${FLAG}${FLAG}b`],
+    'a flag after an escape sequence': [`\u001b[1m${FLAG}\u200b`, `${FLAG}\ufffd`],
+    'the tags of a flag after a white flag': ['🏳\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}', '🏳\ufffd\ufffd\ufffd\ufffd\ufffd\ufffd'],
+  };
+  it.each(Object.entries(CASES))('%s', (_, [text, shown]) => {
+    expect(escape(sanitizeTerminal(text))).toBe(escape(shown));
+  });
+});
+
+describe('sanitizeTerminal, unterminated strings', () => {
+  it('removes a DCS, SOS, PM or APC string cut short, to the end of the text', () => {
+    expect(sanitizeTerminal('a\u001bPq#0;2;0;0;0 sixel')).toBe('a');
+    expect(sanitizeTerminal('a\u001bXsos text')).toBe('a');
+    expect(sanitizeTerminal('a\u001b^pm text')).toBe('a');
+    expect(sanitizeTerminal('a\u001b_apc text')).toBe('a');
+  });
+});
