@@ -89,6 +89,7 @@ class ProxyPool extends Pool {
 export async function closeDispatcher(d: DispatcherType, graceMs = 1000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
-  const closed = await Promise.race([d.close().then(() => 'closed' as const), late]).finally(() => clearTimeout(timer));
+  // A close that fails (a dispatcher already destroyed) leaves nothing to wait for either.
+  const closed = await Promise.race([d.close().then(() => 'closed' as const, () => 'closed' as const), late]).finally(() => clearTimeout(timer));
   if (closed === 'late') await d.destroy().catch(() => undefined);
 }

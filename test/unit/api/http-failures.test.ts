@@ -283,3 +283,38 @@ describe('no listener left on a long-lived signal', () => {
     await http.close();
   });
 });
+
+describe('an attempt that undici never settles', () => {
+  // A request waiting for a connection that never comes (a proxy that swallows CONNECT): undici hears
+  // the abort only once a request has a connection, so the deadline must end the wait on its own.
+  const stuck = () => {
+    const late: ((v: unknown) => void)[] = [];
+    const dispatcher = {
+      request: () => new Promise((resolve) => late.push(resolve)),
+      close: async () => undefined,
+    } as unknown as Dispatcher;
+    return { dispatcher, late };
+  };
+
+  it('is a TIMEOUT at --timeout, and an answer that comes after all is thrown away', async () => {
+    const s = stuck();
+    const started = Date.now();
+    const err = await client({ dispatcher: s.dispatcher, timeoutMs: 150 }).get('/v1/x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).code).toBe('TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(5000);
+    // The late answer's body is destroyed, not left open.
+    let bodyDestroyed = false;
+    s.late[0]!({ statusCode: 200, headers: {}, body: { destroy: () => (bodyDestroyed = true) } });
+    await new Promise((r) => setImmediate(r));
+    expect(bodyDestroyed).toBe(true);
+  });
+
+  it('is an InterruptedError at once on Ctrl-C', async () => {
+    const s = stuck();
+    const ctrl = new AbortController();
+    const pending = client({ dispatcher: s.dispatcher, timeoutMs: 60_000 }).send('GET', '/v1/x', { signal: ctrl.signal }).catch((e: unknown) => e);
+    ctrl.abort();
+    expect(await pending).toBeInstanceOf(InterruptedError);
+  });
+});
