@@ -30,6 +30,7 @@ describe('answers that are not UTF-8', () => {
       const e = err as InvalidUtf8ResponseError;
       expect(e.code).toBe('BAD_RESPONSE_ENCODING');
       expect(e.exitCode).toBe(ExitCode.FAILURE);
+      expect(e.hint).toMatch(/^The API must answer in UTF-8: .*often Latin-1.* Report it to the API provider, quoting the request\.$/);
       expect(e.message).toBe(`The server sent invalid UTF-8 in the answer of GET ${api.url}/v1/employees?page=3 (HTTP 200): byte offset ${LATIN1.indexOf(0xe9)} of ${LATIN1.length} (0xe9 0x20 0x4e 0xfa); nothing of it was used`);
       expect(api.seen).toHaveLength(1);
     } finally {

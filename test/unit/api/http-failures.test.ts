@@ -310,11 +310,67 @@ describe('an attempt that undici never settles', () => {
     expect(bodyDestroyed).toBe(true);
   });
 
+  it('is an InterruptedError at once when Ctrl-C came before the request', async () => {
+    const s = stuck();
+    const ctrl = new AbortController();
+    ctrl.abort();
+    expect(await client({ dispatcher: s.dispatcher, timeoutMs: 60_000 }).send('GET', '/v1/x', { signal: ctrl.signal }).catch((e: unknown) => e)).toBeInstanceOf(InterruptedError);
+  });
+
   it('is an InterruptedError at once on Ctrl-C', async () => {
     const s = stuck();
     const ctrl = new AbortController();
     const pending = client({ dispatcher: s.dispatcher, timeoutMs: 60_000 }).send('GET', '/v1/x', { signal: ctrl.signal }).catch((e: unknown) => e);
     ctrl.abort();
     expect(await pending).toBeInstanceOf(InterruptedError);
+  });
+});
+
+describe('a proxy that hangs up on CONNECT (PROXY_CLOSED)', () => {
+  it('is retried like a reset connection, then NETWORK with what happened in words, not the code', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const pool = agent.get(API);
+    const closed = coded('PROXY_CLOSED', 'the proxy closed the connection without answering CONNECT');
+    for (let i = 0; i < 3; i++) pool.intercept({ path: '/v1/x', method: 'GET' }).replyWithError(closed);
+    const err = await failed(client({ dispatcher: agent, maxRetries: 2 }).get('/v1/x'));
+    expect(err.code).toBe('NETWORK');
+    expect(err.message).toBe('Could not reach GET https://api.test/v1/x: the proxy closed the connection without answering CONNECT');
+    expect(err.hint).toContain('HTTPS_PROXY');
+    agent.assertNoPendingInterceptors();
+  });
+});
+
+describe('extra request headers (partner api -H)', () => {
+  it('are sent lower-cased; an Authorization among them never replaces the token', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const seen: Record<string, string>[] = [];
+    agent
+      .get(API)
+      .intercept({ path: '/v1/x', method: 'GET' })
+      .reply(200, (o) => {
+        seen.push(o.headers as Record<string, string>);
+        return { ok: true };
+      }, { headers: { 'content-type': 'application/json' } });
+    await client({ dispatcher: agent }).send('GET', '/v1/x', { headers: { 'X-Trace': 'abc', AUTHORIZATION: 'Bearer other', authorization: 'Bearer other2' } });
+    expect(seen[0]!['x-trace']).toBe('abc');
+    expect(seen[0]!.authorization).toBe('Bearer tok-abcdef');
+    expect(Object.keys(seen[0]!).filter((k) => k.toLowerCase() === 'authorization')).toEqual(['authorization']);
+  });
+
+  it('a client without a token sends no Authorization at all, even one given as a header', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const seen: Record<string, string>[] = [];
+    agent
+      .get(API)
+      .intercept({ path: '/v1/x', method: 'GET' })
+      .reply(200, (o) => {
+        seen.push(o.headers as Record<string, string>);
+        return { ok: true };
+      }, { headers: { 'content-type': 'application/json' } });
+    await client({ dispatcher: agent, token: undefined }).send('GET', '/v1/x', { headers: { Authorization: 'Bearer smuggled' } });
+    expect(Object.keys(seen[0]!).map((k) => k.toLowerCase())).not.toContain('authorization');
   });
 });

@@ -17,6 +17,10 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Fri, 01 Jan 2999 00:00:00 GMT', Date.parse('2026-11-22T10:00:00Z'))).toBe(Date.parse('2999-01-01T00:00:00Z') - Date.parse('2026-11-22T10:00:00Z'));
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
+    // Empty or blank is no header at all (Date.parse('  ') would be NaN either way; this is the rule, not luck).
+    expect(parseRetryAfter('')).toBeUndefined();
+    expect(parseRetryAfter('   ')).toBeUndefined();
+    expect(parseRetryAfter([' 3 ', '9'])).toBe(3000);
   });
   it('delta-seconds: several digits, a fraction, surrounding spaces; the first of repeated headers', () => {
     // Each of these also parses as some date in 2001 (V8's lenient Date.parse): as seconds, never as a date.

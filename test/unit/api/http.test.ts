@@ -151,6 +151,8 @@ describe('total deadline and size cap (issue 13, item 4)', () => {
     const err = await http.send('GET', '/huge', { maxBytes: 1024 * 1024 }).catch((e) => e);
     expect(err).toBeInstanceOf(ResponseTooLargeError);
     expect(err.message).toMatch(/larger than 1048576 bytes/);
+    expect(err.code).toBe('RESPONSE_TOO_LARGE');
+    expect(err.hint).toMatch(/^No answer of the API is that large: check the base URL/);
     api.queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }).end());
     expect(await http.send('GET', '/declared', { maxBytes: 1024 * 1024 }).catch((e) => e)).toBeInstanceOf(ResponseTooLargeError);
     const exact = JSON.stringify({ a: 'y'.repeat(100 - 8) });
