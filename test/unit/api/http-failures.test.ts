@@ -342,7 +342,8 @@ describe('a proxy that hangs up on CONNECT (PROXY_CLOSED)', () => {
 });
 
 describe('extra request headers (partner api -H)', () => {
-  it('are sent lower-cased; an Authorization among them never replaces the token', async () => {
+  /** A MockAgent answering GET /v1/x once, keeping the headers it was sent. */
+  function recording() {
     const agent = new MockAgent();
     agent.disableNetConnect();
     const seen: Record<string, string>[] = [];
@@ -353,6 +354,11 @@ describe('extra request headers (partner api -H)', () => {
         seen.push(o.headers as Record<string, string>);
         return { ok: true };
       }, { headers: { 'content-type': 'application/json' } });
+    return { agent, seen };
+  }
+
+  it('are sent lower-cased; an Authorization among them never replaces the token', async () => {
+    const { agent, seen } = recording();
     await client({ dispatcher: agent }).send('GET', '/v1/x', { headers: { 'X-Trace': 'abc', AUTHORIZATION: 'Bearer other', authorization: 'Bearer other2' } });
     expect(seen[0]!['x-trace']).toBe('abc');
     expect(seen[0]!.authorization).toBe('Bearer tok-abcdef');
@@ -360,16 +366,7 @@ describe('extra request headers (partner api -H)', () => {
   });
 
   it('a client without a token sends no Authorization at all, even one given as a header', async () => {
-    const agent = new MockAgent();
-    agent.disableNetConnect();
-    const seen: Record<string, string>[] = [];
-    agent
-      .get(API)
-      .intercept({ path: '/v1/x', method: 'GET' })
-      .reply(200, (o) => {
-        seen.push(o.headers as Record<string, string>);
-        return { ok: true };
-      }, { headers: { 'content-type': 'application/json' } });
+    const { agent, seen } = recording();
     await client({ dispatcher: agent, token: undefined }).send('GET', '/v1/x', { headers: { Authorization: 'Bearer smuggled' } });
     expect(Object.keys(seen[0]!).map((k) => k.toLowerCase())).not.toContain('authorization');
   });
