@@ -10,31 +10,25 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { expectCode, runCli, sandboxEnv, spawnCli, type CliResult } from '../helpers/cli.js';
 
 const SWE = 'Acme Sverige AB';
 
-function expectCode(r: CliResult, code: number): void {
-  expect(`exit ${r.code}: ${r.stderr}`).toBe(`exit ${code}: ${r.stderr}`);
-}
-
 let sandbox: Sandbox;
-let dir: { path: string; cleanup: () => void };
+let dir: string;
 let env: NodeJS.ProcessEnv;
+let close: () => Promise<void>;
 let header: string[];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+  ({ sandbox, env, dir, close } = await sandboxEnv());
   const t = await runCli(['gp', 'template', '--entity', SWE, '-o', 'csv'], { env });
   header = (parseCsv(t.stdout) as string[][])[0];
 });
 
 afterAll(async () => {
-  await sandbox.close();
-  dir.cleanup();
+  await close?.();
 });
 
 const BIN = fileURLToPath(new URL('../../bin/partner.js', import.meta.url));
@@ -83,7 +77,7 @@ function csvText(rows: Record<string, string>[]): string {
 }
 
 function writeCsv(name: string, rows: Record<string, string>[]): string {
-  const p = join(dir.path, name);
+  const p = join(dir, name);
   writeFileSync(p, csvText(rows));
   return p;
 }
@@ -134,7 +128,7 @@ describe('gp create --from-csv --concurrency', () => {
     }
     expect(peak).toBeGreaterThan(1);
     expect(peak).toBeLessThanOrEqual(6);
-    const rows = results(join(dir.path, 'order.results.csv'));
+    const rows = results(join(dir, 'order.results.csv'));
     expect(rows.map((x) => x.row)).toEqual(Array.from({ length: n }, (_, i) => String(i + 2)));
     const held = await employeesByEmail();
     for (let i = 1; i <= n; i++) {
@@ -158,7 +152,7 @@ describe('gp create --from-csv --concurrency', () => {
   it('kill -9 in the middle of a run of 8 in flight, then the same command: every employee exactly once, none missing', async () => {
     const n = 40;
     const file = writeCsv('kill.csv', batch('kill', n));
-    const journal = join(dir.path, 'kill.results.csv.journal');
+    const journal = join(dir, 'kill.results.csv.journal');
     sandbox.setFaults({ latencyMs: 80 });
     const run = spawnCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--concurrency', '8'], { env, timeoutMs: 60_000 });
     try {
@@ -170,7 +164,7 @@ describe('gp create --from-csv --concurrency', () => {
     }
     const again = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--concurrency', '8'], { env, timeoutMs: 60_000 });
     expectCode(again, 0);
-    const rows = results(join(dir.path, 'kill.results.csv'));
+    const rows = results(join(dir, 'kill.results.csv'));
     const held = await employeesByEmail();
     for (let i = 1; i <= n; i++) {
       const mail = email('kill', i);
@@ -187,7 +181,7 @@ describe('gp create --from-csv --concurrency', () => {
 
   it('a row whose POST answer was lost is found by its work e-mail and reported already-created, not created', async () => {
     const file = writeCsv('lost.csv', batch('lost', 2));
-    const resultsPath = join(dir.path, 'lost.results.csv');
+    const resultsPath = join(dir, 'lost.results.csv');
     // The first run creates both; then the journal is made to look as if row 3's answer had been lost.
     expectCode(await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file], { env }), 0);
     const lines = readFileSync(`${resultsPath}.journal`, 'utf8').trim().split('\n');
@@ -231,7 +225,7 @@ describe('gp create --from-csv --concurrency', () => {
   it('Ctrl-C: no row starts after it, the rows in flight finish, the results are written, exit 130', async () => {
     const n = 30;
     const file = writeCsv('int.csv', batch('int', n));
-    const journal = join(dir.path, 'int.results.csv.journal');
+    const journal = join(dir, 'int.results.csv.journal');
     sandbox.setFaults({ latencyMs: 100 });
     const run = spawnCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--concurrency', '4'], { env, timeoutMs: 60_000 });
     let stopped: CliResult;
@@ -251,7 +245,7 @@ describe('gp create --from-csv --concurrency', () => {
       last.set(e.row, e.state);
     }
     expect([...last.values()].filter((s) => s !== 'done')).toEqual([]);
-    const rows = results(join(dir.path, 'int.results.csv'));
+    const rows = results(join(dir, 'int.results.csv'));
     expect(rows).toHaveLength(n);
     expect(rows.filter((x) => x.outcome === 'created')).toHaveLength(last.size);
     expect(rows.filter((x) => x.outcome === 'not-run').length).toBe(n - last.size);
@@ -265,7 +259,7 @@ describe('gp create --from-csv: text and input boundaries', () => {
   it('a Windows-1252 file is refused (row and column named, nothing sent) unless --encoding names it; then sent as written', async () => {
     const row = person('enc', 1, 'José');
     row['personal.lastName'] = 'Müller';
-    const file = join(dir.path, 'cp1252.csv');
+    const file = join(dir, 'cp1252.csv');
     writeFileSync(file, Buffer.from(csvText([row]), 'latin1'));
     const r = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file], { env });
     expectCode(r, 2);
@@ -282,7 +276,7 @@ describe('gp create --from-csv: text and input boundaries', () => {
 
   it('a UTF-8 file with a BOM and accented names is sent as written', async () => {
     const row = person('bom', 1, 'Zoë');
-    const file = join(dir.path, 'bom.csv');
+    const file = join(dir, 'bom.csv');
     writeFileSync(file, `\ufeff${csvText([row])}`);
     const r = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--dry-run'], { env });
     expectCode(r, 0);
@@ -290,7 +284,7 @@ describe('gp create --from-csv: text and input boundaries', () => {
   });
 
   it('invalid UTF-8 in a --from-file values file is refused with its line and byte offset', async () => {
-    const file = join(dir.path, 'values.json');
+    const file = join(dir, 'values.json');
     writeFileSync(file, Buffer.concat([Buffer.from('{\n  "personal": {"firstName": "Jos'), Buffer.from([0xe9]), Buffer.from('"}\n}\n')]));
     const r = await runCli(['gp', 'create', '--entity', SWE, '--from-file', file, '--dry-run'], { env });
     expectCode(r, 2);
@@ -302,7 +296,7 @@ describe('gp create --from-csv: text and input boundaries', () => {
     expectCode(zero, 2);
     expect(zero.stderr).toContain('--from-csv /dev/zero is too large (over 33554432 bytes; at most 33554432)');
     // Through a real pipe (the test's own stdin to a child is a socket, which /dev/stdin cannot open).
-    const big = join(dir.path, 'big.csv');
+    const big = join(dir, 'big.csv');
     writeFileSync(big, Buffer.alloc(33 * 1024 * 1024, 'a,'));
     for (const target of ['/dev/stdin', '-']) {
       const piped = await viaShell(`cat "$1" | "$2" "$3" gp create --entity "${SWE}" --from-csv ${target} --results "$1.results.csv"`, [big, process.execPath, BIN]);
@@ -318,7 +312,7 @@ describe('gp create --from-csv: text and input boundaries', () => {
 describe('gp create --from-csv: the journal at its boundaries', () => {
   it('a flipped byte in a journal record stops the run naming the journal and line; nothing is sent', async () => {
     const file = writeCsv('flip.csv', batch('flip', 3));
-    const journal = join(dir.path, 'flip.results.csv.journal');
+    const journal = join(dir, 'flip.results.csv.journal');
     sandbox.injectFault({ kind: '500', times: 1, method: 'PATCH', path: /\/dynamic-details$/ });
     expectCode(await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--concurrency', '1'], { env }), 1);
     const text = readFileSync(journal, 'utf8');
@@ -337,7 +331,7 @@ describe('gp create --from-csv: the journal at its boundaries', () => {
 
   it('a full disk under the journal: a clean error, the results CSV for the rows, nothing sent unjournalled', async () => {
     const file = writeCsv('full.csv', batch('full', 2));
-    const resultsPath = join(dir.path, 'full.results.csv');
+    const resultsPath = join(dir, 'full.results.csv');
     symlinkSync('/dev/full', `${resultsPath}.journal`);
     const r = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file], { env });
     expectCode(r, 1);
@@ -350,7 +344,7 @@ describe('gp create --from-csv: the journal at its boundaries', () => {
   it('a second run on the same journal while the first is going: BULK_BUSY, exit 1 (not a usage error)', async () => {
     // Long enough (40 rows one at a time, 200 ms a request) that the first is still going when the second starts.
     const file = writeCsv('busy.csv', batch('busy', 40));
-    const journal = join(dir.path, 'busy.results.csv.journal');
+    const journal = join(dir, 'busy.results.csv.journal');
     sandbox.setFaults({ latencyMs: 200 });
     const first = spawnCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--concurrency', '1'], { env, timeoutMs: 60_000 });
     try {

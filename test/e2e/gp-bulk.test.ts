@@ -7,33 +7,27 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { expectCode, runCli, sandboxEnv, spawnCli } from '../helpers/cli.js';
 import { hasScript, Pty } from '../helpers/pty.js';
 
 const SWE = 'Acme Sverige AB';
 const IND = 'Acme India Pvt Ltd';
 
-function expectCode(r: CliResult, code: number): void {
-  expect(`exit ${r.code}: ${r.stderr}`).toBe(`exit ${code}: ${r.stderr}`);
-}
-
 let sandbox: Sandbox;
-let dir: { path: string; cleanup: () => void };
+let dir: string;
 let env: NodeJS.ProcessEnv;
+let close: () => Promise<void>;
 let header: string[];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+  ({ sandbox, env, dir, close } = await sandboxEnv());
   const t = await runCli(['gp', 'template', '--entity', SWE, '-o', 'csv'], { env });
   header = (parseCsv(t.stdout) as string[][])[0];
 });
 
 afterAll(async () => {
-  await sandbox.close();
-  dir.cleanup();
+  await close?.();
 });
 
 const pnr = (i: number) => `19900101-${String(1000 + i)}`;
@@ -75,7 +69,7 @@ function bodies(tag: string, i: number) {
 function writeCsv(name: string, rows: Record<string, string>[]): string {
   const esc = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   const lines = [header.join(','), `# the description row is ignored,${header.slice(1).map(() => '').join(',')}`, ...rows.map((r) => header.map((c) => esc(r[c] ?? '')).join(','))];
-  const p = join(dir.path, name);
+  const p = join(dir, name);
   writeFileSync(p, `${lines.join('\r\n')}\r\n`);
   return p;
 }
@@ -119,8 +113,8 @@ describe('gp create --from-csv', () => {
     const file = writeCsv('valid.csv', [1, 2, 3].map((i) => person('v', i)));
     const r = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file], { env });
     expectCode(r, 0);
-    expect(r.stderr).toContain(`3 created (of 3 rows). Results: ${join(dir.path, 'valid.results.csv')}`);
-    const rows = results(join(dir.path, 'valid.results.csv'));
+    expect(r.stderr).toContain(`3 created (of 3 rows). Results: ${join(dir, 'valid.results.csv')}`);
+    const rows = results(join(dir, 'valid.results.csv'));
     expect(rows.map((x) => [x.row, x.outcome, x.error])).toEqual([['3', 'created', ''], ['4', 'created', ''], ['5', 'created', '']]);
     for (const [n, i] of [1, 2, 3].entries()) {
       const want = bodies('v', i);
@@ -130,9 +124,9 @@ describe('gp create --from-csv', () => {
       expect(patchesOf(rows[n].employeeId).map((q) => [q.status, q.body])).toEqual([[204, want.patch]]);
     }
     expect(`${r.stdout}${r.stderr}`).not.toContain('19900101-');
-    expect(readFileSync(join(dir.path, 'valid.results.csv'), 'utf8')).not.toContain('19900101-');
-    expect(readFileSync(join(dir.path, 'valid.results.csv.journal'), 'utf8')).not.toContain('19900101-');
-    expect(statSync(join(dir.path, 'valid.results.csv.journal')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'valid.results.csv'), 'utf8')).not.toContain('19900101-');
+    expect(readFileSync(join(dir, 'valid.results.csv.journal'), 'utf8')).not.toContain('19900101-');
+    expect(statSync(join(dir, 'valid.results.csv.journal')).mode & 0o777).toBe(0o600);
 
     // Run again: nothing is created twice.
     const before = writes();
@@ -160,12 +154,12 @@ describe('gp create --from-csv', () => {
     expect(r.stderr).not.toContain('123-SECRET');
     expect(r.stderr).toContain('1 row is invalid; nothing was sent');
     expect(writes()).toBe(before);
-    expect(existsSync(join(dir.path, 'invalid.results.csv'))).toBe(false);
+    expect(existsSync(join(dir, 'invalid.results.csv'))).toBe(false);
 
     const skip = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--skip-invalid'], { env });
     expectCode(skip, 0);
     expect(skip.stderr).toContain('2 created, 1 invalid (of 3 rows)');
-    expect(results(join(dir.path, 'invalid.results.csv')).map((x) => [x.row, x.outcome])).toEqual([['3', 'created'], ['4', 'invalid'], ['5', 'created']]);
+    expect(results(join(dir, 'invalid.results.csv')).map((x) => [x.row, x.outcome])).toEqual([['3', 'created'], ['4', 'invalid'], ['5', 'created']]);
     expect(posts('not-an-email')).toEqual([]);
     expect(posts(bodies('i', 3).post.employment.workEmail).map((q) => q.body)).toEqual([bodies('i', 3).post]);
   });
@@ -178,7 +172,7 @@ describe('gp create --from-csv', () => {
     expectCode(r, 1);
     expect(r.stderr).toMatch(/✗ row 4: conflict: 409 /);
     expect(r.stderr).toContain('2 created, 1 conflict (of 3 rows)');
-    const rows = results(join(dir.path, 'conflict.results.csv'));
+    const rows = results(join(dir, 'conflict.results.csv'));
     expect(rows.map((x) => [x.row, x.outcome])).toEqual([['3', 'created'], ['4', 'conflict'], ['5', 'created']]);
     expect(rows[1].error).toMatch(/^409 .*already exists/);
     expect(posts(bodies('c', 3).post.employment.workEmail).map((q) => q.status)).toEqual([201]);
@@ -189,7 +183,7 @@ describe('gp create --from-csv', () => {
     sandbox.injectFault({ kind: '500', times: 1, method: 'PATCH', path: /\/dynamic-details$/ });
     const r = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file], { env });
     expectCode(r, 1);
-    const rows = results(join(dir.path, 'patch.results.csv'));
+    const rows = results(join(dir, 'patch.results.csv'));
     expect(rows.map((x) => [x.row, x.outcome])).toEqual([['3', 'patch-failed'], ['4', 'created']]);
     expect(r.stderr).toContain('Rows whose dynamic details failed are finished by running the same command again');
     const id = rows[0].employeeId;
@@ -201,7 +195,7 @@ describe('gp create --from-csv', () => {
     expect(posts(bodies('p', 1).post.employment.workEmail).map((q) => q.status)).toEqual([201]);
     expect(patchesOf(id).map((q) => q.status)).toEqual([500, 204]);
     expect(patchesOf(id).at(-1)!.body).toEqual(bodies('p', 1).patch);
-    expect(results(join(dir.path, 'patch.results.csv')).map((x) => [x.outcome, x.employeeId])).toEqual([['already-created', id], ['already-created', rows[1].employeeId]]);
+    expect(results(join(dir, 'patch.results.csv')).map((x) => [x.outcome, x.employeeId])).toEqual([['already-created', id], ['already-created', rows[1].employeeId]]);
   });
 
   it('a JSON Schema form with a list: numbered columns become the list, typed; the bodies are exact', async () => {
@@ -217,11 +211,11 @@ describe('gp create --from-csv', () => {
       'legal.nominees.1.name': 'Asha Iyer', 'legal.nominees.1.relationship': 'SIBLING', 'legal.nominees.1.sharePercent': '40',
       'customFields.costCenter': 'CC-7777', 'customFields.languages': 'EN, HI',
     };
-    const file = join(dir.path, 'ind.csv');
+    const file = join(dir, 'ind.csv');
     writeFileSync(file, `${cols.join(',')}\n${cols.map((c) => (cells[c] ?? '').replace(/^(.*,.*)$/, '"$1"')).join(',')}\n`);
     const r = await runCli(['gp', 'create', '--entity', IND, '--from-csv', file], { env });
     expectCode(r, 0);
-    const [row] = results(join(dir.path, 'ind.results.csv'));
+    const [row] = results(join(dir, 'ind.results.csv'));
     const post = posts('meera.iyer.bulk@acme.example');
     expect(post.map((q) => q.status)).toEqual([201]);
     expect(post[0].body).toMatchObject({ entity: IND, personal: { firstName: 'Meera', gender: 'FEMALE' }, compensation: { baseSalary: 1800000, currency: 'INR', payFrequency: 'MONTHLY' } });
@@ -255,7 +249,7 @@ describe('gp create --from-csv', () => {
       const tag = signal.toLowerCase();
       const n = 6;
       const file = writeCsv(`${tag}.csv`, Array.from({ length: n }, (_, i) => person(tag, i + 1)));
-      const journal = join(dir.path, `${tag}.results.csv.journal`);
+      const journal = join(dir, `${tag}.results.csv.journal`);
       sandbox.setFaults({ latencyMs: 120 });
       // One row in flight, so that rows are left to start when it stops (concurrency has its own tests).
       const run = spawnCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--concurrency', '1'], { env, timeoutMs: 30_000 });
@@ -275,7 +269,7 @@ describe('gp create --from-csv', () => {
       if (signal === 'SIGINT') {
         expect(stopped.code).toBe(130);
         expect(stopped.stderr).toContain('Run the same command again to finish; rows already created are not created again');
-        const partial = results(join(dir.path, `${tag}.results.csv`));
+        const partial = results(join(dir, `${tag}.results.csv`));
         expect(partial.filter((x) => x.outcome === 'created').length).toBeGreaterThanOrEqual(2);
         expect(partial.some((x) => x.outcome === 'not-run')).toBe(true);
       } else expect(stopped.signal).toBe('SIGKILL');
@@ -286,7 +280,7 @@ describe('gp create --from-csv', () => {
       expectCode(again, 0);
       expect(again.stderr).not.toContain('conflict');
       expect(existsSync(`${journal}.lock`)).toBe(false);
-      const rows = results(join(dir.path, `${tag}.results.csv`));
+      const rows = results(join(dir, `${tag}.results.csv`));
       expect(rows.map((x) => x.outcome).every((o) => o === 'created' || o === 'already-created')).toBe(true);
       for (let i = 1; i <= n; i++) {
         const want = bodies(tag, i);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, runCli, spawnCli, tempDir, waitFor, type CliResult } from '../helpers/cli.js';
+import { BIN, expectCode, isolatedEnv, ROOT, runCli, spawnCli, tempDir, waitFor, type CliResult } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -40,10 +40,6 @@ function doctorConfig(stdout: string): string {
   const checks = (JSON.parse(stdout) as { checks: { name: string; message: string; fix?: string }[] }).checks;
   const c = checks.find((x) => x.name === 'config file');
   return `${c?.message}\n${c?.fix}`;
-}
-
-function expectCode(r: CliResult, code: number): void {
-  expect(`exit ${r.code}: ${r.stderr}`).toBe(`exit ${code}: ${r.stderr}`);
 }
 
 /** `sh -c SCRIPT` with the CLI's environment; collects its output (the script exec's partner). */
