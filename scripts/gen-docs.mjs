@@ -30,7 +30,7 @@ try {
   const files = manualFiles(TOP_LEVEL, pkg.version);
   for (const dir of ['docs/manual', 'docs/man']) {
     mkdirSync(join(root, dir), { recursive: true });
-    for (const name of readdirSync(join(root, dir))) if (/^partner-.*\.(md|1)$/.test(name)) rmSync(join(root, dir, name));
+    for (const name of readdirSync(join(root, dir))) if (/^partner(-.*)?\.(md|1)$/.test(name)) rmSync(join(root, dir, name));
   }
   for (const f of files) {
     mkdirSync(dirname(join(root, f.path)), { recursive: true });

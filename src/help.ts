@@ -24,7 +24,7 @@ const EXIT_CODES = `Exit codes: ${EXIT_CODE_LIST.map(([code, text]) => `${code} 
 /** The global flags shown on the help of a command that calls the API; the others are one `partner help globals` away. */
 export const API_GLOBALS = ['sandbox', 'profile', 'baseUrl', 'timeout', 'debug'] as const;
 
-export type HelpTarget = { kind: 'root' } | { kind: 'group'; group: GroupDef } | { kind: 'command'; def: CommandDef; path: string[] } | { kind: 'topic'; topic: HelpTopic };
+export type HelpTarget = { kind: 'root' } | { kind: 'help' } | { kind: 'group'; group: GroupDef } | { kind: 'command'; def: CommandDef; path: string[] } | { kind: 'topic'; topic: HelpTopic };
 
 interface Item {
   term: string;
@@ -99,6 +99,9 @@ export function globalsPointer(def: CommandDef): string {
   return named.length ? `Global flags: ${named.join(', ')} and more (partner help globals).` : 'Global flags: partner help globals.';
 }
 
+/** What `partner help` does, in the overview, in `partner help help` and in the completions. */
+export const HELP_SUMMARY = 'show the help of a command or topic, e.g. `partner help employees list`';
+
 export function renderTopic(topic: HelpTopic, width: number): string {
   let out = `${wrapText(capitalise(topic.summary), width)}\n\n${wrapText(topic.body, width)}\n`;
   if (topic.name === 'globals') out += `\n${items([...globalItems(), { term: '-V, --version', text: 'print the version (`partner version` adds Node.js and the platform)' }], width)}\n`;
@@ -126,7 +129,7 @@ export function renderHelp(target: HelpTarget, entries: TopLevel[], width: numbe
       const inSection = entries.filter((e) => e.section === section && !('hidden' in e && e.hidden));
       if (inSection.length === 0) continue;
       const list = inSection.map((e) => ({ term: e.name, text: e.summary }));
-      if (section === 'Setup') list.push({ term: 'help', text: 'show the help of a command, e.g. `partner help employees list`' });
+      if (section === 'Setup') list.push({ term: 'help', text: HELP_SUMMARY });
       out += `\n${section}:\n${items(list, w)}\n`;
     }
     out += `\nGlobal flags:\n${items([...globalItems(), { term: '-V, --version', text: 'print the version (`partner version` adds Node.js and the platform)' }], w)}\n`;
@@ -142,6 +145,7 @@ export function renderHelp(target: HelpTarget, entries: TopLevel[], width: numbe
     return `${out}\nGlobal flags: partner help globals.\n`;
   }
   if (target.kind === 'topic') return renderTopic(target.topic, w);
+  if (target.kind === 'help') return renderHelpOfHelp(w);
   const { def, path } = target;
   let out = `${wrapText(capitalise(def.summary), w)}\n\nUsage:\n  ${usageOf(def, path)}\n`;
   const args = Object.entries(def.args ?? {});
@@ -151,6 +155,17 @@ export function renderHelp(target: HelpTarget, entries: TopLevel[], width: numbe
   if (def.details) out += `\n${wrapText(def.details.trim(), w)}\n`;
   out += examples(def.examples, w);
   return `${out}\n${wrapText(globalsPointer(def), w)}\n`;
+}
+
+/** `partner help help`: the help command is commander's own (commands/help.ts), not a definition; its page is here. */
+function renderHelpOfHelp(w: number): string {
+  const flags = [
+    { term: '-o, --output <format>', text: 'json: the command tree as one JSON document' },
+    { term: '    --jq <expr>', text: 'filter the JSON document with jq (built in)' },
+  ];
+  let out = `${wrapText(capitalise(HELP_SUMMARY), w)}\n\nUsage:\n  partner help [command...] [flags]\n\nFlags:\n${items(flags, w)}\n`;
+  out += `\nHelp topics:\n${items(HELP_TOPICS.map((t) => ({ term: t.name, text: t.summary })), w)}\n`;
+  return out + examples(['partner help employees list', 'partner help environment', 'partner help gp -o json'], w);
 }
 
 function capitalise(s: string): string {
@@ -182,6 +197,7 @@ export function helpRequest(argv: string[], entries: TopLevel[]): HelpTarget | u
     if (flagsStarted) return undefined;
     asked = true;
     words.shift();
+    if (words.length === 1 && words[0] === 'help') return { kind: 'help' };
   }
   // `partner` alone, or a group alone (`partner employees`), shows its help, as gh does.
   const bare = !flagsStarted && words.length <= 1 && (words.length === 0 || entries.some((e) => e.name === words[0] && isGroup(e)));

@@ -44,11 +44,19 @@ export interface FlagFacts {
   repeatable: boolean;
 }
 
+/**
+ * A description without the facts the manual states on their own line
+ * ("(default 1)", "(env PARTNER_PROFILE)"), so each is said once.
+ */
+export function withoutStatedFacts(description: string): string {
+  return description.replace(/\s*\((?:default:? |env |also [A-Z])[^)]*\)/g, '');
+}
+
 export function flagFacts(key: string, flag: Flag<unknown>): FlagFacts {
   const d = flag.description;
   return {
     term: `${flag.short ? `-${flag.short}, ` : ''}${flagName(key, flag)}`,
-    description: d,
+    description: withoutStatedFacts(d),
     value: flag.kind === 'value' || flag.kind === 'repeat' ? `<${flag.placeholder ?? 'value'}>` : undefined,
     default: flagDefaultText(flag),
     env: flagEnv(d),
@@ -60,7 +68,7 @@ export function flagFacts(key: string, flag: Flag<unknown>): FlagFacts {
 function outputFacts(spec: OutputSpec): FlagFacts[] {
   return outputItems(spec).map((i) => ({
     term: i.term.replace(/<[^>]+>/, '').trim(),
-    description: i.text,
+    description: withoutStatedFacts(i.text),
     value: /<[^>]+>/.exec(i.term)?.[0],
     default: flagDefaultText({ description: i.text, kind: /<[^>]+>/.test(i.term) ? 'value' : 'switch' }),
     choices: i.term.includes('--output') ? spec.formats : undefined,
@@ -198,9 +206,20 @@ export function topicMan(topic: HelpTopic, version: string): string {
   return out;
 }
 
+/** `man partner`: the overview, listing every command's page and every topic's, as the README of the manual does. */
+export function overviewMan(entries: TopLevel[], version: string): string {
+  let out = manHeader('partner', PROGRAM_SUMMARY.replace(/\.$/, ''), version);
+  out += `.SH SYNOPSIS\n.B partner <command> [flags]\n`;
+  out += `.SH DESCRIPTION\n.PP\n${roff('Each command has its own page: man partner-employees-list for partner employees list. partner help <command> shows the same text in the terminal.')}\n`;
+  out += `.SH COMMANDS\n${leaves(entries).map(({ def, path }) => `.TP\n.BR ${pageName(path)} (1)\n${roff(`partner ${path.join(' ')}: ${def.summary}`)}\n`).join('')}`;
+  out += `.SH HELP TOPICS\n${HELP_TOPICS.map((t) => `.TP\n.BR ${pageName(['help', t.name])} (1)\n${roff(`partner help ${t.name}: ${t.summary}`)}\n`).join('')}`;
+  out += manExitCodes();
+  return out;
+}
+
 /** Every file of the manual, in a stable order. */
 export function manualFiles(entries: TopLevel[], version: string): ManualFile[] {
-  const files: ManualFile[] = [{ path: 'docs/manual/README.md', text: indexMarkdown(entries) }];
+  const files: ManualFile[] = [{ path: 'docs/manual/README.md', text: indexMarkdown(entries) }, { path: 'docs/man/partner.1', text: overviewMan(entries, version) }];
   for (const leaf of leaves(entries)) {
     files.push({ path: `docs/manual/${pageName(leaf.path)}.md`, text: commandMarkdown(leaf) });
     files.push({ path: `docs/man/${pageName(leaf.path)}.1`, text: commandMan(leaf, version) });

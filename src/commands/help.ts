@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { closest } from '../text/suggest.js';
+import { HELP_SUMMARY } from '../help.js';
 
 /** The help document as JSON text, filtered by --jq when given (help-entry.ts helpJsonText); undefined: no such command. */
 export type HelpJson = (words: string[], jq: string | undefined) => Promise<string | undefined>;
@@ -68,7 +69,7 @@ export function registerHelp(program: Command, write: (text: string) => void, he
   program.helpCommand(false);
   program
     .command('help')
-    .description('show the help of a command, e.g. `partner help employees list`; -o json: the command tree as one JSON document (answered in help-entry.ts unless --jq is given)')
+    .description(HELP_SUMMARY)
     .argument('[command...]', 'the command path (default: the overview)')
     .option('-o, --output <format>', 'json: the command tree as one JSON document')
     .option('--jq <expr>', 'filter the JSON document with jq (built in)')

@@ -15,7 +15,10 @@ function wrapLine(line: string, width: number, shell: boolean): string {
   if (line.length <= width) return line;
   const indent = /^\s*/.exec(line)![0];
   // Continuation lines hang under the first word after a list marker or "$ ".
-  const marker = /^\s*(?:\$ |[-*•] |[A-Za-z0-9_-]+ {2,})/.exec(line);
+  // A list's term may hold spaces ("HTTPS_PROXY, HTTP_PROXY, NO_PROXY  the proxy…"); one longer than
+  // what leaves 20 columns for the text is prose with a double space, not a term.
+  const found = /^\s*(?:\$ |[-*•] |\S+(?: \S+)* {2,})/.exec(line);
+  const marker = found && found[0].length <= width - 20 ? found : null;
   const hang = shell ? `${indent}    ` : ' '.repeat(marker ? marker[0].length : indent.length);
   const suffix = shell ? ' \\' : '';
   // The marker keeps its own spacing ("table   a key/value…"); the rest is split into words.

@@ -63,5 +63,7 @@ describe('npm install -g of the tarball into an empty prefix', () => {
   it('installs the man pages where man looks for them', () => {
     expect(existsSync(join(prefix, 'share', 'man', 'man1', 'partner-employees-list.1'))).toBe(true);
     expect(existsSync(join(prefix, 'share', 'man', 'man1', 'partner-help-globals.1'))).toBe(true);
+    // `man partner`: the overview page.
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'partner.1'))).toBe(true);
   });
 });
