@@ -47,7 +47,7 @@ _partner_flags() {
     'help') _partner_r='-o --output --jq' ;;
     *) _partner_r='' ;;
   esac
-  _partner_r+=' --profile --base-url --sandbox --debug --timeout --no-color --no-input -h --help'
+  _partner_r+=' --profile --base-url --sandbox --debug --timeout --no-color --no-input --no-pager -h --help'
 }
 
 # Flags of a command path that take a value (global ones appended).

@@ -330,4 +330,5 @@ complete -c partner -l debug -d 'log requests and responses to stderr, token red
 complete -c partner -l timeout -x -d 'time limit per request, in seconds (default 30)'
 complete -c partner -l no-color -d 'no colour in output (also NO_COLOR)'
 complete -c partner -l no-input -d 'never prompt; fail instead, naming the flag to use'
+complete -c partner -l no-pager -d 'no pager for output longer than the terminal (also PARTNER_PAGER with an empty value)'
 complete -c partner -s h -l help -d 'display help for command'

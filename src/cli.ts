@@ -7,6 +7,7 @@ import { CliError, ExitCode, exitCodeFor, InterruptedError, isOutputGone, Output
 import { envFlag, outputFailure, outputFlushed, streamColor, systemIO, type IO } from './io.js';
 import { helpJsonText, printHelp } from './help-entry.js';
 import { wrapMessage } from './text/wrap.js';
+import type { PagedStdout } from './output/pager.js';
 
 export type { Runtime } from './program.js';
 
@@ -33,6 +34,12 @@ export async function main(
   const controller = new AbortController();
   const runtime: Runtime = { io, env, signal: controller.signal, exitCode: 0, helpJson: helpJsonText };
   let interrupted = false;
+  // Output longer than the terminal goes through a pager (output/pager.ts), put on stdout when the command starts.
+  let pager: PagedStdout | undefined;
+  runtime.onPager = (p) => {
+    pager = p;
+    pager?.on('error', onStdoutError);
+  };
   const onStop = (signal: NodeJS.Signals) => {
     // A second Ctrl-C (or kill) is someone insisting; a second SIGHUP is not (a closing terminal
     // and its shell may each send one), and must not cut the cleanup short.
@@ -41,6 +48,7 @@ export async function main(
       return;
     }
     interrupted = true;
+    pager?.stop();
     controller.abort(new InterruptedError());
     setTimeout(() => process.exit(ExitCode.INTERRUPTED), 1000).unref();
   };
@@ -66,7 +74,8 @@ export async function main(
     const { buildProgram } = await import('./program.js');
     await buildProgram(runtime, { argv }).parseAsync(argv, { from: 'user' });
     // Everything printed has left the process, or the command fails: an export cut by a full disk never exits 0.
-    await outputFlushed(io.stdout);
+    // With a pager: the person reads to the end (or quits) first.
+    await (pager ? pager.close() : outputFlushed(io.stdout));
     const failed = interrupted ? undefined : outputFailure(io.stdout);
     code = interrupted ? ExitCode.INTERRUPTED : failed ? await report(failed, runtime, false) : runtime.exitCode;
   } catch (err) {
@@ -75,6 +84,8 @@ export async function main(
     const failed = interrupted ? undefined : outputFailure(io.stdout);
     code = failed ? await report(failed, runtime, false) : !interrupted && (outputClosed || err instanceof OutputClosedError) ? ExitCode.OK : await report(err, runtime, interrupted);
   } finally {
+    // The person reads to the end (or quits) before partner exits; then what stderr held while the pager showed is written.
+    await pager?.close();
     await runtime.context?.cleanup();
     for (const s of STOP_SIGNALS) process.off(s, onStop);
   }

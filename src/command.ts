@@ -50,6 +50,11 @@ export interface CommandDef {
   examples?: string[];
   /** Calls the API with the profile's token (default true): what `ctx.http()` checks. */
   needsToken?: boolean;
+  /**
+   * false: never through a pager, even on a terminal: the command prompts
+   * while it prints (the wizard), or prints for as long as it runs (a listener).
+   */
+  pager?: false;
   /** Cross-flag rules and derived values of the command's own flags, after every flag parsed on its own. Throws UsageError. */
   refine?: (parsed: never, env: NodeJS.ProcessEnv) => unknown;
   /** The run module, imported only when the command runs (typed by OptionsOf in that module). */
@@ -79,6 +84,7 @@ export function defineCommand<F extends Flags = Record<never, never>, A extends 
   output?: O;
   examples?: string[];
   needsToken?: boolean;
+  pager?: false;
   refine?: (parsed: Parsed<F, A, O>, env: NodeJS.ProcessEnv) => R;
   load: () => Promise<unknown>;
 }): CommandDef & { readonly __options?: R & WithOutput<O> } {

@@ -25,6 +25,8 @@ export interface GlobalOptions {
   timeout: number;
   color: boolean;
   input: boolean;
+  /** false with --no-pager: output longer than the terminal is written as it is. */
+  pager: boolean;
 }
 
 export interface HttpOptions {

@@ -6,6 +6,7 @@ import { helpWidth } from './text/width.js';
 import { outputFailure, systemIO, type IO } from './io.js';
 import { TOP_LEVEL } from './commands/index.js';
 import { helpDocument, helpJsonRequest } from './help-json.js';
+import { pageText } from './output/pager.js';
 
 /** Throws OutputWriteError when the help could not be written whole (`> /dev/full`); a closed pipe (`| head`) is not a failure. */
 export function printHelp(argv: string[], io: IO = systemIO(process.env)): boolean {
@@ -20,7 +21,10 @@ export function printHelp(argv: string[], io: IO = systemIO(process.env)): boole
   }
   const target = helpRequest(argv, TOP_LEVEL);
   if (!target) return false;
-  io.stdout.write(renderHelp(target, TOP_LEVEL, helpWidth(io)));
+  const text = renderHelp(target, TOP_LEVEL, helpWidth(io));
+  // Help taller than the terminal goes through the pager, as gh's does (never when piped).
+  if (io.stdoutIsTTY && io.stdout === process.stdout && pageText(text, process.stdout.rows, process.env, argv)) return true;
+  io.stdout.write(text);
   // stdout on a file or a device is written at once (io.ts, FileOutput): a failure is known here.
   const failed = outputFailure(io.stdout);
   if (failed) throw failed;

@@ -31,6 +31,7 @@ export const ENVIRONMENT_LIST: readonly [string, string][] = [
   ['PARTNER_CACHE_DIR', 'the directory of the webhook key-set cache (default: ~/.cache/partner on Linux)'],
   ['PARTNER_DEBUG', 'set to 1 to log requests and responses to stderr, token redacted (like --debug)'],
   ['NO_COLOR', 'set to anything to turn colour off (like --no-color)'],
+  ['PARTNER_PAGER, PAGER', 'the pager for output longer than the terminal (default: less -FRX); empty: none (like --no-pager)'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'the proxy for API requests (loopback addresses are always reached directly)'],
 ];
 

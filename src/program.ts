@@ -7,6 +7,7 @@ import { jsonText, sanitizeTerminal } from './output/sanitize.js';
 import { errorFormatOf } from './output/options.js';
 import type { ErrorFormat } from './output/error-format.js';
 import type { Output } from './output/options.js';
+import type { PagedStdout } from './output/pager.js';
 import { packageVersion } from './version.js';
 import { helpWidth } from './text/width.js';
 import { PROGRAM_SUMMARY, renderHelp } from './help.js';
@@ -31,6 +32,8 @@ export interface Runtime {
   helpJson?: HelpJson;
   /** The running command's path (`partner employees list`), for usage hints. */
   commandPath?: string;
+  /** A pager was put on stdout (output/pager.ts): the entry point waits for it and stops it on Ctrl-C. */
+  onPager?: (pager: PagedStdout | undefined) => void;
 }
 
 /**
@@ -89,7 +92,13 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
 async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd: Command): Promise<void> {
   runtime.commandPath = commandPath(cmd);
   const globals = readGlobals(cmd, runtime.env);
-  const [mod, { createContext }] = await Promise.all([def.load() as Promise<CommandModule<unknown>>, import('./context.js')]);
+  const [mod, { createContext }, pager] = await Promise.all([
+    def.load() as Promise<CommandModule<unknown>>,
+    import('./context.js'),
+    // Only on a terminal: piped and file output never loads it.
+    runtime.io.stdoutIsTTY && globals.pager && def.pager !== false ? import('./output/pager.js') : undefined,
+  ]);
+  if (pager) runtime.onPager?.(pager.installPager(runtime.io, runtime.env));
   const io: IO = {
     ...runtime.io,
     color: runtime.io.color && globals.color,

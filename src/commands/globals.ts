@@ -17,6 +17,7 @@ export const GLOBAL_FLAGS = {
   timeout: seconds('time limit per request, in seconds (default 30)', { default: 30 }),
   color: negated('no colour in output (also NO_COLOR)'),
   input: negated('never prompt; fail instead, naming the flag to use'),
+  pager: negated('no pager for output longer than the terminal (also PARTNER_PAGER with an empty value)'),
 };
 
 /** Every global flag's spelling, and those that take a value (to find the command words in argv). */
@@ -35,5 +36,6 @@ export function readGlobals(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
     timeout: g.timeout.parse(raw.timeout, '--timeout'),
     color: g.color.parse(raw.color, '--no-color'),
     input: g.input.parse(raw.input, '--no-input'),
+    pager: g.pager.parse(raw.pager, '--no-pager'),
   };
 }

@@ -37,7 +37,8 @@ export function isolatedEnv(dir: string, extra: Record<string, string | undefine
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith('PARTNER_') && k !== 'CI' && !/_proxy$/i.test(k)) env[k] = v;
   }
-  Object.assign(env, { PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1' });
+  // No pager (a test on a terminal would wait in less): the pager's own tests set PARTNER_PAGER.
+  Object.assign(env, { PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1', PARTNER_PAGER: '' });
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
@@ -112,10 +113,10 @@ export async function sandboxEnv(extra: Record<string, string | undefined> = {})
  * script; stdout and stderr are both the terminal) and returns what it
  * showed, carriage returns removed. Killed after timeoutMs.
  */
-export function runOnTerminal(args: string[], opts: { env: NodeJS.ProcessEnv; columns: number; timeoutMs?: number }): Promise<string> {
+export function runOnTerminal(args: string[], opts: { env: NodeJS.ProcessEnv; columns: number; rows?: number; timeoutMs?: number }): Promise<string> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   return new Promise((resolvePromise, reject) => {
-    const child = spawn('/usr/bin/script', ['-qfec', `stty cols ${opts.columns} rows 50; ${quoted}`, '/dev/null'], { env: opts.env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/script', ['-qfec', `stty cols ${opts.columns} rows ${opts.rows ?? 50}; ${quoted}`, '/dev/null'], { env: opts.env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);

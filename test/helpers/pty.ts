@@ -24,9 +24,9 @@ export class Pty {
   private pos = 0;
   readonly done: Promise<number | null>;
 
-  constructor(args: string[], env: NodeJS.ProcessEnv) {
+  constructor(args: string[], env: NodeJS.ProcessEnv, size: { columns: number; rows: number } = { columns: 200, rows: 50 }) {
     const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    this.child = spawn('/usr/bin/script', ['-qfec', `stty cols 200 rows 50; exec ${quoted}`, '/dev/null'], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn('/usr/bin/script', ['-qfec', `stty cols ${size.columns} rows ${size.rows}; exec ${quoted}`, '/dev/null'], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const take = (c: Buffer) => {
       const text = c.toString('utf8');
       this.raw += text;

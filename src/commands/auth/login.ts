@@ -16,5 +16,7 @@ export const login = defineCommand({
     'echo "$TOKEN" | partner auth login --base-url https://api.example.com --with-token',
     'partner --profile staging auth login --base-url https://staging.example.com',
   ],
+  // Prompts or prints for as long as it runs: never through a pager.
+  pager: false,
   load: () => import('./login.run.js'),
 });

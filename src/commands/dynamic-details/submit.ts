@@ -32,5 +32,7 @@ Drafts and numbers work as in \`partner gp create\`: see its help.`,
     'partner dynamic-details submit ACME-00042 --from-file legal.json --dry-run',
     'partner dynamic-details submit ACME-00042 --body-file patch.json --yes',
   ],
+  // Prompts or prints for as long as it runs: never through a pager.
+  pager: false,
   load: () => import('./submit.run.js'),
 });

@@ -70,5 +70,7 @@ The file is read as UTF-8 (a BOM is fine); bytes that are not UTF-8 are refused 
     'partner gp create --entity "Acme India Pvt Ltd" --from-csv hires.csv --dry-run',
     'partner gp create --entity "Acme Deutschland GmbH" --from-csv hires.csv --encoding windows-1252 --concurrency 8',
   ],
+  // Prompts or prints for as long as it runs: never through a pager.
+  pager: false,
   load: () => import('./create.run.js'),
 });

@@ -16,5 +16,7 @@ With --allow-write also: create_gp_employee (entity + form values) and submit_dy
 The global flags choose the API: partner --sandbox mcp needs no account; --profile NAME uses that profile's token, which never appears in a tool result, log or error. A failure is a tool error carrying partner's error document ({"error": {code, status, message, hint, exitCode, ...}}).
 Client configuration (Claude Desktop, VS Code, Cursor...): {"mcpServers": {"partner": {"command": "partner", "args": ["mcp"]}}}; add "--sandbox" before "mcp" to try it.`,
   examples: ['partner --sandbox mcp   # an MCP client starts it and talks to it over stdin/stdout', 'partner mcp --reveal'],
+  // Prompts or prints for as long as it runs: never through a pager.
+  pager: false,
   load: () => import('./mcp.run.js'),
 });

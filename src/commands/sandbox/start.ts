@@ -25,5 +25,7 @@ export const start = defineCommand({
     return o;
   },
   examples: ['partner sandbox start --port 8080', 'partner sandbox start --employees 20000 --latency-ms 50'],
+  // Prompts or prints for as long as it runs: never through a pager.
+  pager: false,
   load: () => import('./start.run.js'),
 });

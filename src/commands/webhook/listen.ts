@@ -72,5 +72,7 @@ With --forward-to, 200 means the event is safely kept: the target answered 2xx (
     'partner webhook listen --forward-to http://localhost:3000/webhooks --spool ~/.partner-spool',
     'partner webhook listen --forward-to http://localhost:3000/webhooks --spool ~/.partner-spool --forward-concurrency 4',
   ],
+  // Prompts or prints for as long as it runs: never through a pager.
+  pager: false,
   load: () => import('./listen.run.js'),
 });
