@@ -68,64 +68,56 @@ describe.skipIf(!existsSync('/usr/bin/script'))('tables on a terminal', () => {
     for (const r of wide.split('\n').filter((l) => /^ACME-\d{5} /.test(l))) expect(r).toMatch(new RegExp(`  ${UUID.source}$`));
   });
 
-  it('gp schema at 80 columns: field paths whole, REQUIRED not padded to its longest condition, the hint names -o json', async () => {
-    const out = await onTerminal(80, ['gp', 'schema', '--entity', 'Acme Deutschland GmbH']);
-    const lines = out.split('\n');
+  // #32 item 3, changed on purpose: at 80 and 120 columns DETAILS had no room for its tokens
+  // (`^\+[1-9][0-9` / `]{6,20}$`, `DOMESTIC_` / `PARTNERSHIP`): one field per block instead.
+  const entity = ['gp', 'schema', '--entity', 'Acme Deutschland GmbH'];
+  const pipedOutline = async () => {
+    const piped = await runCli([...entity, '-o', 'table'], { env });
+    expect(piped.code, piped.stderr).toBe(0);
+    const lines = piped.stdout.split('\n');
     const header = lines[0]!;
-    expect(header).toMatch(/^FIELD +KIND +REQUIRED +DETAILS$/);
-    expect(lines.some((l) => /^employment\.endDate +date +yes, when/.test(l))).toBe(true);
-    // "yes" does not sit in a column as wide as its longest condition.
-    expect(lines.find((l) => l.startsWith('personal.firstName '))).toMatch(/ text +yes {2,14}\S/);
-    for (const l of lines.filter((x) => /^[a-z]+[.\w]* /.test(x))) expect(stringWidth(l), l).toBeLessThanOrEqual(80);
-    expect(out).toContain('1 column hidden; widen the terminal or use -o json');
-  });
+    const names = ['FIELD', 'TITLE', 'KIND', 'REQUIRED', 'DETAILS'];
+    expect(header).toMatch(new RegExp(`^${names.join(' +')}$`));
+    const starts = names.map((n) => header.indexOf(n));
+    return lines
+      .slice(1)
+      .filter((l) => /^[a-z]/.test(l) && !/^Values files/.test(l))
+      .map((l) => sliceCells(l, starts).map((c) => c.trim()));
+  };
 
   for (const columns of [80, 120]) {
-    it(`gp schema at ${columns} columns: KIND and REQUIRED as wide as their usual values, DETAILS the rest, wrapped within its column, nothing lost`, async () => {
-      const entity = ['gp', 'schema', '--entity', 'Acme Deutschland GmbH'];
+    it(`gp schema at ${columns} columns: one field per block; no token (regex, choice value, dot path) split`, async () => {
       const out = await onTerminal(columns, entity);
-      const piped = await runCli([...entity, '-o', 'table'], { env });
-      expect(piped.code, piped.stderr).toBe(0);
-      const names = columns === 80 ? ['FIELD', 'KIND', 'REQUIRED', 'DETAILS'] : ['FIELD', 'TITLE', 'KIND', 'REQUIRED', 'DETAILS'];
-      const table = (text: string, names: string[]) => {
-        const lines = text.split('\n');
-        const header = lines[0]!;
-        expect(header).toMatch(new RegExp(`^${names.join(' +')}$`));
-        const starts = names.map((n) => header.indexOf(n));
-        // Rows of cells; a line whose FIELD is blank continues the row above.
-        const rows: string[][][] = [];
-        for (const line of lines.slice(1)) {
-          if (line === '' || /hidden|^Values files|^ {2}partner/.test(line)) break;
-          const cells = sliceCells(line, starts).map((c) => c.trimEnd());
-          if (cells[0] !== '') rows.push([]);
-          rows.at(-1)!.push(cells);
-        }
-        return { starts, rows, lines, at: (n: string) => names.indexOf(n) };
-      };
-      const screen = table(out, names);
-      // Piped: every column, values whole, one line a row.
-      const full = table(piped.stdout, ['FIELD', 'TITLE', 'KIND', 'REQUIRED', 'DETAILS']);
-      expect(full.rows.every((r) => r.length === 1)).toBe(true);
-      for (const l of screen.lines) expect(wcswidth(l), l).toBeLessThanOrEqual(columns);
-      expect(screen.rows.map((r) => r[0]![0])).toEqual(full.rows.map((r) => r[0]![0]));
-      const at = screen.at;
-      // KIND 11 cells ("multiselect"), REQUIRED 10 ("yes, when"), DETAILS the rest of the line.
-      expect(screen.starts[at('REQUIRED')]! - screen.starts[at('KIND')]!).toBe(11 + 2);
-      expect(screen.starts[at('DETAILS')]! - screen.starts[at('REQUIRED')]!).toBe(10 + 2);
-      expect(columns - screen.starts[at('DETAILS')]!).toBeGreaterThanOrEqual(columns === 80 ? 17 : 25);
-      const squeeze = (s: string) => s.replace(/\s+/g, '');
-      screen.rows.forEach((stack, i) => {
-        const whole = full.rows[i]![0]!;
-        for (const n of names.slice(1)) {
-          const shown = squeeze(stack.map((c) => c[at(n)] ?? '').join(''));
-          const expected = squeeze(whole[full.at(n)]!);
-          // At most 8 lines a cell; a longer one ends with … (the whole text is in -o json).
-          if (shown.endsWith('…')) expect(expected.startsWith(shown.slice(0, -1)), `${whole[0]} ${n}`).toBe(true);
-          else expect(shown, `${whole[0]} ${n}`).toBe(expected);
-        }
+      const fields = await pipedOutline();
+      const blocks = out.split('\n\n').filter((b) => /\n {2}key {9}/.test(b));
+      expect(blocks.map((b) => /\n {2}key {9}(\S+)/.exec(b)![1])).toEqual(fields.map((f) => f[0]));
+      blocks.forEach((block, i) => {
+        const [field, title, kind, required, details] = fields[i]!;
+        const lines = block.split('\n');
+        expect(lines[0]).toBe(title);
+        expect(lines[2]).toBe(`  kind        ${kind}`);
+        // Prose wraps between words, under the value.
+        expect(block.replace(/\n {14}/g, ' ')).toContain(`  required    ${required}`);
+        // Every word of the details stands whole on one line, and nothing wider than the terminal but a single token.
+        const words = block.split(/\s+/);
+        for (const word of `${required} ${details.replace(/\bone of: /g, '')}`.split(/[\s;]+/).filter(Boolean)) expect(words.some((w) => w.includes(word.replace(/;$/, ''))), `${field}: ${word}`).toBe(true);
+        for (const l of lines) if (wcswidth(l) > columns) expect(l.trim().split(/\s+/).slice(1), l).toHaveLength(1);
       });
+      // The sandbox's phone pattern holds a space: one token all the same.
+      expect(out).toContain('  pattern     ^\\+[1-9][0-9 ]{6,20}$');
+      expect(out).toMatch(/ DOMESTIC_PARTNERSHIP\b/);
     });
   }
+
+  it('gp schema at 200 columns: a table with every column, and still no token split', async () => {
+    const out = await onTerminal(200, entity);
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/^FIELD +TITLE +KIND +REQUIRED +DETAILS$/);
+    for (const l of lines) expect(wcswidth(l), l).toBeLessThanOrEqual(200);
+    const fields = await pipedOutline();
+    const screenWords = new Set(out.split(/[\s;]+/));
+    for (const f of fields) for (const word of f.slice(1).join(' ').split(/[\s;]+/).filter(Boolean)) expect(screenWords.has(word), `${f[0]}: ${word}`).toBe(true);
+  });
 
   it('colour on (no NO_COLOR): bold headers and statuses in colour', async () => {
     const out = await onTerminal(120, ['employees', 'list'], { NO_COLOR: undefined });

@@ -3,7 +3,11 @@ import { getFormSchema } from '../../api/employees.js';
 import type { OptionsOf } from '../../command.js';
 import type { schema } from './schema.js';
 import { writeRecord } from '../../output/writer.js';
-import { renderTable, type Column } from '../../output/table.js';
+import { layoutTable, renderTable, type Column, type TableLayout } from '../../output/table.js';
+import { cellWidth } from '../../output/cells.js';
+import { sanitizeCell } from '../../output/sanitize.js';
+import { colors, type Colors } from '../../output/colors.js';
+import { wrapMessage } from '../../text/wrap.js';
 import { shapeOf } from '../../forms/conditions.js';
 import { choicesOf, kindOf, merge } from '../../forms/questions.js';
 import { FormFormatError, isObj, isSecretSchema, resolveRef, str, type FormSchema, type JsonSchema } from '../../forms/schema.js';
@@ -38,7 +42,14 @@ export interface OutlineRow {
 
 /** Every field of the form (conditions listed, not evaluated): what a values file may hold. */
 export function outline(form: FormSchema): OutlineRow[] {
-  const rows: OutlineRow[] = [];
+  return outlineParts(form).map(({ parts: _, ...row }) => row);
+}
+
+/** A field of the outline with its details one by one (the blocks show each on its own line). */
+type OutlinePartsRow = OutlineRow & { parts: string[] };
+
+function outlineParts(form: FormSchema): OutlinePartsRow[] {
+  const rows: OutlinePartsRow[] = [];
   const visit = (schemas: unknown[], path: string[], parentWhen: string | undefined, depth: number) => {
     if (depth > 8) return;
     const shape = shapeOf(form, schemas, {});
@@ -54,16 +65,17 @@ export function outline(form: FormSchema): OutlineRow[] {
       const kind = kindOf(form, s);
       const nested = (s.type === 'object' || isObj(s.properties)) && !choicesOf(form, s);
       if (nested) {
-        rows.push({ field: p.join('.'), title: str(s.title) ?? key, kind: 'object', required, details: '' });
+        rows.push({ field: p.join('.'), title: str(s.title) ?? key, kind: 'object', required, details: '', parts: [] });
         visit(list, p, when, depth + 1);
         continue;
       }
-      rows.push({ field: p.join('.'), title: str(s.title) ?? key, kind, required, details: details(form, s, kind) });
+      const parts = detailParts(form, s, kind);
+      rows.push({ field: p.join('.'), title: str(s.title) ?? key, kind, required, details: parts.join('; '), parts });
       if (kind === 'group') visit([resolveRef(form.root, s.items)], [...p, 'N'], when, depth + 1);
     }
   };
   for (const section of form.sections) {
-    rows.push({ field: section.key, title: section.title, kind: section.dynamic ? 'section (dynamic-details)' : 'section', required: section.required ? 'yes' : 'no', details: '' });
+    rows.push({ field: section.key, title: section.title, kind: section.dynamic ? 'section (dynamic-details)' : 'section', required: section.required ? 'yes' : 'no', details: '', parts: [] });
     visit([section.schema], [section.key], undefined, 0);
   }
   return rows;
@@ -104,7 +116,7 @@ function collectProps(form: FormSchema, schemas: unknown[]): Map<string, JsonSch
   return out;
 }
 
-function details(form: FormSchema, s: JsonSchema, kind: string): string {
+function detailParts(form: FormSchema, s: JsonSchema, kind: string): string[] {
   const parts: string[] = [];
   const choices = kind === 'multiselect' ? choicesOf(form, resolveRef(form.root, s.items) as JsonSchema) : choicesOf(form, s);
   if (choices) parts.push(`one of: ${choices.map((c) => (c.title !== String(c.value) ? `${String(c.value)} (${c.title})` : String(c.value))).join(', ')}`);
@@ -124,7 +136,7 @@ function details(form: FormSchema, s: JsonSchema, kind: string): string {
   if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
   if (isSecretSchema(s)) parts.push('secret');
   if (str(s.description)) parts.push(str(s.description)!);
-  return parts.join('; ');
+  return parts;
 }
 
 export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
@@ -147,19 +159,57 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
     ctx.log.info(`The whole document: ${partnerCommand(ctx.globals, `gp schema --entity ${q(opts.entity)} -o json`)}. ${err.hint ?? ''}`);
     return ExitCode.OK;
   }
-  const rows = outline(form);
-  ctx.io.stdout.write(
-    renderTable(
-      SCHEMA_COLUMNS,
-      rows.map((r) => [r.field, r.title, r.kind, r.required, r.details]),
-      { columns: ctx.io.columns, color: ctx.io.color, fullOutput: '-o json' },
-    ),
-  );
+  ctx.io.stdout.write(renderOutline(outlineParts(form), { columns: ctx.io.columns, color: ctx.io.color }));
   if (form.format === 'field-list') ctx.log.info('The server sent a field-definition list; it is shown as partner reads it (-o json prints it as sent).');
   ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. Use with: ${partnerCommand(ctx.globals, `gp create --entity ${q(opts.entity)} --from-file values.json`)}`);
   return ExitCode.OK;
 }
 
+
+/**
+ * The outline as a table when every column has room for its longest token
+ * (a regex, a choice value, a dot path: never split), else one field per
+ * block: title, then key, kind, required and each detail on a line of its own.
+ */
+export function renderOutline(rows: OutlinePartsRow[], opts: { columns?: number; color: boolean }): string {
+  const cells = rows.map((r) => [r.field, r.title, r.kind, r.required, r.details].map(sanitizeCell));
+  const table = { columns: opts.columns, color: opts.color, fullOutput: '-o json' };
+  // A pattern may hold a space: it is one token all the same.
+  const patterns = rows.map((r) => Math.max(0, ...r.parts.filter((p) => p.startsWith('pattern ')).map((p) => cellWidth(sanitizeCell(p.slice(8))))));
+  const longest = SCHEMA_COLUMNS.map((_, col) => Math.max(0, ...cells.map((row, i) => Math.max(longestWord(row[col]!), col === 4 ? patterns[i]! : 0))));
+  // A short column gives room up only down to its longest word (a condition's dot path, a kind's note).
+  const columns = SCHEMA_COLUMNS.map((col, i) => (col.maxWidth === undefined ? col : { ...col, maxWidth: Math.max(col.maxWidth, longest[i]!) }));
+  const layout = layoutTable(columns, cells, table);
+  if (!layout.fit || tokensFit(layout, longest)) return renderTable(columns, cells, table);
+  return renderBlocks(rows, opts.columns!, colors(opts.color));
+}
+
+function longestWord(text: string): number {
+  return Math.max(0, ...text.split(/\s+/).map(cellWidth));
+}
+
+/** Every column is shown, and none is narrower than its longest word (wrapping breaks only between words). */
+function tokensFit(layout: TableLayout, longest: number[]): boolean {
+  return layout.hidden.length === 0 && layout.shown.every((col, k) => longest[col]! <= layout.widths[k]!);
+}
+
+const BLOCK_LABEL = 12;
+
+function renderBlocks(rows: OutlinePartsRow[], width: number, c: Colors): string {
+  const line = (label: string, value: string) => wrapMessage(`  ${c.dim(label.padEnd(BLOCK_LABEL))}${sanitizeCell(value)}`, width, ' '.repeat(BLOCK_LABEL));
+  const blocks = rows.map((r) => {
+    const lines = [c.bold(sanitizeCell(r.title)), line('key', r.field), line('kind', r.kind), line('required', r.required)];
+    // A detail is "label value" (pattern ^[A-Z]+$, one of: A, B): the label in the column, the value beside it.
+    for (const part of r.parts) {
+      const m = /^(one of:|format|pattern|>=|>|<=|<|min length|max length|min items|max items|default) (.*)$/s.exec(part);
+      // A pattern is one token even where it holds a space: never wrapped.
+      if (m?.[1] === 'pattern') lines.push(`  ${c.dim('pattern'.padEnd(BLOCK_LABEL))}${sanitizeCell(m[2]!)}`);
+      else lines.push(m ? line(m[1]!.replace(/:$/, ''), m[2]!) : part === 'secret' ? line('secret', 'yes') : line('about', part));
+    }
+    return lines.join('\n');
+  });
+  return `${blocks.join('\n\n')}\n`;
+}
 
 /** The top-level members of a document partner does not understand, for the table. */
 function topLevel(raw: unknown): string[][] {
