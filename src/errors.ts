@@ -86,6 +86,8 @@ export class ApiError extends CliError {
   readonly excerpt?: string;
   /** The Retry-After header of a 429 or 503 (bulk onboarding waits it out before sending the row again). */
   retryAfter?: string;
+  /** The answer as it came (`partner api -i` prints its status line, headers and body); never in the error's JSON. */
+  declare answer?: { headers: Record<string, string | string[] | undefined>; text: string };
 
   constructor(init: {
     status: number;

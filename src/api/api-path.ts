@@ -26,7 +26,10 @@ function refuse(raw: string, why: string): never {
  */
 export function checkApiPath(raw: string, base: URL): ApiTarget {
   if (raw.length > MAX_PATH) refuse(raw, `the path is longer than ${MAX_PATH} characters`);
-  if (!raw.startsWith('/')) refuse(raw, /^[a-z][a-z0-9+.-]*:/i.test(raw) ? 'only a path of the configured API is allowed, not a URL' : 'the path must start with /');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) refuse(raw, 'only a path of the configured API is allowed, not a URL');
+  if (raw === '') refuse(raw, 'the path is empty');
+  // `partner api v1/employees` is `/v1/employees`, as gh api takes `repos/…`; every check below still applies.
+  if (!raw.startsWith('/')) return checkApiPath(`/${raw}`, base);
   if (raw.startsWith('//')) refuse(raw, 'a path starting with // names another host');
   if (/[\u0000-\u001f\u007f\\]/.test(raw)) refuse(raw, 'the path contains a control character or a backslash');
   if (raw.includes('#')) refuse(raw, 'the path contains a fragment (#)');

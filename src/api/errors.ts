@@ -85,6 +85,8 @@ export function apiErrorFrom(status: number, bodyText: string, headers: Record<s
   const err = apiErrorOf(status, bodyText, headers, requestPath, redact);
   // Bulk onboarding waits out a refused POST/PATCH itself (the client retries only GETs).
   if (status === 429 || status === 503) err.retryAfter = str(headers['retry-after'])?.slice(0, 64);
+  // Not enumerable: the answer's body must never reach the error's JSON or a log by accident.
+  Object.defineProperty(err, 'answer', { value: { headers, text: bodyText }, enumerable: false });
   return err;
 }
 

@@ -119,7 +119,7 @@ describe('partner api against a recording server', () => {
     ['an absolute URL', 'https://evil.example/v1/employees'],
     ['another scheme', 'http://127.0.0.1:1/v1/employees'],
     ['a //host path', '//evil.example/v1/employees'],
-    ['a path without /', 'v1/employees'],
+    ['a path without / that climbs', 'v1/../../x'],
     ['a .. segment', '/v1/../../x'],
     ['an encoded .. segment', '/v1/%2E%2E/x'],
     ['a backslash', '/\\evil.example/x'],
@@ -129,6 +129,29 @@ describe('partner api against a recording server', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('INVALID_API_PATH');
     expect(server.seen).toHaveLength(0);
+  });
+
+  it('takes a path without its leading slash, as gh api does (#32 item 7)', async () => {
+    server.queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"pagination":{"currentPage":1,"pageSize":20,"totalItems":0,"totalPages":0}}'));
+    const r = await api(['v1/employees', '-f', 'pageSize=3'], envFor());
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /v1/employees?pageSize=3']);
+  });
+
+  it('-i on an error answer prints its status line, headers and body before the error (#32 item 7)', async () => {
+    server.queue.push((_q, res) =>
+      res.writeHead(404, { 'content-type': 'application/json', 'x-correlation-id': 'corr-404-abc' }).end(`{"code":"NOT_FOUND","message":"no such employee","echo":"${TOKEN}"}`),
+    );
+    const r = await api(['-i', '/v1/employees/00000000-0000-0000-0000-000000000000/personal'], envFor());
+    expect(r.code).toBe(5);
+    const [head, body] = r.stdout.split('\n\n');
+    expect(head!.split('\n')[0]).toBe('HTTP/1.1 404 Not Found');
+    expect(head).toMatch(/^x-correlation-id: corr-404-abc$/m);
+    expect(body).toContain('"message":"no such employee"');
+    // The token an error answer echoes is masked there too.
+    expect(r.stdout).not.toContain(TOKEN);
+    expect(r.stderr).toMatch(/no such employee/);
+    expect(r.stderr).toMatch(/corr-404-abc/);
   });
 
   it('refuses --bom with -i: the status block would come before the byte order mark (exit 2, nothing sent)', async () => {

@@ -8,7 +8,7 @@ import type { Page } from '../../api/pages.js';
 import { walkPageBatches } from '../../api/pages.js';
 import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
 import { newFindings, settleWalk } from '../../api/walk-audit.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { readInputFile } from '../../input.js';
 import { batched } from '../../output/batch.js';
 import { rememberRawRows } from '../../output/raw-rows.js';
@@ -50,7 +50,11 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
 
   if (opts.paginate) return paginate(opts, ctx, http, target.path, query, headers, adaptive!);
 
-  const res = await http.send(opts.method, target.path, { query, body, headers, signal: ctx.signal, maxBytes: MAX_RESPONSE_BYTES });
+  const res = await http.send(opts.method, target.path, { query, body, headers, signal: ctx.signal, maxBytes: MAX_RESPONSE_BYTES }).catch(async (err: unknown) => {
+    // -i on an error answer: its status line, headers and body first, as on success (gh api -i); then the error.
+    if (opts.include && err instanceof ApiError && err.answer) await writeErrorAnswer(ctx, http, err);
+    throw err;
+  });
   if (opts.include) await writeChunk(ctx.io.stdout, statusBlock(res.status, res.headers, http));
   if (res.body === undefined) return;
   if (res.text !== undefined && isPage(res.body)) rememberRawRows(res.text, res.body.data);
@@ -92,6 +96,13 @@ function statusBlock(status: number, headers: Record<string, string | string[] |
     for (const v of Array.isArray(value) ? value : [value ?? '']) text += `${sanitizeTerminal(name)}: ${sanitizeTerminal(http.redactText(String(v)))}\n`;
   }
   return `${text}\n`;
+}
+
+/** An error answer under -i: status line and headers, then its body as it came (the token masked, made safe to print). */
+async function writeErrorAnswer(ctx: Context, http: HttpClient, err: ApiError): Promise<void> {
+  const { headers, text } = err.answer!;
+  const body = text.trim() === '' ? '' : `${sanitizeTerminal(http.redactText(text)).trimEnd()}\n`;
+  await writeChunk(ctx.io.stdout, statusBlock(err.status, headers, http) + body);
 }
 
 function isPage(v: unknown): v is Page<unknown> {
