@@ -10,7 +10,10 @@
 // loss can lose the last records (those of the last SYNC_EVERY_MS or so); the
 // server's refusal of a second employee with the same work e-mail (409) still
 // stops a duplicate.
-// It holds no cell values: a row is recognised by a hash of its cells. Each
+// A row is known by what it is, never by its place in the sheet (rows are
+// deleted, inserted and moved between runs): each record carries the row's
+// key (a hash of its work e-mail, or of its values when it has none) and
+// hashes of its values (identity.ts). It holds no cell values. Each
 // line carries a checksum: a damaged record stops the run (a row whose record
 // was lost could otherwise be created twice) instead of being skipped.
 import { readFully } from '../../input.js';
@@ -34,8 +37,14 @@ export type RowState =
 const STATES: ReadonlySet<string> = new Set<RowState>(['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed']);
 
 export interface JournalEntry {
+  /** The row of the sheet when recorded (for messages only: rows move). */
   row: number;
+  /** Which row (employee) this is: identity.ts. Read from a version 1 or 2 record: legacyKey of its cells. */
+  key: string;
+  /** Its values (identity.ts), or in a version 1 or 2 record rowHash of its cells. */
   hash: string;
+  /** Its values but the work e-mail (identity.ts); none in a version 1 or 2 record. */
+  rest?: string;
   state: RowState;
   id?: string;
   code?: string;
@@ -45,19 +54,25 @@ export interface JournalEntry {
 
 interface Header {
   kind: 'partner-bulk-journal';
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   entity: string;
 }
 
-/** Version 2: every record line ends with its checksum. */
-const VERSION = 2;
+/** Version 2: every record line ends with its checksum. Version 3: rows known by their key, not their place. */
+const VERSION = 3;
 /** Background syncs start at most this often: records written meanwhile share the next one. */
 export const SYNC_EVERY_MS = 100;
 /** A journal larger than this is not ours (a run of 1,000,000 rows writes ~300 MB; refuse rather than hold more). */
 export const MAX_JOURNAL_BYTES = 512 * 1024 * 1024;
 
+/** How a version 1 or 2 journal knew a row: a hash of its cells, in their place. */
 export function rowHash(cells: string[]): string {
   return createHash('sha256').update(JSON.stringify(cells)).digest('hex').slice(0, 32);
+}
+
+/** The key under which a record of a version 1 or 2 journal (it has none of its own, only the rowHash of its cells) is kept. */
+export function legacyKey(hash: string): string {
+  return `cells:${hash}`;
 }
 
 /** The checksum of a record line (its JSON without the sum). */
@@ -88,13 +103,14 @@ function entryOf(json: string): JournalEntry | undefined {
   }
   const x = e as Partial<JournalEntry> | null;
   if (!x || typeof x !== 'object' || !Number.isSafeInteger(x.row) || (x.row as number) < 1 || typeof x.hash !== 'string' || typeof x.state !== 'string' || !STATES.has(x.state)) return undefined;
-  if ((x.id !== undefined && typeof x.id !== 'string') || (x.code !== undefined && typeof x.code !== 'string')) return undefined;
+  if ([x.id, x.code, x.key, x.rest].some((v) => v !== undefined && typeof v !== 'string')) return undefined;
   return x as JournalEntry;
 }
 
 /** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
 function slim(e: JournalEntry): JournalEntry {
-  const kept: JournalEntry = { row: e.row, hash: e.hash, state: e.state };
+  const kept: JournalEntry = { row: e.row, key: e.key, hash: e.hash, state: e.state };
+  if (e.rest !== undefined) kept.rest = e.rest;
   if (e.id !== undefined) kept.id = e.id;
   if (e.code !== undefined) kept.code = e.code;
   return kept;
@@ -114,7 +130,10 @@ export class JournalWriteError extends CliError {
 }
 
 export class Journal {
-  private readonly latest = new Map<number, JournalEntry>();
+  /** The latest record of each row, by key. */
+  private readonly latest = new Map<string, JournalEntry>();
+  /** Records of a version 1 or 2 journal were read: rows without a key are looked up by legacyKey. */
+  private legacyRecords = false;
   private fd: number | undefined;
   private locked = false;
   private header: Header | undefined;
@@ -204,7 +223,7 @@ export class Journal {
       }
       if (header.kind !== 'partner-bulk-journal') throw new UsageError(`${path} is not a partner bulk journal`, 'Move it away, or pass another --results path.', 'BULK_JOURNAL');
       if (header.entity !== this.entity) throw new UsageError(`The journal ${path} belongs to entity "${String(header.entity).slice(0, 80)}", not "${this.entity}"`, 'Pass another --results path for this entity.', 'BULK_JOURNAL');
-      if (header.version !== 1 && header.version !== VERSION) throw new UsageError(`The journal ${path} was written by another version of partner (version ${String(header.version).slice(0, 20)})`, 'Finish it with that version, or pass another --results path.', 'BULK_JOURNAL');
+      if (header.version !== 1 && header.version !== 2 && header.version !== VERSION) throw new UsageError(`The journal ${path} was written by another version of partner (version ${String(header.version).slice(0, 20)})`, 'Finish it with that version, or pass another --results path.', 'BULK_JOURNAL');
       this.header = header as Header;
       for (let i = 1; i < lines.length; i++) {
         const e = header.version === 1 ? entryOf(lines[i]) : unseal(lines[i]);
@@ -215,15 +234,30 @@ export class Journal {
             hint: `Nothing was sent: the row of that record may already be created, and sending it again could create it twice. Check the employees of this run (partner employees list), then move ${path} away to start over, or restore it.`,
           });
         }
-        this.latest.set(e.row, slim(e));
+        if (e.key === undefined) {
+          e.key = legacyKey(e.hash);
+          this.legacyRecords = true;
+        }
+        this.latest.set(e.key, slim(e));
       }
     } finally {
       closeSync(fd);
     }
   }
 
-  get(row: number): JournalEntry | undefined {
-    return this.latest.get(row);
+  /** The latest record of the row known by `key`. */
+  get(key: string): JournalEntry | undefined {
+    return this.latest.get(key);
+  }
+
+  /** Records read from a version 1 or 2 journal (known by legacyKey) are among them. */
+  get legacy(): boolean {
+    return this.legacyRecords;
+  }
+
+  /** The latest record of every row. */
+  entries(): IterableIterator<JournalEntry> {
+    return this.latest.values();
   }
 
   /**
@@ -233,7 +267,8 @@ export class Journal {
    */
   record(entry: JournalEntry): void {
     if (this.failed) throw this.failed;
-    const e: JournalEntry = { row: entry.row, hash: entry.hash, state: entry.state };
+    const e: JournalEntry = { row: entry.row, key: entry.key, hash: entry.hash, state: entry.state };
+    if (entry.rest !== undefined) e.rest = entry.rest;
     if (entry.id !== undefined) e.id = entry.id;
     if (entry.code !== undefined) e.code = entry.code;
     if (entry.error !== undefined) e.error = entry.error;
@@ -252,7 +287,7 @@ export class Journal {
       this.failed = new JournalWriteError(this.path, err as NodeJS.ErrnoException);
       throw this.failed;
     }
-    this.latest.set(entry.row, slim(e));
+    this.latest.set(entry.key, slim(e));
     this.syncSoon();
   }
 
