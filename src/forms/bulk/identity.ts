@@ -58,7 +58,7 @@ export function wasSent(e: JournalEntry): boolean {
 
 /** The latest record of the row (a version 1 or 2 journal's by the row's cells, which it hashed in place). */
 export function priorOf(journal: Journal, id: RowIdentity, cells: readonly string[]): JournalEntry | undefined {
-  return journal.get(id.key) ?? (journal.legacy ? journal.get(legacyKey(rowHash([...cells]))) : undefined);
+  return journal.get(id.key) ?? (journal.legacy ? journal.get(legacyKey(rowHash(cells))) : undefined);
 }
 
 /** A row sent by an earlier run that has changed since. */

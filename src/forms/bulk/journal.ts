@@ -66,7 +66,7 @@ export const SYNC_EVERY_MS = 100;
 export const MAX_JOURNAL_BYTES = 512 * 1024 * 1024;
 
 /** How a version 1 or 2 journal knew a row: a hash of its cells, in their place. */
-export function rowHash(cells: string[]): string {
+export function rowHash(cells: readonly string[]): string {
   return createHash('sha256').update(JSON.stringify(cells)).digest('hex').slice(0, 32);
 }
 
