@@ -9,9 +9,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX_TOKENS, type Sandbox } from '../../src/sandbox/server.js';
-import { expectCode, isolatedEnv, runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
-import { gpRecorder, type GpRecorder } from '../helpers/gp-recorder.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { expectCode, runCli, sandboxEnv } from '../helpers/cli.js';
+import { recorderEnv, type GpRecorder } from '../helpers/gp-recorder.js';
 import { BLANK, COMMENT, csvText, person, SWE, workEmail } from '../helpers/bulk-sheet.js';
 
 const results = (path: string) => (parseCsv(readFileSync(path, 'utf8'), { columns: true }) as Record<string, string>[]).map((r) => [r.row, r.outcome, r.employeeId, r.employeeCode]);
@@ -19,16 +19,14 @@ const mailOf = (body: unknown) => (body as { employment?: { workEmail?: string }
 
 describe('against a server without e-mail uniqueness', () => {
   let rec: GpRecorder;
-  let dir: { path: string; cleanup: () => void };
+  let dir: string;
   let env: NodeJS.ProcessEnv;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    rec = await gpRecorder(SWE);
-    dir = tempDir();
-    env = isolatedEnv(dir.path, { PARTNER_BASE_URL: rec.url, PARTNER_TOKEN: SANDBOX_TOKENS.companyA });
+    ({ rec, env, dir, close } = await recorderEnv(SWE));
   });
   afterAll(async () => {
-    await rec?.close();
-    dir?.cleanup();
+    await close?.();
   });
   beforeEach(() => {
     rec.refuse = () => undefined;
@@ -41,13 +39,13 @@ describe('against a server without e-mail uniqueness', () => {
     const refused = person('issue', 1);
     const bob = person('issue', 2, 'Bob');
     rec.refuse = (body) => (mailOf(body) === refused['employment.workEmail'] ? 422 : undefined);
-    const file = join(dir.path, 'issue.csv');
+    const file = join(dir, 'issue.csv');
     writeFileSync(file, csvText([refused, bob]));
     const first = await create(file);
     expectCode(first, 1);
     const created = employeesOf(bob['employment.workEmail']);
     expect(created).toHaveLength(1);
-    expect(results(join(dir.path, 'issue.results.csv'))).toEqual([
+    expect(results(join(dir, 'issue.results.csv'))).toEqual([
       ['2', 'rejected', '', ''],
       ['3', 'created', created[0].id, created[0].employeeCode],
     ]);
@@ -59,13 +57,13 @@ describe('against a server without e-mail uniqueness', () => {
     expect(again.stderr).toContain('0 created, 1 created by an earlier run (of 1 rows).');
     expect(writes()).toBe(before);
     expect(employeesOf(bob['employment.workEmail'])).toHaveLength(1);
-    expect(results(join(dir.path, 'issue.results.csv'))).toEqual([['2', 'already-created', created[0].id, created[0].employeeCode]]);
+    expect(results(join(dir, 'issue.results.csv'))).toEqual([['2', 'already-created', created[0].id, created[0].employeeCode]]);
   });
 
   it('rows deleted, inserted, moved, blank and "#" rows between runs: each employee is created once, each row keeps its own outcome', async () => {
     const [a, b, c, d, e] = [1, 2, 3, 4, 5].map((i) => person('move', i));
     rec.refuse = (body) => (mailOf(body) === b['employment.workEmail'] ? 422 : undefined);
-    const file = join(dir.path, 'move.csv');
+    const file = join(dir, 'move.csv');
     writeFileSync(file, csvText([a, b, c, d]));
     expectCode(await create(file), 1);
     const ids = new Map(rec.employees.map((x) => [x.workEmail, [x.id, x.employeeCode]]));
@@ -78,7 +76,7 @@ describe('against a server without e-mail uniqueness', () => {
     expectCode(again, 0);
     expect(again.stderr).toContain('2 created, 2 created by an earlier run (of 4 rows).');
     for (const x of [a, b, c, d, e]) expect(employeesOf(x['employment.workEmail']), x['employment.workEmail']).toHaveLength(1);
-    expect(results(join(dir.path, 'move.results.csv'))).toEqual([
+    expect(results(join(dir, 'move.results.csv'))).toEqual([
       ['2', 'already-created', ...id(c)],
       ['4', 'created', ...employeeIds(e)],
       ['6', 'created', ...employeeIds(b)],
@@ -93,8 +91,8 @@ describe('against a server without e-mail uniqueness', () => {
 
   it('a sent row that changed stops the run before anything is sent: BULK_ROWS_CHANGED naming the rows, exit 2; put back, the run goes on', async () => {
     const [a, b, c] = [1, 2, 3].map((i) => person('chg', i));
-    const file = join(dir.path, 'chg.csv');
-    const journal = join(dir.path, 'chg.results.csv.journal');
+    const file = join(dir, 'chg.csv');
+    const journal = join(dir, 'chg.results.csv.journal');
     writeFileSync(file, csvText([a, b, c]));
     expectCode(await create(file), 0);
 
@@ -125,7 +123,7 @@ describe('against a server without e-mail uniqueness', () => {
   it('two rows of one employee (one work e-mail, any case): the later one is invalid, never sent', async () => {
     const a = person('dup', 1);
     const again = { ...a, 'employment.workEmail': a['employment.workEmail'].toUpperCase(), 'personal.firstName': 'Other' };
-    const file = join(dir.path, 'dup.csv');
+    const file = join(dir, 'dup.csv');
     writeFileSync(file, csvText([a, person('dup', 2), a, again]));
     const r = await create(file);
     expectCode(r, 2);
@@ -135,7 +133,7 @@ describe('against a server without e-mail uniqueness', () => {
     const skip = await create(file, '--skip-invalid');
     expectCode(skip, 0);
     expect(employeesOf(workEmail('dup', 1))).toHaveLength(1);
-    expect(results(join(dir.path, 'dup.results.csv')).map((x) => x.slice(0, 2))).toEqual([
+    expect(results(join(dir, 'dup.results.csv')).map((x) => x.slice(0, 2))).toEqual([
       ['2', 'created'],
       ['3', 'created'],
       ['4', 'invalid'],

@@ -12,9 +12,8 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_TOKENS } from '../../src/sandbox/server.js';
-import { isolatedEnv, spawnCli, tempDir, type CliResult, type RunningCli } from '../helpers/cli.js';
-import { gpRecorder, type GpRecorder } from '../helpers/gp-recorder.js';
+import { spawnCli, type CliResult, type RunningCli } from '../helpers/cli.js';
+import { recorderEnv, type GpRecorder } from '../helpers/gp-recorder.js';
 import { BLANK, COMMENT, csvText, person, SWE, type Row } from '../helpers/bulk-sheet.js';
 
 /** A row of the sheet: a person (`id`), in a version of its values and of its work e-mail; or a blank or "#" row. */
@@ -87,25 +86,23 @@ function applyEdit(items: Item[], e: Edit, next: () => number): Item[] {
 
 describe('bulk onboarding under random edits and kills (fast-check)', () => {
   let rec: GpRecorder;
-  let dir: { path: string; cleanup: () => void };
+  let dir: string;
   let env: NodeJS.ProcessEnv;
+  let close: () => Promise<void>;
   let tags = 0;
   beforeAll(async () => {
-    rec = await gpRecorder(SWE);
-    dir = tempDir();
-    env = isolatedEnv(dir.path, { PARTNER_BASE_URL: rec.url, PARTNER_TOKEN: SANDBOX_TOKENS.companyA });
+    ({ rec, env, dir, close } = await recorderEnv(SWE));
   });
   afterAll(async () => {
-    await rec?.close();
-    dir?.cleanup();
+    await close?.();
   });
 
   it('every employee is created at most once and every row is accounted for', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const tag = `prop${++tags}`;
-        const file = join(dir.path, `${tag}.csv`);
-        const resultsPath = join(dir.path, `${tag}.results.csv`);
+        const file = join(dir, `${tag}.csv`);
+        const resultsPath = join(dir, `${tag}.results.csv`);
         let last = 0;
         const next = () => ++last;
         const rowOf = (p: Exclude<Item, string>): Row => {

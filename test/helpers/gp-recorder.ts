@@ -11,6 +11,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { errorBody } from '../../src/sandbox/errors.js';
 import { getServedSchema } from '../../src/sandbox/forms.js';
+import { SANDBOX_TOKENS } from '../../src/sandbox/server.js';
+import { isolatedEnv, tempDir } from './cli.js';
 
 export interface RecordedEmployee {
   id: string;
@@ -94,4 +96,23 @@ export async function gpRecorder(entity: string): Promise<GpRecorder> {
       server.close(() => r());
     });
   return rec;
+}
+
+/**
+ * A recorder for `entity` and an isolated environment pointing the CLI at it
+ * (the token is never checked); `close` stops it and removes the temp dir.
+ */
+export async function recorderEnv(entity: string): Promise<{ rec: GpRecorder; env: NodeJS.ProcessEnv; dir: string; close: () => Promise<void> }> {
+  const rec = await gpRecorder(entity);
+  const dir = tempDir();
+  const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: rec.url, PARTNER_TOKEN: SANDBOX_TOKENS.companyA });
+  return {
+    rec,
+    env,
+    dir: dir.path,
+    close: async () => {
+      await rec.close();
+      dir.cleanup();
+    },
+  };
 }
