@@ -28,7 +28,9 @@ export interface RowIdentity {
   rest: string;
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
 
 /** The identity of each row of a sheet with these columns; `emailColumn`: the index of the work e-mail column, if any. */
 export function identities(columns: readonly string[], emailColumn: number | undefined): (cells: readonly string[]) => RowIdentity {
@@ -49,11 +51,9 @@ export function identities(columns: readonly string[], emailColumn: number | und
   };
 }
 
-const SENT: ReadonlySet<RowState> = new Set<RowState>(['posting', 'created', 'patch-failed', 'done']);
-
 /** The employee of a record in this state exists, or may (its POST was sent and no refusal came back). */
 export function wasSent(e: JournalEntry): boolean {
-  return SENT.has(e.state);
+  return (['posting', 'created', 'patch-failed', 'done'] as RowState[]).includes(e.state);
 }
 
 /** The latest record of the row (a version 1 or 2 journal's by the row's cells, which it hashed in place). */
@@ -88,10 +88,17 @@ export class SheetMatch {
   private readonly changed: ChangedRow[] = [];
   /** Rows not sent before whose other values are those of a sent record: their e-mail may be what changed. */
   private readonly maybeEdited: { row: number; rest: string }[] = [];
-  /** Sent records by their values but the work e-mail (made on first use). */
-  private sentByRest: Map<string, JournalEntry[]> | undefined;
+  /** Sent records by their values but the work e-mail. */
+  private readonly sentByRest = new Map<string, JournalEntry[]>();
 
-  constructor(private readonly journal: Journal | undefined) {}
+  constructor(private readonly journal: Journal | undefined) {
+    for (const e of journal?.entries() ?? []) {
+      if (!wasSent(e) || e.rest === undefined) continue;
+      const list = this.sentByRest.get(e.rest);
+      if (list) list.push(e);
+      else this.sentByRest.set(e.rest, [e]);
+    }
+  }
 
   see(row: number, id: RowIdentity, cells: readonly string[]): Seen {
     const first = this.rows.get(id.key);
@@ -107,7 +114,7 @@ export class SheetMatch {
       }
       return { prior };
     }
-    if (this.bySent().has(id.rest)) this.maybeEdited.push({ row, rest: id.rest });
+    if (this.sentByRest.has(id.rest)) this.maybeEdited.push({ row, rest: id.rest });
     return { prior };
   }
 
@@ -115,23 +122,10 @@ export class SheetMatch {
   changedRows(): ChangedRow[] {
     const out = [...this.changed];
     for (const m of this.maybeEdited) {
-      const gone = this.bySent().get(m.rest)!.find((e) => !this.rows.has(e.key));
+      const gone = this.sentByRest.get(m.rest)!.find((e) => !this.rows.has(e.key));
       if (gone) out.push({ row: m.row, was: gone.row, email: true });
     }
     return out.sort((a, b) => a.row - b.row);
-  }
-
-  private bySent(): Map<string, JournalEntry[]> {
-    if (!this.sentByRest) {
-      this.sentByRest = new Map();
-      for (const e of this.journal!.entries()) {
-        if (!wasSent(e) || e.rest === undefined) continue;
-        const list = this.sentByRest.get(e.rest);
-        if (list) list.push(e);
-        else this.sentByRest.set(e.rest, [e]);
-      }
-    }
-    return this.sentByRest;
   }
 }
 

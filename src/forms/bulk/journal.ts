@@ -34,8 +34,6 @@ export type RowState =
   | 'rejected'
   | 'patch-failed';
 
-const STATES: ReadonlySet<string> = new Set<RowState>(['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed']);
-
 export interface JournalEntry {
   /** The row of the sheet when recorded (for messages only: rows move). */
   row: number;
@@ -85,11 +83,9 @@ export function sealed(json: string): string {
   return `${json.slice(0, -1)},"sum":"${sumOf(json)}"}`;
 }
 
-const SEALED = /^(\{.*),"sum":"([0-9a-f]{12})"\}$/;
-
 /** The entry of a sealed line, or undefined when the line is damaged. */
 export function unseal(line: string): JournalEntry | undefined {
-  const m = SEALED.exec(line);
+  const m = /^(\{.*),"sum":"([0-9a-f]{12})"\}$/.exec(line);
   if (!m || sumOf(`${m[1]}}`) !== m[2]) return undefined;
   return entryOf(`${m[1]}}`);
 }
@@ -101,20 +97,22 @@ function entryOf(json: string): JournalEntry | undefined {
   } catch {
     return undefined;
   }
+  // Not an object (null, a number, a string): it has no row.
   const x = e as Partial<JournalEntry> | null;
-  if (!x || typeof x !== 'object' || !Number.isSafeInteger(x.row) || (x.row as number) < 1 || typeof x.hash !== 'string' || typeof x.state !== 'string' || !STATES.has(x.state)) return undefined;
+  if (!x || !Number.isSafeInteger(x.row) || (x.row as number) < 1 || typeof x.hash !== 'string' || !(['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed'] as unknown[]).includes(x.state)) return undefined;
   if ([x.id, x.code, x.key, x.rest].some((v) => v !== undefined && typeof v !== 'string')) return undefined;
   return x as JournalEntry;
 }
 
-/** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
-function slim(e: JournalEntry): JournalEntry {
-  const kept: JournalEntry = { row: e.row, key: e.key, hash: e.hash, state: e.state };
-  if (e.rest !== undefined) kept.rest = e.rest;
-  if (e.id !== undefined) kept.id = e.id;
-  if (e.code !== undefined) kept.code = e.code;
-  return kept;
+/** The fields of an entry that are set, these optional ones among them (nothing else an object carries). */
+function fieldsOf(e: JournalEntry, optional: readonly ('rest' | 'id' | 'code' | 'error')[]): JournalEntry {
+  const out: JournalEntry = { row: e.row, key: e.key, hash: e.hash, state: e.state };
+  for (const k of optional) if (e[k] !== undefined) out[k] = e[k];
+  return out;
 }
+
+/** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
+const slim = (e: JournalEntry) => fieldsOf(e, ['rest', 'id', 'code']);
 
 /** A failure to write the journal: the run stops (nothing more is sent). */
 export class JournalWriteError extends CliError {
@@ -135,12 +133,11 @@ export class Journal {
   /** Records of a version 1 or 2 journal were read: rows without a key are looked up by legacyKey. */
   private legacyRecords = false;
   private fd: number | undefined;
-  private locked = false;
   private header: Header | undefined;
   private failed: JournalWriteError | undefined;
   /** A background sync is running; `dirty`: records were written after it started. */
   private syncing: Promise<void> | undefined;
-  private dirty = false;
+  private dirty: boolean | undefined;
   /** The next background sync, waiting for SYNC_EVERY_MS to pass since the last one started. */
   private syncTimer: NodeJS.Timeout | undefined;
   private lastSyncAt = -Infinity;
@@ -172,7 +169,6 @@ export class Journal {
     const lockPath = `${this.path}.lock`;
     const r = takePidLock(lockPath);
     if (r.ok) {
-      this.locked = true;
       this.release = r.release;
       return;
     }
@@ -208,7 +204,7 @@ export class Journal {
       if (size > MAX_JOURNAL_BYTES) throw new UsageError(`${path} is not a partner bulk journal (${size} bytes)`, 'Move it away, or pass another --results path.', 'BULK_JOURNAL');
       const buf = readFully(fd, size);
       const got = buf.length;
-      const end = buf.lastIndexOf(0x0a, got - 1) + 1;
+      const end = buf.lastIndexOf(0x0a) + 1;
       // A record cut short by a crash: never completed, so never relied on.
       if (end < got) ftruncateSync(fd, end);
       const text = buf.subarray(0, end).toString('utf8');
@@ -267,11 +263,7 @@ export class Journal {
    */
   record(entry: JournalEntry): void {
     if (this.failed) throw this.failed;
-    const e: JournalEntry = { row: entry.row, key: entry.key, hash: entry.hash, state: entry.state };
-    if (entry.rest !== undefined) e.rest = entry.rest;
-    if (entry.id !== undefined) e.id = entry.id;
-    if (entry.code !== undefined) e.code = entry.code;
-    if (entry.error !== undefined) e.error = entry.error;
+    const e = fieldsOf(entry, ['rest', 'id', 'code', 'error']);
     let text = '';
     try {
       if (this.fd === undefined) {
@@ -299,9 +291,10 @@ export class Journal {
     if (this.syncTimer) return; // the sync it starts covers this record too
     const wait = this.lastSyncAt + SYNC_EVERY_MS - performance.now();
     if (wait > 0) {
+      // No sync starts while this waits (syncSoon returns early), and close() clears it.
       this.syncTimer = setTimeout(() => {
         this.syncTimer = undefined;
-        if (this.fd !== undefined && !this.syncing) this.syncSoon();
+        this.syncSoon();
       }, wait);
       // close() makes the last sync: a pending one never keeps the process alive.
       this.syncTimer.unref();
@@ -344,14 +337,15 @@ export class Journal {
   }
 
   private unlock(): void {
-    if (this.locked) this.release?.();
-    this.locked = false;
+    const release = this.release;
+    this.release = undefined;
+    release?.();
   }
 }
 
 /** Writes the whole text (a short write is finished, not lost). */
 function writeAll(fd: number, text: string): void {
-  let buf = Buffer.from(text, 'utf8');
+  let buf = Buffer.from(text);
   while (buf.length) {
     const n = writeSync(fd, buf);
     if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });

@@ -185,6 +185,18 @@ describe('the journal file', () => {
     expect(j.get(legacyKey('h3'))).toStrictEqual({ row: 3, key: 'cells:h3', hash: 'h3', state: 'created', id: 'i3' });
     expect(j.get('h3')).toBeUndefined();
     await j.close();
+    // Version 2: sealed records, no keys.
+    writeFileSync(path, `{"kind":"partner-bulk-journal","version":2,"entity":"E"}\n${line({ row: 4, hash: 'h4', state: 'done', id: 'i4' })}\n`);
+    const v2 = Journal.open(path, 'E');
+    expect(v2.legacy).toBe(true);
+    expect(v2.get(legacyKey('h4'))).toStrictEqual({ row: 4, key: 'cells:h4', hash: 'h4', state: 'done', id: 'i4' });
+    // Records written now carry their key; the file stays readable.
+    v2.record({ row: 2, key: 'k2', hash: 'h2', rest: 'r2', state: 'posting' });
+    await v2.close();
+    const again = Journal.open(path, 'E');
+    expect(again.get('k2')).toStrictEqual({ row: 2, key: 'k2', hash: 'h2', rest: 'r2', state: 'posting' });
+    expect([...again.entries()].map((e) => e.key)).toEqual(['cells:h4', 'k2']);
+    await again.close();
     for (const bad of ['{"row":3,"hash":"h3","stxte":"created"}', 'null', '[1]', '"row"', '7', '{"row":1,"hash":"h","state":"done"']) {
       writeFileSync(path, `${v1}\n${bad}\n`);
       expect(thrown(() => Journal.open(path, 'E')).message, bad).toContain('damaged at line 2');
@@ -241,14 +253,16 @@ describe('the journal file', () => {
     const j = Journal.open(path, 'E');
     j.record({ row: 4, key: 'k4', hash: 'h4', state: 'rejected', error: 'no' });
     expect(j.get('k4')).toStrictEqual({ row: 4, key: 'k4', hash: 'h4', state: 'rejected' });
-    j.record({ row: 5, key: 'k5', hash: 'h5', state: 'done', id: 'i', code: 'c' });
-    expect(j.get('k5')).toEqual({ row: 5, key: 'k5', hash: 'h5', state: 'done', id: 'i', code: 'c' });
+    j.record({ row: 5, key: 'k5', hash: 'h5', rest: 'r5', state: 'done', id: 'i', code: 'c', error: 'e' });
+    expect(j.get('k5')).toStrictEqual({ row: 5, key: 'k5', hash: 'h5', rest: 'r5', state: 'done', id: 'i', code: 'c' });
     await j.close();
     const again = Journal.open(path, 'E');
     expect(again.get('k4')).toStrictEqual({ row: 4, key: 'k4', hash: 'h4', state: 'rejected' });
-    expect(again.get('k5')).toStrictEqual({ row: 5, key: 'k5', hash: 'h5', state: 'done', id: 'i', code: 'c' });
+    expect(again.get('k5')).toStrictEqual({ row: 5, key: 'k5', hash: 'h5', rest: 'r5', state: 'done', id: 'i', code: 'c' });
     await again.close();
-    expect(unseal(readFileSync(path, 'utf8').split('\n')[1])).toMatchObject({ row: 4, state: 'rejected', error: 'no' });
+    const written = readFileSync(path, 'utf8').split('\n');
+    expect(unseal(written[1])).toMatchObject({ row: 4, state: 'rejected', error: 'no' });
+    expect(unseal(written[2])).toMatchObject({ row: 5, key: 'k5', rest: 'r5', id: 'i', code: 'c', error: 'e' });
   });
 
   it('a journal that cannot be read is named', () => {
