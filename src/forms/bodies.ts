@@ -3,7 +3,7 @@
 // `{<dynamic section>: {…}}`.
 import { requestDoc } from './answers.js';
 import { getAt } from './paths.js';
-import { allFields } from './questions.js';
+import { allFields, type Field } from './questions.js';
 import type { FormSchema } from './schema.js';
 
 export interface Bodies {
@@ -41,10 +41,15 @@ export function dynamicPart(form: FormSchema, doc: Record<string, unknown>): Rec
   return out;
 }
 
-/** The work e-mail of the answers, for messages and lookups (first e-mail field of a POSTed section whose key says "work", else the first). */
-export function workEmailOf(form: FormSchema, doc: Record<string, unknown>): string | undefined {
+/** The work e-mail field of the answers: the first e-mail field of a POSTed section whose key says "work", else the first. */
+export function workEmailField(form: FormSchema, doc: Record<string, unknown>): Field | undefined {
   const emails = allFields(form, doc).filter((f) => f.kind === 'email' && !form.sections.find((s) => s.key === f.section)?.dynamic);
-  const f = emails.find((e) => /work/i.test(e.key)) ?? emails[0];
+  return emails.find((e) => /work/i.test(e.key)) ?? emails[0];
+}
+
+/** The work e-mail of the answers, for messages and lookups. */
+export function workEmailOf(form: FormSchema, doc: Record<string, unknown>): string | undefined {
+  const f = workEmailField(form, doc);
   const v = f ? getAt(doc, f.path) : undefined;
   return typeof v === 'string' ? v : undefined;
 }

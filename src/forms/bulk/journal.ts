@@ -10,7 +10,10 @@
 // loss can lose the last records (those of the last SYNC_EVERY_MS or so); the
 // server's refusal of a second employee with the same work e-mail (409) still
 // stops a duplicate.
-// It holds no cell values: a row is recognised by a hash of its cells. Each
+// A row is known by what it is, never by its place in the sheet (rows are
+// deleted, inserted and moved between runs): each record carries the row's
+// key (a hash of its work e-mail, or of its values when it has none) and
+// hashes of its values (identity.ts). It holds no cell values. Each
 // line carries a checksum: a damaged record stops the run (a row whose record
 // was lost could otherwise be created twice) instead of being skipped.
 import { readFully } from '../../input.js';
@@ -31,11 +34,15 @@ export type RowState =
   | 'rejected'
   | 'patch-failed';
 
-const STATES: ReadonlySet<string> = new Set<RowState>(['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed']);
-
 export interface JournalEntry {
+  /** The row of the sheet when recorded (for messages only: rows move). */
   row: number;
+  /** Which row (employee) this is: identity.ts. Read from a version 1 or 2 record: legacyKey of its cells. */
+  key: string;
+  /** Its values (identity.ts), or in a version 1 or 2 record rowHash of its cells. */
   hash: string;
+  /** Its values but the work e-mail (identity.ts); none in a version 1 or 2 record. */
+  rest?: string;
   state: RowState;
   id?: string;
   code?: string;
@@ -45,19 +52,25 @@ export interface JournalEntry {
 
 interface Header {
   kind: 'partner-bulk-journal';
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   entity: string;
 }
 
-/** Version 2: every record line ends with its checksum. */
-const VERSION = 2;
+/** Version 2: every record line ends with its checksum. Version 3: rows known by their key, not their place. */
+const VERSION = 3;
 /** Background syncs start at most this often: records written meanwhile share the next one. */
 export const SYNC_EVERY_MS = 100;
 /** A journal larger than this is not ours (a run of 1,000,000 rows writes ~300 MB; refuse rather than hold more). */
 export const MAX_JOURNAL_BYTES = 512 * 1024 * 1024;
 
-export function rowHash(cells: string[]): string {
+/** How a version 1 or 2 journal knew a row: a hash of its cells, in their place. */
+export function rowHash(cells: readonly string[]): string {
   return createHash('sha256').update(JSON.stringify(cells)).digest('hex').slice(0, 32);
+}
+
+/** The key under which a record of a version 1 or 2 journal (it has none of its own, only the rowHash of its cells) is kept. */
+export function legacyKey(hash: string): string {
+  return `cells:${hash}`;
 }
 
 /** The checksum of a record line (its JSON without the sum). */
@@ -70,11 +83,9 @@ export function sealed(json: string): string {
   return `${json.slice(0, -1)},"sum":"${sumOf(json)}"}`;
 }
 
-const SEALED = /^(\{.*),"sum":"([0-9a-f]{12})"\}$/;
-
 /** The entry of a sealed line, or undefined when the line is damaged. */
 export function unseal(line: string): JournalEntry | undefined {
-  const m = SEALED.exec(line);
+  const m = /^(\{.*),"sum":"([0-9a-f]{12})"\}$/.exec(line);
   if (!m || sumOf(`${m[1]}}`) !== m[2]) return undefined;
   return entryOf(`${m[1]}}`);
 }
@@ -86,19 +97,22 @@ function entryOf(json: string): JournalEntry | undefined {
   } catch {
     return undefined;
   }
+  // Not an object (null, a number, a string): it has no row.
   const x = e as Partial<JournalEntry> | null;
-  if (!x || typeof x !== 'object' || !Number.isSafeInteger(x.row) || (x.row as number) < 1 || typeof x.hash !== 'string' || typeof x.state !== 'string' || !STATES.has(x.state)) return undefined;
-  if ((x.id !== undefined && typeof x.id !== 'string') || (x.code !== undefined && typeof x.code !== 'string')) return undefined;
+  if (!x || !Number.isSafeInteger(x.row) || (x.row as number) < 1 || typeof x.hash !== 'string' || !(['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed'] as unknown[]).includes(x.state)) return undefined;
+  if ([x.id, x.code, x.key, x.rest].some((v) => v !== undefined && typeof v !== 'string')) return undefined;
   return x as JournalEntry;
 }
 
-/** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
-function slim(e: JournalEntry): JournalEntry {
-  const kept: JournalEntry = { row: e.row, hash: e.hash, state: e.state };
-  if (e.id !== undefined) kept.id = e.id;
-  if (e.code !== undefined) kept.code = e.code;
-  return kept;
+/** The fields of an entry that are set, these optional ones among them (nothing else an object carries). */
+function fieldsOf(e: JournalEntry, optional: readonly ('rest' | 'id' | 'code' | 'error')[]): JournalEntry {
+  const out: JournalEntry = { row: e.row, key: e.key, hash: e.hash, state: e.state };
+  for (const k of optional) if (e[k] !== undefined) out[k] = e[k];
+  return out;
 }
+
+/** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
+const slim = (e: JournalEntry) => fieldsOf(e, ['rest', 'id', 'code']);
 
 /** A failure to write the journal: the run stops (nothing more is sent). */
 export class JournalWriteError extends CliError {
@@ -114,14 +128,16 @@ export class JournalWriteError extends CliError {
 }
 
 export class Journal {
-  private readonly latest = new Map<number, JournalEntry>();
+  /** The latest record of each row, by key. */
+  private readonly latest = new Map<string, JournalEntry>();
+  /** Records of a version 1 or 2 journal were read: rows without a key are looked up by legacyKey. */
+  private legacyRecords = false;
   private fd: number | undefined;
-  private locked = false;
   private header: Header | undefined;
   private failed: JournalWriteError | undefined;
   /** A background sync is running; `dirty`: records were written after it started. */
   private syncing: Promise<void> | undefined;
-  private dirty = false;
+  private dirty: boolean | undefined;
   /** The next background sync, waiting for SYNC_EVERY_MS to pass since the last one started. */
   private syncTimer: NodeJS.Timeout | undefined;
   private lastSyncAt = -Infinity;
@@ -153,7 +169,6 @@ export class Journal {
     const lockPath = `${this.path}.lock`;
     const r = takePidLock(lockPath);
     if (r.ok) {
-      this.locked = true;
       this.release = r.release;
       return;
     }
@@ -189,7 +204,7 @@ export class Journal {
       if (size > MAX_JOURNAL_BYTES) throw new UsageError(`${path} is not a partner bulk journal (${size} bytes)`, 'Move it away, or pass another --results path.', 'BULK_JOURNAL');
       const buf = readFully(fd, size);
       const got = buf.length;
-      const end = buf.lastIndexOf(0x0a, got - 1) + 1;
+      const end = buf.lastIndexOf(0x0a) + 1;
       // A record cut short by a crash: never completed, so never relied on.
       if (end < got) ftruncateSync(fd, end);
       const text = buf.subarray(0, end).toString('utf8');
@@ -204,7 +219,7 @@ export class Journal {
       }
       if (header.kind !== 'partner-bulk-journal') throw new UsageError(`${path} is not a partner bulk journal`, 'Move it away, or pass another --results path.', 'BULK_JOURNAL');
       if (header.entity !== this.entity) throw new UsageError(`The journal ${path} belongs to entity "${String(header.entity).slice(0, 80)}", not "${this.entity}"`, 'Pass another --results path for this entity.', 'BULK_JOURNAL');
-      if (header.version !== 1 && header.version !== VERSION) throw new UsageError(`The journal ${path} was written by another version of partner (version ${String(header.version).slice(0, 20)})`, 'Finish it with that version, or pass another --results path.', 'BULK_JOURNAL');
+      if (header.version !== 1 && header.version !== 2 && header.version !== VERSION) throw new UsageError(`The journal ${path} was written by another version of partner (version ${String(header.version).slice(0, 20)})`, 'Finish it with that version, or pass another --results path.', 'BULK_JOURNAL');
       this.header = header as Header;
       for (let i = 1; i < lines.length; i++) {
         const e = header.version === 1 ? entryOf(lines[i]) : unseal(lines[i]);
@@ -215,15 +230,30 @@ export class Journal {
             hint: `Nothing was sent: the row of that record may already be created, and sending it again could create it twice. Check the employees of this run (partner employees list), then move ${path} away to start over, or restore it.`,
           });
         }
-        this.latest.set(e.row, slim(e));
+        if (e.key === undefined) {
+          e.key = legacyKey(e.hash);
+          this.legacyRecords = true;
+        }
+        this.latest.set(e.key, slim(e));
       }
     } finally {
       closeSync(fd);
     }
   }
 
-  get(row: number): JournalEntry | undefined {
-    return this.latest.get(row);
+  /** The latest record of the row known by `key`. */
+  get(key: string): JournalEntry | undefined {
+    return this.latest.get(key);
+  }
+
+  /** Records read from a version 1 or 2 journal (known by legacyKey) are among them. */
+  get legacy(): boolean {
+    return this.legacyRecords;
+  }
+
+  /** The latest record of every row. */
+  entries(): IterableIterator<JournalEntry> {
+    return this.latest.values();
   }
 
   /**
@@ -233,10 +263,7 @@ export class Journal {
    */
   record(entry: JournalEntry): void {
     if (this.failed) throw this.failed;
-    const e: JournalEntry = { row: entry.row, hash: entry.hash, state: entry.state };
-    if (entry.id !== undefined) e.id = entry.id;
-    if (entry.code !== undefined) e.code = entry.code;
-    if (entry.error !== undefined) e.error = entry.error;
+    const e = fieldsOf(entry, ['rest', 'id', 'code', 'error']);
     let text = '';
     try {
       if (this.fd === undefined) {
@@ -252,7 +279,7 @@ export class Journal {
       this.failed = new JournalWriteError(this.path, err as NodeJS.ErrnoException);
       throw this.failed;
     }
-    this.latest.set(entry.row, slim(e));
+    this.latest.set(entry.key, slim(e));
     this.syncSoon();
   }
 
@@ -264,9 +291,10 @@ export class Journal {
     if (this.syncTimer) return; // the sync it starts covers this record too
     const wait = this.lastSyncAt + SYNC_EVERY_MS - performance.now();
     if (wait > 0) {
+      // No sync starts while this waits (syncSoon returns early), and close() clears it.
       this.syncTimer = setTimeout(() => {
         this.syncTimer = undefined;
-        if (this.fd !== undefined && !this.syncing) this.syncSoon();
+        this.syncSoon();
       }, wait);
       // close() makes the last sync: a pending one never keeps the process alive.
       this.syncTimer.unref();
@@ -309,14 +337,15 @@ export class Journal {
   }
 
   private unlock(): void {
-    if (this.locked) this.release?.();
-    this.locked = false;
+    const release = this.release;
+    this.release = undefined;
+    release?.();
   }
 }
 
 /** Writes the whole text (a short write is finished, not lost). */
 function writeAll(fd: number, text: string): void {
-  let buf = Buffer.from(text, 'utf8');
+  let buf = Buffer.from(text);
   while (buf.length) {
     const n = writeSync(fd, buf);
     if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });

@@ -8,7 +8,11 @@
 // parsed again for the sending pass. Cell values are never printed or
 // journalled (they may be secret).
 //
-// The contract across crashes: see recordStart/onboardRow. A row is
+// A row is known by what it is (its work e-mail, its values), never by its
+// place: rows deleted, inserted or moved between runs keep their records, and
+// a sent row that changed stops the run before anything is sent (identity.ts).
+//
+// The contract across crashes: see onboardRow. A row is
 // journalled "posting" (durably) before its POST and "created"/"done"/... after
 // its answer; a row found "posting" by a re-run is looked up on the server by
 // its work e-mail (and a 409 for its e-mail is looked up too) before anything
@@ -24,9 +28,10 @@ import { mapOrdered } from '../../concurrency.js';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../../errors.js';
 import { createProgress } from '../../output/progress.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
-import { buildBodies, workEmailOf } from '../bodies.js';
+import { buildBodies, workEmailField, workEmailOf } from '../bodies.js';
 import type { FormSchema } from '../schema.js';
-import { Journal, JournalWriteError, rowHash, type JournalEntry, type RowState } from './journal.js';
+import { Journal, JournalWriteError, type JournalEntry, type RowState } from './journal.js';
+import { identities, priorOf, rowsChanged, SheetMatch, type RowIdentity } from './identity.js';
 import { sheetRows, type CsvRow, type CsvSheet } from './read.js';
 import { defaultResultsPath, ResultsFile, type Outcome, type Result } from './results.js';
 import { BULK_DEFAULT_CONCURRENCY } from './limits.js';
@@ -107,10 +112,26 @@ interface Check {
   invalid: Map<number, string>;
   /** Rows "posting" in the journal (a POST whose answer was lost) -> their work e-mail. */
   orphans: Map<number, string | undefined>;
+  /** What the journal knows a row of this sheet by. */
+  identify: (cells: readonly string[]) => RowIdentity;
+}
+
+/** The index of the work e-mail column of the sheet, if it has one. */
+function emailColumn(form: FormSchema, columns: string[]): number | undefined {
+  const f = workEmailField(form, {});
+  const i = f ? columns.indexOf(f.path.join('.')) : -1;
+  return i < 0 ? undefined : i;
 }
 
 async function checkRows(ctx: Context, form: FormSchema, sheet: CsvSheet, journal: Journal | undefined): Promise<Check> {
-  const c: Check = { total: 0, todo: 0, listed: [], problems: 0, invalid: new Map(), orphans: new Map() };
+  const email = emailColumn(form, sheet.columns);
+  const c: Check = { total: 0, todo: 0, listed: [], problems: 0, invalid: new Map(), orphans: new Map(), identify: identities(sheet.columns, email) };
+  const match = new SheetMatch(journal);
+  const invalid = (issues: RowIssue[]) => {
+    c.problems += issues.length;
+    for (const i of issues) if (c.listed.length < MAX_LISTED) c.listed.push(i);
+    c.invalid.set(issues[0].row, issues.map((i) => `${i.column}: ${i.message}`).join('; ').slice(0, 500));
+  };
   const collect = rowCollector();
   for await (const row of sheetRows(sheet)) {
     if (ctx.signal.aborted) throw new InterruptedError();
@@ -118,23 +139,21 @@ async function checkRows(ctx: Context, form: FormSchema, sheet: CsvSheet, journa
     collect();
     const r = rowDoc(form, sheet.columns, row);
     if (r.issues.length) {
-      c.problems += r.issues.length;
-      for (const i of r.issues) if (c.listed.length < MAX_LISTED) c.listed.push(i);
-      c.invalid.set(row.row, r.issues.map((i) => `${i.column}: ${i.message}`).join('; ').slice(0, 500));
+      invalid(r.issues);
+      continue;
+    }
+    const seen = match.see(row.row, c.identify(row.cells), row.cells);
+    if (seen.duplicateOf !== undefined) {
+      // One employee, two rows: sending both would create it twice (or the second would be refused).
+      const column = email === undefined ? 'every column' : sheet.columns[email];
+      invalid([{ row: row.row, column, message: `the same employee as row ${seen.duplicateOf} (${email === undefined ? 'the same values' : 'the same work e-mail'}): one row per employee` }]);
       continue;
     }
     c.todo++;
-    const prior = journal?.get(row.row);
-    if (!prior) continue;
-    if ((prior.state === 'done' || prior.state === 'created' || prior.state === 'posting' || prior.state === 'patch-failed') && prior.hash !== rowHash(row.cells)) {
-      throw new UsageError(
-        `Row ${row.row} changed since the run recorded in ${journal!.path} (where it was ${prior.state === 'posting' ? 'being created' : 'created'})`,
-        'Rows of a run must not change between re-runs. Put new employees in a new file, or pass another --results path to start a new run.',
-        'BULK_JOURNAL',
-      );
-    }
-    if (prior.state === 'posting') c.orphans.set(row.row, workEmailOf(form, r.doc));
+    if (seen.prior?.state === 'posting') c.orphans.set(row.row, workEmailOf(form, r.doc));
   }
+  const changed = match.changedRows();
+  if (changed.length) throw rowsChanged(sheet.source, journal!.path, changed);
   return c;
 }
 
@@ -243,7 +262,7 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
     }
     // 4. The results file, complete even after a stop: the rows never started.
     if (run.stop !== undefined) {
-      for await (const row of sheetRows(sheet)) if (row.row > lastRow) emit(notRun(journal, row.row, check));
+      for await (const row of sheetRows(sheet)) if (row.row > lastRow) emit(notRun(row.row, priorOf(journal, check.identify(row.cells), row.cells), check));
     }
   } finally {
     ctx.signal.removeEventListener('abort', onStop);
@@ -285,11 +304,11 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
   return bad ? ExitCode.FAILURE : ExitCode.OK;
 }
 
-function notRun(journal: Journal, row: number, check: Check): Result {
+/** A row this run did not start (or finish): what an earlier run did of it (its record: `prior`) is kept. */
+function notRun(row: number, prior: JournalEntry | undefined, check: Check): Result {
   const invalid = check.invalid.get(row);
   if (invalid !== undefined) return { row, outcome: 'invalid', error: invalid };
-  const e = journal.get(row);
-  return { row, outcome: 'not-run', id: e?.id, code: e?.code };
+  return { row, outcome: prior?.state === 'done' ? 'already-created' : 'not-run', id: prior?.id, code: prior?.code };
 }
 
 interface RowRun {
@@ -350,8 +369,8 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
   const invalid = check.invalid.get(row.row);
   if (invalid !== undefined) return { row: row.row, outcome: 'invalid', error: invalid };
   const { form, journal } = run;
-  const hash = rowHash(row.cells);
-  const prior = journal.get(row.row);
+  const ident = check.identify(row.cells);
+  const prior = priorOf(journal, ident, row.cells);
   if (prior?.state === 'done') return { row: row.row, id: prior.id, code: prior.code, outcome: 'already-created' };
   // A row the server refused (conflict, rejected) is sent again: the cause may have been fixed there.
   // Checked by the check pass already (these bytes, this form): only its answers are needed now.
@@ -360,9 +379,9 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
   // Only a POST whose answer may be lost is looked up by it: worked out then (it walks the whole form).
   const emailOf = () => workEmailOf(form, doc)?.toLowerCase();
   /** Journals a step after its request; a journal that cannot be written stops the run, not this row. */
-  const note = async (state: RowState, extra: Omit<JournalEntry, 'row' | 'hash' | 'state'> = {}) => {
+  const note = async (state: RowState, extra: Omit<JournalEntry, 'row' | 'key' | 'hash' | 'rest' | 'state'> = {}) => {
     try {
-      journal.record({ row: row.row, hash, state, ...extra });
+      journal.record({ row: row.row, ...ident, state, ...extra });
     } catch (err) {
       run.stop ??= err;
     }
@@ -382,13 +401,13 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
     }
   }
   if (id === undefined) {
-    if (run.stop !== undefined) return notRun(journal, row.row, check);
+    if (run.stop !== undefined) return notRun(row.row, prior, check);
     // Durable before the POST: a crash from here on leaves "posting", which a re-run looks up.
     try {
-      journal.record({ row: row.row, hash, state: 'posting' });
+      journal.record({ row: row.row, ...ident, state: 'posting' });
     } catch (err) {
       run.stop ??= err;
-      return notRun(journal, row.row, check);
+      return notRun(row.row, prior, check);
     }
     /** A POST may have reached the server: a 503 (or an earlier run's lost answer) makes a 409 worth a look. */
     let uncertain = prior?.state === 'posting';
@@ -412,7 +431,7 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
     } catch (err) {
       if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
         run.stop ??= err;
-        return notRun(journal, row.row, check);
+        return notRun(row.row, prior, check);
       }
       const email = err instanceof ApiError && err.status === 409 && uncertain ? emailOf() : undefined;
       if (email) {
@@ -423,7 +442,7 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
         } catch (lookup) {
           if (stopsTheRun(lookup)) {
             run.stop ??= lookup;
-            return notRun(journal, row.row, check);
+            return notRun(row.row, prior, check);
           }
         }
         if (hit) {

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, sym
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, JournalWriteError, MAX_JOURNAL_BYTES, rowHash, sealed, SYNC_EVERY_MS, unseal } from '../../../../src/forms/bulk/journal.js';
+import { Journal, JournalWriteError, legacyKey, MAX_JOURNAL_BYTES, rowHash, sealed, SYNC_EVERY_MS, unseal } from '../../../../src/forms/bulk/journal.js';
 import { CliError, ExitCode, UsageError } from '../../../../src/errors.js';
 
 let dir: string;
@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const HEADER = '{"kind":"partner-bulk-journal","version":2,"entity":"E"}';
+const HEADER = '{"kind":"partner-bulk-journal","version":3,"entity":"E"}';
 const line = (o: object) => sealed(JSON.stringify(o));
 
 function thrown(f: () => unknown): CliError {
@@ -66,7 +66,7 @@ describe('sealed records', () => {
     expect(unseal(sealed('[1,2]'))).toBeUndefined();
     expect(unseal(sealed('{"row":3,"hash":"h","state":"done"'))).toBeUndefined();
     expect(unseal(sealed('null'))).toBeUndefined();
-    for (const state of ['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed']) expect(unseal(line({ row: 1, hash: 'h', state }))?.state).toBe(state);
+    for (const state of ['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed']) expect(unseal(line({ row: 1, key: 'k1', hash: 'h', state }))?.state).toBe(state);
   });
 
   it('recognises a row by a hash of its cells, not the cells', () => {
@@ -80,13 +80,13 @@ describe('the journal file', () => {
   it('is created at the first record (0600): its header, then sealed records written at once; latest state per row', async () => {
     const j = Journal.open(path, 'E');
     expect(existsSync(path)).toBe(false);
-    expect(j.get(3)).toBeUndefined();
-    j.record({ row: 3, hash: 'h3', state: 'posting' });
+    expect(j.get('k3')).toBeUndefined();
+    j.record({ row: 3, key: 'k3', hash: 'h3', state: 'posting' });
     // Written before record() returns: what a kill -9 right after it leaves.
     expect(readFileSync(path, 'utf8').split('\n')[0]).toBe(HEADER);
     expect(unseal(readFileSync(path, 'utf8').split('\n')[1])).toMatchObject({ row: 3, state: 'posting' });
-    j.record({ row: 3, hash: 'h3', state: 'created', id: 'id-3', code: 'C-3', extra: 'not kept' } as never);
-    expect(j.get(3)).toMatchObject({ row: 3, state: 'created', id: 'id-3', code: 'C-3' });
+    j.record({ row: 3, key: 'k3', hash: 'h3', state: 'created', id: 'id-3', code: 'C-3', extra: 'not kept' } as never);
+    expect(j.get('k3')).toMatchObject({ row: 3, state: 'created', id: 'id-3', code: 'C-3' });
     await j.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const lines = readFileSync(path, 'utf8').split('\n');
@@ -104,8 +104,8 @@ describe('the journal file', () => {
     expect(Date.parse(entries[1]!.at!)).not.toBeNaN();
 
     const again = Journal.open(path, 'E');
-    expect(again.get(3)).toMatchObject({ state: 'created', id: 'id-3', code: 'C-3' });
-    again.record({ row: 4, hash: 'h4', state: 'rejected', error: 'no' });
+    expect(again.get('k3')).toMatchObject({ state: 'created', id: 'id-3', code: 'C-3' });
+    again.record({ row: 4, key: 'k4', hash: 'h4', state: 'rejected', error: 'no' });
     await again.close();
     const after = readFileSync(path, 'utf8').split('\n');
     expect(after.filter((l) => l.startsWith('{"kind"'))).toHaveLength(1);
@@ -114,41 +114,41 @@ describe('the journal file', () => {
 
   it('records written one after another are all in the file, in order, once closed (the last sync waited for)', async () => {
     const j = Journal.open(path, 'E');
-    for (let i = 0; i < 50; i++) j.record({ row: i + 1, hash: `h${i}`, state: 'posting' });
-    j.record({ row: 51, hash: 'h', state: 'done' });
+    for (let i = 0; i < 50; i++) j.record({ row: i + 1, key: `k${i + 1}`, hash: `h${i}`, state: 'posting' });
+    j.record({ row: 51, key: 'k51', hash: 'h', state: 'done' });
     await j.close();
     const rows = readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => unseal(l)!.row);
     expect(rows).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
     // A journal of some kilobytes is read back whole.
     expect(statSync(path).size).toBeGreaterThan(4096);
     const again = Journal.open(path, 'E');
-    expect(again.get(50)).toStrictEqual({ row: 50, hash: 'h49', state: 'posting' });
-    expect(again.get(51)).toStrictEqual({ row: 51, hash: 'h', state: 'done' });
+    expect(again.get('k50')).toStrictEqual({ row: 50, key: 'k50', hash: 'h49', state: 'posting' });
+    expect(again.get('k51')).toStrictEqual({ row: 51, key: 'k51', hash: 'h', state: 'done' });
     await again.close();
   });
 
   it('records written while a background sync waits its turn (SYNC_EVERY_MS) are in the file at once, and synced by close()', async () => {
     const j = Journal.open(path, 'E');
-    j.record({ row: 1, hash: 'h1', state: 'posting' });
+    j.record({ row: 1, key: 'k1', hash: 'h1', state: 'posting' });
     // A pause shorter than the interval: the next sync is waiting for its turn.
     await new Promise((r) => setTimeout(r, SYNC_EVERY_MS / 4));
-    j.record({ row: 1, hash: 'h1', state: 'created', id: 'e1' });
+    j.record({ row: 1, key: 'k1', hash: 'h1', state: 'created', id: 'e1' });
     // Written (a kill -9 now cannot lose it) before any sync.
     expect(readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => unseal(l)!.state)).toEqual(['posting', 'created']);
     await j.close();
     const again = Journal.open(path, 'E');
-    expect(again.get(1)).toStrictEqual({ row: 1, hash: 'h1', state: 'created', id: 'e1' });
+    expect(again.get('k1')).toStrictEqual({ row: 1, key: 'k1', hash: 'h1', state: 'created', id: 'e1' });
     await again.close();
   });
 
   it('cuts off a last record left without its newline by a crash, and keeps the ones before it', async () => {
-    const whole = `${HEADER}\n${line({ row: 3, hash: 'h3', state: 'created', id: 'i3' })}\n`;
+    const whole = `${HEADER}\n${line({ row: 3, key: 'k3', hash: 'h3', state: 'created', id: 'i3' })}\n`;
     writeFileSync(path, `${whole}{"row":4,"hash":"h4","sta`);
     const j = Journal.open(path, 'E');
     expect(readFileSync(path, 'utf8')).toBe(whole);
-    expect(j.get(3)).toMatchObject({ state: 'created', id: 'i3' });
-    expect(j.get(4)).toBeUndefined();
-    j.record({ row: 4, hash: 'h4', state: 'posting' });
+    expect(j.get('k3')).toMatchObject({ state: 'created', id: 'i3' });
+    expect(j.get('k4')).toBeUndefined();
+    j.record({ row: 4, key: 'k4', hash: 'h4', state: 'posting' });
     await j.close();
     expect(unseal(readFileSync(path, 'utf8').split('\n')[2])).toMatchObject({ row: 4, state: 'posting' });
   });
@@ -156,15 +156,15 @@ describe('the journal file', () => {
   it('an empty file is a new journal', async () => {
     writeFileSync(path, '');
     const j = Journal.open(path, 'E');
-    j.record({ row: 2, hash: 'h', state: 'posting' });
+    j.record({ row: 2, key: 'k2', hash: 'h', state: 'posting' });
     await j.close();
     expect(readFileSync(path, 'utf8').split('\n')[0]).toBe(HEADER);
   });
 
   it('a damaged record stops the run, naming the journal and the line (exit 1); nothing is taken from it', () => {
-    const good = line({ row: 3, hash: 'h3', state: 'done', id: 'abc' });
+    const good = line({ row: 3, key: 'k3', hash: 'h3', state: 'done', id: 'abc' });
     const flipped = good.replace('"id":"abc"', '"id":"abd"');
-    writeFileSync(path, `${HEADER}\n${good}\n${flipped}\n${line({ row: 5, hash: 'h5', state: 'done' })}\n`);
+    writeFileSync(path, `${HEADER}\n${good}\n${flipped}\n${line({ row: 5, key: 'k5', hash: 'h5', state: 'done' })}\n`);
     const e = thrown(() => Journal.open(path, 'E'));
     expect(e.message).toBe(`The journal ${path} is damaged at line 3: that record cannot be read`);
     expect(e.code).toBe('BULK_JOURNAL_DAMAGED');
@@ -180,8 +180,23 @@ describe('the journal file', () => {
     const v1 = '{"kind":"partner-bulk-journal","version":1,"entity":"E"}';
     writeFileSync(path, `${v1}\n{"row":3,"hash":"h3","state":"created","id":"i3"}\n`);
     const j = Journal.open(path, 'E');
-    expect(j.get(3)).toMatchObject({ state: 'created', id: 'i3' });
+    // A record without a key is known by the hash of its cells.
+    expect(j.legacy).toBe(true);
+    expect(j.get(legacyKey('h3'))).toStrictEqual({ row: 3, key: 'cells:h3', hash: 'h3', state: 'created', id: 'i3' });
+    expect(j.get('h3')).toBeUndefined();
     await j.close();
+    // Version 2: sealed records, no keys.
+    writeFileSync(path, `{"kind":"partner-bulk-journal","version":2,"entity":"E"}\n${line({ row: 4, hash: 'h4', state: 'done', id: 'i4' })}\n`);
+    const v2 = Journal.open(path, 'E');
+    expect(v2.legacy).toBe(true);
+    expect(v2.get(legacyKey('h4'))).toStrictEqual({ row: 4, key: 'cells:h4', hash: 'h4', state: 'done', id: 'i4' });
+    // Records written now carry their key; the file stays readable.
+    v2.record({ row: 2, key: 'k2', hash: 'h2', rest: 'r2', state: 'posting' });
+    await v2.close();
+    const again = Journal.open(path, 'E');
+    expect(again.get('k2')).toStrictEqual({ row: 2, key: 'k2', hash: 'h2', rest: 'r2', state: 'posting' });
+    expect([...again.entries()].map((e) => e.key)).toEqual(['cells:h4', 'k2']);
+    await again.close();
     for (const bad of ['{"row":3,"hash":"h3","stxte":"created"}', 'null', '[1]', '"row"', '7', '{"row":1,"hash":"h","state":"done"']) {
       writeFileSync(path, `${v1}\n${bad}\n`);
       expect(thrown(() => Journal.open(path, 'E')).message, bad).toContain('damaged at line 2');
@@ -197,8 +212,10 @@ describe('the journal file', () => {
     expect(thrown(() => Journal.open(path, 'E')).message).toBe(`${path} is not a partner bulk journal`);
     writeFileSync(path, `${HEADER}\n`);
     expect(thrown(() => Journal.open(path, 'Other')).message).toBe(`The journal ${path} belongs to entity "E", not "Other"`);
-    writeFileSync(path, '{"kind":"partner-bulk-journal","version":3,"entity":"E"}\n');
-    expect(thrown(() => Journal.open(path, 'E')).message).toBe(`The journal ${path} was written by another version of partner (version 3)`);
+    writeFileSync(path, '{"kind":"partner-bulk-journal","version":4,"entity":"E"}\n');
+    expect(thrown(() => Journal.open(path, 'E')).message).toBe(`The journal ${path} was written by another version of partner (version 4)`);
+    writeFileSync(path, '{"kind":"partner-bulk-journal","version":0,"entity":"E"}\n');
+    expect(thrown(() => Journal.open(path, 'E')).message).toBe(`The journal ${path} was written by another version of partner (version 0)`);
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
@@ -234,16 +251,18 @@ describe('the journal file', () => {
 
   it('keeps in memory only what a re-run decides by', async () => {
     const j = Journal.open(path, 'E');
-    j.record({ row: 4, hash: 'h4', state: 'rejected', error: 'no' });
-    expect(j.get(4)).toStrictEqual({ row: 4, hash: 'h4', state: 'rejected' });
-    j.record({ row: 5, hash: 'h5', state: 'done', id: 'i', code: 'c' });
-    expect(j.get(5)).toEqual({ row: 5, hash: 'h5', state: 'done', id: 'i', code: 'c' });
+    j.record({ row: 4, key: 'k4', hash: 'h4', state: 'rejected', error: 'no' });
+    expect(j.get('k4')).toStrictEqual({ row: 4, key: 'k4', hash: 'h4', state: 'rejected' });
+    j.record({ row: 5, key: 'k5', hash: 'h5', rest: 'r5', state: 'done', id: 'i', code: 'c', error: 'e' });
+    expect(j.get('k5')).toStrictEqual({ row: 5, key: 'k5', hash: 'h5', rest: 'r5', state: 'done', id: 'i', code: 'c' });
     await j.close();
     const again = Journal.open(path, 'E');
-    expect(again.get(4)).toStrictEqual({ row: 4, hash: 'h4', state: 'rejected' });
-    expect(again.get(5)).toStrictEqual({ row: 5, hash: 'h5', state: 'done', id: 'i', code: 'c' });
+    expect(again.get('k4')).toStrictEqual({ row: 4, key: 'k4', hash: 'h4', state: 'rejected' });
+    expect(again.get('k5')).toStrictEqual({ row: 5, key: 'k5', hash: 'h5', rest: 'r5', state: 'done', id: 'i', code: 'c' });
     await again.close();
-    expect(unseal(readFileSync(path, 'utf8').split('\n')[1])).toMatchObject({ row: 4, state: 'rejected', error: 'no' });
+    const written = readFileSync(path, 'utf8').split('\n');
+    expect(unseal(written[1])).toMatchObject({ row: 4, state: 'rejected', error: 'no' });
+    expect(unseal(written[2])).toMatchObject({ row: 5, key: 'k5', rest: 'r5', id: 'i', code: 'c', error: 'e' });
   });
 
   it('a journal that cannot be read is named', () => {
@@ -260,7 +279,7 @@ describe('a journal that cannot be written', () => {
     const j = Journal.open(path, 'E');
     let err: JournalWriteError | undefined;
     try {
-      j.record({ row: 1, hash: 'h', state: 'posting' });
+      j.record({ row: 1, key: 'k1', hash: 'h', state: 'posting' });
     } catch (e) {
       err = e as JournalWriteError;
     }
@@ -271,14 +290,14 @@ describe('a journal that cannot be written', () => {
     expect(err!.hint).toContain('run the same command again');
     let again: unknown;
     try {
-      j.record({ row: 2, hash: 'h', state: 'posting' });
+      j.record({ row: 2, key: 'k2', hash: 'h', state: 'posting' });
     } catch (e) {
       again = e;
     }
     // The same failure, not a second attempt at the disk.
     expect(again).toBe(err);
     // Not recorded in memory either: a re-run decides from the file only.
-    expect(j.get(1)).toBeUndefined();
+    expect(j.get('k1')).toBeUndefined();
     await j.close();
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
