@@ -2,31 +2,54 @@
 //
 // JSON.parse turns 9007199254740993 into 9007199254740992, 1e400 into
 // Infinity and 1.0 into 1, and the writers then print what it made. Most
-// answers hold no such number: a scan for number tokens that might not print
-// back as sent (a pattern, no allocation) lets them take JSON.parse as before.
+// answers hold no such number: a scan for number tokens that would not print
+// back as sent (hasNumberToKeep) lets them take JSON.parse as before.
 // An answer with one is read by the parser below, which gives the same values
 // as JSON.parse except that such a number becomes a LosslessNumber (its text).
 import { LosslessNumber } from './lossless-number.js';
 
-/**
- * A superset of the number tokens whose text String(Number(token)) would not
- * give back, each after the `:`, `,` or `[` it must follow: a leading -0, an
- * exponent, a fraction ending in 0, 16 digits or more (doubles hold 15 for
- * sure), a fraction starting with six zeros (JavaScript writes 1e-7). Text
- * in a string may match too: that costs the slower parse, never a value.
- */
-const MAYBE_INEXACT = /[:,[][ \t\r\n]*(?:-0|-?\d[\d.]*[eE]|-?\d*\.\d*0[ \t\r\n,\]}]|-?(?:\d{16}|[\d.]{17})|-?0\.0{6})/;
-
 /** JSON.parse, except that a number JavaScript would not print back as sent is a LosslessNumber. Throws SyntaxError on invalid JSON, as JSON.parse. */
 export function parseJsonExact(text: string): unknown {
-  if (!MAYBE_INEXACT.test(text) && !startsWithNumber(text)) return JSON.parse(text);
-  return parseKeepingNumbers(text);
+  return hasNumberToKeep(text) ? parseKeepingNumbers(text) : JSON.parse(text);
 }
 
-/** A document that is one number (no `:`, `,` or `[` before it). */
-function startsWithNumber(text: string): boolean {
-  const c = text.charCodeAt(skipSpace(text, 0));
-  return c === 0x2d || (c >= 0x30 && c <= 0x39);
+/**
+ * Whether `text` holds a number token that String(Number(token)) would not
+ * give back (9007199254740993, 1e400, 1.0, -0). A scan that jumps over
+ * strings (indexOf to the closing quote: an answer is mostly strings) and
+ * looks only at the numbers between them; a short plain integer is taken at
+ * a glance, any other token checked exactly. Malformed text is left to
+ * JSON.parse, which says what is wrong.
+ */
+export function hasNumberToKeep(t: string): boolean {
+  const n = t.length;
+  let i = 0;
+  while (i < n) {
+    const c = t.charCodeAt(i);
+    if (c === 0x22) {
+      const end = stringEndOr(t, i);
+      if (end < 0) return false;
+      i = end;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let k = i + 1;
+      let plain = c !== 0x2d;
+      for (; k < n; k++) {
+        const d = t.charCodeAt(k);
+        if (d >= 0x30 && d <= 0x39) continue;
+        if (d !== 0x2e && d !== 0x65 && d !== 0x45 && d !== 0x2b && d !== 0x2d) break;
+        plain = false;
+      }
+      // Up to 15 digits, no sign, point or exponent: printed back as sent (JSON allows no leading zero).
+      if (!(plain && k - i <= 15)) {
+        const token = t.slice(i, k);
+        if (String(Number(token)) !== token) return true;
+      }
+      i = k;
+    } else {
+      i++;
+    }
+  }
+  return false;
 }
 
 const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -130,10 +153,17 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
 
 /** The index after the closing quote of the string opening at i (its content is checked by JSON.parse). */
 function stringEnd(t: string, i: number): number {
+  const end = stringEndOr(t, i);
+  if (end < 0) throw new SyntaxError(`Unterminated string in JSON at position ${i}`);
+  return end;
+}
+
+/** stringEnd, or -1 when the string is not closed. */
+function stringEndOr(t: string, i: number): number {
   let from = i + 1;
   for (;;) {
     const q = t.indexOf('"', from);
-    if (q < 0) throw new SyntaxError(`Unterminated string in JSON at position ${i}`);
+    if (q < 0) return -1;
     let backslashes = 0;
     for (let b = q - 1; t.charCodeAt(b) === 0x5c; b--) backslashes++;
     if (backslashes % 2 === 0) return q + 1;
