@@ -6,6 +6,7 @@
 // back as sent (hasNumberToKeep) lets them take JSON.parse as before.
 // An answer with one is read by the parser below, which gives the same values
 // as JSON.parse except that such a number becomes a LosslessNumber (its text).
+import { endOfString, skipSpace } from './json-text.js';
 import { LosslessNumber } from './lossless-number.js';
 
 /** JSON.parse, except that a number JavaScript would not print back as sent is a LosslessNumber. Throws SyntaxError on invalid JSON, as JSON.parse. */
@@ -27,7 +28,7 @@ export function hasNumberToKeep(t: string): boolean {
   while (i < n) {
     const c = t.charCodeAt(i);
     if (c === 0x22) {
-      const end = stringEndOr(t, i);
+      const end = endOfString(t, i);
       if (end < 0) return false;
       i = end;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
@@ -153,30 +154,9 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
 
 /** The index after the closing quote of the string opening at i (its content is checked by JSON.parse). */
 function stringEnd(t: string, i: number): number {
-  const end = stringEndOr(t, i);
+  const end = endOfString(t, i);
   if (end < 0) throw new SyntaxError(`Unterminated string in JSON at position ${i}`);
   return end;
-}
-
-/** stringEnd, or -1 when the string is not closed. */
-function stringEndOr(t: string, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const q = t.indexOf('"', from);
-    if (q < 0) return -1;
-    let backslashes = 0;
-    for (let b = q - 1; t.charCodeAt(b) === 0x5c; b--) backslashes++;
-    if (backslashes % 2 === 0) return q + 1;
-    from = q + 1;
-  }
-}
-
-function skipSpace(t: string, i: number): number {
-  for (;;) {
-    const c = t.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
-    i++;
-  }
 }
 
 function unexpected(t: string, i: number): SyntaxError {
