@@ -7,6 +7,7 @@ import { secretRedactor } from './redact.js';
 import { Deadline } from './deadline.js';
 import { checkBaseUrl, isLoopback } from './urls.js';
 import { parseJsonExact } from '../json/parse-exact.js';
+import { stringifyExact } from '../json/stringify-exact.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = new Set(['PROXY_CLOSED', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -174,7 +175,7 @@ export class HttpClient {
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     let payload: string | undefined;
     if (init.body !== undefined) {
-      payload = JSON.stringify(init.body);
+      payload = stringifyExact(init.body);
       headers['content-type'] = 'application/json';
     }
     const retries = IDEMPOTENT.has(method) ? this.maxRetries : 0;

@@ -147,6 +147,24 @@ describe('partner api keeps every number as sent', () => {
   });
 });
 
+describe('partner api sends numbers as typed', () => {
+  it('-F n=1.0 and a long decimal are sent as typed, not as JavaScript spells them', async () => {
+    server.queue.push((_q, res) => json(res, '{}'));
+    const r = await cli(['api', '-X', 'POST', '/v1/things', '-F', 'n=1.0', '-F', `long=${SENT[5]}`, '-F', 'i=5']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.seen[0]!.body).toBe(`{"n":1.0,"long":${SENT[5]},"i":5}`);
+  });
+
+  it('--input: the body is sent with the numbers of the file', async () => {
+    const file = join(tmp.path, 'body.json');
+    writeFileSync(file, `{"big": ${SENT[0]}, "x": [${SENT[1]}, ${SENT[2]}]}`);
+    server.queue.push((_q, res) => json(res, '{}'));
+    const r = await cli(['api', '-X', 'POST', '/v1/things', '--input', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.seen[0]!.body).toBe(`{"big":${SENT[0]},"x":[${SENT[1]},${SENT[2]}]}`);
+  });
+});
+
 describe('gp schema and gp create', () => {
   it('gp schema -o json prints the document with its numbers as sent', async () => {
     server.queue.push((_q, res) => json(res, schema('1e400')));
