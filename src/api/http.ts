@@ -6,6 +6,8 @@ import { apiErrorFrom, badJsonError, redirectError } from './errors.js';
 import { secretRedactor } from './redact.js';
 import { Deadline } from './deadline.js';
 import { checkBaseUrl, isLoopback } from './urls.js';
+import { parseJsonExact } from '../json/parse-exact.js';
+import { stringifyExact } from '../json/stringify-exact.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 export const RETRY_ERROR_CODES = new Set(['PROXY_CLOSED', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -173,7 +175,7 @@ export class HttpClient {
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     let payload: string | undefined;
     if (init.body !== undefined) {
-      payload = JSON.stringify(init.body);
+      payload = stringifyExact(init.body);
       headers['content-type'] = 'application/json';
     }
     const retries = IDEMPOTENT.has(method) ? this.maxRetries : 0;
@@ -247,7 +249,8 @@ export class HttpClient {
     }
     if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
     try {
-      return { status: res.statusCode, headers: resHeaders, body: JSON.parse(text) as T, text };
+      // Every number as sent: one JavaScript would print otherwise (9007199254740993, 1e400, 1.0) is a LosslessNumber.
+      return { status: res.statusCode, headers: resHeaders, body: parseJsonExact(text) as T, text };
     } catch {
       throw badJsonError(res.statusCode, text, redact);
     }

@@ -1,3 +1,5 @@
+import { decimalKey, isExact, LosslessNumber } from '../json/lossless-number.js';
+
 /**
  * An exact set of ids for a whole export, compact enough for 200,000
  * employees: a UUID (what the API sends) is kept as its 128 bits in an
@@ -6,7 +8,9 @@
  * case-insensitive (RFC 9562), so "ABC…" and "abc…" are one id. Any other
  * string goes to a plain Set<string>, so membership is exact for every
  * string: no hashing of the text, no false "seen before". A number is an id
- * of its own kind (a Set<number>): 1 and "1" are two ids.
+ * of its own kind (a Set<number>): 1 and "1" are two ids. A number a double
+ * does not hold (12345678901234567890, a LosslessNumber) is kept by its
+ * decimal value, exactly: never one id with its nearest neighbour.
  */
 export class IdSet {
   private words: Uint32Array;
@@ -15,6 +19,7 @@ export class IdSet {
   private zero = false;
   private readonly others = new Set<string>();
   private readonly numbers = new Set<number>();
+  private readonly bigNumbers = new Set<string>();
   private readonly key = new Uint32Array(4);
 
   /**
@@ -29,12 +34,13 @@ export class IdSet {
   }
 
   get size(): number {
-    return this.count + (this.zero ? 1 : 0) + this.others.size + this.numbers.size;
+    return this.count + (this.zero ? 1 : 0) + this.others.size + this.numbers.size + this.bigNumbers.size;
   }
 
   /** Adds the id; false if it was already there. */
-  add(id: string | number): boolean {
+  add(id: string | number | LosslessNumber): boolean {
     if (typeof id === 'number') return added(this.numbers, id);
+    if (id instanceof LosslessNumber) return isExact(id.source) ? added(this.numbers, Number(id.source)) : added(this.bigNumbers, decimalKey(id.source));
     if (!parseUuid(id, this.key)) return added(this.others, id);
     const k = this.key;
     if ((k[0]! | k[1]! | k[2]! | k[3]!) === 0) {
@@ -49,8 +55,9 @@ export class IdSet {
     return true;
   }
 
-  has(id: string | number): boolean {
+  has(id: string | number | LosslessNumber): boolean {
     if (typeof id === 'number') return this.numbers.has(id);
+    if (id instanceof LosslessNumber) return isExact(id.source) ? this.numbers.has(Number(id.source)) : this.bigNumbers.has(decimalKey(id.source));
     if (!parseUuid(id, this.key)) return this.others.has(id);
     const k = this.key;
     if ((k[0]! | k[1]! | k[2]! | k[3]!) === 0) return this.zero;

@@ -5,6 +5,7 @@ import { IdSet } from './id-set.js';
 import type { Pagination } from './types.js';
 import { newFindings, type WalkFindings } from './walk-audit.js';
 import { formatCount } from '../output/count.js';
+import { isExact, LosslessNumber } from '../json/lossless-number.js';
 
 export interface Page<T> {
   data: T[];
@@ -136,7 +137,7 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
     for (const item of items) {
       if (f.emitted >= limit) break;
       const id = (item as { id?: unknown } | null)?.id;
-      if (typeof id === 'string' || typeof id === 'number') {
+      if (typeof id === 'string' || typeof id === 'number' || id instanceof LosslessNumber) {
         if (!ids!.add(id)) {
           dup++;
           continue;
@@ -336,12 +337,18 @@ function paginationOf(r: Page<unknown>): Partial<Pagination> {
 }
 
 function totalOf(p: Partial<Pagination>): number | undefined {
-  const t = p.totalItems;
-  return Number.isInteger(t) && t! >= 0 ? t : undefined;
+  const t = countOf(p.totalItems);
+  return Number.isInteger(t) && (t as number) >= 0 ? (t as number) : undefined;
 }
 
 function positive(x: unknown): number | undefined {
-  return Number.isInteger(x) && (x as number) > 0 ? (x as number) : undefined;
+  const n = countOf(x);
+  return Number.isInteger(n) && (n as number) > 0 ? (n as number) : undefined;
+}
+
+/** A count as sent: 100.0 is 100; one a double cannot hold (1e400, 9007199254740993) is no count, as if absent. */
+function countOf(x: unknown): unknown {
+  return x instanceof LosslessNumber && isExact(x.source) ? Number(x.source) : x;
 }
 
 /** An answer without currentPage is taken on trust; one for another page is not. */

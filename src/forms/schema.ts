@@ -1,6 +1,7 @@
 // Loading a server form schema (json-schema-form dialect, draft 2020-12 or
 // 07) into sections. Only what the engine needs is read; unknown keywords
 // are carried along untouched and never rejected.
+import { withExactNumbers } from '../json/lossless-number.js';
 import { CliError, ExitCode } from '../errors.js';
 import { describeShape, FieldListError, isFieldList, translateFieldList } from './field-list.js';
 
@@ -109,6 +110,8 @@ export function isSecretSchema(s: JsonSchema): boolean {
  * section's `x-submit: "dynamic-details"`.
  */
 export function loadSchema(raw: unknown): FormSchema {
+  // Its bounds, enums and defaults are computed with and sent: a number a double cannot hold is refused, never rounded.
+  raw = withExactNumbers(raw, 'the form from the server');
   if (isFieldList(raw)) {
     let translated;
     try {

@@ -6,6 +6,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { checkDepth } from './depth.js';
+import { isScalar } from '../json/lossless-number.js';
+import { stringifyExact } from '../json/stringify-exact.js';
 
 /**
  * Text of one cell per character: printable ASCII, Latin-1 (no soft hyphen)
@@ -88,10 +90,11 @@ export function padCell(painted: string, text: string, width: number): string {
  */
 export function displayText(value: unknown, path = ''): string {
   if (value === null || value === undefined || value === '') return '-';
-  if (typeof value !== 'object') return String(value);
+  // A LosslessNumber is shown as the server sent it (its toString).
+  if (isScalar(value)) return String(value);
   checkDepth(value, path);
-  if (Array.isArray(value)) return value.length === 0 ? '-' : value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(', ');
-  return JSON.stringify(value);
+  if (Array.isArray(value)) return value.length === 0 ? '-' : value.map((v) => (isScalar(v) ? String(v) : stringifyExact(v))).join(', ');
+  return stringifyExact(value);
 }
 
 // Line breaking by display width (tables' wrapped columns, key/value values).

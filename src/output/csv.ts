@@ -1,4 +1,5 @@
 import { jsonOf } from './depth.js';
+import { isScalar } from '../json/lossless-number.js';
 import { neutraliseFormula, sanitizeTerminal } from './sanitize.js';
 
 /**
@@ -9,14 +10,14 @@ import { neutraliseFormula, sanitizeTerminal } from './sanitize.js';
 export function cellText(value: unknown, path = ''): string {
   if (value === null || value === undefined) return '';
   if (isScalarList(value)) return value.map(elementText).join(LIST_SEPARATOR);
-  if (typeof value === 'object') return jsonOf(value, path);
+  if (!isScalar(value)) return jsonOf(value, path);
   return String(value);
 }
 
 const LIST_SEPARATOR = '; ';
 
 function isScalarList(value: unknown): value is unknown[] {
-  return Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object');
+  return Array.isArray(value) && value.every(isScalar);
 }
 
 function elementText(v: unknown): string {

@@ -4,6 +4,8 @@
 // JSON.stringify) is, and would overflow the stack ("This is a bug").
 // Beyond the bound the command stops with an error naming the value.
 import { CliError, ExitCode } from '../errors.js';
+import { isScalar } from '../json/lossless-number.js';
+import { stringifyExact } from '../json/stringify-exact.js';
 
 /**
  * Levels of arrays and objects inside each other that the output layer
@@ -20,10 +22,10 @@ export function checkDepth(value: unknown, path = ''): void {
   if (at) throw nestedTooDeep(path ? [path, ...at].join('.') : at.join('.'));
 }
 
-/** JSON.stringify of a value that checkDepth accepts. */
+/** JSON.stringify of a value that checkDepth accepts, every number as the server sent it (stringify-exact.ts). */
 export function jsonOf(value: unknown, path = '', space?: number): string {
   checkDepth(value, path);
-  return JSON.stringify(value, null, space);
+  return stringifyExact(value, space);
 }
 
 /** The error for the value at `path` (dot path), one level deeper than MAX_DEPTH. */
@@ -40,7 +42,7 @@ export function nestedTooDeep(path: string): CliError {
  * `room` levels, or undefined. Recursion at most MAX_DEPTH + 1 calls deep.
  */
 function tooDeepAt(value: unknown, room: number): string[] | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
+  if (isScalar(value)) return undefined;
   if (room === 0) return [];
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -49,7 +51,7 @@ function tooDeepAt(value: unknown, room: number): string[] | undefined {
     }
     return undefined;
   }
-  for (const key of Object.keys(value)) {
+  for (const key of Object.keys(value as object)) {
     const at = tooDeepAt((value as Record<string, unknown>)[key], room - 1);
     if (at) return push(at, key);
   }

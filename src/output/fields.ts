@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { MAX_DEPTH, nestedTooDeep } from './depth.js';
+import { isScalar } from '../json/lossless-number.js';
 import { closest } from '../text/suggest.js';
 import { sanitizeTerminal } from './sanitize.js';
 
@@ -12,7 +13,7 @@ import { sanitizeTerminal } from './sanitize.js';
 export function getPath(value: unknown, path: string): unknown {
   let cur: unknown = value;
   for (const part of path.split('.')) {
-    if (cur === null || cur === undefined || typeof cur !== 'object') return undefined;
+    if (cur === undefined || isScalar(cur)) return undefined;
     const obj = cur as Record<string, unknown>;
     cur = obj[part];
     if (cur === undefined && !ASCII.test(part) && !Array.isArray(obj)) cur = obj[nfcKey(obj, part)];
@@ -121,9 +122,9 @@ export function flatten(value: unknown): Record<string, unknown> {
 
 /** `room`: the levels of arrays and objects still allowed below `prefix`. */
 function flattenInto(value: unknown, prefix: string, out: Record<string, unknown>, room: number): void {
-  if (value !== null && typeof value === 'object') {
+  if (!isScalar(value)) {
     if (room === 0) throw nestedTooDeep(prefix);
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as object);
     if (entries.length === 0 && prefix) out[prefix] = Array.isArray(value) ? [] : {};
     for (const [k, v] of entries) flattenInto(v, prefix ? `${prefix}.${k}` : k, out, room - 1);
   } else if (prefix) {

@@ -3,6 +3,7 @@
 import { sanitizeCell } from './sanitize.js';
 import { cellWidth, displayText, padCell, wrapCells } from './cells.js';
 import { MAX_DEPTH, nestedTooDeep } from './depth.js';
+import { isScalar } from '../json/lossless-number.js';
 
 export interface KeyValueOptions {
   /** Rewrites a value before it is shown (masking account numbers); `path` is the dot path of the value. */
@@ -77,8 +78,8 @@ export function renderKeyValue(value: unknown, indent = 0, opts: KeyValueOptions
 /** `room`: the levels of arrays and objects still allowed, `value` included. */
 function block(value: unknown, indent: number, opts: KeyValueOptions, path: string, room: number): string {
   const pad = '  '.repeat(indent);
-  if (value === null || value === undefined || typeof value !== 'object') return `${pad}${sanitizeCell(displayText(value, path))}\n`;
-  const entries = Array.isArray(value) ? value.map((v, i) => [`[${i + 1}]`, v, String(i)] as const) : Object.entries(value).map(([k, v]) => [k, v, k] as const);
+  if (isScalar(value)) return `${pad}${sanitizeCell(displayText(value, path))}\n`;
+  const entries = Array.isArray(value) ? value.map((v, i) => [`[${i + 1}]`, v, String(i)] as const) : Object.entries(value as object).map(([k, v]) => [k, v, k] as const);
   if (entries.length === 0) return `${pad}-\n`;
   const label = (key: string) => sanitizeCell(opts.labels === 'human' ? humanLabel(key) : key);
   const labelWidth = Math.max(...entries.map(([name]) => cellWidth(label(name))));
@@ -92,10 +93,10 @@ function block(value: unknown, indent: number, opts: KeyValueOptions, path: stri
   for (const [name, raw, key] of entries) {
     const childPath = path ? `${path}.${key}` : key;
     const v = opts.mask ? opts.mask(childPath, raw) : raw;
-    const nested = v !== null && typeof v === 'object';
+    const nested = !isScalar(v);
     // A list of plain values is shown on one line, but is a level all the same.
     if (nested && room === 1) throw nestedTooDeep(childPath);
-    if (nested && !(Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))) {
+    if (nested && !(Array.isArray(v) && v.every(isScalar))) {
       flush();
       out += `${pad}${label(name)}:\n${block(v, indent + 1, opts, childPath, room - 1)}`;
     } else {

@@ -3,6 +3,7 @@
 // rows, ~100-180 ms of a walk's CPU). Only text that is exactly one compact
 // row per item is kept; anything else is serialised as before. The writer
 // still makes the text safe to print (jsonSafe), as it does any JSON.
+import { endOfString, isSpace, skipSpace } from '../json/json-text.js';
 
 // Kept by page: the parsed "data" array -> the body it was parsed from, and
 // once the writer asked, the texts of its rows (or null: not usable). A page
@@ -127,28 +128,6 @@ function endOfValue(t: string, i: number, compact: boolean): number {
     } else if (compact && isSpace(d)) return -1;
   }
   return -1;
-}
-
-/** The end of the string whose opening quote is at `i` (exclusive), or -1. */
-function endOfString(t: string, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const q = t.indexOf('"', from);
-    if (q < 0) return -1;
-    let backslashes = 0;
-    for (let b = q - 1; t.charCodeAt(b) === 0x5c; b--) backslashes++;
-    if (backslashes % 2 === 0) return q + 1;
-    from = q + 1;
-  }
-}
-
-function skipSpace(t: string, i: number): number {
-  while (i < t.length && isSpace(t.charCodeAt(i))) i++;
-  return i;
-}
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 function isDelimiter(c: number): boolean {

@@ -10,6 +10,8 @@ import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
 import { newFindings, settleWalk } from '../../api/walk-audit.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { readInputFile } from '../../input.js';
+import { LosslessNumber } from '../../json/lossless-number.js';
+import { parseJsonExact } from '../../json/parse-exact.js';
 import { batched } from '../../output/batch.js';
 import { rememberRawRows } from '../../output/raw-rows.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
@@ -72,18 +74,19 @@ async function resolveParams(params: ApiParam[], ctx: Context): Promise<[string,
   return out;
 }
 
-/** `gh api -F` rules: true, false, null and numbers are JSON; anything else stays a string. */
+/** `gh api -F` rules: true, false, null and numbers are JSON; anything else stays a string. A number is sent as typed (1.0 stays 1.0). */
 export function typedValue(v: string): unknown {
   if (v === 'true') return true;
   if (v === 'false') return false;
   if (v === 'null') return null;
-  if (/^-?(0|[1-9]\d{0,14})(\.\d+)?$/.test(v)) return Number(v);
+  if (/^-?(0|[1-9]\d{0,14})(\.\d+)?$/.test(v)) return String(Number(v)) === v ? Number(v) : new LosslessNumber(v);
   return v;
 }
 
 function parseJsonInput(text: string): unknown {
   try {
-    return JSON.parse(text);
+    // The body is sent with its numbers as written in the file (http.ts writes a LosslessNumber's text).
+    return parseJsonExact(text);
   } catch (err) {
     throw new UsageError(`--input is not valid JSON: ${(err as Error).message.slice(0, 120)}`, 'The body is sent as JSON; check the file.', 'INVALID_INPUT');
   }

@@ -7,6 +7,8 @@ import type { TrackerKind } from './tracker.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
 import { countOf } from '../../output/count.js';
+import { jsonOf } from '../../output/depth.js';
+import { isScalar } from '../../json/lossless-number.js';
 
 export type TrackerOptions = OptionsOf<typeof onboarding>;
 
@@ -15,7 +17,7 @@ export function pendingDocumentsText(item: unknown): string | undefined {
   const docs = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).pendingDocuments : undefined;
   if (!Array.isArray(docs)) return docs === undefined || docs === null ? undefined : String(docs);
   if (docs.length === 0) return '0';
-  return `${docs.length}: ${docs.map((d) => (d !== null && typeof d === 'object' ? JSON.stringify(d) : String(d))).join(', ')}`;
+  return `${docs.length}: ${docs.map((d) => (isScalar(d) ? String(d) : jsonOf(d, 'pendingDocuments'))).join(', ')}`;
 }
 
 // What people read first at a terminal: the code, the stage (an enum, never cut) and the
