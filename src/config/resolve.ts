@@ -12,6 +12,8 @@ export interface ResolvedProfile {
   baseUrlSource: Source;
   token?: string;
   tokenSource: Source;
+  /** false when the profile turned the audit log off ("audit": false in its config). */
+  audit?: boolean;
 }
 
 export interface ProfileFlags {
@@ -75,6 +77,7 @@ export async function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv
     baseUrlSource,
     token: envToken ?? stored?.token,
     tokenSource: envToken ? 'env' : stored?.token ? 'profile' : 'none',
+    ...(stored?.audit === false ? { audit: false } : {}),
   };
 }
 
