@@ -25,8 +25,12 @@ export const AUDIT_FILE = 'audit.ndjson';
 /** Rotated files kept besides the current one: the log holds at most (KEEP + 1) × maxBytes. */
 export const KEEP = 4;
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
-/** One record, one write: well under PIPE_BUF (4096 on Linux), so appends of processes at once never interleave. */
-export const MAX_RECORD_BYTES = 2048;
+/**
+ * One record, one write: under PIPE_BUF (4096 on Linux), so appends of
+ * processes at once never interleave. The fields are clipped so that a record
+ * fits even when every character takes 3 bytes.
+ */
+export const MAX_RECORD_BYTES = 4000;
 /** How long a rotation waits for another process's (it only renames files). */
 const ROTATE_LOCK_MS = 2000;
 
@@ -165,9 +169,9 @@ export class AuditLog {
       event: 'sent',
       time: this.time(),
       profile: clip(scope.profile, 100),
-      baseUrl: clip(scope.baseUrl, 300),
+      baseUrl: clip(scope.baseUrl, 200),
       method: clip(method, 10),
-      path: clip(path, 600),
+      path: clip(path, 400),
       employee,
       command: clip(scope.command, 200),
       user: clip(scope.user, 64),
