@@ -121,6 +121,8 @@ export interface ContextInit {
   out?: Output;
   /** Tests: the HTTP dispatcher (an undici MockAgent with net connect disabled). */
   dispatcher?: import('undici').Dispatcher;
+  /** The command as typed (`partner gp create`), for the audit log. */
+  command?: string;
 }
 
 export function createContext(init: ContextInit): Context {
@@ -140,8 +142,18 @@ export function createContext(init: ContextInit): Context {
   let prompter: Promise<Prompter> | undefined;
   let drafts: Promise<DraftStore> | undefined;
 
+  // The audit log of the profile's writes (audit/log.ts): none for the sandbox, or when the profile turned it off.
+  const auditOf = async (p: ResolvedProfile, baseUrl: string) => {
+    if (p.tokenSource === 'sandbox' || p.audit === false) return undefined;
+    const [{ AuditLog, osUser }, { stateDir }] = await Promise.all([import('./audit/log.js'), import('./config/paths.js')]);
+    const scope = { profile: p.name, baseUrl, command: init.command ?? 'partner', user: osUser(env) };
+    let log: InstanceType<typeof AuditLog> | undefined;
+    // The directory is found when the first write is recorded: a command that only reads never needs it.
+    return (method: string, path: string) => (log ??= new AuditLog({ dir: stateDir(env) })).sent(scope, method, path);
+  };
+
   // The HTTP client: depends on the profile (base URL, token) and the global --timeout and --debug.
-  const newClient = async (baseUrl: string, token: string | undefined, opts: HttpOptions): Promise<HttpClient> => {
+  const newClient = async (baseUrl: string, token: string | undefined, opts: HttpOptions, profile?: ResolvedProfile): Promise<HttpClient> => {
     const { HttpClient } = await import('./api/http.js');
     const http = new HttpClient({
       baseUrl,
@@ -153,6 +165,7 @@ export function createContext(init: ContextInit): Context {
       debug: globals.debug ? log.debug : undefined,
       onRetry: opts.onRetry,
       dispatcher: init.dispatcher,
+      audit: profile ? await auditOf(profile, baseUrl) : undefined,
     });
     cleanups.push(() => http.close());
     return http;
@@ -212,7 +225,7 @@ export function createContext(init: ContextInit): Context {
         if (!p.baseUrl) {
           throw new UsageError('No API base URL is configured', 'Run `partner auth login --base-url URL`, set PARTNER_BASE_URL, pass --base-url, or try --sandbox.', 'NO_BASE_URL');
         }
-        return newClient(p.baseUrl, p.token, opts);
+        return newClient(p.baseUrl, p.token, opts, p);
       })();
       return client;
     },

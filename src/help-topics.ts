@@ -29,6 +29,7 @@ export const ENVIRONMENT_LIST: readonly [string, string][] = [
   ['PARTNER_BASE_URL', 'the API base URL (like --base-url)'],
   ['PARTNER_CONFIG_DIR', 'the directory of config.json (default: ~/.config/partner on Linux)'],
   ['PARTNER_CACHE_DIR', 'the directory of the webhook key-set cache (default: ~/.cache/partner on Linux)'],
+  ['PARTNER_STATE_DIR', 'the directory of the audit log of writes (default: ~/.local/state/partner on Linux); these three must be absolute paths'],
   ['PARTNER_DEBUG', 'set to 1 to log requests and responses to stderr, token redacted (like --debug)'],
   ['NO_COLOR', 'set to anything to turn colour off (like --no-color)'],
   ['PARTNER_PAGER, PAGER', 'the pager for output longer than the terminal (default: less -FRX); empty: none (like --no-pager)'],
@@ -74,7 +75,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       ['profile', '--profile, PARTNER_PROFILE, else the last one logged in'],
       ['base URL', '--base-url, PARTNER_BASE_URL, else the profile\'s'],
       ['token', 'PARTNER_TOKEN, else the profile\'s (never a flag)'],
-    ])}\n\npartner auth login saves a profile in config.json in the config directory (PARTNER_CONFIG_DIR; ~/.config/partner on Linux), mode 0600 in a 0700 directory; a symbolic link in its place is refused. Base URLs must be https, except loopback addresses. Each request has a time limit (--timeout, 30 seconds by default); GET requests are retried on connection errors and 429/5xx answers, POST and PATCH never; redirects are not followed.`,
+    ])}\n\npartner auth login saves a profile in config.json in the config directory (PARTNER_CONFIG_DIR; ~/.config/partner on Linux), mode 0600 in a 0700 directory; a symbolic link in its place is refused. An empty or relative HOME or XDG_* directory is never used (the account's home is). Base URLs must be https, except loopback addresses, and never hold a user:password@. Every write (POST, PATCH, PUT, DELETE) is recorded in the audit log (partner audit list; "audit": false in a profile turns it off). Each request has a time limit (--timeout, 30 seconds by default); GET requests are retried on connection errors and 429/5xx answers, POST and PATCH never; redirects are not followed.`,
   },
 ];
 

@@ -107,7 +107,7 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
   };
   const out = (opts as { out?: Output }).out;
   runtime.errors = out?.errors ?? runtime.errors;
-  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false, out });
+  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false, out, command: runtime.commandPath });
   runtime.context = ctx;
   const code = await mod.run(opts, ctx);
   runtime.exitCode = typeof code === 'number' ? code : 0;

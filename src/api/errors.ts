@@ -32,7 +32,7 @@ function str(v: unknown): string | undefined {
 }
 
 /** The correlation id of an answer's headers (x-correlation-id, else x-request-id), as shown. */
-function headerCorrelation(headers: Record<string, string | string[] | undefined>, redact: Redact): string | undefined {
+export function headerCorrelation(headers: Record<string, string | string[] | undefined>, redact: Redact): string | undefined {
   const id = str(headers['x-correlation-id']) ?? str(headers['x-request-id']);
   return id === undefined ? undefined : shown(id, redact);
 }

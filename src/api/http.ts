@@ -2,7 +2,8 @@ import { Agent, closeDispatcher, errors as undiciErrors, poolOptions, proxyAgent
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
 import { BodyTooLargeError, firstInvalidUtf8, readCapped } from '../input.js';
-import { apiErrorFrom, badJsonError, redirectError } from './errors.js';
+import { apiErrorFrom, badJsonError, headerCorrelation, redirectError } from './errors.js';
+import type { AuditEntry } from '../audit/log.js';
 import { secretRedactor } from './redact.js';
 import { Deadline } from './deadline.js';
 import { checkBaseUrl, isLoopback } from './urls.js';
@@ -39,6 +40,8 @@ export interface HttpClientOptions {
   onRetry?: (e: RetryEvent) => void;
   /** Tests: the dispatcher under the retry policy (an undici MockAgent) instead of the keep-alive proxy-aware agent. */
   dispatcher?: Dispatcher;
+  /** The audit log (audit/log.ts): told of every request that changes something before it is sent (it may refuse by throwing) and of its outcome. */
+  audit?: (method: string, path: string) => AuditEntry;
 }
 
 /**
@@ -179,6 +182,8 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
     }
     const retries = IDEMPOTENT.has(method) ? this.maxRetries : 0;
+    // A write is in the audit log before it goes out (path only: a query string may hold values).
+    const audit = IDEMPOTENT.has(method) ? undefined : this.opts.audit?.(method, url.pathname);
     const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
     const signal = deadline.signal;
     const started = Date.now();
@@ -221,11 +226,15 @@ export class HttpClient {
         }
         break;
       }
+    } catch (err) {
+      audit?.failed(err);
+      throw err;
     } finally {
       deadline.dispose();
     }
     this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} -> ${res.statusCode} in ${Date.now() - started} ms`);
     const resHeaders = res.headers as Record<string, string | string[] | undefined>;
+    audit?.answered(res.statusCode, headerCorrelation(resHeaders, this.redact), bytes);
     // An answer that echoes our Authorization header (some proxies do), whole or in part, in its
     // body or in a header that is shown, must not put the token on stderr: api/errors.ts masks
     // every field, after the body is decoded.

@@ -34,24 +34,89 @@ export function secretForms(secret: string): string[] {
   return [...forms].filter((f) => f.length >= MIN_SECRET_RUN);
 }
 
+/**
+ * Separators an echo may cut the secret into pieces with (`sbx_-SECR-ET_t-…`):
+ * anything but a letter or digit. At most MAX_SEPARATOR_RUN of them in a row
+ * join two pieces; a longer gap ends the echo.
+ */
+const SEPARATOR = /[^\p{L}\p{N}]/u;
+const MAX_SEPARATOR_RUN = 4;
+
+/** The 8-character windows of each form that are pieces of the secret. */
+function gramsOf(forms: string[]): Set<string> {
+  const grams = new Set<string>();
+  for (const f of forms) for (let end = MIN_SECRET_RUN; end <= f.length; end++) grams.add(f.slice(end - MIN_SECRET_RUN, end));
+  return grams;
+}
+
+/**
+ * The spans [start, end) of `text` made of windows found in `grams`;
+ * overlapping or adjacent windows are one span.
+ */
+function spansOf(text: string, grams: Set<string>): [number, number][] {
+  const spans: [number, number][] = [];
+  for (let end = MIN_SECRET_RUN; end <= text.length; end++) {
+    const start = end - MIN_SECRET_RUN;
+    if (!grams.has(text.slice(start, end))) continue;
+    const last = spans.at(-1);
+    if (last && start <= last[1]) last[1] = end;
+    else spans.push([start, end]);
+  }
+  return spans;
+}
+
+/**
+ * The letters and digits of `text` with where each came from, separators
+ * dropped; a run of more than MAX_SEPARATOR_RUN separators becomes one
+ * break (index -1), so pieces far apart are never joined.
+ */
+function lettersOf(text: string): { letters: string; at: number[] } {
+  let letters = '';
+  const at: number[] = [];
+  let gap = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (SEPARATOR.test(ch)) {
+      if (++gap === MAX_SEPARATOR_RUN + 1) {
+        letters += '\u0000';
+        at.push(-1);
+      }
+      continue;
+    }
+    gap = 0;
+    letters += ch;
+    at.push(i);
+  }
+  return { letters, at };
+}
+
+/** Replaces each span of text with one mask. */
+function masked(text: string, spans: [number, number][]): string {
+  let out = '';
+  let kept = 0;
+  for (const [start, end] of spans) {
+    out += `${text.slice(kept, start)}${MASK}`;
+    kept = end;
+  }
+  return out + text.slice(kept);
+}
+
 /** Builds a redactor for one secret (the set of its 8-character pieces is built once). */
 export function secretRedactor(secret: string | undefined): (text: string) => string {
   if (!secret || secret.length < MIN_SECRET_RUN) return secret ? (text) => text.split(secret).join(MASK) : (text) => text;
-  const grams = new Set<string>();
-  for (const f of secretForms(secret)) for (let end = MIN_SECRET_RUN; end <= f.length; end++) grams.add(f.slice(end - MIN_SECRET_RUN, end));
+  const forms = secretForms(secret);
+  const grams = gramsOf(forms);
+  // The same forms with their separators dropped, for an echo cut into pieces.
+  const letterGrams = gramsOf(forms.map((f) => lettersOf(f).letters.replace(/\u0000/g, '')));
   return (text) => {
     // Every window of the text that is a piece of a form is masked; overlapping or adjacent
-    // windows are one run, one mask. `kept` is where the text after the last run starts.
-    let out = '';
-    let kept = 0;
-    for (let end = MIN_SECRET_RUN; end <= text.length; end++) {
-      const start = end - MIN_SECRET_RUN;
-      if (!grams.has(text.slice(start, end))) continue;
-      // A new run, unless this window touches the last one.
-      if (start > kept || out === '') out += `${text.slice(kept, start)}${MASK}`;
-      kept = end;
-    }
-    return out + text.slice(kept);
+    // windows are one run, one mask.
+    const whole = masked(text, spansOf(text, grams));
+    // Then the pieces: the letters and digits of what is left, separators skipped; each run
+    // found there is masked from its first character to its last in the text.
+    const { letters, at } = lettersOf(whole);
+    const spans = spansOf(letters, letterGrams).map(([s, e]): [number, number] => [at[s]!, at[e - 1]! + 1]);
+    return masked(whole, spans);
   };
 }
 

@@ -9,7 +9,7 @@ import { flagName } from '../command.js';
 export const GLOBAL_FLAGS = {
   profile: text('use this saved profile (env PARTNER_PROFILE)', { placeholder: 'name', max: 100 }),
   baseUrl: custom('API base URL (env PARTNER_BASE_URL); https only, except loopback', 'url', (raw) => {
-    checkBaseUrl(raw);
+    checkBaseUrl(raw, '--base-url');
     return raw;
   }),
   sandbox: bool('run against the embedded sandbox (no account needed)'),

@@ -4,6 +4,7 @@
 import type { TopLevel } from '../command.js';
 import { api } from './api/api.js';
 import { mcp } from './mcp/mcp.js';
+import { audit } from './audit/index.js';
 import { auth } from './auth/index.js';
 import { complete, completion } from './completion/completion.js';
 import { doctor } from './doctor/doctor.js';
@@ -26,6 +27,7 @@ export const TOP_LEVEL: TopLevel[] = [
   { ...api, section: 'Scripting' },
   { ...mcp, section: 'Scripting' },
   auth,
+  audit,
   { ...doctor, section: 'Setup' },
   sandbox,
   { ...completion, section: 'Setup' },

@@ -11,6 +11,8 @@ import { CliError, ExitCode } from '../errors.js';
 export interface Profile {
   baseUrl?: string;
   token?: string;
+  /** false: this profile's writes are not recorded in the audit log. */
+  audit?: boolean;
 }
 
 export interface ConfigData {
@@ -67,6 +69,10 @@ export function parseConfig(text: string): { ok: true; config: ConfigData } | { 
         if (p[key] === undefined) continue;
         if (typeof p[key] !== 'string') return { ok: false, problem: `"${key}" of ${label} is ${typeName(p[key])}, not a string` };
         profile[key] = p[key];
+      }
+      if (p.audit !== undefined) {
+        if (typeof p.audit !== 'boolean') return { ok: false, problem: `"audit" of ${label} is ${typeName(p.audit)}, not true or false` };
+        profile.audit = p.audit;
       }
       config.profiles[name] = profile;
     }

@@ -1,23 +1,93 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { CliError, ExitCode } from '../errors.js';
 
 const APP = 'partner';
 
 /** The profile used when none is named (here, not in store.ts: resolving a profile from the environment must not load the config library). */
 export const DEFAULT_PROFILE = 'default';
 
-/** Where the config (profiles, tokens) and drafts live. PARTNER_CONFIG_DIR overrides (tests, portable setups). */
-export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.PARTNER_CONFIG_DIR) return env.PARTNER_CONFIG_DIR;
-  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP, 'Config');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', APP);
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), APP);
+/**
+ * Where partner's files may not be placed: a relative directory is relative to
+ * wherever the command happens to run, so a `config.json` (or key cache)
+ * planted in that directory would be read as partner's own.
+ */
+function notAbsolute(variable: string, value: string): CliError {
+  return new CliError(`${variable} is "${value.slice(0, 200)}", not an absolute path; partner keeps its files only under absolute paths`, {
+    code: 'RELATIVE_STATE_PATH',
+    exitCode: ExitCode.USAGE,
+    hint: `Set ${variable} to an absolute path (for example "$PWD/${value.slice(0, 60)}"), or unset it.`,
+  });
 }
 
-/** Where caches (the webhook key set) live. PARTNER_CACHE_DIR overrides. */
+/**
+ * The user's home directory, always absolute. An empty or relative HOME
+ * (USERPROFILE on Windows) is not used (`HOME=` would put partner's files in
+ * the current directory): the account's home from the password database is,
+ * and when there is none either, a clear error.
+ */
+export function homeDir(env: NodeJS.ProcessEnv, account: () => string = accountHome): string {
+  const fromEnv = process.platform === 'win32' ? env.USERPROFILE : env.HOME;
+  if (fromEnv && isAbsolute(fromEnv)) return fromEnv;
+  let home = '';
+  try {
+    home = account();
+  } catch {
+    // No entry in the password database (a container's arbitrary uid): the error below.
+  }
+  if (home && isAbsolute(home)) return home;
+  throw new CliError(`No home directory: HOME is ${fromEnv === undefined ? 'not set' : fromEnv === '' ? 'empty' : `"${fromEnv.slice(0, 200)}", not an absolute path`} and the account has none`, {
+    code: 'NO_HOME',
+    exitCode: ExitCode.USAGE,
+    hint: 'Set HOME to your home directory, or set PARTNER_CONFIG_DIR, PARTNER_CACHE_DIR and PARTNER_STATE_DIR to absolute paths.',
+  });
+}
+
+function accountHome(): string {
+  return userInfo().homedir;
+}
+
+/** An XDG base directory when it is set to an absolute path (the XDG spec: a relative one is invalid and ignored), else `fallback()`. */
+function xdg(value: string | undefined, fallback: () => string): string {
+  return value && isAbsolute(value) ? value : fallback();
+}
+
+/** A PARTNER_*_DIR override: absolute, or refused (never resolved against the current directory). */
+function override(env: NodeJS.ProcessEnv, variable: string): string | undefined {
+  const value = env[variable];
+  if (!value) return undefined;
+  if (!isAbsolute(value)) throw notAbsolute(variable, value);
+  return value;
+}
+
+/** A Windows known folder from the environment, when absolute. */
+function windowsFolder(value: string | undefined, env: NodeJS.ProcessEnv, ...below: string[]): string {
+  return value && isAbsolute(value) ? value : join(homeDir(env), ...below);
+}
+
+/** Where the config (profiles, tokens) and drafts live. PARTNER_CONFIG_DIR overrides (tests, portable setups). Always absolute. */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  const set = override(env, 'PARTNER_CONFIG_DIR');
+  if (set) return set;
+  if (process.platform === 'win32') return join(windowsFolder(env.APPDATA, env, 'AppData', 'Roaming'), APP, 'Config');
+  if (process.platform === 'darwin') return join(homeDir(env), 'Library', 'Preferences', APP);
+  return join(xdg(env.XDG_CONFIG_HOME, () => join(homeDir(env), '.config')), APP);
+}
+
+/** Where caches (the webhook key set) live. PARTNER_CACHE_DIR overrides. Always absolute. */
 export function cacheDir(env: NodeJS.ProcessEnv): string {
-  if (env.PARTNER_CACHE_DIR) return env.PARTNER_CACHE_DIR;
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), APP, 'Cache');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', APP);
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), APP);
+  const set = override(env, 'PARTNER_CACHE_DIR');
+  if (set) return set;
+  if (process.platform === 'win32') return join(windowsFolder(env.LOCALAPPDATA, env, 'AppData', 'Local'), APP, 'Cache');
+  if (process.platform === 'darwin') return join(homeDir(env), 'Library', 'Caches', APP);
+  return join(xdg(env.XDG_CACHE_HOME, () => join(homeDir(env), '.cache')), APP);
+}
+
+/** Where state that outlives a run but is no cache lives (the audit log). PARTNER_STATE_DIR overrides. Always absolute. */
+export function stateDir(env: NodeJS.ProcessEnv): string {
+  const set = override(env, 'PARTNER_STATE_DIR');
+  if (set) return set;
+  if (process.platform === 'win32') return join(windowsFolder(env.LOCALAPPDATA, env, 'AppData', 'Local'), APP, 'State');
+  if (process.platform === 'darwin') return join(homeDir(env), 'Library', 'Application Support', APP);
+  return join(xdg(env.XDG_STATE_HOME, () => join(homeDir(env), '.local', 'state')), APP);
 }

@@ -1,5 +1,6 @@
 import { AuthError } from '../errors.js';
 import { DEFAULT_PROFILE } from './paths.js';
+import { refuseCredentialsIn } from '../api/urls.js';
 import type { ConfigStore } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'sandbox' | 'none';
@@ -11,6 +12,8 @@ export interface ResolvedProfile {
   baseUrlSource: Source;
   token?: string;
   tokenSource: Source;
+  /** false when the profile turned the audit log off ("audit": false in its config). */
+  audit?: boolean;
 }
 
 export interface ProfileFlags {
@@ -63,13 +66,18 @@ export async function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv
   const { name, source: nameSource } = profileName(flags, env, store);
   const stored = store?.getProfile(name);
   if (store && !stored && (nameSource === 'flag' || nameSource === 'env') && !(baseFromOutside && envToken)) throw unknownProfileError(name, store, nameSource);
+  const baseUrlSource: Source = flags.baseUrl ? 'flag' : envBase ? 'env' : stored?.baseUrl ? 'profile' : 'none';
+  const baseUrl = flags.baseUrl ?? envBase ?? stored?.baseUrl;
+  // A password in the base URL is refused wherever it comes from (it would be shown, never sent).
+  refuseCredentialsIn(baseUrl, baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'env' ? 'PARTNER_BASE_URL' : `profile "${name}" in ${store?.path ?? 'the config file'}`);
   return {
     name,
     nameSource,
-    baseUrl: flags.baseUrl ?? envBase ?? stored?.baseUrl,
-    baseUrlSource: flags.baseUrl ? 'flag' : envBase ? 'env' : stored?.baseUrl ? 'profile' : 'none',
+    baseUrl,
+    baseUrlSource,
     token: envToken ?? stored?.token,
     tokenSource: envToken ? 'env' : stored?.token ? 'profile' : 'none',
+    ...(stored?.audit === false ? { audit: false } : {}),
   };
 }
 

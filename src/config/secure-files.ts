@@ -5,23 +5,32 @@ import { randomBytes } from 'node:crypto';
 const PRIVATE_DIR = 0o700;
 const PRIVATE_FILE = 0o600;
 
-/** Creates dir (and parents) private to the user; tightens it if it exists wider. */
+/** Whether the file's owner is the user running partner (root may chmod anybody's file: it must not). */
+function ours(uid: number): boolean {
+  const me = process.geteuid?.();
+  return me === undefined || uid === me;
+}
+
+/** Creates dir (and parents) private to the user; tightens it if it exists wider and is ours (never another user's). */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
   if (process.platform === 'win32') return;
-  const mode = statSync(dir).mode & 0o777;
-  if (mode & 0o077) chmodSync(dir, PRIVATE_DIR);
+  const st = statSync(dir);
+  if (st.mode & 0o077 && ours(st.uid)) chmodSync(dir, PRIVATE_DIR);
 }
 
 /**
  * If path exists with group/other permission bits, tightens it to 0600 and
- * returns true so the caller can warn. Never widens anything.
+ * returns true so the caller can warn. Never widens anything, and never
+ * touches a file another user owns (it is not partner's to change).
  */
 export function tightenIfWide(path: string): boolean {
   if (process.platform === 'win32') return false;
   let mode: number;
   try {
-    mode = statSync(path).mode & 0o777;
+    const st = statSync(path);
+    if (!ours(st.uid)) return false;
+    mode = st.mode & 0o777;
   } catch {
     return false;
   }

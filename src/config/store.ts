@@ -90,7 +90,9 @@ export class ConfigStore {
     await this.update((c) => {
       // An existing profile of that name (in any normalisation) is updated, never doubled.
       const key = savedKey(c.profiles, name);
-      c.profiles[key] = { ...profile };
+      // Logging in again keeps the profile's settings (the audit switch) unless the change names them.
+      const audit = Object.hasOwn(c.profiles, key) ? c.profiles[key]!.audit : undefined;
+      c.profiles[key] = audit === undefined ? { ...profile } : { audit, ...profile };
       if (makeActive) c.activeProfile = key;
       return true;
     });

@@ -34,12 +34,13 @@ function cacheMac(key: Buffer, f: Omit<CacheFile, 'mac'>): string {
 }
 
 /** The cached key set for `url`, when it is ours (owner, mode, HMAC) and still fresh; undefined otherwise (fetch again). */
-export function readKeyCache(path: string, url: string, cacheKey: () => Buffer | undefined, now: number, debug: (m: string) => void): KeySetSnapshot | undefined {
-  // Trust only what we wrote: our own directory and file, writable by nobody else.
+export function readKeyCache(path: string, url: string, cacheKey: () => Buffer | undefined, now: number, debug: (m: string) => void, warn: (m: string) => void = debug): KeySetSnapshot | undefined {
+  // Trust only what we wrote: our own directory and file, writable by nobody else. Said as a
+  // warning: someone else could write there (a planted key), which the user should know.
   for (const p of [dirname(path), path]) {
     const why = untrustedReason(p);
     if (why) {
-      debug(`ignoring the key-set cache: ${p}: ${why}; fetching the key set`);
+      warn(`Ignoring the webhook key-set cache ${p}: ${why}; fetching the key set instead.`);
       return undefined;
     }
   }

@@ -43,6 +43,8 @@ export interface KeyStoreOptions {
   cacheKey?: () => Buffer | undefined;
   now?: () => number;
   debug?: (message: string) => void;
+  /** Told what the user should know (a cache someone else could have written: ignored). */
+  warn?: (message: string) => void;
   /**
    * A one-shot command (`webhook verify`): it never checks again, so the
    * cool-down that protects a long-running receiver from floods of made-up
@@ -64,6 +66,7 @@ export class KeyStore {
   private readonly cacheKey: () => Buffer | undefined;
   private readonly now: () => number;
   private readonly debug: (m: string) => void;
+  private readonly warn: (m: string) => void;
   private snapshot?: KeySetSnapshot;
   /** Last refetch caused by an unknown kid, by this process (a cool-down is never inherited from the disk cache). */
   private lastRefetch?: number;
@@ -76,6 +79,7 @@ export class KeyStore {
     this.source = opts.source;
     this.now = opts.now ?? Date.now;
     this.debug = opts.debug ?? (() => undefined);
+    this.warn = opts.warn ?? this.debug;
     this.cacheKey = opts.cacheKey ?? (() => undefined);
     this.oneShot = opts.oneShot === true;
     if (opts.source.kind === 'url' && opts.cacheDir && opts.useCache !== false) {
@@ -109,7 +113,7 @@ export class KeyStore {
       this.snapshot = { keys, fetchedAt: now, maxAgeMs: Infinity, origin: s.path, fromCache: false };
       return this.snapshot;
     }
-    const cached = this.cachePath ? readKeyCache(this.cachePath, s.url, this.cacheKey, now, this.debug) : undefined;
+    const cached = this.cachePath ? readKeyCache(this.cachePath, s.url, this.cacheKey, now, this.debug, this.warn) : undefined;
     if (cached) {
       // Its refetchedAt is not taken over: another process's flood protection must not hold back this one's first refetch.
       this.snapshot = cached;

@@ -32,6 +32,7 @@ export async function keyStoreFor(ctx: Context, flags: KeyFlags, opts: { oneShot
     cacheKey: () => cacheSecret(configDir(ctx.env), (m) => ctx.log.debug(m)),
     now: () => ctx.clock.now(),
     debug: (m: string) => ctx.log.debug(m),
+    warn: (m: string) => ctx.log.warn(m),
   };
   if (flags.jwksFile !== undefined) return new KeyStore({ ...common, source: { kind: 'file', path: flags.jwksFile } });
   if (flags.jwksUrl !== undefined) {

@@ -37,6 +37,7 @@ const SAMPLES: Record<string, () => string[]> = {
   'gp schema': () => ['gp', 'schema', '--entity', ENTITY],
   'gp template': () => ['gp', 'template', '--entity', ENTITY],
   'auth status': () => ['auth', 'status', '--all'],
+  'audit list': () => ['audit', 'list'],
   doctor: () => ['doctor'],
   api: () => ['api', '/v1/employees'],
   version: () => ['version'],

@@ -93,6 +93,21 @@ describe('a server that echoes the token', () => {
     });
   }
 
+  it('an echo cut into pieces of 4 between separators (sbx_-SECR-ET_t-…): no 8 letters of it, separators skipped (issue 30 item 4)', async () => {
+    const pieces = (t: string) => t.match(/.{1,4}/g)!.join('-');
+    echo = (t) => ({ status: 401, headers: { 'x-correlation-id': pieces(t) }, body: JSON.stringify({ message: `token ${pieces(t)} is not valid`, path: pieces(t.toUpperCase()) }) });
+    const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: base, PARTNER_TOKEN: TOKEN });
+    const letters = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, '');
+    const grams = new Set([TOKEN, TOKEN.toUpperCase()].flatMap((f) => Array.from({ length: letters(f).length - MIN_SECRET_RUN + 1 }, (_, i) => letters(f).slice(i, i + MIN_SECRET_RUN))));
+    for (const args of [['employees', 'list', '-o', 'table'], ['employees', 'list', '-o', 'json'], ['--debug', 'employees', 'list', '-o', 'csv']]) {
+      const r = await runMain(args, { env });
+      expect(r.code, r.stderr).toBe(3);
+      const shown = letters(r.stdout + r.stderr);
+      expect([...grams].find((g) => shown.includes(g)), `${args.join(' ')}: ${r.stderr}`).toBeUndefined();
+      expect(r.stderr, r.stderr).toContain("***");
+    }
+  });
+
   it('the masked error still says what happened (the mask shows where the echo was)', async () => {
     echo = ECHOES['X-Correlation-Id header']!;
     const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: base, PARTNER_TOKEN: TOKEN });

@@ -20,6 +20,9 @@ export interface RunOptions {
   cwd?: string;
   /** Leave stdin open (for commands that read it interactively). */
   keepStdinOpen?: boolean;
+  /** Run as this account (root only: another user's view, with its own home). */
+  uid?: number;
+  gid?: number;
 }
 
 /** A private temp dir, removed by the returned cleanup. */
@@ -38,7 +41,7 @@ export function isolatedEnv(dir: string, extra: Record<string, string | undefine
     if (!k.startsWith('PARTNER_') && k !== 'CI' && !/_proxy$/i.test(k)) env[k] = v;
   }
   // No pager (a test on a terminal would wait in less): the pager's own tests set PARTNER_PAGER.
-  Object.assign(env, { PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1', PARTNER_PAGER: '' });
+  Object.assign(env, { PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), PARTNER_STATE_DIR: join(dir, 'state'), NO_COLOR: '1', PARTNER_PAGER: '' });
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
@@ -61,7 +64,7 @@ export interface RunningCli {
 
 /** Like runCli, but hands back the child so a test can signal it mid-run. Killed after timeoutMs. */
 export function spawnCli(args: string[], opts: RunOptions): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], uid: opts.uid, gid: opts.gid });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout!.on('data', (c: Buffer) => out.push(c));

@@ -49,7 +49,7 @@ export async function runInProcess(
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'partner-unit-'));
   const ctx = createContext({
     io,
-    env: Object.fromEntries(Object.entries({ PARTNER_BASE_URL: ORIGIN, PARTNER_TOKEN: TOKEN, PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), ...o.env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
+    env: Object.fromEntries(Object.entries({ PARTNER_BASE_URL: ORIGIN, PARTNER_TOKEN: TOKEN, PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), PARTNER_STATE_DIR: join(dir, 'state'), ...o.env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
     globals: { sandbox: false, debug: false, timeout: 5, color: false, input: false, ...o.globals },
     signal: new AbortController().signal,
     dispatcher: agent,

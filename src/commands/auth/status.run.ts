@@ -8,6 +8,7 @@ import { renderKeyValue } from '../../output/key-value.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import type { HttpClient } from '../../api/http.js';
 import { probeToken } from './probe.js';
+import { withoutCredentials } from '../../api/urls.js';
 
 export type StatusOptions = OptionsOf<typeof status>;
 
@@ -54,7 +55,7 @@ export async function run(opts: StatusOptions, ctx: Context): Promise<number> {
     for (const name of store.profileNames()) {
       if (name === p.name) continue;
       const saved = store.getProfile(name) ?? {};
-      const line: ProfileLine = { name, active: false, baseUrl: saved.baseUrl ?? null, baseUrlSource: saved.baseUrl ? 'profile' : 'none', token: maskSecret(saved.token), tokenSource: saved.token ? 'profile' : 'none', check: NOT_CHECKED };
+      const line: ProfileLine = { name, active: false, baseUrl: saved.baseUrl === undefined ? null : withoutCredentials(saved.baseUrl), baseUrlSource: saved.baseUrl ? 'profile' : 'none', token: maskSecret(saved.token), tokenSource: saved.token ? 'profile' : 'none', check: NOT_CHECKED };
       if (opts.all) codes.push(await check(line, saved.baseUrl, saved.token, () => ctx.http({ baseUrl: saved.baseUrl!, token: saved.token! })));
       lines.push(line);
     }

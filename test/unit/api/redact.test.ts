@@ -24,6 +24,28 @@ describe('redactSecret', () => {
     expect(redactSecret('nothing secret here at all', TOKEN)).toBe('nothing secret here at all');
   });
 
+  it('catches an echo cut into pieces by separators (issue 30 item 4)', () => {
+    const token = 'sbx_SECRET_token_1234567890abcdef';
+    const pieces = (t: string, n: number, sep: string) => t.match(new RegExp(`.{1,${n}}`, 'g'))!.join(sep);
+    for (const sep of ['-', ' ', '.', ':', '/', '|', ', ', '-_-']) {
+      for (const n of [2, 3, 4, 5, 6]) {
+        const echo = pieces(token, n, sep);
+        const out = redactSecret(`you sent ${echo} (rejected)`, token);
+        expect(out, `${n} by "${sep}"`).toBe('you sent *** (rejected)');
+      }
+    }
+    // The brief's own example form, and upper-cased pieces.
+    expect(redactSecret(`x ${pieces(token, 4, '-')} y`, token)).toBe('x *** y');
+    expect(redactSecret(`x ${pieces(token.toUpperCase(), 4, '-')} y`, token)).toBe('x *** y');
+    // Pieces far apart (more than 4 separators between them) are not joined: each is too short to be the token.
+    expect(redactSecret('code sbx_SE-----CRET_t', token)).toBe('code sbx_SE-----CRET_t');
+    expect(redactSecret('code sbx_SE----CRET_t', token)).toBe('code ***');
+    // Ordinary text with separators stays as it is.
+    expect(redactSecret('ACME-00001, ACME-00002: created', token)).toBe('ACME-00001, ACME-00002: created');
+    // What is around the echo is kept exactly.
+    expect(redactSecret(`[${pieces(token, 4, '-')}]`, token)).toBe('[***]');
+  });
+
   it('catches upper-case and lower-case echoes', () => {
     const out = redactSecret(`AUTH=${TOKEN.toUpperCase().slice(3, 30)};auth=${TOKEN.toLowerCase().slice(5, 25)}`, TOKEN);
     expect(out).toBe('AUTH=***;auth=***');

@@ -35,8 +35,9 @@ function setup() {
     state.fetches++;
     return { body: { keys: [genuineKey.jwk] } };
   };
-  const store = () => new KeyStore({ source: { kind: 'url', url: URL_, fetch }, cacheDir: dir, cacheKey: () => cacheSecret(configDir), now: () => state.t });
-  return { dir, configDir, state, store, file: () => join(dir, 'jwks', readdirSync(join(dir, 'jwks'))[0]!) };
+  const warnings: string[] = [];
+  const store = () => new KeyStore({ source: { kind: 'url', url: URL_, fetch }, cacheDir: dir, cacheKey: () => cacheSecret(configDir), now: () => state.t, warn: (m) => warnings.push(m) });
+  return { dir, configDir, state, store, warnings, file: () => join(dir, 'jwks', readdirSync(join(dir, 'jwks'))[0]!) };
 }
 
 const forged = () => signEs({ alg: 'ES512', kid: 'evil' }, employeeCreated(), attacker.privateKey);
@@ -83,8 +84,11 @@ describe('the key-set disk cache trusts only what it wrote', () => {
     await s.store().current();
     chmodSync(s.file(), 0o666);
     expect(untrustedReason(s.file())).toMatch(/writable by everyone/);
+    expect(s.warnings).toEqual([]);
     await s.store().current();
     expect(s.state.fetches).toBe(2);
+    // Said as a warning (issue 30 item 3): someone else could have written it.
+    expect(s.warnings).toEqual([`Ignoring the webhook key-set cache ${s.file()}: it is writable by everyone (mode 0666); fetching the key set instead.`]);
     // The refetch replaced it with a private file.
     expect(statSync(s.file()).mode & 0o777).toBe(0o600);
     chmodSync(join(s.dir, 'jwks'), 0o770);

@@ -1,0 +1,262 @@
+// The local audit log of every write (issue 30 item 5): "who changed what from
+// this machine, and when". Each request that changes something (POST, PATCH,
+// PUT, DELETE) appends a "sent" record before it goes out and an "answered"
+// (or "failed") record with the same id once its outcome is known; a crash in
+// between leaves a "sent" record alone, which the reader (read.ts) shows as
+// outcome unknown. Never a token, a body or a query string (both may hold
+// form values): the method, the path, the employee's id and the answer's
+// status and correlation id.
+//
+// One NDJSON file, audit.ndjson, in partner's state directory (0700), 0600,
+// opened per record with O_APPEND | O_NOFOLLOW and written with one write(2)
+// of at most MAX_RECORD_BYTES: concurrent processes append whole lines. Past
+// maxBytes it is rotated (audit.1.ndjson … audit.KEEP.ndjson, the oldest
+// dropped) under audit.ndjson.lock.
+import { closeSync, constants, fstatSync, lstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { CliError, ExitCode } from '../errors.js';
+import { ensurePrivateDir } from '../config/secure-files.js';
+import { underLock } from '../config/locked-file.js';
+import { errnoText } from '../config/file.js';
+
+export const AUDIT_FILE = 'audit.ndjson';
+/** Rotated files kept besides the current one: the log holds at most (KEEP + 1) × maxBytes. */
+export const KEEP = 4;
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+/**
+ * One record, one write: under PIPE_BUF (4096 on Linux), so appends of
+ * processes at once never interleave. The fields are clipped so that a record
+ * fits even when every character takes 3 bytes.
+ */
+export const MAX_RECORD_BYTES = 4000;
+/** How long a rotation waits for another process's (it only renames files). */
+const ROTATE_LOCK_MS = 2000;
+
+/** What a write is, as the log keeps it (every text field bounded: see clip). */
+export interface SentRecord {
+  v: 1;
+  id: string;
+  event: 'sent';
+  time: string;
+  profile: string;
+  baseUrl: string;
+  method: string;
+  path: string;
+  employee: string | null;
+  command: string;
+  user: string;
+  pid: number;
+}
+
+export interface AnsweredRecord {
+  v: 1;
+  id: string;
+  event: 'answered';
+  time: string;
+  status: number;
+  correlationId: string | null;
+  employee: string | null;
+}
+
+export interface FailedRecord {
+  v: 1;
+  id: string;
+  event: 'failed';
+  time: string;
+  /** The error's code (NETWORK, TIMEOUT, RESPONSE_CUT, INTERRUPTED…): the request may or may not have taken effect. */
+  error: string;
+}
+
+export type AuditRecord = SentRecord | AnsweredRecord | FailedRecord;
+
+/** Who and where: the same for every write of one command. */
+export interface AuditScope {
+  profile: string;
+  baseUrl: string;
+  command: string;
+  user: string;
+}
+
+/** The two ends of one write, as the HTTP client reports them. */
+export interface AuditEntry {
+  answered(status: number, correlationId: string | undefined, body: Uint8Array | undefined): void;
+  failed(err: unknown): void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EMPLOYEE_IN_PATH = /\/employees\/([^/?#]+)/;
+
+/** A text field as the log keeps it: control characters out, at most `max` characters. */
+export function clip(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '');
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+/** The employee a path names (`/v1/employees/{uuid}/…`), or null. */
+export function employeeOfPath(path: string): string | null {
+  const m = EMPLOYEE_IN_PATH.exec(path);
+  return m && UUID.test(m[1]!) ? m[1]!.toLowerCase() : null;
+}
+
+/** The id of what an answer created (`{"id": "<uuid>"}`, a gp create's 201), or null; only a small body is looked at. */
+export function employeeOfAnswer(body: Uint8Array | undefined): string | null {
+  if (!body || body.length === 0 || body.length > 64 * 1024) return null;
+  try {
+    const doc: unknown = JSON.parse(Buffer.from(body).toString('utf8'));
+    const id = doc !== null && typeof doc === 'object' && !Array.isArray(doc) && Object.hasOwn(doc, 'id') ? (doc as { id: unknown }).id : undefined;
+    return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The operating-system account running partner (the password database first: USER can be set to anything). */
+export function osUser(env: NodeJS.ProcessEnv, info: () => { username: string } = userInfo): string {
+  try {
+    const name = info().username;
+    if (name) return name;
+  } catch {
+    // A uid with no entry (containers): the environment, else the number.
+  }
+  return env.USER || env.LOGNAME || env.USERNAME || `uid ${process.getuid?.() ?? '?'}`;
+}
+
+/** The audit log could not take the record of a write: the write is not sent. */
+export class AuditUnwritableError extends CliError {
+  constructor(file: string, why: string, cause?: unknown) {
+    super(`Cannot write the audit log ${file}: ${why}; the request was not sent`, {
+      code: 'AUDIT_UNWRITABLE',
+      exitCode: ExitCode.FAILURE,
+      hint: `Every change partner sends is recorded there first. Free some space or fix the directory (it must be yours, 0700, not a link), point PARTNER_STATE_DIR at one you own, or turn the log off for this profile ("audit": false in its config: see \`partner audit list --help\`).`,
+      cause,
+    });
+  }
+}
+
+export interface AuditLogOptions {
+  dir: string;
+  maxBytes?: number;
+  now?: () => number;
+  pid?: number;
+}
+
+/** The audit log of one directory. */
+export class AuditLog {
+  readonly file: string;
+  private readonly dir: string;
+  private readonly maxBytes: number;
+  private readonly now: () => number;
+  private readonly pid: number;
+
+  constructor(opts: AuditLogOptions) {
+    this.dir = opts.dir;
+    this.file = join(opts.dir, AUDIT_FILE);
+    this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.now = opts.now ?? Date.now;
+    this.pid = opts.pid ?? process.pid;
+  }
+
+  /** Records a write about to be sent and returns its other end; throws AuditUnwritableError when it cannot (the write must not go). */
+  sent(scope: AuditScope, method: string, path: string): AuditEntry {
+    const id = randomBytes(8).toString('hex');
+    const employee = employeeOfPath(path);
+    this.append({
+      v: 1,
+      id,
+      event: 'sent',
+      time: this.time(),
+      profile: clip(scope.profile, 100),
+      baseUrl: clip(scope.baseUrl, 200),
+      method: clip(method, 10),
+      path: clip(path, 400),
+      employee,
+      command: clip(scope.command, 200),
+      user: clip(scope.user, 64),
+      pid: this.pid,
+    });
+    // The outcome is best effort: the request is already out; a record it cannot add leaves "unknown".
+    const finish = (record: AuditRecord) => {
+      try {
+        this.append(record);
+      } catch {
+        // Shown as outcome unknown, which is what it then is for the log.
+      }
+    };
+    return {
+      answered: (status, correlationId, body) =>
+        finish({ v: 1, id, event: 'answered', time: this.time(), status, correlationId: correlationId === undefined ? null : clip(correlationId, 128), employee: employee ?? employeeOfAnswer(body) }),
+      failed: (err) => finish({ v: 1, id, event: 'failed', time: this.time(), error: clip(err instanceof CliError ? err.code : ((err as { code?: unknown })?.code as string | undefined) ?? 'ERROR', 40) }),
+    };
+  }
+
+  private time(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** One record, one write(2), appended; then a rotation when the file is past its cap. */
+  private append(record: AuditRecord): void {
+    const line = Buffer.from(`${JSON.stringify(record)}\n`);
+    if (line.length > MAX_RECORD_BYTES) throw new AuditUnwritableError(this.file, `a record of ${line.length} bytes is larger than ${MAX_RECORD_BYTES}`);
+    let size: number;
+    try {
+      this.ensureDir();
+      const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
+      try {
+        const st = fstatSync(fd);
+        if (!st.isFile()) throw new AuditUnwritableError(this.file, 'it is not a regular file');
+        const written = writeSync(fd, line);
+        // A short write is a full disk (the line is cut: the reader skips it).
+        if (written !== line.length) throw new AuditUnwritableError(this.file, errnoText('ENOSPC'));
+        size = st.size + written;
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      if (err instanceof AuditUnwritableError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new AuditUnwritableError(this.file, code === 'ELOOP' ? 'it is a symbolic link, never followed' : errnoText(code ?? (err as Error).message), err);
+    }
+    if (size > this.maxBytes) this.rotate();
+  }
+
+  /** The directory, 0700, created when missing; a symbolic link in its place is refused. */
+  private ensureDir(): void {
+    let isLink = false;
+    try {
+      isLink = lstatSync(this.dir).isSymbolicLink();
+    } catch {
+      // absent: created below
+    }
+    if (isLink) throw new AuditUnwritableError(this.file, `its directory ${this.dir} is a symbolic link, never followed`);
+    ensurePrivateDir(this.dir);
+  }
+
+  /** audit.ndjson → audit.1.ndjson → … → audit.KEEP.ndjson (dropped), under the lock; skipped when another process holds it long. */
+  private rotate(): void {
+    try {
+      underLock(this.file, 'the audit log', () => {
+        // Another process may have rotated while we waited.
+        if (lstatSync(this.file).size <= this.maxBytes) return;
+        rmSync(rotated(this.dir, KEEP), { force: true });
+        for (let n = KEEP - 1; n >= 1; n--) {
+          try {
+            renameSync(rotated(this.dir, n), rotated(this.dir, n + 1));
+          } catch {
+            // A gap in the numbering (a file removed by hand): the others still move.
+          }
+        }
+        renameSync(this.file, rotated(this.dir, 1));
+      }, ROTATE_LOCK_MS);
+    } catch {
+      // The record is written; the file is rotated by the next write that can.
+    }
+  }
+}
+
+/** The n-th rotated file (1 is the newest). */
+export function rotated(dir: string, n: number): string {
+  return join(dir, `audit.${n}.ndjson`);
+}

@@ -1,0 +1,122 @@
+// Reading the audit log (log.ts writes it): every file, oldest first, each
+// line checked, and the records of one write folded into one entry: "sent"
+// alone is a write whose outcome is unknown (partner stopped before it knew:
+// a crash, kill -9, a power cut); "answered" gives the status; "failed" says
+// the request went out and no answer came (it may or may not have taken effect).
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { readFully } from '../input.js';
+import { AUDIT_FILE, clip, KEEP, MAX_RECORD_BYTES, rotated } from './log.js';
+import { join } from 'node:path';
+export { AUDIT_FIELDS } from './fields.js';
+
+export type Outcome = 'answered' | 'failed' | 'unknown';
+
+/** One write, as `partner audit list` shows it. */
+export interface AuditEntryView {
+  time: string;
+  outcome: Outcome;
+  method: string;
+  path: string;
+  employee: string | null;
+  status: number | null;
+  correlationId: string | null;
+  error: string | null;
+  profile: string;
+  baseUrl: string;
+  command: string;
+  user: string;
+  pid: number | null;
+  id: string;
+  answeredAt: string | null;
+}
+
+/** A file is read up to this much (a log is capped far below: KEEP + 1 files of 1 MiB by default). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+const str = (v: unknown, max: number): string | undefined => (typeof v === 'string' ? clip(v, max) : undefined);
+const orNull = (v: unknown, max: number): string | null => str(v, max) ?? null;
+const isTime = (v: unknown): v is string => typeof v === 'string' && v.length <= 40 && !Number.isNaN(Date.parse(v));
+
+/** The text of one file of the log; empty when absent. Never through a symbolic link. */
+function readLogFile(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return '';
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return '';
+    return readFully(fd, Math.min(st.size, MAX_FILE_BYTES)).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The records of the log's lines, in order; lines that are cut, too long or not a record are skipped. */
+export function parseLines(text: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '' || line.length > MAX_RECORD_BYTES) continue;
+    try {
+      const doc: unknown = JSON.parse(line);
+      if (doc !== null && typeof doc === 'object' && !Array.isArray(doc) && (doc as { v?: unknown }).v === 1 && typeof (doc as { id?: unknown }).id === 'string') out.push(doc as Record<string, unknown>);
+    } catch {
+      // A line cut by a full disk or a crash mid-write.
+    }
+  }
+  return out;
+}
+
+/** Folds records (oldest first) into one entry per write, in the order they were sent. */
+export function fold(records: Record<string, unknown>[]): AuditEntryView[] {
+  const byId = new Map<string, AuditEntryView>();
+  for (const r of records) {
+    const id = clip(r.id as string, 32);
+    if (r.event === 'sent') {
+      if (!isTime(r.time) || byId.has(id)) continue;
+      byId.set(id, {
+        time: r.time,
+        outcome: 'unknown',
+        method: str(r.method, 10) ?? '',
+        path: str(r.path, 400) ?? '',
+        employee: orNull(r.employee, 36),
+        status: null,
+        correlationId: null,
+        error: null,
+        profile: str(r.profile, 100) ?? '',
+        baseUrl: str(r.baseUrl, 200) ?? '',
+        command: str(r.command, 200) ?? '',
+        user: str(r.user, 64) ?? '',
+        pid: Number.isSafeInteger(r.pid) ? (r.pid as number) : null,
+        id,
+        answeredAt: null,
+      });
+      continue;
+    }
+    // An outcome whose "sent" record was rotated away is not shown: nothing says what it was.
+    const e = byId.get(id);
+    if (!e || e.outcome !== 'unknown' || !isTime(r.time)) continue;
+    if (r.event === 'answered' && Number.isSafeInteger(r.status)) {
+      e.outcome = 'answered';
+      e.status = r.status as number;
+      e.correlationId = orNull(r.correlationId, 128);
+      e.employee ??= orNull(r.employee, 36);
+      e.answeredAt = r.time;
+    } else if (r.event === 'failed') {
+      e.outcome = 'failed';
+      e.error = str(r.error, 40) ?? 'ERROR';
+      e.answeredAt = r.time;
+    }
+  }
+  return [...byId.values()].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+}
+
+/** Every write in the log of `dir`, oldest first; with `since` (ms since epoch), only those sent at or after it. */
+export function readAudit(dir: string, since?: number): AuditEntryView[] {
+  const files = [...Array.from({ length: KEEP }, (_, i) => rotated(dir, KEEP - i)), join(dir, AUDIT_FILE)];
+  const records = files.flatMap((f) => parseLines(readLogFile(f)));
+  const all = fold(records);
+  return since === undefined ? all : all.filter((e) => Date.parse(e.time) >= since);
+}

@@ -1,0 +1,39 @@
+import type { Context } from '../../context.js';
+import type { OptionsOf } from '../../command.js';
+import type { list } from './list.js';
+import { AUDIT_FIELDS, readAudit, type AuditEntryView } from '../../audit/read.js';
+import { stateDir } from '../../config/paths.js';
+import type { Column } from '../../output/table.js';
+import { writeList, type ListSpec } from '../../output/writer.js';
+import { countOf } from '../../output/count.js';
+
+export type AuditListOptions = OptionsOf<typeof list>;
+
+/** "201", "failed: TIMEOUT", "unknown": what became of the write. */
+export function outcomeText(item: unknown): string {
+  const e = item as AuditEntryView;
+  if (e.outcome === 'answered') return String(e.status);
+  return e.outcome === 'failed' ? `failed: ${e.error}` : 'unknown';
+}
+
+const COLUMNS: Column[] = [
+  { key: 'time', header: 'TIME', kind: 'key' },
+  { key: 'method', header: 'METHOD', kind: 'short' },
+  { key: 'path', header: 'PATH' },
+  { key: 'outcome', header: 'OUTCOME', value: outcomeText, kind: 'short' },
+  { key: 'profile', header: 'PROFILE', priority: 3 },
+  { key: 'user', header: 'USER', priority: 2 },
+  { key: 'command', header: 'COMMAND', priority: 1 },
+];
+
+export async function run(opts: AuditListOptions, ctx: Context): Promise<void> {
+  const dir = stateDir(ctx.env);
+  const entries = readAudit(dir, opts.since);
+  const spec: ListSpec = {
+    columns: COLUMNS,
+    csvColumns: AUDIT_FIELDS.map((key) => ({ key })),
+    idField: 'id',
+    footer: () => `${countOf(entries.length, 'write')}${opts.since === undefined ? '' : ` since ${new Date(opts.since).toISOString()}`} · log: ${dir}`,
+  };
+  await writeList(ctx.io, ctx.io.stdout, entries, spec, opts.out);
+}

@@ -1,0 +1,231 @@
+// The audit log's writer (issue 30 item 5): records, modes, links, rotation, concurrent appends.
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AUDIT_FILE, AuditLog, AuditUnwritableError, clip, DEFAULT_MAX_BYTES, employeeOfAnswer, employeeOfPath, KEEP, MAX_RECORD_BYTES, osUser, rotated } from '../../../src/audit/log.js';
+import { CliError, NetworkError } from '../../../src/errors.js';
+
+const ID = '3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a';
+const SCOPE = { profile: 'prod', baseUrl: 'https://api.example.com', command: 'partner gp create', user: 'zoe' };
+const T0 = Date.parse('2026-11-28T01:00:00.000Z');
+
+let root: string;
+let dir: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'partner-audit-'));
+  dir = join(root, 'state');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const lines = (file = join(dir, AUDIT_FILE)) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const log = (o: { maxBytes?: number } = {}) => {
+  let t = T0;
+  return new AuditLog({ dir, now: () => (t += 1000), pid: 4242, ...o });
+};
+
+describe('clip', () => {
+  it('drops control characters (C0, DEL, C1, line separators) and cuts at max with an ellipsis', () => {
+    expect(clip('a\u0000b\u001fc\u007fd\u0085e\u009ff\u2028g\u2029h\ti\nj', 100)).toBe('abcdefghij');
+    expect(clip('abcdef', 6)).toBe('abcdef');
+    expect(clip('abcdefg', 6)).toBe('abcde…');
+    expect(clip('abcdefg', 6)).toHaveLength(6);
+    expect(clip('é ü', 3)).toBe('é ü');
+  });
+});
+
+describe('employeeOfPath / employeeOfAnswer', () => {
+  it('the uuid after /employees/ in a path, lower-cased; null otherwise', () => {
+    expect(employeeOfPath(`/v1/employees/${ID.toUpperCase()}/dynamic-details`)).toBe(ID);
+    expect(employeeOfPath(`/v1/employees/${ID}`)).toBe(ID);
+    expect(employeeOfPath('/v1/employees/gp-employments')).toBeNull();
+    expect(employeeOfPath(`/v1/employees/${ID}x/bank`)).toBeNull();
+    expect(employeeOfPath(`/v1/things/${ID}`)).toBeNull();
+    expect(employeeOfPath('/v1/employees/')).toBeNull();
+  });
+
+  it('the id of an object answer when it is a uuid; null for anything else', () => {
+    const b = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
+    expect(employeeOfAnswer(b({ id: ID.toUpperCase(), employeeCode: 'A' }))).toBe(ID);
+    expect(employeeOfAnswer(b({ id: 'ACME-1' }))).toBeNull();
+    expect(employeeOfAnswer(b({ id: 7 }))).toBeNull();
+    expect(employeeOfAnswer(b({ other: ID }))).toBeNull();
+    expect(employeeOfAnswer(b([{ id: ID }]))).toBeNull();
+    expect(employeeOfAnswer(b('null'))).toBeNull();
+    expect(employeeOfAnswer(b(`"${ID}"`))).toBeNull();
+    expect(employeeOfAnswer(b('{"id":'))).toBeNull();
+    expect(employeeOfAnswer(new Uint8Array())).toBeNull();
+    expect(employeeOfAnswer(undefined)).toBeNull();
+    // Exactly the limit is read; one byte more is not.
+    const pad = (n: number) => b(`{"id":"${ID}"${' '.repeat(n - 45)}}`);
+    expect(pad(64 * 1024).length).toBe(64 * 1024);
+    expect(employeeOfAnswer(pad(64 * 1024))).toBe(ID);
+    expect(employeeOfAnswer(pad(64 * 1024 + 1))).toBeNull();
+  });
+});
+
+describe('osUser', () => {
+  it('the account name from the password database, then USER, LOGNAME, USERNAME, then the uid', () => {
+    expect(osUser({ USER: 'fake' }, () => ({ username: 'real' }))).toBe('real');
+    const none = () => {
+      throw new Error('no entry');
+    };
+    expect(osUser({ USER: 'u', LOGNAME: 'l' }, none)).toBe('u');
+    expect(osUser({ LOGNAME: 'l', USERNAME: 'n' }, () => ({ username: '' }))).toBe('l');
+    expect(osUser({ USERNAME: 'n' }, none)).toBe('n');
+    expect(osUser({}, none)).toBe(`uid ${process.getuid?.() ?? '?'}`);
+  });
+});
+
+describe('AuditLog', () => {
+  it('a "sent" record before, an "answered" record after, with the same id', () => {
+    const entry = log().sent(SCOPE, 'PATCH', `/v1/employees/${ID}/dynamic-details`);
+    const [sent] = lines();
+    expect(sent).toEqual({ v: 1, id: expect.stringMatching(/^[0-9a-f]{16}$/), event: 'sent', time: '2026-11-28T01:00:01.000Z', profile: 'prod', baseUrl: 'https://api.example.com', method: 'PATCH', path: `/v1/employees/${ID}/dynamic-details`, employee: ID, command: 'partner gp create', user: 'zoe', pid: 4242 });
+    entry.answered(204, 'corr-1', undefined);
+    const [, answered] = lines();
+    expect(answered).toEqual({ v: 1, id: sent!.id, event: 'answered', time: '2026-11-28T01:00:02.000Z', status: 204, correlationId: 'corr-1', employee: ID });
+    expect(Object.keys(sent!)).toEqual(['v', 'id', 'event', 'time', 'profile', 'baseUrl', 'method', 'path', 'employee', 'command', 'user', 'pid']);
+  });
+
+  it('the employee a create answered with; no correlation id is null', () => {
+    const entry = log().sent(SCOPE, 'POST', '/v1/employees/gp-employments');
+    expect(lines()[0]!.employee).toBeNull();
+    entry.answered(201, undefined, Buffer.from(JSON.stringify({ id: ID })));
+    expect(lines()[1]).toMatchObject({ event: 'answered', status: 201, correlationId: null, employee: ID });
+  });
+
+  it('a failure is recorded with the error code (CliError, errno-like, or ERROR)', () => {
+    const l = log();
+    l.sent(SCOPE, 'POST', '/a').failed(new NetworkError('x', undefined, 'TIMEOUT'));
+    l.sent(SCOPE, 'POST', '/b').failed(Object.assign(new Error('x'), { code: 'ECONNRESET' }));
+    l.sent(SCOPE, 'POST', '/c').failed(new Error('plain'));
+    l.sent(SCOPE, 'POST', '/d').failed(undefined);
+    const failed = lines().filter((r) => r.event === 'failed');
+    expect(failed.map((r) => r.error)).toEqual(['TIMEOUT', 'ECONNRESET', 'ERROR', 'ERROR']);
+    expect(Object.keys(failed[0]!)).toEqual(['v', 'id', 'event', 'time', 'error']);
+  });
+
+  it('fields are clipped: a record always fits one write', () => {
+    const long = 'é'.repeat(5000);
+    const entry = log().sent({ profile: long, baseUrl: long, command: long, user: long }, 'POSTPOSTPOSTPOST', `/${long}\n`);
+    entry.answered(200, long, undefined);
+    const [sent, answered] = lines();
+    expect((sent!.path as string).length).toBe(400);
+    expect((sent!.baseUrl as string).length).toBe(200);
+    expect((sent!.command as string).length).toBe(200);
+    expect((sent!.profile as string).length).toBe(100);
+    expect((sent!.user as string).length).toBe(64);
+    expect((sent!.method as string).length).toBe(10);
+    expect((answered!.correlationId as string).length).toBe(128);
+    for (const l of readFileSync(join(dir, AUDIT_FILE), 'utf8').split('\n').filter(Boolean)) expect(Buffer.byteLength(l) + 1).toBeLessThanOrEqual(MAX_RECORD_BYTES);
+    expect(MAX_RECORD_BYTES).toBeLessThan(4096);
+  });
+
+  it('the file is 0600 in a 0700 directory it creates', () => {
+    log().sent(SCOPE, 'DELETE', '/x');
+    expect(statSync(join(dir, AUDIT_FILE)).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(new AuditLog({ dir }).file).toBe(join(dir, AUDIT_FILE));
+  });
+
+  it('never follows a symbolic link: in place of the file or of the directory the write is refused', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const target = join(root, 'elsewhere');
+    writeFileSync(target, '');
+    symlinkSync(target, join(dir, AUDIT_FILE));
+    expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(AuditUnwritableError);
+    expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(/symbolic link, never followed; the request was not sent/);
+    expect(readFileSync(target, 'utf8')).toBe('');
+    rmSync(dir, { recursive: true });
+    mkdirSync(join(root, 'real'));
+    symlinkSync(join(root, 'real'), dir);
+    expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(/its directory .* is a symbolic link, never followed/);
+    expect(readdirSync(join(root, 'real'))).toEqual([]);
+  });
+
+  it('refused, with the code and what to do, when the directory cannot be made or the file is not a file', () => {
+    writeFileSync(dir, 'a file');
+    let err: unknown;
+    try {
+      log().sent(SCOPE, 'POST', '/x');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).code).toBe('AUDIT_UNWRITABLE');
+    expect((err as CliError).exitCode).toBe(1);
+    expect((err as CliError).message).toMatch(/^Cannot write the audit log .*: E\w+/);
+    expect((err as CliError).hint).toMatch(/"audit": false/);
+    rmSync(dir);
+    mkdirSync(join(dir, AUDIT_FILE), { recursive: true });
+    expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(/(it is not a regular file|EISDIR)/);
+  });
+
+  it('an outcome that cannot be written is not an error (the request is already out)', () => {
+    const entry = log().sent(SCOPE, 'POST', '/x');
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, 'now a file');
+    expect(() => entry.answered(200, undefined, undefined)).not.toThrow();
+    expect(() => entry.failed(new Error('x'))).not.toThrow();
+  });
+
+  it('rotates past maxBytes: audit.1 … audit.KEEP, the oldest dropped, no lock left behind', () => {
+    const l = log({ maxBytes: 600 });
+    for (let i = 0; i < 40; i++) l.sent(SCOPE, 'POST', `/n/${i}`);
+    const files = readdirSync(dir).sort();
+    expect(files).toEqual([AUDIT_FILE, ...Array.from({ length: KEEP }, (_, i) => `audit.${i + 1}.ndjson`)].sort());
+    for (const f of files) expect(statSync(join(dir, f)).size).toBeLessThanOrEqual(600 + MAX_RECORD_BYTES);
+    // Newest in audit.ndjson, older ones in audit.1 …, in order.
+    const order = [...Array.from({ length: KEEP }, (_, i) => rotated(dir, KEEP - i)), join(dir, AUDIT_FILE)].flatMap((f) => lines(f).map((r) => Number(String(r.path).split('/')[2])));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order.at(-1)).toBe(39);
+    expect(order[0]).toBeGreaterThan(0);
+    expect(existsSync(join(dir, `${AUDIT_FILE}.lock`))).toBe(false);
+  });
+
+  it('does not rotate at or under maxBytes', () => {
+    const l = log({ maxBytes: 100_000 });
+    for (let i = 0; i < 20; i++) l.sent(SCOPE, 'POST', `/n/${i}`);
+    expect(readdirSync(dir)).toEqual([AUDIT_FILE]);
+    const size = statSync(join(dir, AUDIT_FILE)).size;
+    const exact = new AuditLog({ dir: join(root, 'exact'), maxBytes: size, now: () => T0, pid: 1 });
+    for (let i = 0; i < 1; i++) exact.sent(SCOPE, 'POST', '/n/0');
+    expect(readdirSync(join(root, 'exact'))).toEqual([AUDIT_FILE]);
+    expect(DEFAULT_MAX_BYTES).toBe(1024 * 1024);
+  });
+
+  it('a rotation another process holds the lock of is skipped: the record is kept all the same', () => {
+    const l = log({ maxBytes: 10 });
+    mkdirSync(dir, { mode: 0o700 });
+    // A live partner process (this one) holds the lock: the rotation gives up after its wait.
+    writeFileSync(join(dir, `${AUDIT_FILE}.lock`), JSON.stringify({ pid: process.pid, nonce: 'x', startedAt: Date.now() }));
+    l.sent(SCOPE, 'POST', '/kept');
+    expect(lines().map((r) => r.path)).toEqual(['/kept']);
+    expect(readdirSync(dir).sort()).toEqual([AUDIT_FILE, `${AUDIT_FILE}.lock`]);
+  });
+
+  it('a gap in the rotated files (one removed by hand) does not stop the others moving', () => {
+    const l = log({ maxBytes: 200 });
+    for (let i = 0; i < 3; i++) l.sent(SCOPE, 'POST', `/n/${i}`);
+    rmSync(rotated(dir, 1), { force: true });
+    for (let i = 3; i < 6; i++) l.sent(SCOPE, 'POST', `/n/${i}`);
+    expect(existsSync(join(dir, AUDIT_FILE)) || existsSync(rotated(dir, 1))).toBe(true);
+    expect(lstatSync(dir).isDirectory()).toBe(true);
+  });
+
+  it('two writers at once append whole lines', () => {
+    const a = log();
+    const b = log();
+    for (let i = 0; i < 200; i++) (i % 2 ? a : b).sent(SCOPE, 'POST', `/n/${i}`).answered(201, `c${i}`, undefined);
+    const all = lines();
+    expect(all).toHaveLength(400);
+    expect(new Set(all.filter((r) => r.event === 'sent').map((r) => r.id)).size).toBe(200);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a directory that cannot be written to refuses the write', () => {
+    mkdirSync(dir, { mode: 0o500 });
+    chmodSync(dir, 0o500);
+    expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(/EACCES/);
+  });
+});
