@@ -10,7 +10,10 @@ import { CliError, ExitCode } from '../errors.js';
 
 export interface Profile {
   baseUrl?: string;
+  /** In the file only for --insecure-storage and for profiles saved before the keyring (token-store.ts). */
   token?: string;
+  /** "keyring": the token is in the operating system's keyring, not in this file. */
+  tokenStorage?: 'keyring';
 }
 
 export interface ConfigData {
@@ -67,6 +70,10 @@ export function parseConfig(text: string): { ok: true; config: ConfigData } | { 
         if (p[key] === undefined) continue;
         if (typeof p[key] !== 'string') return { ok: false, problem: `"${key}" of ${label} is ${typeName(p[key])}, not a string` };
         profile[key] = p[key];
+      }
+      if (p.tokenStorage !== undefined) {
+        if (p.tokenStorage !== 'keyring') return { ok: false, problem: `"tokenStorage" of ${label} is ${typeof p.tokenStorage === 'string' ? 'not "keyring"' : typeName(p.tokenStorage)} (the only value partner writes)` };
+        profile.tokenStorage = 'keyring';
       }
       config.profiles[name] = profile;
     }
