@@ -15,7 +15,7 @@ _partner_subcommands() {
     'gp') _partner_r='create schema template' ;;
     'dynamic-details') _partner_r='submit' ;;
     'webhook') _partner_r='verify listen replay' ;;
-    'auth') _partner_r='login status switch logout' ;;
+    'auth') _partner_r='login status token switch logout' ;;
     'sandbox') _partner_r='start emit' ;;
     *) _partner_r='' ;;
   esac
@@ -38,7 +38,7 @@ _partner_flags() {
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate --allow-drift -o --output --fields --jq --csv-raw --bom' ;;
     'mcp') _partner_r='--allow-write --reveal' ;;
-    'auth login') _partner_r='--with-token --no-verify' ;;
+    'auth login') _partner_r='--with-token --no-verify --insecure-storage' ;;
     'auth status') _partner_r='--all -o --output --fields --jq' ;;
     'doctor') _partner_r='--spool -o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;

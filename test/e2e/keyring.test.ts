@@ -74,7 +74,7 @@ describe.skipIf(missing.length > 0)(`with a Secret Service (gnome-keyring on a p
     expectCode(status, 0);
     expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'default', tokenStorage: 'keyring', token: `••••${token.slice(-4)}`, check: 'token accepted' });
     const table = await runCli(['auth', 'status', '-o', 'table'], { env });
-    expect(table.stdout).toMatch(/^ +Token +••••\S{4} \(in the system keyring\)$/m);
+    expect(table.stdout).toMatch(/^ +Token +••••\S{4} \(from the system keyring\)$/m);
 
     const printed = await runCli(['auth', 'token'], { env });
     expectCode(printed, 0);

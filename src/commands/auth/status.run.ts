@@ -26,7 +26,7 @@ interface ProfileLine {
 }
 
 const FROM: Record<Source, string> = { flag: 'from a flag', env: 'from the environment', profile: 'from the config file', sandbox: 'the embedded sandbox', none: 'not set' };
-const STORED: Record<ResolvedProfile['tokenStorage'], string> = { environment: 'from PARTNER_TOKEN', keyring: 'in the system keyring', file: 'in the config file', sandbox: 'the embedded sandbox', none: 'none' };
+const STORED: Record<ResolvedProfile['tokenStorage'], string> = { environment: 'from PARTNER_TOKEN', keyring: 'from the system keyring', file: 'from the config file', sandbox: 'the embedded sandbox', none: 'none' };
 const NOT_CHECKED = 'not checked (--all checks every profile)';
 
 export async function run(opts: StatusOptions, ctx: Context): Promise<number> {
