@@ -221,8 +221,9 @@ export function createContext(init: ContextInit): Context {
       }
       client ??= (async () => {
         const p = await ctx.profile();
-        // A token that was set or saved and cannot be used (a line break in it, a locked keyring): said as such.
-        if (p.tokenProblem) throw p.tokenProblem;
+        // A token that was set or saved and cannot be used (a line break in it, a locked keyring): said as
+        // such. A command that needs no token (the public key set of `webhook verify`) goes on without it.
+        if (p.tokenProblem && init.needsToken !== false) throw p.tokenProblem;
         if (!p.token && init.needsToken !== false) {
           throw new AuthError(`Not logged in (profile "${p.name}")`, 'Run `partner auth login --base-url URL`, or set PARTNER_TOKEN. To try without an account, add --sandbox.');
         }
