@@ -17,14 +17,15 @@ await build({
 });
 
 // The workers of `webhook verify --file` (dist/verify-worker.js) and of `--jq` (dist/jq-worker.js,
-// where a filter that never ends can be stopped): one file each. A worker
+// where a filter that never ends can be stopped), and the keyring child process
+// (dist/keyring-child.js: one keyring call, killed when it blocks): one file each. A worker
 // thread loads its own copy of every module anyway, so sharing chunks with the CLI saves nothing,
 // and it would tie the worker to the CLI's core chunk (commander and all) it never uses.
 await build({
   ...cliBuildOptions,
   splitting: false,
   plugins: cliBuildOptions.plugins.filter((p) => p.name !== 'core-chunk'),
-  entryPoints: { 'verify-worker': 'src/webhooks/verify-worker.ts', 'jq-worker': 'src/output/jq-worker.ts' },
+  entryPoints: { 'verify-worker': 'src/webhooks/verify-worker.ts', 'jq-worker': 'src/output/jq-worker.ts', 'keyring-child': 'src/config/keyring-child.ts' },
   outdir: 'dist',
 });
 

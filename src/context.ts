@@ -11,6 +11,8 @@ import type { HttpClient, RetryEvent } from './api/http.js';
 import type { DeliveryClient } from './api/delivery.js';
 import type { ConfigStore } from './config/store.js';
 import type { ResolvedProfile } from './config/resolve.js';
+import type { KeyringBackend } from './config/keyring.js';
+import type { TokenStore } from './config/token-store.js';
 import type { DraftStore } from './forms/drafts.js';
 import type { Prompter } from './forms/prompter.js';
 import { colors, writeWarning, type Colors } from './output/colors.js';
@@ -84,6 +86,8 @@ export interface Context {
   errColors: Colors;
   /** The config file (profiles, tokens); opened on first use. */
   config(): Promise<ConfigStore>;
+  /** Where saved tokens live: the system keyring, or the config file (config/token-store.ts). */
+  tokens(): Promise<TokenStore>;
   /** Flags > env > profile (config/resolve.ts); with --sandbox, the in-process sandbox. */
   profile(): Promise<ResolvedProfile>;
   /**
@@ -123,6 +127,8 @@ export interface ContextInit {
   dispatcher?: import('undici').Dispatcher;
   /** The command as typed (`partner gp create`), for the audit log. */
   command?: string;
+  /** Tests: the keyring (default: the operating system's, each call in a child process). */
+  keyring?: KeyringBackend;
 }
 
 export function createContext(init: ContextInit): Context {
@@ -137,6 +143,7 @@ export function createContext(init: ContextInit): Context {
   };
   const cleanups: (() => unknown)[] = [];
   let store: Promise<ConfigStore> | undefined;
+  let tokens: Promise<TokenStore> | undefined;
   let resolved: Promise<ResolvedProfile> | undefined;
   let client: Promise<HttpClient> | undefined;
   let prompter: Promise<Prompter> | undefined;
@@ -192,6 +199,16 @@ export function createContext(init: ContextInit): Context {
       })();
       return store;
     },
+    tokens() {
+      // Depends on the config dir (env) and the abort signal; the keyring child is spawned on the first call.
+      tokens ??= (async () => {
+        const { TokenStore, keyringService } = await import('./config/token-store.js');
+        const { configDir } = await import('./config/paths.js');
+        const keyring = init.keyring ?? (await import('./config/keyring-system.js')).systemKeyring({ env, signal: init.signal });
+        return new TokenStore(keyring, keyringService(configDir(env)));
+      })();
+      return tokens;
+    },
     profile() {
       resolved ??= (async () => {
         if (globals.sandbox) {
@@ -202,10 +219,10 @@ export function createContext(init: ContextInit): Context {
           const sandbox = await startSandbox({ signingKeysFile: join(cacheDir(env), SANDBOX_KEYS_FILE), warn: (m) => log.warn(m) });
           cleanups.push(() => sandbox.close());
           log.debug(`sandbox listening on ${sandbox.url}`);
-          return { name: 'sandbox', nameSource: 'sandbox', baseUrl: sandbox.url, baseUrlSource: 'sandbox', token: sandbox.tokens.companyA, tokenSource: 'sandbox' } satisfies ResolvedProfile;
+          return { name: 'sandbox', nameSource: 'sandbox', baseUrl: sandbox.url, baseUrlSource: 'sandbox', token: sandbox.tokens.companyA, tokenSource: 'sandbox', tokenStorage: 'sandbox' } satisfies ResolvedProfile;
         }
         const { resolveProfile } = await import('./config/resolve.js');
-        return resolveProfile({ profile: globals.profile, baseUrl: globals.baseUrl }, env, () => ctx.config());
+        return resolveProfile({ profile: globals.profile, baseUrl: globals.baseUrl }, env, () => ctx.config(), () => ctx.tokens());
       })();
       return resolved;
     },
@@ -219,6 +236,9 @@ export function createContext(init: ContextInit): Context {
       }
       client ??= (async () => {
         const p = await ctx.profile();
+        // A token that was set or saved and cannot be used (a line break in it, a locked keyring): said as
+        // such. A command that needs no token (the public key set of `webhook verify`) goes on without it.
+        if (p.tokenProblem && init.needsToken !== false) throw p.tokenProblem;
         if (!p.token && init.needsToken !== false) {
           throw new AuthError(`Not logged in (profile "${p.name}")`, 'Run `partner auth login --base-url URL`, or set PARTNER_TOKEN. To try without an account, add --sandbox.');
         }

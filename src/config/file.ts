@@ -10,9 +10,12 @@ import { CliError, ExitCode } from '../errors.js';
 
 export interface Profile {
   baseUrl?: string;
+  /** In the file only for --insecure-storage and for profiles saved before the keyring (token-store.ts). */
   token?: string;
   /** false: this profile's writes are not recorded in the audit log. */
   audit?: boolean;
+  /** "keyring": the token is in the operating system's keyring, not in this file. */
+  tokenStorage?: 'keyring';
 }
 
 export interface ConfigData {
@@ -73,6 +76,10 @@ export function parseConfig(text: string): { ok: true; config: ConfigData } | { 
       if (p.audit !== undefined) {
         if (typeof p.audit !== 'boolean') return { ok: false, problem: `"audit" of ${label} is ${typeName(p.audit)}, not true or false` };
         profile.audit = p.audit;
+      }
+      if (p.tokenStorage !== undefined) {
+        if (p.tokenStorage !== 'keyring') return { ok: false, problem: `"tokenStorage" of ${label} is ${typeof p.tokenStorage === 'string' ? 'not "keyring"' : typeName(p.tokenStorage)} (the only value partner writes)` };
+        profile.tokenStorage = 'keyring';
       }
       config.profiles[name] = profile;
     }

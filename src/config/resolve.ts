@@ -2,6 +2,11 @@ import { AuthError } from '../errors.js';
 import { DEFAULT_PROFILE } from './paths.js';
 import { refuseCredentialsIn } from '../api/urls.js';
 import type { ConfigStore } from './store.js';
+import type { CliError } from '../errors.js';
+import type { Profile } from './file.js';
+import { noKeyring } from './keyring.js';
+import { invalidToken, TokenStore, type TokenRead, type TokenStorage } from './token-store.js';
+import { tokenDefect } from './token-text.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'sandbox' | 'none';
 
@@ -14,6 +19,10 @@ export interface ResolvedProfile {
   tokenSource: Source;
   /** false when the profile turned the audit log off ("audit": false in its config). */
   audit?: boolean;
+  /** Where the token lives: PARTNER_TOKEN, the keyring, the config file (`auth status`, doctor). */
+  tokenStorage: TokenStorage | 'environment' | 'sandbox';
+  /** Why there is no token although one was set or saved (a line break in PARTNER_TOKEN, a locked keyring): thrown when the token is needed. */
+  tokenProblem?: CliError;
 }
 
 export interface ProfileFlags {
@@ -55,7 +64,7 @@ export function unknownProfileError(name: string, store: ConfigStore, source: So
  * have is an error when it is needed (the base URL or the token must come from
  * it), rather than a confusing "Not logged in".
  */
-export async function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, openStore: () => Promise<ConfigStore>): Promise<ResolvedProfile> {
+export async function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv, openStore: () => Promise<ConfigStore>, openTokens?: () => Promise<TokenStore>): Promise<ResolvedProfile> {
   const envName = env.PARTNER_PROFILE || undefined;
   const envBase = env.PARTNER_BASE_URL || undefined;
   const envToken = env.PARTNER_TOKEN || undefined;
@@ -70,15 +79,22 @@ export async function resolveProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv
   const baseUrl = flags.baseUrl ?? envBase ?? stored?.baseUrl;
   // A password in the base URL is refused wherever it comes from (it would be shown, never sent).
   refuseCredentialsIn(baseUrl, baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'env' ? 'PARTNER_BASE_URL' : `profile "${name}" in ${store?.path ?? 'the config file'}`);
-  return {
-    name,
-    nameSource,
-    baseUrl,
-    baseUrlSource,
-    token: envToken ?? stored?.token,
-    tokenSource: envToken ? 'env' : stored?.token ? 'profile' : 'none',
-    ...(stored?.audit === false ? { audit: false } : {}),
-  };
+  const base = { name, nameSource, baseUrl, baseUrlSource, ...(stored?.audit === false ? { audit: false } : {}) } satisfies Partial<ResolvedProfile>;
+  // PARTNER_TOKEN wins over the keyring and the file (and is never looked up there).
+  if (envToken) return { ...base, ...tokenFrom(envToken), tokenSource: 'env', tokenStorage: 'environment' };
+  const read = await savedToken(name, stored, openTokens);
+  return { ...base, token: read.token, tokenSource: read.token ? 'profile' : 'none', tokenStorage: read.storage, ...(read.problem ? { tokenProblem: read.problem } : {}) };
+}
+
+function tokenFrom(envToken: string): { token?: string; tokenProblem?: CliError } {
+  const defect = tokenDefect(envToken);
+  return defect ? { tokenProblem: invalidToken(defect, 'PARTNER_TOKEN') } : { token: envToken };
+}
+
+/** The saved profile's token, from the keyring or the file; without a token store (tests of precedence), no keyring. */
+async function savedToken(name: string, stored: Profile | undefined, openTokens?: () => Promise<TokenStore>): Promise<TokenRead> {
+  const tokens = openTokens ? await openTokens() : new TokenStore(noKeyring, '');
+  return tokens.read(name, stored);
 }
 
 /** Shows only the last 4 characters of a secret. */

@@ -21,7 +21,8 @@ afterAll(async () => {
 
 describe('auth', () => {
   it('login reads the token from stdin, checks it, and stores it 0600 in a 0700 dir', async () => {
-    const r = await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token'], { env, input: `${sandbox.tokens.companyA}\n` });
+    // --insecure-storage: the file's 0600 storage (no keyring in this environment; the keyring: keyring.test.ts).
+    const r = await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyA}\n` });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Logged in: profile "default"/);
     // Which profile is now active, and whose token it is (customerName of the first employee).
@@ -56,7 +57,7 @@ describe('auth', () => {
   });
 
   it('login refuses a token the server rejects and saves nothing', async () => {
-    const r = await runCli(['--profile', 'bad', 'auth', 'login', '--base-url', sandbox.url, '--with-token'], { env, input: 'nope-nope-nope\n' });
+    const r = await runCli(['--profile', 'bad', 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: 'nope-nope-nope\n' });
     expect(r.code).toBe(3);
     expect(readFileSync(configFile(), 'utf8')).not.toContain('nope-nope-nope');
   });
@@ -86,7 +87,7 @@ describe('auth', () => {
 describe('profiles you can see and switch (issue 12)', () => {
   let pdir: ReturnType<typeof tempDir>;
   let penv: NodeJS.ProcessEnv;
-  const login = (profile: string, token: string) => runCli(['--profile', profile, 'auth', 'login', '--base-url', sandbox.url, '--with-token'], { env: penv, input: `${token}\n` });
+  const login = (profile: string, token: string) => runCli(['--profile', profile, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env: penv, input: `${token}\n` });
 
   beforeAll(async () => {
     pdir = tempDir();

@@ -76,7 +76,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
   it('completes commands and subcommands', () => {
     expect(complete(['partner', ''])).toEqual(expect.arrayContaining(['employees', 'gp', 'auth', 'webhook', 'sandbox', 'doctor', 'completion', 'help']));
     expect(complete(['partner', 'emp'])).toEqual(['employees']);
-    expect(complete(['partner', 'auth', ''])).toEqual(['login', 'status', 'switch', 'logout']);
+    expect(complete(['partner', 'auth', ''])).toEqual(['login', 'status', 'token', 'switch', 'logout']);
     expect(complete(['partner', '--sandbox', '--timeout', '5', 'webhook', ''])).toEqual(['verify', 'listen', 'replay']);
   });
 
@@ -152,7 +152,7 @@ words=("$@"); CURRENT=$#; _partner`,
         .filter(Boolean);
     expect(drive(['partner', 'employees', 'list', '--status', ''])).toEqual(['ONBOARDING', 'ACTIVE', 'OFFBOARDING', 'ENDED', 'DELETED']);
     expect(drive(['partner', '--profile', ''])).toEqual(['acme-staging', 'work']);
-    expect(drive(['partner', 'auth', ''])).toEqual(['login', 'status', 'switch', 'logout']);
+    expect(drive(['partner', 'auth', ''])).toEqual(['login', 'status', 'token', 'switch', 'logout']);
   });
 
   it.skipIf(!hasShell('fish'))('fish (skipped when fish is not installed): the script parses (fish -n) and completes statuses and profiles (complete -C)', () => {
@@ -164,7 +164,7 @@ words=("$@"); CURRENT=$#; _partner`,
         .map((l) => l.split('\t')[0]);
     expect(drive('partner employees list --status ').sort()).toEqual(['ACTIVE', 'DELETED', 'ENDED', 'OFFBOARDING', 'ONBOARDING']);
     expect(drive('partner --profile ')).toEqual(['acme-staging', 'work']);
-    expect(drive('partner auth ').sort()).toEqual(['login', 'logout', 'status', 'switch']);
+    expect(drive('partner auth ').sort()).toEqual(['login', 'logout', 'status', 'switch', 'token']);
   });
 });
 

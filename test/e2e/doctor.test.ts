@@ -48,7 +48,7 @@ describe('partner doctor', () => {
     expect(doc.ok).toBe(true);
     expect(doc.exitCode).toBe(0);
     const names = doc.checks.map((c: { name: string }) => c.name);
-    expect(names).toEqual(['Node.js', 'config file', 'profile', 'base URL', 'token', 'webhook keys', 'key cache', 'clock', 'proxy']);
+    expect(names).toEqual(['Node.js', 'config file', 'profile', 'base URL', 'token', 'webhook keys', 'key cache', 'clock', 'proxy', 'keyring']);
     const keys = doc.checks.find((c: { name: string }) => c.name === 'webhook keys');
     expect(keys.details.keys).toEqual([{ kid: sandbox.signer.kid, usable: true, problem: null, ageSeconds: null }]);
     expect(typeof doc.checks.find((c: { name: string }) => c.name === 'clock').details.skewSeconds).toBe('number');
@@ -80,7 +80,9 @@ describe('partner doctor', () => {
     expect(line(r.stdout, 'token')).toMatch(/^FAIL\s+token\s+none for profile "default"/);
     expect(r.stdout).toMatch(/fix: Run `partner auth login --base-url URL`, set PARTNER_BASE_URL/);
     expect(line(r.stdout, 'clock')).toMatch(/^--\s+clock\s+not checked/);
-    expect(r.stdout).toMatch(/2 problems found\.\n$/);
+    // Issue 30: no token saved and no keyring reachable (no D-Bus here): a login would be refused.
+    expect(line(r.stdout, 'keyring')).toMatch(/^WARN\s+keyring\s+no token saved; the system keyring cannot be reached: /);
+    expect(r.stdout).toMatch(/2 problems found, 1 warning\.\n$/);
   });
 
   it('an http:// base URL that is not loopback fails the https rule (exit 1)', async () => {

@@ -66,7 +66,7 @@ describe('concurrent processes on one config (20.4)', () => {
       const env = freshEnv();
       const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
       const runs = await Promise.all(
-        names.map((name) => runCli(['--profile', name, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify'], { env, input: `token-${name}-${round}-abcdefgh\n`, timeoutMs: 60_000 })),
+        names.map((name) => runCli(['--profile', name, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: `token-${name}-${round}-abcdefgh\n`, timeoutMs: 60_000 })),
       );
       for (const r of runs) expectCode(r, 0);
       const saved = JSON.parse(readFileSync(cfgFile(env), 'utf8')) as { activeProfile: string; profiles: Record<string, { token: string }> };
@@ -81,7 +81,7 @@ describe('concurrent processes on one config (20.4)', () => {
 
   it('`auth logout` and `auth switch` at once with logins: each change is kept', async () => {
     const env = freshEnv();
-    const login = (name: string) => runCli(['--profile', name, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify'], { env, input: `token-${name}-abcdefgh\n`, timeoutMs: 60_000 });
+    const login = (name: string) => runCli(['--profile', name, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: `token-${name}-abcdefgh\n`, timeoutMs: 60_000 });
     for (const name of ['a', 'b', 'c', 'd']) expectCode(await login(name), 0);
     const runs = await Promise.all([
       runCli(['--profile', 'a', 'auth', 'logout'], { env, timeoutMs: 60_000 }),
@@ -102,7 +102,7 @@ describe('concurrent processes on one config (20.4)', () => {
     mkdirSync(cfgDir(env), { recursive: true, mode: 0o700 });
     const lock = `${cfgFile(env)}.lock`;
     writeFileSync(lock, '2147483646\n'); // no such process
-    const r = await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify'], { env, input: 'token-after-kill-abcdefgh\n' });
+    const r = await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: 'token-after-kill-abcdefgh\n' });
     expectCode(r, 0);
     expect(existsSync(lock)).toBe(false);
 
@@ -111,7 +111,7 @@ describe('concurrent processes on one config (20.4)', () => {
     try {
       await waitFor(() => /Listening for webhooks on/.test(holder.stderr()), 15_000);
       writeFileSync(lock, `${holder.child.pid}\n`);
-      const busy = await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify'], { env, input: 'token-busy-abcdefgh\n', timeoutMs: 40_000 });
+      const busy = await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: 'token-busy-abcdefgh\n', timeoutMs: 40_000 });
       expectCode(busy, 1);
       expect(busy.stderr).toContain(`another partner process (pid ${holder.child.pid}) has held its lock ${lock}`);
       expect(busy.stderr).toContain(`If no partner is running, delete ${lock}.`);
@@ -203,7 +203,7 @@ describe('stale locks of the spool and the bulk journal (20.4)', () => {
 });
 
 describe('a damaged config file is named, not called a bug (20.9)', () => {
-  const login = (env: NodeJS.ProcessEnv) => runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify'], { env, input: 'token-abcdefgh-1234\n' });
+  const login = (env: NodeJS.ProcessEnv) => runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: 'token-abcdefgh-1234\n' });
   const cases: { name: string; content: string; args: string[]; what: RegExp }[] = [
     { name: 'empty file, auth status', content: '', args: ['auth', 'status', '-o', 'table'], what: /is damaged: it is empty/ },
     { name: 'empty file, employees list', content: '  \n', args: ['employees', 'list'], what: /is damaged: it is empty/ },

@@ -50,7 +50,7 @@ describe('a profile saved decomposed, named precomposed', () => {
   it('auth switch and auth login under the other spelling update the one profile', async () => {
     expectCode(await runCli(['auth', 'switch', NFC], { env }), 0);
     expect(saved().activeProfile).toBe(NFD);
-    const r = await runCli(['--profile', NFC, 'auth', 'login', '--base-url', sandbox.url, '--with-token'], { env, input: `${sandbox.tokens.companyB}\n` });
+    const r = await runCli(['--profile', NFC, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyB}\n` });
     expectCode(r, 0);
     expect(Object.keys(saved().profiles).sort()).toEqual([NFD, 'other'].sort());
     expect(saved().profiles[NFD]!.token).toBe(sandbox.tokens.companyB);
@@ -63,7 +63,7 @@ describe('a profile saved decomposed, named precomposed', () => {
     expect(saved().activeProfile).toBeUndefined();
   });
   it('a new profile is saved NFC, and found by its decomposed name', async () => {
-    const r = await runCli(['--profile', NFD, 'auth', 'login', '--base-url', sandbox.url, '--with-token'], { env, input: `${sandbox.tokens.companyA}\n` });
+    const r = await runCli(['--profile', NFD, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyA}\n` });
     expectCode(r, 0);
     expect(Object.keys(saved().profiles).sort()).toEqual([NFC, 'other'].sort());
     expectCode(await runCli(['--profile', NFD, 'employees', 'list', '--page-size', '1', '-o', 'json'], { env }), 0);

@@ -59,7 +59,8 @@ const mode = (p: string) => statSync(p).mode & 0o777;
 
 describe('a sweep of commands with --debug never shows the token', () => {
   it('auth login --with-token saves it (0600 file, 0700 dir) without echoing it', async () => {
-    const r = await run(['auth', 'login', '--base-url', sandbox.url, '--with-token'], { input: `${sandbox.tokens.companyA}\n` });
+    // --insecure-storage: this sweep checks the one file that may hold the token (the keyring: keyring.test.ts).
+    const r = await run(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { input: `${sandbox.tokens.companyA}\n` });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(configFile(), 'utf8')).toContain(sandbox.tokens.companyA);
     expect(mode(configFile())).toBe(0o600);

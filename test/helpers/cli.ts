@@ -31,14 +31,19 @@ export function tempDir(prefix = 'partner-test-'): { path: string; cleanup: () =
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
 }
 
+/** What leads to the developer's own keyring (a D-Bus session bus): never in a test's environment. */
+const KEYRING_VARS = new Set(['DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR']);
+
 /**
  * Environment for a spawned CLI: isolated config and cache dirs, none of the
- * developer's PARTNER_* or proxy variables, no colour, not CI unless asked.
+ * developer's PARTNER_* or proxy variables, no D-Bus session (so no keyring:
+ * test/helpers/secret-service.ts starts a private one), no colour, not CI
+ * unless asked.
  */
 export function isolatedEnv(dir: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('PARTNER_') && k !== 'CI' && !/_proxy$/i.test(k)) env[k] = v;
+    if (!k.startsWith('PARTNER_') && k !== 'CI' && !/_proxy$/i.test(k) && !KEYRING_VARS.has(k)) env[k] = v;
   }
   // No pager (a test on a terminal would wait in less): the pager's own tests set PARTNER_PAGER.
   Object.assign(env, { PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), PARTNER_STATE_DIR: join(dir, 'state'), NO_COLOR: '1', PARTNER_PAGER: '' });

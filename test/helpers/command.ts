@@ -11,6 +11,7 @@ import type { Output } from '../../src/output/options.js';
 import { createContext, type GlobalOptions } from '../../src/context.js';
 import { testIO } from '../../src/io.js';
 import { rawArgsFor } from './parse.js';
+import { noKeyring, type KeyringBackend } from '../../src/config/keyring.js';
 
 export const ORIGIN = 'https://api.partner.test';
 export const TOKEN = 'test_token_9f8e7d6c5b4a';
@@ -37,6 +38,8 @@ export async function runInProcess(
     dir?: string;
     /** Environment over the default one (undefined removes a variable). */
     env?: Record<string, string | undefined>;
+    /** The keyring (test/helpers/keyring.ts memoryKeyring); default: none can be reached, never the system's. */
+    keyring?: KeyringBackend;
   } = {},
 ): Promise<InProcessResult> {
   const agent = new MockAgent();
@@ -53,6 +56,7 @@ export async function runInProcess(
     globals: { sandbox: false, debug: false, timeout: 5, color: false, input: false, ...o.globals },
     signal: new AbortController().signal,
     dispatcher: agent,
+    keyring: o.keyring ?? noKeyring,
     needsToken: def.needsToken !== false,
     out: opts.out,
   });

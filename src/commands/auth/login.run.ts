@@ -6,17 +6,16 @@ import { readAll } from '../../input.js';
 import { checkBaseUrl } from '../../api/urls.js';
 import { profileName } from '../../config/resolve.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
+import { MAX_TOKEN_LENGTH, tokenDefect } from '../../config/token-text.js';
 
 export type LoginOptions = OptionsOf<typeof login>;
 
-
-const MAX_TOKEN_LENGTH = 8192;
-
+/** The token as pasted or piped, without the whitespace around it; a defect inside it is named (token-text.ts). */
 export function checkToken(raw: string): string {
   const token = raw.trim();
   if (token === '') throw new UsageError('The token is empty', 'Paste the API token your account manager gave you.', 'EMPTY_TOKEN');
-  if (token.length > MAX_TOKEN_LENGTH) throw new UsageError(`The token is too long (${token.length} characters)`, undefined, 'INVALID_TOKEN');
-  if (/\s|[\u0000-\u001f\u007f]/.test(token)) throw new UsageError('The token contains spaces or control characters', 'Paste only the token itself, without "Bearer".', 'INVALID_TOKEN');
+  const defect = tokenDefect(token);
+  if (defect) throw new UsageError(`The token ${defect}; nothing was saved`, 'Paste only the token itself, on one line, without "Bearer".', 'INVALID_TOKEN');
   return token;
 }
 
@@ -54,7 +53,9 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
       ctx.log.warn('The token was accepted but may not list employees (HTTP 403).');
     }
   }
-  await store.setProfile(name, { baseUrl, token });
-  ctx.log.info(`Logged in: profile "${name}" → ${new URL(baseUrl).origin} (saved to ${store.path}).`);
+  const tokens = await ctx.tokens();
+  for (const w of await tokens.save(store, name, baseUrl, token, opts.insecureStorage)) ctx.log.warn(w);
+  const where = opts.insecureStorage ? `token in ${store.path}, mode 0600` : `token in the system keyring, profile in ${store.path}`;
+  ctx.log.info(`Logged in: profile "${name}" → ${new URL(baseUrl).origin} (${where}).`);
   ctx.log.info(`Active profile is now "${name}"${company ? `; the token belongs to ${sanitizeTerminal(company)}` : ''}.`);
 }

@@ -7,7 +7,10 @@ export async function run(_opts: unknown, ctx: Context): Promise<void> {
   // The one precedence (config/resolve.ts): --profile > PARTNER_PROFILE > the active profile > "default".
   const { name } = profileName({ profile: ctx.globals.profile }, ctx.env, store);
   const shown = sanitizeTerminal(name);
-  if (await store.deleteProfile(name)) ctx.log.info(`Logged out: profile "${shown}" and its token were removed.`);
+  const saved = store.getProfile(name);
+  const where = saved?.tokenStorage === 'keyring' ? ' (from the system keyring)' : '';
+  // The keyring entry first, then the profile (config/token-store.ts): a keyring out of reach keeps both.
+  if (await (await ctx.tokens()).forget(store, name)) ctx.log.info(`Logged out: profile "${shown}" and its token${where} were removed.`);
   else ctx.log.info(`No saved profile "${shown}"; nothing to do.`);
   if (ctx.env.PARTNER_TOKEN) ctx.log.warn('PARTNER_TOKEN is still set in your environment; unset it to stop using that token.');
 }

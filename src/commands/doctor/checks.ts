@@ -11,6 +11,8 @@ import { sanitizeTerminal } from '../../output/sanitize.js';
 import { readJournal } from '../../webhooks/journal.js';
 import { asidePath, readAside } from '../../webhooks/journal-aside.js';
 import { untrustedReason } from '../../webhooks/trust.js';
+import type { ResolvedProfile } from '../../config/resolve.js';
+import { KEYRING_HELP, type TokenStore } from '../../config/token-store.js';
 
 export const MIN_NODE = [20, 18, 0] as const;
 /** Clock skew against the server's Date header above this is reported. */
@@ -239,4 +241,31 @@ export function renderChecks(checks: Check[], ctx: Pick<Context, 'colors'> & { i
   lines.push('');
   lines.push(failed === 0 ? `All checks passed${warned ? ` (${warned} warning${warned > 1 ? 's' : ''})` : ''}.` : `${failed} problem${failed > 1 ? 's' : ''} found${warned ? `, ${warned} warning${warned > 1 ? 's' : ''}` : ''}.`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Where the active profile's token lives, and whether the system keyring
+ * answers: a login stores the token there, and refuses when it cannot.
+ * The keyring is probed (one read of an entry that does not exist) unless the
+ * token was just read from it.
+ */
+export async function checkTokenStorage(profile: ResolvedProfile, tokens: () => Promise<TokenStore>): Promise<Check> {
+  const name = 'keyring';
+  if (profile.tokenStorage === 'sandbox') return { name, status: 'skip', message: 'not used by the embedded sandbox' };
+  if (profile.tokenStorage === 'keyring') {
+    const problem = profile.tokenProblem;
+    if (problem) return { name, status: 'fail', message: problem.message, fix: problem.hint, exitCode: problem.exitCode };
+    return { name, status: 'ok', message: `the token of profile "${profile.name}" is kept in the system keyring, and was read from it` };
+  }
+  const store = await tokens();
+  const unreachable = await store.probe();
+  const keyring = unreachable ? `the system keyring cannot be reached: ${unreachable.message}` : 'the system keyring answers';
+  const details = { storage: profile.tokenStorage, keyringReachable: !unreachable, service: store.service };
+  if (profile.tokenStorage === 'environment') return { name, status: 'ok', message: `the token comes from PARTNER_TOKEN (the saved profile's is not used); ${keyring}`, details };
+  const move = '`partner auth token | partner auth login --with-token` moves the token into it.';
+  if (profile.tokenStorage === 'file') {
+    return { name, status: 'warn', message: `the token of profile "${profile.name}" is in the config file, not the system keyring; ${keyring}`, fix: unreachable ? `${KEYRING_HELP}; then ${move}` : move, details };
+  }
+  if (unreachable) return { name, status: 'warn', message: `no token saved; ${keyring}, so \`partner auth login\` would refuse to save one`, fix: `${KEYRING_HELP}; or log in with --insecure-storage to keep the token in a 0600 file.`, details };
+  return { name, status: 'ok', message: `no token saved; ${keyring} (\`partner auth login\` stores the token there)`, details };
 }

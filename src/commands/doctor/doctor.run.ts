@@ -14,7 +14,7 @@ import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
 import { secretRedactor } from '../../api/redact.js';
 import { cacheSecret } from '../../webhooks/cache-secret.js';
-import { type Check, MAX_SKEW_S, SOURCE, checkConfig, checkSpool, checkNode, checkProxy, describeError, formatAge, headerText, keyAge, mode, octal, renderChecks } from './checks.js';
+import { type Check, MAX_SKEW_S, SOURCE, checkConfig, checkSpool, checkNode, checkProxy, checkTokenStorage, describeError, formatAge, headerText, keyAge, mode, octal, renderChecks } from './checks.js';
 
 export type DoctorOptions = OptionsOf<typeof doctor>;
 
@@ -73,7 +73,10 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
       }
     }
     // Token: present, then accepted by one cheap call.
-    if (!profile.token) {
+    if (profile.tokenProblem) {
+      // Set or saved, and cannot be used (a line break in PARTNER_TOKEN, a locked keyring): said as such.
+      checks.push({ name: 'token', status: 'fail', message: profile.tokenProblem.message, fix: profile.tokenProblem.hint, exitCode: profile.tokenProblem.exitCode });
+    } else if (!profile.token) {
       checks.push({ name: 'token', status: 'fail', message: `none for profile "${profile.name}"`, fix: 'Run `partner auth login --base-url URL` (or `partner --profile NAME auth login …`), or set PARTNER_TOKEN.', exitCode: ExitCode.NOT_AUTHENTICATED });
     } else if (!http) {
       checks.push({ name: 'token', status: 'skip', message: `${maskSecret(profile.token)} (${SOURCE[profile.tokenSource] ?? profile.tokenSource}); not checked without a valid base URL` });
@@ -180,6 +183,7 @@ export async function run(opts: DoctorOptions, ctx: Context): Promise<number> {
   }
 
   checks.push(checkProxy(ctx.env, baseUrl));
+  if (profile) checks.push(await checkTokenStorage(profile, () => ctx.tokens()));
   if (opts.spool !== undefined) checks.push(await checkSpool(opts.spool));
 
   // Anything a server said (error bodies, headers) may echo the token: mask any run of 8+ of its characters.

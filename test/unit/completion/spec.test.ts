@@ -24,7 +24,7 @@ describe('completion model', () => {
     expect(cmd('').subcommands.map((c) => c.name)).toEqual(expect.arrayContaining(['employees', 'gp', 'auth', 'sandbox', 'webhook', 'doctor', 'completion', 'help']));
     expect(cmd('').subcommands.map((c) => c.name)).not.toContain('__complete');
     expect(cmd('employees').subcommands.map((c) => c.name)).toEqual(['list']);
-    expect(cmd('auth').subcommands.map((c) => c.name)).toEqual(['login', 'status', 'switch', 'logout']);
+    expect(cmd('auth').subcommands.map((c) => c.name)).toEqual(['login', 'status', 'token', 'switch', 'logout']);
   });
 
   it('takes flag values from commander choices', () => {

@@ -17,3 +17,26 @@ describe('auth logout (in-process)', () => {
     expect(viaEnv.err).toMatch(/warning: PARTNER_TOKEN is still set/);
   });
 });
+
+describe('auth logout of a profile whose token is in the keyring', () => {
+  it('deletes the keyring entry, then the profile; a keyring out of reach keeps both and says so', async () => {
+    const { memoryKeyring, entryKey } = await import('../../../helpers/keyring.js');
+    const { login } = await import('../../../../src/commands/auth/login.js');
+    const { keyringService } = await import('../../../../src/config/token-store.js');
+    const { join } = await import('node:path');
+    const keyring = memoryKeyring();
+    const o = { dir: configDir(), env: noEnvProfile, keyring, globals: { profile: 'kr', baseUrl: 'https://kr.example.com' } };
+    await runInProcess(login, ['--with-token', '--no-verify'], { withToken: true, verify: false }, { ...o, stdin: 'tok_kr_123456789' });
+    const key = entryKey(keyringService(join(configDir(), 'config')), 'kr');
+    expect(keyring.entries.get(key)).toBe('tok_kr_123456789');
+
+    keyring.fail = 'unavailable';
+    await expect(runInProcess(logout, [], {}, o)).rejects.toMatchObject({ code: 'KEYRING_UNAVAILABLE', message: /Cannot delete the token of profile "kr" from the system keyring/, hint: /The profile is kept until its token is deleted/ });
+    expect(config().profiles.kr).toEqual({ baseUrl: 'https://kr.example.com', tokenStorage: 'keyring' });
+
+    keyring.fail = undefined;
+    expect((await runInProcess(logout, [], {}, o)).err).toBe('Logged out: profile "kr" and its token (from the system keyring) were removed.\n');
+    expect(keyring.entries.has(key)).toBe(false);
+    expect(Object.keys(config().profiles)).toEqual(['default', 'staging']);
+  });
+});

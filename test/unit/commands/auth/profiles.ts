@@ -1,5 +1,6 @@
-// Two saved profiles (default, staging; no token check) in a temp config for
-// the auth switch and logout tests, which then run against the same config.
+// Two saved profiles (default, staging; no token check; tokens in the config
+// file, --insecure-storage) in a temp config for the auth switch and logout
+// tests, which then run against the same config.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ export function withTwoProfiles(): void {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'partner-auth-'));
     for (const [profile, baseUrl] of [['default', 'https://a.example.com'], ['staging', 'https://staging.example.com']]) {
-      await runInProcess(login, ['--with-token', '--no-verify'], { withToken: true, verify: false }, { dir, stdin: `tok_${profile}_123456789`, env: noEnvProfile, globals: { profile, baseUrl } });
+      await runInProcess(login, ['--with-token', '--no-verify', '--insecure-storage'], { withToken: true, verify: false, insecureStorage: true }, { dir, stdin: `tok_${profile}_123456789`, env: noEnvProfile, globals: { profile, baseUrl } });
     }
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

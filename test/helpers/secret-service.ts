@@ -1,0 +1,106 @@
+// A private Secret Service for keyring tests: a D-Bus session bus of its own
+// (dbus-daemon) with gnome-keyring's secrets component, its "login"
+// collection in a temp HOME, unlocked from the test with a password on stdin
+// (or left locked). Never the developer's keyring: the bus address is the
+// test's own. Every wait is bounded; stop() kills both daemons.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const TOOLS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon'];
+
+/** The tools missing on this machine (empty when the keyring tests can run). */
+export function missingSecretServiceTools(): string[] {
+  return TOOLS.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status !== 0);
+}
+
+export const INSTALL_HINT = 'needs gnome-keyring and dbus (Debian/Ubuntu: apt-get install -y gnome-keyring dbus; .ci/run installs them)';
+
+export interface SecretService {
+  /** DBUS_SESSION_BUS_ADDRESS, HOME and XDG_RUNTIME_DIR of the private session, for the CLI's environment. */
+  env: Record<string, string>;
+  /** Object paths of the items in the "login" collection (read over D-Bus, not through partner). */
+  items(): string[];
+  /** Stops gnome-keyring (the bus stays): the next start() with the same home finds the collection locked. */
+  stopKeyring(): Promise<void>;
+  /** Starts gnome-keyring on the bus: unlocked with `password`, or locked (no password given). */
+  startKeyring(password?: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startSecretService(dir: string, password = 'test-keyring-password'): Promise<SecretService> {
+  const home = join(dir, 'home');
+  const runtime = join(dir, 'run');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(runtime, { recursive: true, mode: 0o700 });
+  const children: ChildProcess[] = [];
+  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtime } });
+  children.push(bus);
+  const address = await firstLine(bus, 5_000);
+  const env = { DBUS_SESSION_BUS_ADDRESS: address, HOME: home, XDG_RUNTIME_DIR: runtime, DISPLAY: '', WAYLAND_DISPLAY: '' };
+  let keyring: ChildProcess | undefined;
+  const dbusSend = (args: string[]) => spawnSync('dbus-send', ['--session', '--print-reply', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 5_000 });
+
+  const service: SecretService = {
+    env,
+    items() {
+      const r = dbusSend(['--dest=org.freedesktop.secrets', '/org/freedesktop/secrets/collection/login', 'org.freedesktop.DBus.Properties.Get', 'string:org.freedesktop.Secret.Collection', 'string:Items']);
+      if (r.status !== 0) throw new Error(`dbus-send failed: ${r.stderr}`);
+      return [...r.stdout.matchAll(/object path "([^"]+)"/g)].map((m) => m[1]!);
+    },
+    async startKeyring(pw?: string) {
+      const args = pw === undefined ? ['--start', '--components=secrets', '--foreground'] : ['--unlock', '--components=secrets', '--foreground'];
+      keyring = spawn('gnome-keyring-daemon', args, { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, ...env } });
+      children.push(keyring);
+      keyring.stdin!.end(pw ?? '');
+      // Ready when it owns org.freedesktop.secrets on the bus.
+      const until = Date.now() + 10_000;
+      while (!/boolean true/.test(dbusSend(['--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets']).stdout ?? '')) {
+        if (Date.now() > until) throw new Error('gnome-keyring-daemon did not appear on the bus within 10 s');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async stopKeyring() {
+      if (keyring) await kill(keyring);
+      keyring = undefined;
+    },
+    async stop() {
+      for (const c of children.reverse()) await kill(c);
+    },
+  };
+  try {
+    await service.startKeyring(password);
+  } catch (err) {
+    await service.stop();
+    throw err;
+  }
+  return service;
+}
+
+function firstLine(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`no bus address within ${timeoutMs} ms`)), timeoutMs);
+    child.stdout!.on('data', (c: Buffer) => {
+      text += c.toString('utf8');
+      const nl = text.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        resolve(text.slice(0, nl).trim());
+      }
+    });
+    child.on('exit', () => reject(new Error('dbus-daemon exited')));
+  });
+}
+
+function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGKILL');
+  });
+}
