@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import { MAX_DEPTH, nestedTooDeep } from './depth.js';
 import { closest } from '../text/suggest.js';
 import { sanitizeTerminal } from './sanitize.js';
+import { own, put } from '../safe-keys.js';
 
 /**
  * Reads a dot path (`reportsTo.firstName`, `education.0.degree`) from a value.
@@ -14,7 +15,7 @@ export function getPath(value: unknown, path: string): unknown {
   for (const part of path.split('.')) {
     if (cur === null || cur === undefined || typeof cur !== 'object') return undefined;
     const obj = cur as Record<string, unknown>;
-    cur = obj[part];
+    cur = own(obj, part);
     if (cur === undefined && !ASCII.test(part) && !Array.isArray(obj)) cur = obj[nfcKey(obj, part)];
   }
   return cur;
@@ -103,11 +104,11 @@ export function pickFields(value: unknown, fields: string[]): Record<string, unk
     const parts = path.split('.');
     let target = out;
     for (const part of parts.slice(0, -1)) {
-      if (typeof target[part] !== 'object' || target[part] === null) target[part] = {};
+      if (typeof own(target, part) !== 'object' || target[part] === null) put(target, part, {});
       target = target[part] as Record<string, unknown>;
     }
     const v = getPath(value, path);
-    target[parts[parts.length - 1]] = v === undefined ? null : v;
+    put(target, parts[parts.length - 1], v === undefined ? null : v);
   }
   return out;
 }
@@ -124,9 +125,9 @@ function flattenInto(value: unknown, prefix: string, out: Record<string, unknown
   if (value !== null && typeof value === 'object') {
     if (room === 0) throw nestedTooDeep(prefix);
     const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-    if (entries.length === 0 && prefix) out[prefix] = Array.isArray(value) ? [] : {};
+    if (entries.length === 0 && prefix) put(out, prefix, Array.isArray(value) ? [] : {});
     for (const [k, v] of entries) flattenInto(v, prefix ? `${prefix}.${k}` : k, out, room - 1);
   } else if (prefix) {
-    out[prefix] = value;
+    put(out, prefix, value);
   }
 }
