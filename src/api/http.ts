@@ -249,7 +249,7 @@ export class HttpClient {
     try {
       return { status: res.statusCode, headers: resHeaders, body: JSON.parse(text) as T, text };
     } catch {
-      throw badJsonError(res.statusCode, text, redact);
+      throw badJsonError(res.statusCode, text, redact, resHeaders);
     }
   }
 
