@@ -111,9 +111,35 @@ export class ApiError extends CliError {
 
 /** The server answered 2xx with a body that is not the JSON we expect. */
 export class ResponseFormatError extends CliError {
-  constructor(message: string, readonly status: number, readonly excerpt: string) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly excerpt: string,
+    /** The answer's correlation id, when the code that read it had its headers. */
+    readonly correlationId?: string,
+  ) {
     super(message, { code: 'BAD_RESPONSE', exitCode: ExitCode.FAILURE });
   }
+}
+
+/** What support needs of the answer a failure came from: its HTTP status and correlation id. */
+export interface AnswerTrace {
+  status: number;
+  correlationId?: string;
+}
+
+/**
+ * The answer an error came from: the error itself (ApiError, ResponseFormatError)
+ * or one it wraps as its cause (a 409 read as CONFLICT, a 404 as
+ * EMPLOYEE_NOT_FOUND), so no reading of an answer loses its status and
+ * correlation id. Undefined for failures no answer caused.
+ */
+export function answerOf(err: unknown): AnswerTrace | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 8 && e instanceof Error; depth++, e = e.cause) {
+    if (e instanceof ApiError || e instanceof ResponseFormatError) return { status: e.status, correlationId: e.correlationId };
+  }
+  return undefined;
 }
 
 /** Could not reach the server (refused, reset, DNS, timeout). */

@@ -1,4 +1,6 @@
 import { ResponseFormatError } from '../errors.js';
+import { isUuid } from '../options.js';
+import { sanitizeTerminal } from '../output/sanitize.js';
 import type { HttpClient } from './http.js';
 import { rememberRawRows } from '../output/raw-rows.js';
 import type { EmployeePage, OffboardingTrackerItem, OnboardingTrackerItem, ProfileSection } from './types.js';
@@ -38,8 +40,29 @@ export async function offboardingTracker(http: HttpClient, query: TrackerQuery):
   return expectArray(await http.get<OffboardingTrackerItem[]>('/v1/employees/offboarding-tracker', { ...query }), 'offboarding tracker');
 }
 
+/**
+ * An employee id taken from an answer, checked before it goes into a path:
+ * the spec says uuid, and an id such as `..` would turn
+ * /v1/employees/../personal into /v1/personal. `source` says which answer
+ * gave it (`The create answer`), for the BAD_RESPONSE message.
+ */
+export function checkedEmployeeId(id: unknown, source: string, status = 200): string {
+  if (typeof id === 'string' && isUuid(id)) return id;
+  const shown = JSON.stringify(id ?? null) ?? String(id);
+  throw new ResponseFormatError(
+    `${source} gave the employee id ${sanitizeTerminal(shown.length > 60 ? `${shown.slice(0, 60)}…` : shown)}, which is not a UUID; partner does not use it in a request`,
+    status,
+    sanitizeTerminal(shown.slice(0, 160)),
+  );
+}
+
+/** `/v1/employees/{id}/{tail}`, the id checked (every id in a path came from the user, checked, or from an answer). */
+function employeePath(employeeId: string, tail: string): string {
+  return `/v1/employees/${encodeURIComponent(checkedEmployeeId(employeeId, 'The server'))}/${tail}`;
+}
+
 export async function getProfileSection(http: HttpClient, employeeId: string, section: ProfileSection, signal?: AbortSignal): Promise<unknown> {
-  return (await http.send('GET', `/v1/employees/${encodeURIComponent(employeeId)}/${section}`, { signal })).body;
+  return (await http.send('GET', employeePath(employeeId, section), { signal })).body;
 }
 
 export async function getFormSchema(http: HttpClient, query: { employmentType: string; entity?: string }): Promise<unknown> {
@@ -53,7 +76,7 @@ export async function createGpEmployment(http: HttpClient, body: unknown): Promi
 }
 
 export async function submitDynamicDetails(http: HttpClient, employeeId: string, body: unknown): Promise<void> {
-  await http.send('PATCH', `/v1/employees/${encodeURIComponent(employeeId)}/dynamic-details`, { body });
+  await http.send('PATCH', employeePath(employeeId, 'dynamic-details'), { body });
 }
 
 function expectArray<T>(value: unknown, what: string): T[] {

@@ -142,6 +142,6 @@ function apiErrorOf(status: number, bodyText: string, headers: Record<string, st
   });
 }
 
-export function badJsonError(status: number, bodyText: string, redact: Redact = KEEP): ResponseFormatError {
-  return new ResponseFormatError(`The server answered HTTP ${status} with invalid JSON`, status, excerpt(shown(unescapeJson(bodyText), redact)));
+export function badJsonError(status: number, bodyText: string, redact: Redact = KEEP, headers: Record<string, string | string[] | undefined> = {}): ResponseFormatError {
+  return new ResponseFormatError(`The server answered HTTP ${status} with invalid JSON`, status, excerpt(shown(unescapeJson(bodyText), redact)), headerCorrelation(headers, redact));
 }

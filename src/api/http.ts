@@ -261,7 +261,7 @@ export class HttpClient {
       // Every number as sent: one JavaScript would print otherwise (9007199254740993, 1e400, 1.0) is a LosslessNumber.
       return { status: res.statusCode, headers: resHeaders, body: parseJsonExact(text) as T, text };
     } catch {
-      throw badJsonError(res.statusCode, text, redact);
+      throw badJsonError(res.statusCode, text, redact, resHeaders);
     }
   }
 

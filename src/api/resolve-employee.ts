@@ -4,7 +4,7 @@
 // or write another employee.
 import { ApiError, CliError, ExitCode } from '../errors.js';
 import { isUuid } from '../options.js';
-import { listEmployees } from './employees.js';
+import { checkedEmployeeId, listEmployees } from './employees.js';
 import type { HttpClient } from './http.js';
 
 export interface ResolvedEmployee {
@@ -23,6 +23,8 @@ export class EmployeeNotFoundError extends CliError {
     kind: 'code' | 'id' = 'code',
     /** The one existing code that differs from `ref` only in case. */
     readonly suggestion?: string,
+    /** The 404 answer it was read from (its status and correlation id are shown). */
+    cause?: unknown,
   ) {
     super(`No employee with ${kind} "${ref}" in your company${suggestion ? ` (did you mean ${suggestion}?)` : ''}`, {
       code: 'EMPLOYEE_NOT_FOUND',
@@ -32,6 +34,7 @@ export class EmployeeNotFoundError extends CliError {
         : kind === 'code'
           ? 'Check the code with `partner employees list --employee-code CODE`, or pass the employee id (a UUID).'
           : 'Check the id with `partner employees list --employee-id ID`; a token only sees the employees of its own company.',
+      cause,
     });
   }
 }
@@ -78,7 +81,9 @@ export async function resolveEmployee(http: HttpClient, ref: string, signal?: Ab
   const hit = hits[0];
   if (!hit) throw new EmployeeNotFoundError(ref, 'code', await caseTwin(http, ref, page.data, signal));
   const name = (hit as { fullName?: unknown }).fullName;
-  return { ref, id: idOf(hit)!, code: ref, name: typeof name === 'string' ? name : undefined };
+  // The id goes into every later path: a server that answers `..` must not make us ask for /v1/personal.
+  const id = checkedEmployeeId(idOf(hit), `The employee list answer for the code "${ref}"`);
+  return { ref, id, code: ref, name: typeof name === 'string' ? name : undefined };
 }
 
 /**
@@ -105,6 +110,6 @@ async function caseTwin(http: HttpClient, ref: string, seen: unknown[], signal?:
 
 /** A 404 on the first request about a resolved employee (an id naming nobody of this company) as the one not-found error. */
 export function notFoundFor(err: unknown, employee: ResolvedEmployee): unknown {
-  if (err instanceof ApiError && err.status === 404) return new EmployeeNotFoundError(employee.ref, isUuid(employee.ref) ? 'id' : 'code');
+  if (err instanceof ApiError && err.status === 404) return new EmployeeNotFoundError(employee.ref, isUuid(employee.ref) ? 'id' : 'code', undefined, err);
   return err;
 }

@@ -1,5 +1,6 @@
 // The answers document as a whole: dropping answers a condition hid, and
 // what a request carries (empty answers dropped, required containers kept).
+import { put } from '../safe-keys.js';
 import { isVisible, shapeOf, visibleKeys } from './conditions.js';
 import { allFields, isNestedObject, kindOf, merge } from './questions.js';
 import { isObj, resolveRef, type FormSchema, type JsonSchema } from './schema.js';
@@ -56,7 +57,7 @@ export function compact(value: unknown, depth = 0): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const c = compact(v, depth + 1);
-      if (c !== undefined) out[k] = c;
+      if (c !== undefined) put(out, k, c);
     }
     if (depth > 0 && Object.keys(out).length === 0) return undefined;
     return out;

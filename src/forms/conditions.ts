@@ -2,6 +2,7 @@
 // evaluated with ajv against the current answers of an object. The result is
 // the object's effective shape right now: which properties are visible, which
 // are required, and the schemas that make up each property.
+import { own } from '../safe-keys.js';
 import { compileSub } from './validate.js';
 import { isObj, ordered, resolveRef, type FormSchema, type JsonSchema } from './schema.js';
 
@@ -82,7 +83,7 @@ export function shapeOf(form: FormSchema, schemas: unknown[], value: unknown): N
     if (active && Array.isArray(s['x-jsf-order'])) orders.push(s['x-jsf-order'] as unknown[]);
     if (active && isObj(s.dependentRequired) && isObj(value)) {
       for (const [k, deps] of Object.entries(s.dependentRequired)) {
-        if (value[k] !== undefined && Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') shape.required.add(d);
+        if (own(value, k) !== undefined && Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') shape.required.add(d);
       }
     }
     if (Array.isArray(s.allOf)) for (const sub of s.allOf) walk(sub, active, branch, depth + 1);
@@ -131,7 +132,7 @@ export function describeCondition(form: FormSchema, ifSchema: unknown): string {
   for (const [k, sub] of Object.entries(s.properties)) {
     const r = resolveRef(form.root, sub);
     if (!isObj(r)) continue;
-    if ('const' in r) parts.push(`${k} = ${JSON.stringify(r.const)}`);
+    if (Object.hasOwn(r, 'const')) parts.push(`${k} = ${JSON.stringify(r.const)}`);
     else if (Array.isArray(r.enum)) parts.push(`${k} in ${r.enum.map((v) => JSON.stringify(v)).join('|')}`);
     else if (isObj(r.properties)) parts.push(`${k}.(${describeCondition(form, r)})`);
     else parts.push(`${k} matches`);

@@ -11,6 +11,7 @@
 //
 // The README ("Field-definition lists") documents the mapping.
 import { isObj, str, type JsonSchema } from './schema.js';
+import { put } from '../safe-keys.js';
 
 export class FieldListError extends Error {}
 
@@ -69,13 +70,13 @@ export function translateFieldList(raw: Record<string, unknown>): Translated {
     sections.forEach((s, i) => {
       const key = str(s.key) ?? str(s.name) ?? str(s.id);
       if (!key) throw new FieldListError(`section ${i + 1} has no "key" (or "name")`);
-      if (key in properties) throw new FieldListError(`two sections have the key "${key}"`);
+      if (Object.hasOwn(properties, key)) throw new FieldListError(`two sections have the key "${key}"`);
       if (!Array.isArray(s.fields)) throw new FieldListError(`section "${key}" has no "fields" array`);
       const section = objectOf(s.fields, key, warnings);
       const title = str(s.label) ?? str(s.title);
       if (title) section.title = title;
       if (str(s.description)) section.description = str(s.description);
-      properties[key] = section;
+      put(properties, key, section);
       order.push(key);
       // A section is required when it says so or holds a required field.
       if (s.required === true || (Array.isArray(section.required) && section.required.length > 0)) required.push(key);
@@ -86,13 +87,13 @@ export function translateFieldList(raw: Record<string, unknown>): Translated {
   } else {
     // One flat list: every field is a top-level member of the body, all PATCHed.
     const flat = objectOf(raw.fields as unknown[], '', warnings);
-    Object.assign(properties, flat.properties as object);
+    for (const [k, v] of Object.entries(flat.properties as object)) put(properties, k, v);
     if (Array.isArray(flat.required)) required.push(...(flat.required as string[]));
     // Each field is a one-question section here; sections cannot be conditional,
     // so a field with a condition is kept as an optional question.
     for (const b of (flat.allOf as JsonSchema[] | undefined) ?? []) {
       for (const [k, v] of Object.entries((b.then as JsonSchema).properties as object)) {
-        properties[k] = v;
+        put(properties, k, v);
         warnings.push(`${k}: conditions are honoured only inside sections; in a flat field list this field is always asked, as optional`);
       }
     }
@@ -134,7 +135,7 @@ function objectOf(fields: unknown[], section: string, warnings: string[]): JsonS
       conditional.push(key);
       continue;
     }
-    properties[key] = schema;
+    put(properties, key, schema);
     if (f.required === true) required.push(key);
   }
   // Unknown members are refused. Fields declared only in a condition's branch are
@@ -160,7 +161,7 @@ function condition(raw: unknown, where: string, section: string, keys: Set<strin
     warnings.push(`${where}: its condition names "${named}", which is not a field of the same section; the field is always asked`);
     return undefined;
   }
-  if ('equals' in raw) return { field, test: { const: raw.equals } };
+  if (Object.hasOwn(raw, 'equals')) return { field, test: { const: raw.equals } };
   if (Array.isArray(raw.in)) return { field, test: { enum: raw.in } };
   warnings.push(`${where}: its condition has neither "equals" nor "in"; the field is always asked`);
   return undefined;

@@ -174,9 +174,17 @@ export function isConflict(err: unknown): err is ApiError {
   return err instanceof ApiError && err.status === 409;
 }
 
-/** The conflict as words: what exists (with the work e-mail when known) and the server's message. */
+/**
+ * The conflict as words: what exists (with the work e-mail when known), then
+ * the server's message only when it adds something: not when it says the
+ * same again ("an employee with work email X already exists", the spec's
+ * sample "resource already exists or state conflict").
+ */
 export function conflictMessage(err: ApiError, email?: string): string {
-  return `An employee with these details already exists${email ? ` (work e-mail ${email})` : ''}: ${err.message}`;
+  const head = `An employee with these details already exists${email ? ` (work e-mail ${email})` : ''}`;
+  const said = err.message.trim();
+  const same = said === '' || said === `HTTP ${err.status}` || /already exists/i.test(said) || (email !== undefined && said.toLowerCase().includes(email.toLowerCase()));
+  return same ? head : `${head}: ${said}`;
 }
 
 /** A failure of a create request that never left this machine (refused, no such host): safe to try again. */
@@ -193,7 +201,8 @@ export function notSent(err: unknown): boolean {
  * CLI prints only "Interrupted.", so the words go to stderr here.
  */
 export function createFailure(ctx: Pick<Context, 'io'>, err: unknown, o: { email?: string; keep?: string } = {}): unknown {
-  if (isConflict(err)) return new CliError(conflictMessage(err, o.email), { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: `Nothing was created. Look for the existing employee with: ${LOOK_FOR_EMPLOYEE}` });
+  // The 409 stays the cause: its status and correlation id are shown (render-error.ts answerOf).
+  if (isConflict(err)) return new CliError(conflictMessage(err, o.email), { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: `Nothing was created. Look for the existing employee with: ${LOOK_FOR_EMPLOYEE}`, cause: err });
   if (!(err instanceof NetworkError || err instanceof InterruptedError) || notSent(err)) return err;
   const check = `${CHECK_CREATED}${o.email ? ` (look for ${sanitizeTerminal(o.email)})` : ''}`;
   const keep = o.keep ? ` ${o.keep}` : '';

@@ -32,7 +32,7 @@ export async function collectValues(form: FormSchema, base: Record<string, unkno
   let doc = structuredClone(base);
   if (flags.fromFile !== undefined) {
     const file = flags.fileValues ?? (await readValuesFile(flags.fromFile, ctx));
-    if ('entity' in file && !form.sections.some((s) => s.key === 'entity')) {
+    if (Object.hasOwn(file, 'entity') && !form.sections.some((s) => s.key === 'entity')) {
       if (entity !== undefined && file.entity !== entity) throw new UsageError(`${flags.fromFile} names entity "${String(file.entity).slice(0, 80)}" but --entity is "${entity}"`, undefined, 'INVALID_VALUES_FILE');
       delete file.entity;
     }

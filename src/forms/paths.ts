@@ -1,12 +1,15 @@
 // Dot paths into the answers document (`legal.children.0.firstName`): read
-// and write, creating objects and arrays on the way.
+// and write, creating objects and arrays on the way. The parts come from
+// schemas, values files and spreadsheet headers: only own properties are
+// read and written (safe-keys.ts), so no part reaches a prototype.
+import { own, put } from '../safe-keys.js';
 import { isObj } from './schema.js';
 
 export function getAt(doc: unknown, path: string[]): unknown {
   let cur = doc;
   for (const p of path) {
     if (Array.isArray(cur) && /^\d+$/.test(p)) cur = cur[Number(p)];
-    else if (isObj(cur)) cur = cur[p];
+    else if (isObj(cur)) cur = own(cur, p);
     else return undefined;
   }
   return cur;
@@ -18,16 +21,16 @@ export function setAt(doc: Record<string, unknown>, path: string[], value: unkno
     const p = path[i];
     const nextIsIndex = /^\d+$/.test(path[i + 1]);
     const container = cur as Record<string, unknown>;
-    let next = container[p];
+    let next = Array.isArray(container) && /^\d+$/.test(p) ? container[Number(p)] : own(container, p);
     if (!isObj(next) && !Array.isArray(next)) {
       next = nextIsIndex ? [] : {};
-      container[p] = next;
+      put(container, p, next);
     }
     cur = next as Record<string, unknown>;
   }
   const last = path[path.length - 1];
   if (value === undefined) {
     if (Array.isArray(cur)) cur.splice(Number(last), 1);
-    else delete (cur as Record<string, unknown>)[last];
-  } else (cur as Record<string, unknown>)[last] = value;
+    else if (Object.hasOwn(cur, last)) delete (cur as Record<string, unknown>)[last];
+  } else put(cur as Record<string, unknown>, last, value);
 }

@@ -1,6 +1,7 @@
 // Schema -> the ordered questions of a section, for the answers given so far.
 // Nested objects are flattened into their fields; arrays of objects are one
 // group question whose items are small forms of their own.
+import { put } from '../safe-keys.js';
 import { shapeOf, visibleKeys, type NodeShape } from './conditions.js';
 import { getAt } from './paths.js';
 import { isObj, isSecretSchema, presentation, resolveRef, str, type FormSchema, type JsonSchema } from './schema.js';
@@ -57,7 +58,7 @@ export function merge(form: FormSchema, schemas: unknown[]): JsonSchema {
     if (!isObj(r)) continue;
     for (const [k, v] of Object.entries(r)) {
       if (k === 'x-jsf-presentation' && isObj(out[k]) && isObj(v)) out[k] = { ...(out[k] as object), ...v };
-      else out[k] = v;
+      else put(out, k, v);
     }
   }
   return out;
@@ -85,11 +86,11 @@ export function choicesOf(form: FormSchema, s: JsonSchema): Choice[] | undefined
     const list = s[k];
     if (!Array.isArray(list) || list.length === 0) continue;
     const resolved = list.map((o) => resolveRef(form.root, o));
-    if (!resolved.every((o) => isObj(o) && ('const' in o || (Array.isArray(o.enum) && o.enum.length === 1)))) continue;
+    if (!resolved.every((o) => isObj(o) && (Object.hasOwn(o, 'const') || (Array.isArray(o.enum) && o.enum.length === 1)))) continue;
     return (resolved as JsonSchema[])
       .filter((o) => o.const !== null)
       .map((o) => {
-        const value = 'const' in o ? o.const : (o.enum as unknown[])[0];
+        const value = Object.hasOwn(o, 'const') ? o.const : (o.enum as unknown[])[0];
         return { value, title: str(o.title) ?? String(value), description: str(o.description) };
       });
   }
@@ -188,7 +189,7 @@ function makeField(form: FormSchema, section: string, path: string[], s: JsonSch
   if (currency && (kind === 'number' || kind === 'integer')) field.currency = currency;
   if (kind === 'select') field.choices = choicesOf(form, s);
   if (kind === 'multiselect') field.choices = choicesOf(form, resolveRef(form.root, s.items) as JsonSchema);
-  if ('const' in s) field.fixed = { value: s.const };
+  if (Object.hasOwn(s, 'const')) field.fixed = { value: s.const };
   else if (hiddenInput(s)) {
     if (s.readOnly === true) return undefined;
     if (s.default !== undefined) field.fixed = { value: s.default };

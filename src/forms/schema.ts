@@ -3,6 +3,7 @@
 // are carried along untouched and never rejected.
 import { withExactNumbers } from '../json/lossless-number.js';
 import { CliError, ExitCode } from '../errors.js';
+import { isUnsafeKey, own } from '../safe-keys.js';
 import { describeShape, FieldListError, isFieldList, translateFieldList } from './field-list.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -71,7 +72,7 @@ function pointer(root: JsonSchema, ref: string): unknown {
   const parts = ref.slice(1).split('/').slice(1).map((p) => decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~'));
   let cur: unknown = root;
   for (const p of parts) {
-    if (isObj(cur)) cur = cur[p];
+    if (isObj(cur)) cur = own(cur, p);
     else if (Array.isArray(cur) && /^\d+$/.test(p)) cur = cur[Number(p)];
     else return undefined;
   }
@@ -110,6 +111,7 @@ export function isSecretSchema(s: JsonSchema): boolean {
  * section's `x-submit: "dynamic-details"`.
  */
 export function loadSchema(raw: unknown): FormSchema {
+  refuseUnsafeNames(raw);
   // Its bounds, enums and defaults are computed with and sent: a number a double cannot hold is refused, never rounded.
   raw = withExactNumbers(raw, 'the form from the server');
   if (isFieldList(raw)) {
@@ -120,6 +122,7 @@ export function loadSchema(raw: unknown): FormSchema {
       if (err instanceof FieldListError) throw new FormFormatError(`The form from the server looks like a field-definition list, but ${err.message}`);
       throw err;
     }
+    refuseUnsafeNames(translated.schema);
     return { ...fromJsonSchema(translated.schema), format: 'field-list', warnings: translated.warnings };
   }
   if (!isObj(raw) || !isObj(raw.properties)) {
@@ -128,6 +131,31 @@ export function loadSchema(raw: unknown): FormSchema {
     );
   }
   return { ...fromJsonSchema(raw), format: 'json-schema', warnings: [] };
+}
+
+/**
+ * A form that names a field `__proto__`, `constructor` or `prototype`, or
+ * holds a `__proto__` key anywhere, is refused, naming it: those are
+ * JavaScript's own members, never the API's fields, and answers built under
+ * them would reach the prototype of partner's objects. Walks at most 64 levels.
+ */
+function refuseUnsafeNames(raw: unknown): void {
+  const walk = (v: unknown, parentKey: string | undefined, fields: string[], room: number): void => {
+    if (v === null || typeof v !== 'object' || room === 0) return;
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, undefined, fields, room - 1);
+      return;
+    }
+    const inProperties = parentKey === 'properties';
+    for (const key of Object.keys(v)) {
+      const at = inProperties ? [...fields, key] : fields;
+      if (key === '__proto__' || (inProperties && isUnsafeKey(key))) {
+        throw new FormFormatError(`The form from the server has a ${inProperties ? 'field' : 'member'} named "${key}"${at.length ? ` (${at.join('.')})` : ''}; partner refuses that name: it is part of JavaScript's objects, not a field the API defines`);
+      }
+      walk((v as Record<string, unknown>)[key], key, at, room - 1);
+    }
+  };
+  walk(raw, undefined, [], 64);
 }
 
 function fromJsonSchema(raw: JsonSchema): Omit<FormSchema, 'format' | 'warnings'> {
@@ -169,7 +197,7 @@ export function childSchemas(form: FormSchema, schemas: unknown[], part: string)
     const r = resolveRef(form.root, s);
     if (!isObj(r) || depth > 12) return;
     if (index && r.items !== undefined) next.push(r.items);
-    if (isObj(r.properties) && part in r.properties) next.push(r.properties[part]);
+    if (isObj(r.properties) && Object.hasOwn(r.properties, part)) next.push(r.properties[part]);
     for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(r[k])) for (const x of r[k] as unknown[]) visit(x, depth + 1);
     for (const k of ['then', 'else']) if (r[k] !== undefined) visit(r[k], depth + 1);
   };

@@ -1,4 +1,5 @@
 // `--set section.field=value`: parsed at the flag (no schema needed yet); typed by the schema later (values.ts).
+import { isUnsafeKey, UNSAFE_NAMES_HINT } from '../safe-keys.js';
 import { UsageError } from '../errors.js';
 
 export interface SetPair {
@@ -14,5 +15,7 @@ export function parseSetFlag(raw: string): SetPair {
   if (eq < 0 || key === '' || !/^[^.=\s]+(\.[^.=\s]+)*$/.test(key)) {
     throw new UsageError(`--set must look like section.field=value, not "${raw.slice(0, 60)}"`, 'For example: --set personal.firstName=Ada --set employment.weeklyHours=40', 'INVALID_OPTION');
   }
-  return { path: key.replace(/\[(\d+)\]/g, '.$1').split('.'), text: raw.slice(eq + 1), raw };
+  const path = key.replace(/\[(\d+)\]/g, '.$1').split('.');
+  if (path.some(isUnsafeKey)) throw new UsageError(`--set ${key.slice(0, 60)}: not a field of any form`, UNSAFE_NAMES_HINT, 'INVALID_OPTION');
+  return { path, text: raw.slice(eq + 1), raw };
 }

@@ -124,7 +124,7 @@ export function validateDoc(form: FormSchema, doc: Record<string, unknown>, sect
   const issues = toIssues(form, fn.errors ?? []);
   const known = new Set(form.sections.map((s) => s.key));
   for (const key of Object.keys(doc)) {
-    if (!known.has(key) && !(isObj(form.root.properties) && key in form.root.properties)) {
+    if (!known.has(key) && !(isObj(form.root.properties) && Object.hasOwn(form.root.properties, key))) {
       issues.push(issue(form, key, 'is not a section of this form'));
     }
   }
@@ -224,7 +224,7 @@ function messageFor(e: ErrorObject): { leaf?: string; message: string } | undefi
     case 'oneOf':
     case 'anyOf': {
       const list = parent[e.keyword];
-      if (Array.isArray(list) && list.every((o) => isObj(o) && ('const' in o || Array.isArray(o.enum)))) return { message: `must be one of: ${optionsText(list)}` };
+      if (Array.isArray(list) && list.every((o) => isObj(o) && (Object.hasOwn(o, 'const') || Array.isArray(o.enum)))) return { message: `must be one of: ${optionsText(list)}` };
       return { message: 'does not match any allowed shape' };
     }
     case 'type': {

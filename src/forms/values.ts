@@ -1,5 +1,6 @@
 // Values from scripts: a JSON file shaped like the schema (sections nested)
 // and `--set section.field=value` pairs coerced by the field's type.
+import { own, put, unsafeKeyPath, UNSAFE_NAMES_HINT } from '../safe-keys.js';
 import { UsageError } from '../errors.js';
 import { setAt } from './paths.js';
 import { choicesOf, kindOf, merge } from './questions.js';
@@ -19,6 +20,8 @@ export function parseValuesText(text: string, source: string): Record<string, un
     throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}`, 'The file holds one JSON object with a key per section, as `partner gp schema --entity NAME` shows.', 'INVALID_VALUES_FILE');
   }
   if (!isObj(v)) throw new UsageError(`${source} must hold a JSON object of sections, e.g. {"personal": {"firstName": "Ada"}}`, undefined, 'INVALID_VALUES_FILE');
+  const unsafe = unsafeKeyPath(v);
+  if (unsafe !== undefined) throw new UsageError(`${source}: "${unsafe.slice(0, 120)}" is not a field of any form`, UNSAFE_NAMES_HINT, 'INVALID_VALUES_FILE');
   return v;
 }
 
@@ -203,6 +206,9 @@ export function applySets(form: FormSchema, doc: Record<string, unknown>, pairs:
 /** Deep merge for values files and drafts: objects merge, everything else replaces. */
 export function mergeValues(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(extra)) out[k] = isObj(v) && isObj(out[k]) ? mergeValues(out[k] as Record<string, unknown>, v) : v;
+  for (const [k, v] of Object.entries(extra)) {
+    const here = own(out, k);
+    put(out, k, isObj(v) && isObj(here) ? mergeValues(here, v) : v);
+  }
   return out;
 }

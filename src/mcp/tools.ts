@@ -15,6 +15,7 @@ import { EMPLOYEE_STATUSES, PAGE_SIZE_MAX, PROFILE_SECTIONS, SORT_BY_FIELDS, SOR
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { isUuid, parseChoice, parseInteger, parseText } from '../options.js';
 import { maskAccount } from '../commands/profile/get.run.js';
+import { unsafeKeyPath, UNSAFE_NAMES_HINT } from '../safe-keys.js';
 
 export interface Tool {
   name: string;
@@ -41,7 +42,7 @@ const int = (description: string, min: number, max: number) => ({ type: 'integer
 
 /** Keys the schema does not declare are refused: a misspelt filter must not silently list everyone. */
 function checkKeys(args: Record<string, unknown>, tool: Tool): void {
-  for (const k of Object.keys(args)) if (!(k in tool.inputSchema.properties)) throw new UsageError(`${tool.name}: unknown argument "${k.slice(0, 40)}"`, `Arguments: ${Object.keys(tool.inputSchema.properties).join(', ')}`, 'INVALID_ARGUMENT');
+  for (const k of Object.keys(args)) if (!Object.hasOwn(tool.inputSchema.properties, k)) throw new UsageError(`${tool.name}: unknown argument "${k.slice(0, 40)}"`, `Arguments: ${Object.keys(tool.inputSchema.properties).join(', ')}`, 'INVALID_ARGUMENT');
   for (const k of tool.inputSchema.required ?? []) if (args[k] === undefined) throw new UsageError(`${tool.name}: missing argument "${k}"`, undefined, 'MISSING_ARGUMENT');
 }
 
@@ -188,6 +189,8 @@ export const TOOLS: Tool[] = [
 function valuesOf(raw: unknown): Record<string, unknown> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError('values must be an object: {section: {field: value}}', 'form_schema lists the fields of an entity.', 'INVALID_ARGUMENT');
   if (JSON.stringify(raw).length > 256 * 1024) throw new UsageError('values are larger than 256 KiB', undefined, 'INPUT_TOO_LARGE');
+  const unsafe = unsafeKeyPath(raw);
+  if (unsafe !== undefined) throw new UsageError(`values: "${unsafe.slice(0, 120)}" is not a field of any form`, UNSAFE_NAMES_HINT, 'INVALID_ARGUMENT');
   return structuredClone(raw as Record<string, unknown>);
 }
 

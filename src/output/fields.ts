@@ -3,6 +3,7 @@ import { MAX_DEPTH, nestedTooDeep } from './depth.js';
 import { isScalar } from '../json/lossless-number.js';
 import { closest } from '../text/suggest.js';
 import { sanitizeTerminal } from './sanitize.js';
+import { own, put } from '../safe-keys.js';
 
 /**
  * Reads a dot path (`reportsTo.firstName`, `education.0.degree`) from a value.
@@ -15,7 +16,7 @@ export function getPath(value: unknown, path: string): unknown {
   for (const part of path.split('.')) {
     if (cur === undefined || isScalar(cur)) return undefined;
     const obj = cur as Record<string, unknown>;
-    cur = obj[part];
+    cur = own(obj, part);
     if (cur === undefined && !ASCII.test(part) && !Array.isArray(obj)) cur = obj[nfcKey(obj, part)];
   }
   return cur;
@@ -104,11 +105,11 @@ export function pickFields(value: unknown, fields: string[]): Record<string, unk
     const parts = path.split('.');
     let target = out;
     for (const part of parts.slice(0, -1)) {
-      if (typeof target[part] !== 'object' || target[part] === null) target[part] = {};
+      if (typeof own(target, part) !== 'object' || target[part] === null) put(target, part, {});
       target = target[part] as Record<string, unknown>;
     }
     const v = getPath(value, path);
-    target[parts[parts.length - 1]] = v === undefined ? null : v;
+    put(target, parts[parts.length - 1], v === undefined ? null : v);
   }
   return out;
 }
@@ -125,9 +126,9 @@ function flattenInto(value: unknown, prefix: string, out: Record<string, unknown
   if (!isScalar(value)) {
     if (room === 0) throw nestedTooDeep(prefix);
     const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as object);
-    if (entries.length === 0 && prefix) out[prefix] = Array.isArray(value) ? [] : {};
+    if (entries.length === 0 && prefix) put(out, prefix, Array.isArray(value) ? [] : {});
     for (const [k, v] of entries) flattenInto(v, prefix ? `${prefix}.${k}` : k, out, room - 1);
   } else if (prefix) {
-    out[prefix] = value;
+    put(out, prefix, value);
   }
 }

@@ -30,7 +30,7 @@ const ACRONYMS = new Map([...['id', 'url', 'uri', 'uuid', 'iban', 'ifsc', 'bic',
 
 /** "workEmail" → "Work email", "employeeId" → "Employee ID", "address_line1" → "Address line 1". */
 export function humanLabel(key: string): string {
-  const known = LABELS[key];
+  const known = Object.hasOwn(LABELS, key) ? LABELS[key] : undefined;
   if (known) return known;
   if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) return key;
   const words = key

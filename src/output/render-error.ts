@@ -1,4 +1,4 @@
-import { ApiError, CliError, ResponseFormatError, exitCodeFor, NetworkError, InvalidValuesError } from '../errors.js';
+import { ApiError, CliError, ResponseFormatError, answerOf, exitCodeFor, NetworkError, InvalidValuesError } from '../errors.js';
 import type { Colors } from './colors.js';
 import { jsonText, sanitizeTerminal } from './sanitize.js';
 
@@ -43,8 +43,11 @@ export function renderError(err: unknown, c: Colors, debug: boolean): string {
   } else if (err instanceof ResponseFormatError) {
     lines.push(`${c.red('Error:')} ${clean(err.message)}`);
     if (err.excerpt) lines.push(`  Body: ${clean(err.excerpt)}`);
+    lines.push(...traceLines(err, false));
   } else if (err instanceof CliError) {
     lines.push(`${c.red('Error:')} ${clean(err.message)}`);
+    // A failure read from an answer (a 409 as CONFLICT): what support needs of that answer.
+    lines.push(...traceLines(err, true));
   } else {
     const e = err instanceof Error ? err : new Error(String(err));
     lines.push(`${c.red('Error:')} ${clean(headline(e))}`);
@@ -53,8 +56,17 @@ export function renderError(err: unknown, c: Colors, debug: boolean): string {
   if (err instanceof CliError && err.progress) lines.push(`  ${clean(err.progress.text)}`);
   if (err instanceof CliError && err.hint) lines.push(c.dim(err.hint));
   // --debug shows the cause's stack for bugs, not for an ordinary network failure (its code is in the message).
-  if (debug && err instanceof CliError && !(err instanceof NetworkError) && err.cause instanceof Error && err.cause.stack) lines.push(c.dim(err.cause.stack));
+  if (debug && err instanceof CliError && !(err instanceof NetworkError) && err.cause instanceof Error && err.cause.stack && !answerOf(err.cause)) lines.push(c.dim(err.cause.stack));
   return `${lines.join('\n')}\n`;
+}
+
+/** The status (when `withStatus`) and correlation id of the answer an error came from, as lines of the text block. */
+export function traceLines(err: unknown, withStatus: boolean): string[] {
+  const answer = answerOf(err);
+  if (!answer) return [];
+  const lines = withStatus ? [`  Server answer: HTTP ${answer.status}`] : [];
+  if (answer.correlationId) lines.push(`  Correlation id: ${clean(answer.correlationId)} (quote it to support)`);
+  return lines;
 }
 
 /** Bounds on what one JSON error line carries (server text is untrusted). */
@@ -84,7 +96,9 @@ export interface ErrorDocument {
 /** The error as data: sanitised (no escape sequences) and bounded in size. */
 export function errorDocument(err: unknown): ErrorDocument {
   const api = err instanceof ApiError ? err : undefined;
-  const status = api?.status ?? (err instanceof ResponseFormatError ? err.status : null);
+  // The answer the failure came from, also when a command read it as its own error (a 409 as CONFLICT).
+  const answer = answerOf(err);
+  const status = answer?.status ?? null;
   const code = api?.apiCode ?? (err instanceof CliError ? err.code : 'UNEXPECTED');
   const details = (api?.details ?? (err instanceof InvalidValuesError ? err.fields : [])).slice(0, MAX_DETAILS).map((d) => ({ field: bound(d.field, MAX_DETAIL_TEXT), message: bound(d.message, MAX_DETAIL_TEXT) }));
   const doc: ErrorDocument = {
@@ -92,7 +106,7 @@ export function errorDocument(err: unknown): ErrorDocument {
       code: bound(code, MAX_DETAIL_TEXT),
       status,
       message: bound(headline(err), MAX_TEXT),
-      correlationId: api?.correlationId ? bound(api.correlationId, MAX_DETAIL_TEXT) : null,
+      correlationId: answer?.correlationId ? bound(answer.correlationId, MAX_DETAIL_TEXT) : null,
       details,
       exitCode: exitCodeFor(err),
     },

@@ -2,7 +2,7 @@
 // which company the token belongs to, when the API shows one (the
 // customerName of the first employee).
 import type { HttpClient } from '../../api/http.js';
-import { ApiError, CliError, ExitCode, InterruptedError } from '../../errors.js';
+import { answerOf, ApiError, CliError, ExitCode, InterruptedError } from '../../errors.js';
 import { headline } from '../../output/render-error.js';
 
 export interface TokenProbe {
@@ -22,7 +22,10 @@ export async function probeToken(http: HttpClient, signal?: AbortSignal): Promis
     return { ok: true, text: 'token accepted', company: typeof name === 'string' && name !== '' ? name : undefined, exitCode: ExitCode.OK };
   } catch (err) {
     if (err instanceof InterruptedError) throw err;
-    const text = err instanceof ApiError ? `refused: HTTP ${err.status} ${headline(err)}` : `failed: ${(err as Error).message}`;
+    // The correlation id too: the line is what the operator hands to support.
+    const trace = answerOf(err)?.correlationId;
+    const said = err instanceof ApiError ? `refused: HTTP ${err.status} ${headline(err)}` : `failed: ${(err as Error).message}`;
+    const text = trace ? `${said} (correlation id ${trace})` : said;
     return { ok: false, text, exitCode: err instanceof CliError ? err.exitCode : ExitCode.FAILURE };
   }
 }

@@ -1,9 +1,11 @@
 // Sending a new GP employee: POST (never retried), then PATCH of the dynamic
 // sections, with the draft kept or handed over whatever goes wrong.
 import type { Context } from '../../context.js';
-import { createGpEmployment, submitDynamicDetails } from '../../api/employees.js';
+import { checkedEmployeeId, createGpEmployment, submitDynamicDetails } from '../../api/employees.js';
+import { isUuid } from '../../options.js';
 import { ApiError, ExitCode, exitCodeFor, InterruptedError, MaybeCreatedError, NetworkError } from '../../errors.js';
 import { conflictMessage, createFailure, isConflict, LOOK_FOR_EMPLOYEE, notSent, type Outcome } from '../../forms/flow.js';
+import { renderErrorJson, traceLines } from '../../output/render-error.js';
 import { renderKeyValue } from '../../output/table.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
@@ -97,6 +99,12 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
   let body = s.bodies.dynamic;
   const finishCmd = `partner dynamic-details submit ${id} --resume`;
   const dynSections = dynamicKeys(form);
+  if (body && id && !isUuid(id)) {
+    // Created, but its id cannot go into the PATCH's path (`..` would reach another endpoint).
+    ctx.io.stderr.write(`Employee ${sanitizeTerminal(code ?? id)} was created; its dynamic details (${dynSections.join(', ')}) were not sent.\n`);
+    await printCreated(ctx, created, s.output);
+    checkedEmployeeId(id, 'The create answer', 201);
+  }
   if (body && id) {
     const inDyn = (a: string) => dynSections.includes(a.split('.')[0]);
     const saveDyn = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter(inDyn) : [], w?.history?.filter(inDyn)) });
@@ -135,11 +143,17 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
           exit = ExitCode.INTERRUPTED;
           break;
         }
-        const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
-        ctx.io.stderr.write(
-          `${ctx.errColors.red('Error:')} Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${sanitizeTerminal((err as Error).message)}${detail}\n` +
-            `Your answers for them are kept. Finish with: ${finishCmd}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}\n`,
-        );
+        const next = `Your answers for them are kept. Finish with: ${finishCmd}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}`;
+        if (s.output.out.errors === 'json') {
+          // A script reading JSON errors gets one object, with the answer's status and correlation id.
+          ctx.io.stderr.write(renderErrorJson(err, { employeeId: id, employeeCode: code ?? null, next }));
+        } else {
+          const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
+          const trace = traceLines(err, true).map((l) => `\n${l}`).join('');
+          ctx.io.stderr.write(
+            `${ctx.errColors.red('Error:')} Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${sanitizeTerminal((err as Error).message)}${detail}${trace}\n${next}\n`,
+          );
+        }
         exit = exitCodeFor(err);
         break;
       }

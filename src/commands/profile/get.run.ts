@@ -15,6 +15,7 @@ import { renderError, renderErrorJson } from '../../output/render-error.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { renderKeyValue } from '../../output/table.js';
 import { writeList, writeRecord, type ListSpec } from '../../output/writer.js';
+import { put } from '../../safe-keys.js';
 
 export type GetOptions = OptionsOf<typeof get>;
 
@@ -83,7 +84,7 @@ async function fetchProfile(http: HttpClient, ref: string, sections: ProfileSect
   });
   // Every section 404: the id names no employee of this company; say so once.
   if (result.values.size === 0 && result.failures.length > 0 && result.failures.every((f) => f.error instanceof ApiError && f.error.status === 404)) {
-    result.failures = [{ error: new EmployeeNotFoundError(ref, isUuid(ref) ? 'id' : 'code') }];
+    result.failures = [{ error: new EmployeeNotFoundError(ref, isUuid(ref) ? 'id' : 'code', undefined, result.failures[0]!.error) }];
     result.id = undefined;
   }
   return result;
@@ -131,7 +132,7 @@ function flatRecord(doc: Record<string, unknown>, fields?: string[]): Record<str
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     const v = getPath(doc, f);
-    out[f] = v === undefined ? null : v;
+    put(out, f, v === undefined ? null : v);
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { UsageError } from '../../errors.js';
 import { firstInvalidUtf8, readInputBytes } from '../../input.js';
+import { isUnsafeKey, UNSAFE_NAMES_HINT } from '../../safe-keys.js';
 
 export const MAX_CSV_BYTES = 32 * 1024 * 1024;
 /** One row (all its cells) at most: a form row is a few kB; this refuses a runaway quote or a non-CSV file fast. */
@@ -62,6 +63,7 @@ export async function sheetOf(data: Buffer | string, source: string, encoding: C
   const seen = new Set<string>();
   for (const c of columns) {
     if (c === '') throw new UsageError(`${source}: the header has an empty column name (row ${header.row})`, undefined, 'INVALID_CSV');
+    if (c.split('.').some(isUnsafeKey)) throw new UsageError(`${source}: the column "${c.slice(0, 80)}" is not a field of any form`, UNSAFE_NAMES_HINT, 'INVALID_CSV');
     if (seen.has(c)) throw new UsageError(`${source}: the column "${c.slice(0, 80)}" appears twice in the header`, undefined, 'INVALID_CSV');
     seen.add(c);
   }
