@@ -11,6 +11,8 @@ import { loadServerForm } from '../../forms/load.js';
 import { bulkOnboard, graceSignal } from '../../forms/bulk/onboard.js';
 import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
 import { readSheet } from '../../forms/bulk/read.js';
+import { defaultResultsPath } from '../../forms/bulk/results.js';
+import { checkFiles } from '../../config/own-files.js';
 import { readValuesFile } from '../../forms/inputs.js';
 import type { Prompter } from '../../forms/prompter.js';
 import { runForm } from '../../forms/flow.js';
@@ -30,6 +32,10 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   if (opts.bodyFile !== undefined) return createFromBody(opts, opts.bodyFile, ctx, prompter);
   if (opts.fromCsv !== undefined) {
     if (opts.entity === undefined) throw new UsageError('--from-csv needs --entity NAME, the legal entity that hires every row', undefined, 'MISSING_ENTITY');
+    // The default results file (beside the sheet) is checked as an explicit --results is (command.ts): never an own file.
+    if (opts.results === undefined && opts.fromCsv !== '-' && !opts.dryRun) {
+      checkFiles([{ flag: '--results (default)', path: defaultResultsPath(opts.fromCsv), role: 'output' }, { flag: '--from-csv', path: opts.fromCsv, role: 'input' }], ctx.env);
+    }
     // A bad file (size, encoding, header) is reported before any request.
     const sheet = await readSheet(opts.fromCsv, { stdin: ctx.io.stdin, signal: ctx.signal, encoding: opts.encoding });
     const adaptive = new AdaptiveConcurrency({ max: opts.concurrency, onChange: (n, why) => ctx.log.debug(`rows in flight: ${n} (${why})`) });

@@ -19,7 +19,7 @@ export const create = defineCommand({
     yes: bool('with --body-file: send without asking'),
     fromCsv: path('bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it; "-" reads stdin, with --results); every row is checked first'),
     skipInvalid: bool('with --from-csv: create the valid rows even when some rows are invalid'),
-    results: path('with --from-csv: the results CSV (default: NAME.results.csv beside NAME.csv); its journal is PATH.journal'),
+    results: path('with --from-csv: the results CSV (default: NAME.results.csv beside NAME.csv); its journal is PATH.journal', { role: 'output' }),
     concurrency: int(`with --from-csv: rows created at once, 1 to ${BULK_MAX_CONCURRENCY} (default ${BULK_DEFAULT_CONCURRENCY}); fewer while the server answers 429/503`, { min: 1, max: BULK_MAX_CONCURRENCY }),
     encoding: choice(CSV_ENCODINGS, 'with --from-csv: how the file is encoded (default utf-8; a spreadsheet saved by Excel on Windows in Western Europe: windows-1252)'),
   },
