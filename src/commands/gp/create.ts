@@ -57,7 +57,7 @@ export const create = defineCommand({
       encoding: o.encoding ?? 'utf-8',
     };
   },
-  details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it. On a terminal an existing draft is offered; declining it keeps it until your first new answer replaces it.
+  details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it. A draft belongs to the run that made it: declining the draft offered on a terminal starts a new one beside it, and --from-file/--set runs never replace or delete a wizard's draft (a failed one keeps its values as a draft of its own). With several drafts, --resume asks which one on a terminal and otherwise names them: continue one with --draft ID. \`partner drafts list\` shows them, \`partner drafts discard\` removes them.
 Numbers: a dot marks decimals; digits may be grouped (2,400,000 or 24,00,000 or 2 400 000). A single dot or comma before exactly three digits (85.000, 85,000) could mean 85 or 85000 and is refused: type 85000 (or 85). The review shows amounts grouped by spaces with their currency (85 000 EUR).
 The non-dynamic sections are POSTed to /v1/employees/gp-employments, then the dynamic sections are PATCHed to the new employee's dynamic-details.
 The result (or, with --dry-run, the request bodies) is printed as a table on a terminal and as JSON when piped.
