@@ -8,12 +8,13 @@
 # Subcommands of a command path.
 _partner_subcommands() {
   case $1 in
-    '') _partner_r='employees trackers profile gp dynamic-details webhook api mcp auth doctor sandbox completion version help' ;;
+    '') _partner_r='employees trackers profile gp dynamic-details drafts webhook api mcp auth doctor sandbox completion version help' ;;
     'employees') _partner_r='list' ;;
     'trackers') _partner_r='onboarding offboarding' ;;
     'profile') _partner_r='get' ;;
     'gp') _partner_r='create schema template' ;;
     'dynamic-details') _partner_r='submit' ;;
+    'drafts') _partner_r='list discard' ;;
     'webhook') _partner_r='verify listen replay' ;;
     'auth') _partner_r='login status token switch logout' ;;
     'sandbox') _partner_r='start emit' ;;
@@ -29,10 +30,12 @@ _partner_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
-    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --draft --body-file --yes --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'gp template') _partner_r='--entity -o --output --jq --csv-raw --bom' ;;
-    'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --resume --draft --dry-run --body-file --yes' ;;
+    'drafts list') _partner_r='--entity --employee -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'drafts discard') _partner_r='--all --entity --employee --yes' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw --bom' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
@@ -57,10 +60,12 @@ _partner_value_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set --body-file --from-csv --results --concurrency --encoding -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --draft --body-file --from-csv --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'gp template') _partner_r='--entity -o --output --jq' ;;
-    'dynamic-details submit') _partner_r='--from-file --set --body-file' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --draft --body-file' ;;
+    'drafts list') _partner_r='--entity --employee -o --output --fields --jq' ;;
+    'drafts discard') _partner_r='--entity --employee' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output --fields --jq' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields --jq' ;;
@@ -100,6 +105,7 @@ _partner_values() {
     'gp template|-o'|'gp template|--output') _partner_r='w:csv json' ;;
     'dynamic-details submit|--from-file') _partner_r='f' ;;
     'dynamic-details submit|--body-file') _partner_r='f' ;;
+    'drafts list|-o'|'drafts list|--output') _partner_r='w:table json ndjson csv' ;;
     'webhook verify|--file') _partner_r='f' ;;
     'webhook verify|--jwks-file') _partner_r='f' ;;
     'webhook verify|-o'|'webhook verify|--output') _partner_r='w:table json ndjson csv' ;;
@@ -116,7 +122,7 @@ _partner_values() {
     'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'completion|#0') _partner_r='w:bash zsh fish' ;;
     'version|-o'|'version|--output') _partner_r='w:table json' ;;
-    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details webhook api mcp auth doctor sandbox completion version help' ;;
+    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details drafts webhook api mcp auth doctor sandbox completion version help' ;;
     *'|--profile') _partner_r='p' ;;
     *) _partner_r='' ;;
   esac

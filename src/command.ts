@@ -8,6 +8,7 @@
 // sees a raw string.
 import type { Context } from './context.js';
 import { compileOutput, resolveOutput, type Output, type OutputSpec, type OutputTarget } from './output/options.js';
+import { checkFiles, type FileRole, type NamedFile } from './config/own-files.js';
 
 export type { OutputSpec } from './output/options.js';
 
@@ -26,6 +27,12 @@ export interface Flag<T> {
   variadic?: boolean;
   /** Turns what was typed (undefined when absent) into the typed value, or throws a UsageError naming `name`. */
   parse(raw: unknown, name: string): T;
+  /**
+   * A flag that names files: whether the command reads or writes them, and
+   * for a compound value (`-F key=@file`) which paths its parsed value names.
+   * Every file flag goes through config/own-files.ts before `refine` and `run`.
+   */
+  file?: { role: FileRole; paths?(value: T): string[] };
 }
 
 export type Flags = Record<string, Flag<unknown>>;
@@ -140,10 +147,24 @@ export function parseCommand(def: CommandDef, rawArgs: unknown[], rawFlags: Reco
   const parsed: Record<string, unknown> = {};
   for (const [i, [key, flag]] of Object.entries(def.args ?? {}).entries()) parsed[key] = flag.parse(rawArgs[i], flagName(key, flag, true));
   for (const [key, flag] of Object.entries(def.flags ?? {})) parsed[key] = flag.parse(rawFlags[key], flagName(key, flag));
+  checkFiles(namedFiles(def, parsed), env);
   const out = def.output ? resolveOutput(rawFlags, def.output, target) : undefined;
   if (out) parsed.out = out;
   const refined = def.refine ? (def.refine as (p: unknown, env: NodeJS.ProcessEnv) => Record<string, unknown>)(parsed, env) : parsed;
   return out ? { ...refined, out } : refined;
+}
+
+/** The files the flags name, with their roles (directories are not checked here). */
+function namedFiles(def: CommandDef, parsed: Record<string, unknown>): NamedFile[] {
+  const files: NamedFile[] = [];
+  for (const [key, flag] of Object.entries(def.flags ?? {})) {
+    const role = flag.file?.role;
+    const value = parsed[key];
+    if (role === undefined || role === 'dir' || value === undefined) continue;
+    const paths = flag.file!.paths ? flag.file!.paths(value) : [String(value)];
+    for (const path of paths) files.push({ flag: flagName(key, flag), path, role });
+  }
+  return files;
 }
 
 /** parseCommand, then the part that takes a moment: --jq compiled. Everything about the output is known before `run` sends anything. */

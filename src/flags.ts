@@ -2,6 +2,7 @@
 // flag is shown (placeholder, choices, default in words) and how the raw text
 // becomes a typed value; the rules themselves are in options.ts.
 import type { Flag } from './command.js';
+import type { FileRole } from './config/own-files.js';
 import { UsageError } from './errors.js';
 import { isUuid, parseChoice, parseInteger, parseSeconds, parseText } from './options.js';
 
@@ -63,12 +64,17 @@ export function textOr(description: string, o: Common & { default: string; max?:
   return { kind: 'value', description, placeholder: o.placeholder ?? 'text', short: o.short, parse: (raw, name) => parseText(name, raw, o.max) ?? o.default };
 }
 
-/** A file path ("-" is stdin where the command says so); kept as typed, only checked non-empty. */
-export function path(description: string, o: Common = {}): Flag<string | undefined> {
+/**
+ * A file path ("-" is stdin where the command says so); kept as typed, only
+ * checked non-empty. `role` says how the command uses it (default: it reads
+ * it): outputs are checked against the inputs and partner's own files.
+ */
+export function path(description: string, o: Common & { role?: FileRole } = {}): Flag<string | undefined> {
   return {
     kind: 'value',
     description,
     placeholder: o.placeholder ?? 'path',
+    file: { role: o.role ?? 'input' },
     parse: (raw, name) => {
       if (raw === undefined) return undefined;
       const p = String(raw);

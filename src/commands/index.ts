@@ -9,6 +9,7 @@ import { auth } from './auth/index.js';
 import { complete, completion } from './completion/completion.js';
 import { doctor } from './doctor/doctor.js';
 import { dynamicDetails } from './dynamic-details/index.js';
+import { drafts } from './drafts/index.js';
 import { employees } from './employees/index.js';
 import { gp } from './gp/index.js';
 import { profile } from './profile/index.js';
@@ -23,6 +24,7 @@ export const TOP_LEVEL: TopLevel[] = [
   profile,
   gp,
   dynamicDetails,
+  drafts,
   webhook,
   { ...api, section: 'Scripting' },
   { ...mcp, section: 'Scripting' },

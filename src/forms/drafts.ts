@@ -1,16 +1,26 @@
 // Drafts of half-filled forms: personal data, so 0600 files in a 0700
-// directory under the config dir. One draft per legal entity for `gp create`,
-// one per employee for `dynamic-details submit`.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+// directory under the config dir. A draft belongs to the run that made it:
+// every draft is a file of its own (`gp-<entity>-<hash>.<id>.json`,
+// `dynamic-<employee>-<hash>.<id>.json`), so several drafts for one entity
+// coexist and no run replaces or deletes another's. Files of the earlier
+// one-per-entity layout (`gp-<entity>-<hash>.json`) are read as they are; their
+// id is the hash in their name. Written atomically (temp file, rename: never
+// through a symlink), read without following one, each write under its lock.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { CliError, ExitCode } from '../errors.js';
 import { configDir } from '../config/paths.js';
 import { underLock } from '../config/locked-file.js';
-import { ensurePrivateDir, tightenIfWide, writePrivateFile } from '../config/secure-files.js';
+import { ensurePrivateDir, writePrivateFile } from '../config/secure-files.js';
 import { isObj } from './schema.js';
 
-export interface GpDraft {
-  kind: 'gp-create';
+/** A draft file larger than this is not one we wrote: it is not read. */
+export const MAX_DRAFT_BYTES = 4 * 1024 * 1024;
+
+interface Common {
+  /** The draft's id (from its file name): what --draft and `drafts discard` take. */
+  id: string;
   version: 1;
   entity: string;
   answers: Record<string, unknown>;
@@ -21,17 +31,20 @@ export interface GpDraft {
   savedAt: string;
 }
 
-export interface DynamicDraft {
+export interface GpDraft extends Common {
+  kind: 'gp-create';
+}
+
+export interface DynamicDraft extends Common {
   kind: 'dynamic-details';
-  version: 1;
   employeeId: string;
   employeeCode?: string;
-  entity: string;
-  answers: Record<string, unknown>;
-  asked: string[];
-  history?: string[];
-  savedAt: string;
 }
+
+export type Draft = GpDraft | DynamicDraft;
+
+/** What a save is given: the draft without what the store adds. */
+type Content<D> = Omit<D, 'id' | 'kind' | 'version' | 'savedAt'>;
 
 /** A draft's list of ids (asked, history), whatever the file holds: only strings survive. */
 function ids(v: unknown): string[] {
@@ -43,74 +56,174 @@ function slug(text: string): string {
   return `${base}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`;
 }
 
+/** `gp-acme-1a2b3c4d.9f8e7d6c.json` (id 9f8e7d6c) or the earlier `gp-acme-1a2b3c4d.json` (id 1a2b3c4d). */
+const FILE = /^(gp|dynamic)-[a-z0-9-]*-([0-9a-f]{8})(?:\.([0-9a-f]{8}))?\.json$/;
+
+/** The id of a draft file, or undefined when the name is not a draft's. */
+export function idOf(file: string): string | undefined {
+  const m = FILE.exec(file);
+  return m ? (m[3] ?? m[2]) : undefined;
+}
+
 export class DraftStore {
   readonly dir: string;
 
   constructor(
     env: NodeJS.ProcessEnv,
     private readonly now: () => number = Date.now,
+    private readonly random: () => string = () => randomBytes(4).toString('hex'),
   ) {
     this.dir = join(configDir(env), 'drafts');
   }
 
-  gpPath(entity: string): string {
-    return join(this.dir, `gp-${slug(entity)}.json`);
+  /** A new id, not taken by a draft on disk. */
+  newId(): string {
+    const taken = new Set(this.files().map(idOf));
+    for (;;) {
+      const id = this.random();
+      if (!taken.has(id)) return id;
+    }
   }
 
-  dynamicPath(employeeId: string): string {
-    return join(this.dir, `dynamic-${slug(employeeId)}.json`);
+  /** Every readable draft, newest first (drafts of the same second in id order). */
+  list(): Draft[] {
+    const drafts: Draft[] = [];
+    for (const file of this.files()) {
+      const d = this.parse(file);
+      if (d) drafts.push(d);
+    }
+    return drafts.sort((a, b) => b.savedAt.localeCompare(a.savedAt) || a.id.localeCompare(b.id));
   }
 
-  loadGp(entity: string): GpDraft | undefined {
-    const d = this.read(this.gpPath(entity));
-    return d && d.kind === 'gp-create' && d.entity === entity && isObj(d.answers) ? ({ ...d, asked: ids(d.asked), history: ids(d.history) } as unknown as GpDraft) : undefined;
+  /** The drafts of `gp create` for this entity, newest first. */
+  gpDrafts(entity: string): GpDraft[] {
+    return this.list().filter((d): d is GpDraft => d.kind === 'gp-create' && d.entity === entity);
   }
 
-  saveGp(draft: Omit<GpDraft, 'kind' | 'version' | 'savedAt'>): void {
-    this.write(this.gpPath(draft.entity), { kind: 'gp-create', version: 1, ...draft });
+  /** The drafts of `dynamic-details submit` for this employee, newest first. */
+  dynamicDrafts(employeeId: string): DynamicDraft[] {
+    return this.list().filter((d): d is DynamicDraft => d.kind === 'dynamic-details' && d.employeeId === employeeId);
   }
 
-  deleteGp(entity: string): void {
-    this.remove(this.gpPath(entity));
+  /** The draft with this id, or undefined. */
+  get(id: string): Draft | undefined {
+    const file = this.files().find((f) => idOf(f) === id);
+    return file === undefined ? undefined : this.parse(file);
   }
 
-  loadDynamic(employeeId: string): DynamicDraft | undefined {
-    const d = this.read(this.dynamicPath(employeeId));
-    return d && d.kind === 'dynamic-details' && d.employeeId === employeeId && isObj(d.answers) ? ({ ...d, asked: ids(d.asked), history: ids(d.history) } as unknown as DynamicDraft) : undefined;
+  /** Saves (or replaces) the gp create draft `id`: a run saves only its own. */
+  saveGp(id: string, draft: Content<GpDraft>): void {
+    this.write(this.fileFor('gp', draft.entity, id), { kind: 'gp-create', version: 1, ...draft });
   }
 
-  saveDynamic(draft: Omit<DynamicDraft, 'kind' | 'version' | 'savedAt'>): void {
-    this.write(this.dynamicPath(draft.employeeId), { kind: 'dynamic-details', version: 1, ...draft });
+  /** Saves (or replaces) the dynamic-details draft `id`. */
+  saveDynamic(id: string, draft: Content<DynamicDraft>): void {
+    this.write(this.fileFor('dynamic', draft.employeeId, id), { kind: 'dynamic-details', version: 1, ...draft });
   }
 
-  deleteDynamic(employeeId: string): void {
-    this.remove(this.dynamicPath(employeeId));
+  /** Deletes the draft `id` (whatever its kind); false when there was none. */
+  delete(id: string): boolean {
+    const file = this.files().find((f) => idOf(f) === id);
+    if (file === undefined) return false;
+    const path = join(this.dir, file);
+    underLock(path, `the draft ${path}`, () => rmSync(path, { force: true }));
+    return true;
   }
 
-  // Writes and removals hold DRAFT.lock: two wizards on one draft (two terminals) save one at a time, each file whole.
+  /** The file of draft `id`: the one on disk (an earlier layout's name included), or a new name. */
+  private fileFor(prefix: 'gp' | 'dynamic', owner: string, id: string): string {
+    const onDisk = this.files().find((f) => idOf(f) === id && f.startsWith(`${prefix}-`));
+    if (onDisk !== undefined) return join(this.dir, onDisk);
+    const s = slug(owner);
+    // A legacy draft's id is the hash in its name: saved again, it keeps that name.
+    return join(this.dir, s.endsWith(`-${id}`) ? `${prefix}-${s}.json` : `${prefix}-${s}.${id}.json`);
+  }
+
+  /** The names of the draft files (locks, temp files and anything else left out). */
+  private files(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    return names.filter((n) => idOf(n) !== undefined).sort();
+  }
+
+  // Writes hold DRAFT.lock: two processes continuing one draft save one at a time, each file whole.
   private write(path: string, draft: Record<string, unknown>): void {
-    ensurePrivateDir(this.dir);
+    this.ensureDir();
     underLock(path, `the draft ${path}`, () => writePrivateFile(path, `${JSON.stringify({ ...draft, savedAt: new Date(this.now()).toISOString() }, null, 2)}\n`));
   }
 
-  private remove(path: string): void {
-    if (!existsSync(this.dir)) return;
-    underLock(path, `the draft ${path}`, () => rmSync(path, { force: true }));
+  /** The drafts directory, created 0700; never a symlink (drafts would land wherever it points). */
+  private ensureDir(): void {
+    let isLink = false;
+    try {
+      isLink = lstatSync(this.dir).isSymbolicLink();
+    } catch {
+      isLink = false;
+    }
+    if (isLink) {
+      throw new CliError(`The drafts directory ${this.dir} is a symbolic link; drafts are never written through one`, {
+        code: 'DRAFTS_DIR',
+        exitCode: ExitCode.FAILURE,
+        hint: `Remove the link (drafts are kept in a private directory of their own), then run the command again.`,
+      });
+    }
+    ensurePrivateDir(this.dir);
   }
 
+  /** One draft file: opened without following a symlink, a regular file of bounded size, mode tightened to 0600. */
   private read(path: string): Record<string, unknown> | undefined {
-    let text: string;
+    let fd: number;
     try {
-      tightenIfWide(path);
-      text = readFileSync(path, 'utf8');
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch {
       return undefined;
     }
     try {
-      const v = JSON.parse(text) as unknown;
+      const st = fstatSync(fd);
+      if (!st.isFile() || st.size > MAX_DRAFT_BYTES) return undefined;
+      if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+      const v = JSON.parse(readFileSync(fd, 'utf8')) as unknown;
       return isObj(v) ? v : undefined;
     } catch {
       return undefined;
+    } finally {
+      closeSync(fd);
     }
   }
+
+  private parse(file: string): Draft | undefined {
+    const d = this.read(join(this.dir, file));
+    const id = idOf(file)!;
+    if (!d || !isObj(d.answers) || typeof d.entity !== 'string' || typeof d.savedAt !== 'string') return undefined;
+    const common = { id, version: 1 as const, entity: d.entity, answers: d.answers, asked: ids(d.asked), history: ids(d.history), savedAt: d.savedAt };
+    if (d.kind === 'gp-create' && file.startsWith('gp-')) return { kind: 'gp-create', ...common };
+    if (d.kind === 'dynamic-details' && file.startsWith('dynamic-') && typeof d.employeeId === 'string') {
+      return { kind: 'dynamic-details', ...common, employeeId: d.employeeId, ...(typeof d.employeeCode === 'string' ? { employeeCode: d.employeeCode } : {}) };
+    }
+    return undefined;
+  }
+}
+
+/** The person a draft is about, as typed (first and last name, or the work e-mail), for lists and the picker; '' when nothing was typed yet. */
+export function draftName(answers: Record<string, unknown>): string {
+  const found: Record<'first' | 'last' | 'email', string | undefined> = { first: undefined, last: undefined, email: undefined };
+  const walk = (v: unknown, depth: number): void => {
+    if (!isObj(v) || depth > 4) return;
+    for (const key of Object.keys(v)) {
+      const x = v[key];
+      if (typeof x === 'string' && x.trim() !== '') {
+        const k = key.toLowerCase();
+        if (/^(first|given)_?name$/.test(k)) found.first ??= x.trim();
+        else if (/^(last|family|sur)_?name$/.test(k)) found.last ??= x.trim();
+        else if (/^(work)?_?e?mail$/.test(k)) found.email ??= x.trim();
+      } else walk(x, depth + 1);
+    }
+  };
+  walk(answers, 0);
+  const name = [found.first, found.last].filter((x) => x !== undefined).join(' ');
+  return (name || found.email || '').slice(0, 80);
 }

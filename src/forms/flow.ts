@@ -5,7 +5,8 @@
 // What is sent, and how its answer is read, is the command's `send`.
 import { wrapMessage } from '../text/wrap.js';
 import type { Context } from '../context.js';
-import { ApiError, CliError, ExitCode, InterruptedError, MaybeCreatedError, NetworkError, type UsageError } from '../errors.js';
+import { ApiError, CliError, ExitCode, InterruptedError, MaybeCreatedError, NetworkError, UsageError } from '../errors.js';
+import { draftName } from './drafts.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { collectValues, failWithIssues, fillFixed, validateSections, type ValueFlags } from './inputs.js';
 import type { Prompter } from './prompter.js';
@@ -22,16 +23,45 @@ import type { Wizard } from './wizard.js';
  */
 export type Outcome = { kind: 'created'; exit: number } | { kind: 'retry' } | { kind: 'quit' };
 
-/** A draft as the flow sees it; the command knows its file (per entity, per employee) and keeps secrets out. */
+/** One saved draft as the flow sees it. */
+export interface SlotDraft {
+  id: string;
+  answers: Record<string, unknown>;
+  asked: string[];
+  history?: string[];
+  savedAt: string;
+}
+
+/** The drafts of one entity (gp create) or employee (dynamic-details submit) as the flow sees them; the command keeps secrets out. */
 export interface DraftSlot {
-  load(): { answers: Record<string, unknown>; asked: string[]; history?: string[]; savedAt: string } | undefined;
-  save(doc: Record<string, unknown>, asked: Iterable<string>, history: readonly string[]): void;
+  /** This entity's (employee's) drafts, newest first. */
+  list(): SlotDraft[];
+  /** A new draft id (no file yet). */
+  newId(): string;
+  /** Saves draft `id`: only ever the run's own. */
+  save(id: string, doc: Record<string, unknown>, asked: Iterable<string>, history: readonly string[]): void;
+  remove(id: string): void;
   /** Whose draft, for the question (`for Acme GmbH`, `of ACME-00042`), terminal-safe. */
   whose: string;
-  /** The command line that continues it. */
-  resumeCommand: string;
+  /** The command line that continues draft `id` (naming it when there are several). */
+  resumeCommand(id: string): string;
   /** The error for --resume when there is no draft. */
   missing(): UsageError;
+}
+
+/**
+ * The draft of this run, handed to `send`. A run owns the draft it made, or
+ * the one it was told to continue (--resume, --draft, or chosen on the
+ * terminal); values given without the wizard are kept, on failure, as a new
+ * draft of their own: a scripted run never replaces or deletes another's.
+ */
+export interface RunDraft {
+  /** The command that continues this run's draft. */
+  resumeCommand(): string;
+  /** Values given without the wizard, kept after a failed send as a draft of their own; returns the command that continues it. */
+  keep(doc: Record<string, unknown>): string;
+  /** After a successful send: the draft this run made or continued is deleted, no other. */
+  done(): void;
 }
 
 export interface FormFlow {
@@ -44,6 +74,8 @@ export interface FormFlow {
   /** Ask on the terminal (no values given, a person there). */
   interactive: boolean;
   resume: boolean;
+  /** --draft ID: continue this draft (implies resume). */
+  draftId?: string;
   dryRun: boolean;
   /** --from-file / --set given. */
   values: ValueFlags;
@@ -58,62 +90,128 @@ export interface FormFlow {
   /** A dry run: prints what would be sent; `wizard` when the answers came from the wizard. */
   showDryRun(doc: Record<string, unknown>, wizard: boolean): Promise<number>;
   /** Sends the answers. With a wizard, refused answers are asked again (`retry`); without, failures throw. */
-  send(doc: Record<string, unknown>, wizard?: Wizard): Promise<Outcome>;
+  send(doc: Record<string, unknown>, run: RunDraft, wizard?: Wizard): Promise<Outcome>;
 }
 
-/** The answers a run starts from, and whether an earlier draft was set aside (kept on disk until the first new answer). */
+/** The answers a run starts from, its own draft's id, and the draft it continues (if any) or set aside. */
 interface Start {
   doc: Record<string, unknown>;
   asked: Set<string>;
   history: string[];
+  /** The draft this run saves into (continued, or new). */
+  id: string;
+  /** The draft it continues: deleted after a successful send. */
+  resumed?: string;
+  /** When the draft offered and declined was saved (it stays on disk, untouched). */
   setAside?: string;
 }
 
+/** "2026-11-28 01:42 UTC": when a draft was saved, for the picker and messages. */
+export function savedWhen(iso: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : sanitizeTerminal(iso.slice(0, 40));
+}
+
+/** One draft in the picker: when, who, id. */
+function choiceName(d: SlotDraft): string {
+  const name = draftName(d.answers);
+  return `${savedWhen(d.savedAt)}  ${name ? sanitizeTerminal(name) : '(no name yet)'}  [${d.id}]`;
+}
+
+async function pick(f: FormFlow, drafts: SlotDraft[], message: string, startNew?: string): Promise<SlotDraft | undefined> {
+  const NEW = '\u0000new';
+  const choices = drafts.map((d) => ({ name: choiceName(d), value: d.id }));
+  const id = await f.prompter.select<string>({ message, help: 'Newest first.', choices: startNew ? [...choices, { name: startNew, value: NEW }] : choices });
+  return drafts.find((d) => d.id === id);
+}
+
+/** The draft --resume continues: the only one, the one --draft names, or the one picked on a terminal. */
+async function toResume(f: FormFlow): Promise<SlotDraft> {
+  const drafts = f.draft.list();
+  if (f.draftId !== undefined) {
+    const d = drafts.find((x) => x.id === f.draftId);
+    if (!d) throw new UsageError(`No draft ${f.draftId} ${f.draft.whose}`, `See the drafts with: partner drafts list`, 'NO_DRAFT');
+    return d;
+  }
+  if (drafts.length === 0) throw f.draft.missing();
+  if (drafts.length === 1) return drafts[0]!;
+  if (!f.ctx.io.canPrompt) {
+    const list = drafts.map((d) => `  ${d.id}  ${savedWhen(d.savedAt)}  ${sanitizeTerminal(draftName(d.answers)) || '(no name yet)'}`).join('\n');
+    throw new UsageError(`There are ${drafts.length} drafts ${f.draft.whose}; say which one to continue:\n${list}`, `Pass --draft ID instead of --resume, for example: ${f.draft.resumeCommand(drafts[0]!.id)}`, 'DRAFT_AMBIGUOUS');
+  }
+  return (await pick(f, drafts, `Which draft ${f.draft.whose} do you want to continue?`))!;
+}
+
 async function start(f: FormFlow): Promise<Start> {
-  const existing = f.draft.load();
-  const fresh: Start = { doc: {}, asked: new Set(), history: [] };
-  const from = (d: NonNullable<typeof existing>): Start => ({ doc: d.answers, asked: new Set(d.asked), history: [...(d.history ?? [])] });
-  if (f.resume) {
-    if (!existing) throw f.draft.missing();
-    f.ctx.log.info(`Resuming the draft saved at ${existing.savedAt}.`);
-    const note = secretsResumeNote(f.form, existing.answers, f.sections);
+  const fresh = (): Start => ({ doc: {}, asked: new Set(), history: [], id: f.draft.newId() });
+  // Values given without the wizard save (on failure) under an id of their own, never over the draft they continue.
+  const from = (d: SlotDraft): Start => ({ doc: d.answers, asked: new Set(d.asked), history: [...(d.history ?? [])], id: f.interactive ? d.id : f.draft.newId(), resumed: d.id });
+  if (f.resume || f.draftId !== undefined) {
+    const d = await toResume(f);
+    f.ctx.log.info(`Resuming the draft saved at ${d.savedAt} (${d.id}).`);
+    const note = secretsResumeNote(f.form, d.answers, f.sections);
     if (note) f.ctx.log.info(note);
-    return from(existing);
+    return from(d);
   }
-  if (!existing || !f.interactive) return fresh;
-  const cont = await f.prompter.confirm({ message: `A draft ${f.draft.whose} saved at ${existing.savedAt} exists. Continue it?`, default: true });
-  if (cont) {
-    const note = secretsResumeNote(f.form, existing.answers, f.sections);
+  if (!f.interactive) return fresh();
+  const drafts = f.draft.list();
+  if (drafts.length === 0) return fresh();
+  let chosen: SlotDraft | undefined;
+  if (drafts.length === 1) {
+    const cont = await f.prompter.confirm({ message: `A draft ${f.draft.whose} saved at ${drafts[0]!.savedAt} exists. Continue it?`, default: true });
+    chosen = cont ? drafts[0] : undefined;
+  } else {
+    chosen = await pick(f, drafts, `${drafts.length} drafts ${f.draft.whose} exist. Continue one?`, 'Start a new one (the drafts are kept)');
+  }
+  if (chosen) {
+    const note = secretsResumeNote(f.form, chosen.answers, f.sections);
     if (note) f.prompter.note(f.ctx.errColors.dim(note));
-    return from(existing);
+    return from(chosen);
   }
-  f.prompter.note(f.ctx.errColors.dim(`Starting over. The draft saved at ${existing.savedAt} is kept until your first answer replaces it.`));
-  return { ...fresh, setAside: existing.savedAt };
+  const kept = drafts.length === 1 ? `The draft saved at ${drafts[0]!.savedAt} is kept` : `The ${drafts.length} drafts are kept`;
+  f.prompter.note(f.ctx.errColors.dim(`Starting a new draft. ${kept} (see them with: partner drafts list).`));
+  return { ...fresh(), setAside: drafts[0]!.savedAt };
+}
+
+/** The run's draft for `send`: saves only under this run's id, deletes only what it made or continued. */
+function runDraft(f: FormFlow, s: Start): RunDraft {
+  let own: string | undefined;
+  return {
+    resumeCommand: () => f.draft.resumeCommand(own ?? s.id),
+    keep: (doc) => {
+      own ??= f.draft.newId();
+      f.draft.save(own, doc, [], []);
+      return f.draft.resumeCommand(own);
+    },
+    done: () => {
+      for (const id of new Set([s.id, s.resumed, own])) if (id !== undefined) f.draft.remove(id);
+    },
+  };
 }
 
 /** Runs the flow to its exit code. */
 export async function runForm(f: FormFlow): Promise<number> {
   const s = await start(f);
-  if (!f.interactive) return fromValues(f, s.doc);
+  if (!f.interactive) return fromValues(f, s);
   return wizard(f, s);
 }
 
 /** Values from a file and --set over the draft (with --resume): every issue listed before anything is sent. */
-async function fromValues(f: FormFlow, base: Record<string, unknown>): Promise<number> {
-  const values = await collectValues(f.form, base, f.values, f.ctx, f.entity);
+async function fromValues(f: FormFlow, s: Start): Promise<number> {
+  const values = await collectValues(f.form, s.doc, f.values, f.ctx, f.entity);
   const doc = values.doc;
   fillFixed(f.form, doc, f.sections);
   const issues = [...values.issues, ...validateSections(f.form, doc, f.sections), ...(f.extraIssues?.(doc) ?? [])];
   if (issues.length) failWithIssues(f.ctx, issues, f.values.fromFile !== undefined || f.values.sets.length > 0);
   if (f.dryRun) return f.showDryRun(doc, false);
-  const out = await f.send(doc);
+  const out = await f.send(doc, runDraft(f, s));
   return out.kind === 'created' ? out.exit : out.kind === 'quit' ? ExitCode.INTERRUPTED : ExitCode.FAILURE;
 }
 
 async function wizard(f: FormFlow, s: Start): Promise<number> {
   const { ctx, draft } = f;
-  // A set-aside draft stays on disk until the person answers something: a
-  // question, not a fixed value filled in on the way (history counts answers).
+  // After a draft was declined (it stays on disk, untouched), this run's own
+  // draft is written from the first answer: a question, not a fixed value
+  // filled in on the way (history counts answers).
   let replaced = s.setAside === undefined;
   const w: Wizard = {
     form: f.form,
@@ -126,7 +224,7 @@ async function wizard(f: FormFlow, s: Start): Promise<number> {
     save: () => {
       if (!replaced && (w.history?.length ?? 0) === 0) return;
       replaced = true;
-      draft.save(w.doc, w.asked, w.history ?? []);
+      draft.save(s.id, w.doc, w.asked, w.history ?? []);
     },
   };
   f.prompter.note(ctx.errColors.bold(f.title));
@@ -135,11 +233,11 @@ async function wizard(f: FormFlow, s: Start): Promise<number> {
       const choice = await review(w, f.dryRun ? f.dryRunLabel : 'Submit');
       if (choice === 'quit') {
         w.save();
-        ctx.log.info(`Draft saved. Continue with: ${draft.resumeCommand}`);
+        ctx.log.info(`Draft saved. Continue with: ${draft.resumeCommand(s.id)}`);
         return ExitCode.INTERRUPTED;
       }
       if (f.dryRun) return await f.showDryRun(w.doc, true);
-      const out = await f.send(w.doc, w);
+      const out = await f.send(w.doc, runDraft(f, s), w);
       if (out.kind === 'retry') continue;
       return out.kind === 'created' ? out.exit : ExitCode.INTERRUPTED;
     }
@@ -147,7 +245,7 @@ async function wizard(f: FormFlow, s: Start): Promise<number> {
     // Ctrl-C before anything may have been created: the answers given are kept.
     if (err instanceof InterruptedError) {
       ctx.io.stderr.write('\n');
-      ctx.log.info(keepOnInterrupt(w, replaced || (w.history?.length ?? 0) > 0, s.setAside, draft.resumeCommand));
+      ctx.log.info(keepOnInterrupt(w, replaced || (w.history?.length ?? 0) > 0, s.setAside, draft.resumeCommand(s.id)));
     }
     throw err;
   }
@@ -156,7 +254,7 @@ async function wizard(f: FormFlow, s: Start): Promise<number> {
 /** Saves what this run answered and says so; with nothing answered, the draft on disk (if any) is left as it was. */
 function keepOnInterrupt(w: Wizard, answered: boolean, setAside: string | undefined, resumeCmd: string): string {
   if (!answered) {
-    return setAside !== undefined ? `Nothing new was answered: the draft saved at ${setAside} is kept. Continue it with: ${resumeCmd}` : 'Nothing was answered, so no draft was saved.';
+    return setAside !== undefined ? `Nothing new was answered: the draft saved at ${setAside} is kept. See your drafts with: partner drafts list` : 'Nothing was answered, so no draft was saved.';
   }
   try {
     w.save();

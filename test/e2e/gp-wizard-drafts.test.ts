@@ -1,7 +1,8 @@
 // Issue 21 item 8 through a pseudo-terminal, against the sandbox: a draft is
 // never lost by declining it. Answering "No" to "A draft … exists. Continue
 // it?" and pressing Ctrl-C at the first question keeps the earlier draft (and
-// says so, not "Your answers are saved"); the first new answer replaces it.
+// says so, not "Your answers are saved"); since issue 29 item 3 a new answer
+// starts a draft of its own beside it (it used to replace it).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!hasScript)('declining a draft through a pseudo-terminal', () => {
-  it('"No", then Ctrl-C at the first question: the earlier draft is kept and the message says so; a new answer then replaces it', async () => {
+  it('"No", then Ctrl-C at the first question: the earlier draft is kept and the message says so; a new answer starts a second draft', async () => {
     const first = pty(['gp', 'create', '--entity', IND]);
     await first.answer(/\? First name/, `Meera${ENTER}`);
     await first.answer(/\? Middle name \(optional\)/, CTRL_C);
@@ -52,7 +53,7 @@ describe.skipIf(!hasScript)('declining a draft through a pseudo-terminal', () =>
 
     const declined = pty(['gp', 'create', '--entity', IND]);
     await declined.answer(new RegExp(`A draft for ${IND} saved at \\S+ exists\\. Continue it\\?`), `n${ENTER}`);
-    await declined.expect(/The draft saved at \S+ is kept until your first answer replaces it/);
+    await declined.expect(/Starting a new draft\. The draft saved at \S+ is kept/);
     await declined.answer(/\? First name/, CTRL_C);
     expect(await declined.done).toBe(130);
     expect(declined.out).toContain(`Nothing new was answered: the draft saved at ${earlier.savedAt} is kept.`);
@@ -65,7 +66,10 @@ describe.skipIf(!hasScript)('declining a draft through a pseudo-terminal', () =>
     await replaced.answer(/\? Middle name \(optional\)/, CTRL_C);
     expect(await replaced.done).toBe(130);
     expect(replaced.out).toContain('Your answers are saved.');
-    expect(onlyDraft().answers).toEqual({ personal: { firstName: 'Ravi' } });
+    const both = readdirSync(draftsDir()).map((f) => JSON.parse(readFileSync(join(draftsDir(), f), 'utf8')) as { answers: unknown; savedAt: string });
+    expect(both.map((d) => d.answers)).toEqual(expect.arrayContaining([{ personal: { firstName: 'Meera' } }, { personal: { firstName: 'Ravi' } }]));
+    expect(both).toHaveLength(2);
+    expect(both).toContainEqual(earlier);
   }, 60_000);
 });
 

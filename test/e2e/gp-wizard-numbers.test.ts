@@ -38,7 +38,7 @@ beforeAll(async () => {
   for (const s of form.sections) asked.add(`section:${s.key}`);
   for (const s of form.sections) if (!s.required && answers[s.key] === undefined) asked.add(`skip:${s.key}`);
   asked.delete('compensation.baseSalary');
-  new DraftStore(env).saveGp({ entity: DEU, answers, asked: [...asked], history: [] });
+  new DraftStore(env).saveGp('0000abcd', { entity: DEU, answers, asked: [...asked], history: [] });
 });
 
 afterAll(async () => {

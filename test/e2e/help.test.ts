@@ -59,7 +59,7 @@ describe.each(paths)('partner %s --help', (path, def) => {
 });
 
 /** Examples that need more than the sandbox (a login, a server left running, a JWS from elsewhere, a shell pipe or redirect) are parsed, not run. */
-const NOT_RUN = /auth switch|--body-file|--from-csv|auth login|sandbox start|webhook listen|webhook verify|webhook replay|\||>|--resume|completion|\$\{|dynamic-details submit ACME-00042 --from-file|gp create --entity "[^"]+"$|gp create --entity "[^"]+" --resume|dynamic-details submit ACME-00042$|sandbox emit/;
+const NOT_RUN = /auth switch|--body-file|--from-csv|auth login|sandbox start|webhook listen|webhook verify|webhook replay|\||>|--resume|completion|\$\{|dynamic-details submit ACME-00042 --from-file|gp create --entity "[^"]+"$|gp create --entity "[^"]+" --resume|dynamic-details submit ACME-00042$|sandbox emit|drafts discard [0-9a-f]{8}/;
 
 const examples = paths.flatMap(([path, def]) => (def?.examples ?? []).map((e) => [path, e] as const));
 

@@ -27,6 +27,11 @@ function param(typed: boolean) {
   };
 }
 
+/** The files -F key=@file reads (never stdin, "@-"): checked like every input file before anything is read or sent. */
+function fileParams(params: ApiParam[]): string[] {
+  return params.filter((p) => p.typed && p.value.startsWith('@') && p.value !== '@-').map((p) => p.value.slice(1));
+}
+
 function header(raw: string, name: string): [string, string] {
   const colon = raw.indexOf(':');
   const key = colon < 0 ? '' : raw.slice(0, colon).trim();
@@ -50,7 +55,7 @@ export const api = defineCommand({
   flags: {
     method: withShort(choice(API_METHODS, 'the HTTP method (default GET; POST with --input)', { placeholder: 'method' }), 'X'),
     rawField: withShort(repeated('a string parameter key=value (query string for GET and DELETE, JSON body otherwise); repeatable', 'key=value', param(false)), 'f'),
-    field: withShort(repeated('a typed parameter: numbers, true, false and null as JSON, @file for a file\'s text (@- for stdin); repeatable', 'key=value', param(true)), 'F'),
+    field: { ...withShort(repeated('a typed parameter: numbers, true, false and null as JSON, @file for a file\'s text (@- for stdin); repeatable', 'key=value', param(true)), 'F'), file: { role: 'input', paths: fileParams } },
     input: path('the JSON request body from this file (- for stdin); -f/-F then go to the query string'),
     header: withShort(repeated("an extra request header 'Name: value' (Authorization cannot be replaced); repeatable", 'header', header), 'H'),
     include: bool('print the status line and the response headers before the body', { short: 'i' }),

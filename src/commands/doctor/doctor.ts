@@ -6,7 +6,7 @@ export const doctor = defineCommand({
   name: 'doctor',
   summary: 'check your set-up: Node.js, config file, profile, token, webhook keys, clock, proxy',
   flags: {
-    spool: path('also check this `webhook listen --spool` directory: events, undelivered ones, journal lines that could not be read', { placeholder: 'dir' }),
+    spool: path('also check this `webhook listen --spool` directory: events, undelivered ones, journal lines that could not be read', { placeholder: 'dir', role: 'dir' }),
   },
   output: { formats: ['table', 'json'], recordFields: ['ok', 'exitCode', 'checks'] },
   needsToken: false,

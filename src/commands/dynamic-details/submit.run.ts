@@ -71,7 +71,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   if (sections.length === 0) throw new UsageError(`The form of ${entity} has no dynamic sections; there is nothing to submit for ${who}`, undefined, 'NO_DYNAMIC_SECTIONS');
 
   const drafts = await ctx.drafts();
-  const resumeCmd = partnerCommand(ctx.globals, `dynamic-details submit ${id} --resume`);
+  const resumeCmd = (draftId: string) => partnerCommand(ctx.globals, `dynamic-details submit ${id} ${drafts.dynamicDrafts(id).some((d) => d.id !== draftId) ? `--draft ${draftId}` : '--resume'}`);
   const patch = (doc: Record<string, unknown>) => dynamicBody(form, doc) ?? {};
 
   return runForm({
@@ -81,17 +81,20 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
     sections,
     // Secret answers stay in memory only: the draft file never holds them.
     draft: {
-      load: () => drafts.loadDynamic(id),
-      save: (doc, asked, history) => {
+      list: () => drafts.dynamicDrafts(id),
+      newId: () => drafts.newId(),
+      save: (draftId, doc, asked, history) => {
         const { answers, asked: rest, history: back } = withoutSecrets(form, dynamicPart(form, doc), asked, history);
-        drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, answers, asked: rest, history: back });
+        drafts.saveDynamic(draftId, { employeeId: id, employeeCode: code, entity, answers, asked: rest, history: back });
       },
+      remove: (draftId) => void drafts.delete(draftId),
       whose: `of ${sanitizeTerminal(who)}`,
       resumeCommand: resumeCmd,
       missing: () => new UsageError(`No saved dynamic-details draft for ${who}`, `Start with: partner dynamic-details submit ${opts.employee}`, 'NO_DRAFT'),
     },
     interactive,
     resume: opts.resume,
+    draftId: opts.draft,
     dryRun: opts.dryRun,
     values: { fromFile: opts.fromFile, sets: opts.sets, fileValues },
     title: `Dynamic details for ${sanitizeTerminal(who)} (${sanitizeTerminal(entity)})`,
@@ -105,7 +108,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
       if (!wizard) ctx.log.info('Dry run: the values are valid; nothing was sent.');
       return ExitCode.OK;
     },
-    send: async (doc, w) => {
+    send: async (doc, run, w) => {
       try {
         await submitDynamicDetails(http, id, patch(doc));
       } catch (err) {
@@ -118,12 +121,12 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
           ctx.io.stderr.write(`The server refused these values:\n${issuesFromApi(form, err).map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
         } else if (w && !(err instanceof InterruptedError)) {
           w.save();
-          ctx.io.stderr.write(`Your answers are kept. Try again with: ${resumeCmd}\n`);
+          ctx.io.stderr.write(`Your answers are kept. Try again with: ${run.resumeCommand()}\n`);
         }
         throw err;
       }
-      // A submit from the wizard or a resumed draft is done with the draft; values given alone leave any draft as it was.
-      if (w || opts.resume) drafts.deleteDynamic(id);
+      // The draft this run made or continued is done; values given alone leave every other draft as it was.
+      run.done();
       saved();
       return { kind: 'created', exit: ExitCode.OK };
     },

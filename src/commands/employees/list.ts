@@ -24,7 +24,7 @@ export const list = defineCommand({
     concurrency: int(`pages fetched at once with --all, 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`, { min: 1, max: MAX_CONCURRENCY }),
     progress: negated('no progress bar on stderr with --all'),
     allowDrift: bool('with --all: keep what was seen when the company changed during the export or its pages did not add up (exit 0 with a warning; default: exit 1)'),
-    outputFile: path('write to this file instead of stdout, atomically: replaced only when complete (new files are 0600)'),
+    outputFile: path('write to this file instead of stdout, atomically: replaced only when complete (new files are 0600)', { role: 'output' }),
   },
   output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, recordFields: EMPLOYEE_FIELDS, fileFlag: 'outputFile' },
   refine: (o) => {

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { checkedEmployeeId, createGpEmployment, submitDynamicDetails } from '../../api/employees.js';
 import { isUuid } from '../../options.js';
 import { ApiError, ExitCode, exitCodeFor, InterruptedError, MaybeCreatedError, NetworkError } from '../../errors.js';
-import { conflictMessage, createFailure, isConflict, LOOK_FOR_EMPLOYEE, notSent, type Outcome } from '../../forms/flow.js';
+import { conflictMessage, createFailure, isConflict, LOOK_FOR_EMPLOYEE, notSent, type Outcome, type RunDraft } from '../../forms/flow.js';
 import { renderErrorJson, traceLines } from '../../output/render-error.js';
 import { renderKeyValue } from '../../output/table.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
@@ -19,9 +19,10 @@ import { fixIssues, review } from '../../forms/review.js';
 import type { CreateOptions } from './create.run.js';
 import { partnerCommand, q } from '../../text/command-line.js';
 
-/** The command that continues the draft of `entity`, aimed at the server of this run. */
-export function resumeCommand(ctx: Context, entity: string): string {
-  return partnerCommand(ctx.globals, `gp create --entity ${q(entity)} --resume`);
+/** The command that continues draft `id` of `entity`, aimed at the server of this run: by id when the entity has other drafts too. */
+export function resumeCommand(ctx: Context, drafts: DraftStore, entity: string, id: string): string {
+  const others = drafts.gpDrafts(entity).some((d) => d.id !== id);
+  return partnerCommand(ctx.globals, others ? `gp create --draft ${id}` : `gp create --entity ${q(entity)} --resume`);
 }
 
 /** What a draft keeps: the answers, asked questions and back history without secrets. */
@@ -43,6 +44,8 @@ export interface SubmitInput {
   bodies: Bodies;
   doc: Record<string, unknown>;
   drafts: DraftStore;
+  /** This run's draft (flow.ts): kept on failure, deleted after the create. */
+  run: RunDraft;
   /** The command's options, for how the result is printed. */
   output: CreateOptions;
   wizard?: Wizard;
@@ -55,9 +58,8 @@ export interface SubmitInput {
  * A request that may have created the employee throws MaybeCreatedError.
  */
 export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
-  const { form, entity, drafts, wizard: w } = s;
+  const { form, drafts, run, wizard: w } = s;
   const http = await ctx.http();
-  const resumeCmd = resumeCommand(ctx, entity);
   const email = workEmailOf(form, s.doc);
   let created: Record<string, unknown>;
   try {
@@ -66,10 +68,8 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
   } catch (err) {
     // Nothing typed is lost: values from --from-file/--set become a draft that
     // `--resume` walks through (each question pre-filled), whatever went wrong.
-    if (!w) {
-      drafts.saveGp({ entity, ...kept(form, s.doc, []) });
-      ctx.log.info(`Your values are kept as a draft: ${resumeCmd} (or fix the file and run again).${secretsNotKeptHint(form, s.doc)}`);
-    }
+    // A draft of this run's own: never over the wizard's (or another run's) draft.
+    if (!w) ctx.log.info(`Your values are kept as a draft: ${run.keep(s.doc)} (or fix the file and run again).${secretsNotKeptHint(form, s.doc)}`);
     if (isFieldRejection(err)) {
       const issues = issuesFromApi(form, err);
       if (w) {
@@ -87,14 +87,14 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
     }
     if (w && (err instanceof NetworkError || err instanceof InterruptedError)) {
       w.save();
-      if (notSent(err)) ctx.io.stderr.write(`Nothing was sent. Your answers are kept: ${resumeCmd}\n`);
+      if (notSent(err)) ctx.io.stderr.write(`Nothing was sent. Your answers are kept: ${run.resumeCommand()}\n`);
     }
-    throw createFailure(ctx, err, { email, keep: w ? `Your answers are kept: ${resumeCmd}` : undefined });
+    throw createFailure(ctx, err, { email, keep: w ? `Your answers are kept: ${run.resumeCommand()}` : undefined });
   }
 
   const id = String(created.id ?? '');
   const code = typeof created.employeeCode === 'string' ? created.employeeCode : undefined;
-  drafts.deleteGp(entity);
+  run.done();
   let exit: number = ExitCode.OK;
   let body = s.bodies.dynamic;
   const finishCmd = `partner dynamic-details submit ${id} --resume`;
@@ -107,12 +107,13 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
   }
   if (body && id) {
     const inDyn = (a: string) => dynSections.includes(a.split('.')[0]);
-    const saveDyn = () => drafts.saveDynamic({ employeeId: id, employeeCode: code, entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter(inDyn) : [], w?.history?.filter(inDyn)) });
+    const dynId = drafts.newId();
+    const saveDyn = () => drafts.saveDynamic(dynId, { employeeId: id, employeeCode: code, entity: s.entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter(inDyn) : [], w?.history?.filter(inDyn)) });
     saveDyn();
     for (;;) {
       try {
         await submitDynamicDetails(http, id, body);
-        drafts.deleteDynamic(id);
+        drafts.delete(dynId);
         break;
       } catch (err) {
         if (err instanceof InterruptedError) {

@@ -11,11 +11,14 @@ import { loadServerForm } from '../../forms/load.js';
 import { bulkOnboard, graceSignal } from '../../forms/bulk/onboard.js';
 import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
 import { readSheet } from '../../forms/bulk/read.js';
+import { defaultResultsPath } from '../../forms/bulk/results.js';
+import { checkFiles } from '../../config/own-files.js';
 import { readValuesFile } from '../../forms/inputs.js';
 import type { Prompter } from '../../forms/prompter.js';
 import { runForm } from '../../forms/flow.js';
 import { createFromBody } from './create-body-file.js';
 import { dryRun, kept, resumeCommand, submit } from './create-submit.js';
+import type { DraftStore } from '../../forms/drafts.js';
 import { partnerCommand, q } from '../../text/command-line.js';
 import { sortNames } from '../../forms/typed-text.js';
 
@@ -30,6 +33,10 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   if (opts.bodyFile !== undefined) return createFromBody(opts, opts.bodyFile, ctx, prompter);
   if (opts.fromCsv !== undefined) {
     if (opts.entity === undefined) throw new UsageError('--from-csv needs --entity NAME, the legal entity that hires every row', undefined, 'MISSING_ENTITY');
+    // The default results file (beside the sheet) is checked as an explicit --results is (command.ts): never an own file.
+    if (opts.results === undefined && opts.fromCsv !== '-' && !opts.dryRun) {
+      checkFiles([{ flag: '--results (default)', path: defaultResultsPath(opts.fromCsv), role: 'output' }, { flag: '--from-csv', path: opts.fromCsv, role: 'input' }], ctx.env);
+    }
     // A bad file (size, encoding, header) is reported before any request.
     const sheet = await readSheet(opts.fromCsv, { stdin: ctx.io.stdin, signal: ctx.signal, encoding: opts.encoding });
     const adaptive = new AdaptiveConcurrency({ max: opts.concurrency, onChange: (n, why) => ctx.log.debug(`rows in flight: ${n} (${why})`) });
@@ -50,7 +57,9 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   const interactive = ctx.io.canPrompt && !fileMode;
   const http = await ctx.http();
 
-  let entity = opts.entity;
+  const drafts = await ctx.drafts();
+  // --draft ID names its entity: --entity may be left out.
+  let entity = opts.entity ?? entityOfDraft(drafts, opts.draft);
   if (entity === undefined) {
     if (!interactive) throw new UsageError('--entity is required here', 'Pass --entity NAME, the legal entity that hires the employee (no prompts: not a terminal, CI, --no-input, or values given).', 'MISSING_ENTITY');
     entity = await askEntity(ctx, prompter);
@@ -58,11 +67,11 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   const hired = entity;
   // A bad values file or a missing draft is reported before anything is sent.
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
-  const drafts = await ctx.drafts();
   const missing = () => new UsageError(`No saved draft for entity "${hired}"`, `Start one with: ${partnerCommand(ctx.globals, `gp create --entity ${q(hired)}`)}`, 'NO_DRAFT');
-  if (opts.resume && !drafts.loadGp(hired)) throw missing();
+  if (opts.draft !== undefined) checkDraftEntity(drafts, opts.draft, hired);
+  else if (opts.resume && drafts.gpDrafts(hired).length === 0) throw missing();
   const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: hired }), ctx.log);
-  const resumeCmd = resumeCommand(ctx, hired);
+  const resumeCmd = (id: string) => resumeCommand(ctx, drafts, hired, id);
 
   return runForm({
     ctx,
@@ -70,20 +79,42 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     form,
     sections: form.sections.map((s) => s.key),
     // Secret answers stay in memory only: the draft file never holds them.
-    draft: { load: () => drafts.loadGp(hired), save: (doc, asked, history) => drafts.saveGp({ entity: hired, ...kept(form, doc, asked, history) }), whose: `for ${sanitizeTerminal(hired)}`, resumeCommand: resumeCmd, missing },
+    draft: {
+      list: () => drafts.gpDrafts(hired),
+      newId: () => drafts.newId(),
+      save: (id, doc, asked, history) => drafts.saveGp(id, { entity: hired, ...kept(form, doc, asked, history) }),
+      remove: (id) => void drafts.delete(id),
+      whose: `for ${sanitizeTerminal(hired)}`,
+      resumeCommand: resumeCmd,
+      missing,
+    },
     interactive,
     resume: opts.resume,
+    draftId: opts.draft,
     dryRun: opts.dryRun,
     values: { fromFile: opts.fromFile, sets: opts.sets, fileValues },
     entity: hired,
     title: `New GP employee for ${sanitizeTerminal(hired)}`,
     dryRunLabel: 'Show the request bodies (dry run, nothing is sent)',
     showDryRun: async (doc, wizard) => {
-      if (wizard) ctx.io.stderr.write(`Dry run: nothing was sent; the draft is kept (${resumeCmd}).\n`);
+      if (wizard) ctx.io.stderr.write(`Dry run: nothing was sent; the draft is kept (see: partner drafts list).\n`);
       return dryRun(ctx, buildBodies(form, hired, doc), opts, !wizard);
     },
-    send: (doc, wizard) => submit(ctx, { form, entity: hired, bodies: buildBodies(form, hired, doc), doc, drafts, output: opts, wizard }),
+    send: (doc, run, wizard) => submit(ctx, { form, entity: hired, bodies: buildBodies(form, hired, doc), doc, drafts, run, output: opts, wizard }),
   });
+}
+
+/** The entity of gp create draft `id` (--draft without --entity); undefined when there is no such draft. */
+function entityOfDraft(drafts: DraftStore, id: string | undefined): string | undefined {
+  const d = id === undefined ? undefined : drafts.get(id);
+  return d?.kind === 'gp-create' ? d.entity : undefined;
+}
+
+/** --draft names a gp create draft of this entity, or nothing is sent. */
+function checkDraftEntity(drafts: DraftStore, id: string, entity: string): void {
+  const d = drafts.get(id);
+  if (d?.kind !== 'gp-create') throw new UsageError(`No gp create draft ${id}`, 'See the drafts with: partner drafts list', 'NO_DRAFT');
+  if (d.entity !== entity) throw new UsageError(`Draft ${id} is for entity "${d.entity.slice(0, 80)}", not "${entity.slice(0, 80)}"`, 'Drop --entity (the draft names its entity), or pass the right draft.', 'NO_DRAFT');
 }
 
 async function askEntity(ctx: Context, prompter: Prompter): Promise<string> {

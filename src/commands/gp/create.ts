@@ -1,6 +1,7 @@
 // `partner gp create`: a GP employee from the entity's form (run: ./create.run.ts).
 import { defineCommand } from '../../command.js';
-import { bool, choice, int, path, repeated, text } from '../../flags.js';
+import { bool, choice, custom, int, path, repeated, text } from '../../flags.js';
+import { draftIdOf } from '../../forms/draft-id.js';
 import { BULK_DEFAULT_CONCURRENCY, BULK_MAX_CONCURRENCY, CSV_ENCODINGS } from '../../forms/bulk/limits.js';
 import { UsageError } from '../../errors.js';
 import { parseSetFlag } from '../../forms/set-flag.js';
@@ -14,12 +15,13 @@ export const create = defineCommand({
     fromFile: path('JSON values shaped like the schema, sections nested ("-" reads stdin); no prompts'),
     set: repeated('one value, typed by the schema; no prompts', 'section.field=value', (v) => parseSetFlag(v)),
     dryRun: bool('validate and print both request bodies (JSON) without sending'),
-    resume: bool('continue from the saved draft of this entity'),
+    resume: bool('continue the saved draft of this entity (on a terminal, pick one when there are several)'),
+    draft: custom('continue this draft (its id, from `partner drafts list`); implies --resume, names the entity', 'id', (raw, name) => draftIdOf(raw, name)),
     bodyFile: path('send this hand-written POST body (JSON, "-" reads stdin) as it is, after showing it; for any server'),
     yes: bool('with --body-file: send without asking'),
     fromCsv: path('bulk onboarding: one employee per row of this CSV (header: field paths, as `gp template` writes it; "-" reads stdin, with --results); every row is checked first'),
     skipInvalid: bool('with --from-csv: create the valid rows even when some rows are invalid'),
-    results: path('with --from-csv: the results CSV (default: NAME.results.csv beside NAME.csv); its journal is PATH.journal'),
+    results: path('with --from-csv: the results CSV (default: NAME.results.csv beside NAME.csv); its journal is PATH.journal', { role: 'output' }),
     concurrency: int(`with --from-csv: rows created at once, 1 to ${BULK_MAX_CONCURRENCY} (default ${BULK_DEFAULT_CONCURRENCY}); fewer while the server answers 429/503`, { min: 1, max: BULK_MAX_CONCURRENCY }),
     encoding: choice(CSV_ENCODINGS, 'with --from-csv: how the file is encoded (default utf-8; a spreadsheet saved by Excel on Windows in Western Europe: windows-1252)'),
   },
@@ -28,11 +30,12 @@ export const create = defineCommand({
   // sent; a field the answer then lacks is a warning, as the employee exists by then.
   output: { formats: ['table', 'json'], jsonFlag: 'dryRun', recordFields: [...EMPLOYEE_FIELDS, 'onboardingStage', 'submittedSections', 'createdAt', 'create', 'dynamicDetails'] },
   refine: (o) => {
-    if (o.bodyFile !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume)) {
-      throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set or --resume', undefined, 'INVALID_OPTION');
+    const resume = o.resume || o.draft !== undefined;
+    if (o.bodyFile !== undefined && (o.fromFile !== undefined || o.set.length > 0 || resume)) {
+      throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set, --resume or --draft', undefined, 'INVALID_OPTION');
     }
-    if (o.fromCsv !== undefined && (o.fromFile !== undefined || o.set.length > 0 || o.resume || o.bodyFile !== undefined)) {
-      throw new UsageError('--from-csv takes every value from the spreadsheet; it cannot be combined with --from-file, --set, --resume or --body-file', undefined, 'INVALID_OPTION');
+    if (o.fromCsv !== undefined && (o.fromFile !== undefined || o.set.length > 0 || resume || o.bodyFile !== undefined)) {
+      throw new UsageError('--from-csv takes every value from the spreadsheet; it cannot be combined with --from-file, --set, --resume, --draft or --body-file', undefined, 'INVALID_OPTION');
     }
     if (o.fromCsv === undefined && (o.skipInvalid || o.results !== undefined)) throw new UsageError('--skip-invalid and --results go with --from-csv', undefined, 'INVALID_OPTION');
     if (o.fromCsv === undefined && (o.concurrency !== undefined || o.encoding !== undefined)) throw new UsageError('--concurrency and --encoding go with --from-csv', undefined, 'INVALID_OPTION');
@@ -43,7 +46,8 @@ export const create = defineCommand({
       fromFile: o.fromFile,
       sets: o.set,
       dryRun: o.dryRun,
-      resume: o.resume,
+      resume,
+      draft: o.draft,
       bodyFile: o.bodyFile,
       yes: o.yes,
       fromCsv: o.fromCsv,
@@ -53,7 +57,7 @@ export const create = defineCommand({
       encoding: o.encoding ?? 'utf-8',
     };
   },
-  details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it. On a terminal an existing draft is offered; declining it keeps it until your first new answer replaces it.
+  details: `Answers are saved as a draft (config dir, mode 0600) after every question; Ctrl-C keeps it and --resume continues. A successful submit deletes it. A draft belongs to the run that made it: declining the draft offered on a terminal starts a new one beside it, and --from-file/--set runs never replace or delete a wizard's draft (a failed one keeps its values as a draft of its own). With several drafts, --resume asks which one on a terminal and otherwise names them: continue one with --draft ID. \`partner drafts list\` shows them, \`partner drafts discard\` removes them.
 Numbers: a dot marks decimals; digits may be grouped (2,400,000 or 24,00,000 or 2 400 000). A single dot or comma before exactly three digits (85.000, 85,000) could mean 85 or 85000 and is refused: type 85000 (or 85). The review shows amounts grouped by spaces with their currency (85 000 EUR).
 The non-dynamic sections are POSTed to /v1/employees/gp-employments, then the dynamic sections are PATCHed to the new employee's dynamic-details.
 The result (or, with --dry-run, the request bodies) is printed as a table on a terminal and as JSON when piped.

@@ -41,7 +41,7 @@ export const listen = defineCommand({
     forwardTo: httpUrl('POST each valid event, decoded, as JSON to this URL and print its status', 'http://localhost:3000/webhooks'),
     events: custom('comma-separated event types to report and forward (default: all; others are acknowledged and ignored)', 'types', eventList),
     forwardTimeout: custom('total time limit of one forward, like 5s or 500ms (default: 5s)', 'duration', (raw, name) => parseDuration(name, raw, { minMs: 100, maxMs: 600_000 })!),
-    spool: path("keep every verified event in this directory (append-only, fsync'd journal, mode 0700) before acknowledging it; forward from there with retries", { placeholder: 'dir' }),
+    spool: path("keep every verified event in this directory (append-only, fsync'd journal, mode 0700) before acknowledging it; forward from there with retries", { placeholder: 'dir', role: 'dir' }),
     forwardConcurrency: int(`with --spool: forwards in flight at most (default ${DEFAULT_FORWARD_CONCURRENCY}); events about one employee still go one at a time, in order`, { min: 1, max: MAX_FORWARD_CONCURRENCY, placeholder: 'n' }),
     maxAge: custom('refuse events whose timestamp is older than this, like 10m (replay protection; default: off)', 'duration', (raw, name) => parseDuration(name, raw, { minMs: 1000, maxMs: 365 * 86_400_000 })!),
     ...KEY_FLAGS,

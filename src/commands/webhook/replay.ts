@@ -10,7 +10,7 @@ export const replayCommand = defineCommand({
   name: 'replay',
   summary: 're-deliver events kept by `webhook listen --spool`, in arrival order',
   flags: {
-    spool: path('the spool directory of `webhook listen --spool` (required)', { placeholder: 'dir' }),
+    spool: path('the spool directory of `webhook listen --spool` (required)', { placeholder: 'dir', role: 'dir' }),
     since: text('only events received since this ISO 8601 time, or this long ago (like 2h)', { placeholder: 'time' }),
     eventType: custom('only these comma-separated event types', 'types', (raw) => {
       const types = raw

@@ -67,15 +67,16 @@ describe('drafts and the key-set cache write under their lock', () => {
   it('a draft is saved and deleted past a lock left by a killed process; no lock stays', () => {
     const drafts = new DraftStore({ PARTNER_CONFIG_DIR: join(dir.path, 'cfg') }, () => 0);
     mkdirSync(drafts.dir, { recursive: true });
-    const path = drafts.gpPath('Acme AB');
+    drafts.saveGp('0badcafe', { entity: 'Acme AB', answers: {}, asked: [] });
+    const path = join(drafts.dir, readdirSync(drafts.dir)[0]!);
     writeFileSync(`${path}.lock`, DEAD);
-    drafts.saveGp({ entity: 'Acme AB', answers: { a: 1 }, asked: ['a'] });
-    expect(drafts.loadGp('Acme AB')).toMatchObject({ answers: { a: 1 }, asked: ['a'], savedAt: '1970-01-01T00:00:00.000Z' });
+    drafts.saveGp('0badcafe', { entity: 'Acme AB', answers: { a: 1 }, asked: ['a'] });
+    expect(drafts.gpDrafts('Acme AB')).toMatchObject([{ id: '0badcafe', answers: { a: 1 }, asked: ['a'], savedAt: '1970-01-01T00:00:00.000Z' }]);
     writeFileSync(`${path}.lock`, DEAD);
-    drafts.deleteGp('Acme AB');
+    expect(drafts.delete('0badcafe')).toBe(true);
     expect(readdirSync(drafts.dir)).toEqual([]);
     // No drafts directory yet: deleting creates nothing.
-    new DraftStore({ PARTNER_CONFIG_DIR: join(dir.path, 'none') }).deleteDynamic('E1');
+    expect(new DraftStore({ PARTNER_CONFIG_DIR: join(dir.path, 'none') }).delete('0badcafe')).toBe(false);
     expect(existsSync(join(dir.path, 'none'))).toBe(false);
   });
 

@@ -1,0 +1,47 @@
+import type { Context } from '../../context.js';
+import type { OptionsOf } from '../../command.js';
+import type { discard } from './discard.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { draftName, type Draft } from '../../forms/drafts.js';
+import { countOf } from '../../output/count.js';
+import { sanitizeTerminal } from '../../output/sanitize.js';
+import { selectDrafts } from './list.run.js';
+
+export type DiscardOptions = OptionsOf<typeof discard>;
+
+/** "1a2b3c4d (gp create, Acme India Pvt Ltd, Meera Iyer)": which draft, terminal-safe. */
+function described(d: Draft): string {
+  const who = [d.kind === 'gp-create' ? 'gp create' : 'dynamic-details submit', d.entity, d.kind === 'dynamic-details' ? (d.employeeCode ?? d.employeeId) : undefined, draftName(d.answers) || undefined];
+  return `${d.id} (${sanitizeTerminal(who.filter((x) => x !== undefined).join(', '))})`;
+}
+
+export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
+  const store = await ctx.drafts();
+  const all = store.list();
+  let chosen: Draft[];
+  if (opts.all) {
+    chosen = selectDrafts(all, opts);
+    if (chosen.length === 0) {
+      ctx.io.stderr.write('No saved drafts; nothing was discarded.\n');
+      return ExitCode.OK;
+    }
+    if (!opts.yes) {
+      if (!ctx.io.canPrompt) throw new UsageError(`--all would discard ${countOf(chosen.length, 'draft')}: pass --yes to confirm`, 'Not on a terminal, so partner cannot ask.', 'CONFIRMATION_REQUIRED');
+      const prompter = await ctx.prompter();
+      const ok = await prompter.confirm({ message: `Discard ${countOf(chosen.length, 'draft')}? This cannot be undone.`, default: false });
+      if (!ok) {
+        ctx.io.stderr.write('Nothing was discarded.\n');
+        return ExitCode.INTERRUPTED;
+      }
+    }
+  } else {
+    const unknown = opts.ids.filter((id) => !all.some((d) => d.id === id));
+    if (unknown.length) throw new UsageError(`No draft ${unknown.join(', ')}; nothing was discarded`, 'See the drafts with: partner drafts list', 'NO_DRAFT');
+    chosen = all.filter((d) => opts.ids.includes(d.id));
+  }
+  for (const d of chosen) {
+    store.delete(d.id);
+    ctx.io.stderr.write(`Discarded draft ${described(d)}.\n`);
+  }
+  return ExitCode.OK;
+}
