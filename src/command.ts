@@ -50,6 +50,12 @@ export interface CommandDef {
   examples?: string[];
   /** Calls the API with the profile's token (default true): what `ctx.http()` checks. */
   needsToken?: boolean;
+  /**
+   * A long-running service (`webhook listen`): SIGTERM is its normal stop,
+   * not an interruption: the command winds down within graceMs and exits
+   * with its own code (0). Ctrl-C still interrupts (130).
+   */
+  service?: { graceMs: number };
   /** Cross-flag rules and derived values of the command's own flags, after every flag parsed on its own. Throws UsageError. */
   refine?: (parsed: never, env: NodeJS.ProcessEnv) => unknown;
   /** The run module, imported only when the command runs (typed by OptionsOf in that module). */
@@ -79,6 +85,7 @@ export function defineCommand<F extends Flags = Record<never, never>, A extends 
   output?: O;
   examples?: string[];
   needsToken?: boolean;
+  service?: { graceMs: number };
   refine?: (parsed: Parsed<F, A, O>, env: NodeJS.ProcessEnv) => R;
   load: () => Promise<unknown>;
 }): CommandDef & { readonly __options?: R & WithOutput<O> } {

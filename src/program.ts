@@ -31,6 +31,8 @@ export interface Runtime {
   helpJson?: HelpJson;
   /** The running command's path (`partner employees list`), for usage hints. */
   commandPath?: string;
+  /** The running command is a service (CommandDef.service): SIGTERM is its normal stop. */
+  service?: { graceMs: number };
 }
 
 /**
@@ -88,6 +90,7 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
 /** The action of every command: typed options in, a context built, the run module loaded and run. */
 async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd: Command): Promise<void> {
   runtime.commandPath = commandPath(cmd);
+  runtime.service = def.service;
   const globals = readGlobals(cmd, runtime.env);
   const [mod, { createContext }] = await Promise.all([def.load() as Promise<CommandModule<unknown>>, import('./context.js')]);
   const io: IO = {
