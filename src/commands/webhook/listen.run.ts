@@ -41,7 +41,12 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   }
   // One delivery client for every forward: a pool sized for concurrent deliveries; its deadline is the
   // abandon time (a slow target has usually done the work), the sender is answered at --forward-timeout.
-  const delivery = opts.forwardTo ? await ctx.delivery({ timeoutMs: abandonAfterMs(opts.forwardTimeoutMs), connections: FORWARD_CONNECTIONS }) : undefined;
+  // Ctrl-C stops forwards at once; SIGTERM lets those in flight finish (bounded below, then the spool and forwarder stop them).
+  const forwardsStop = new AbortController();
+  const onAbort = () => (ctx.signal.reason as InterruptedError | undefined)?.signal !== 'SIGTERM' && forwardsStop.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) onAbort();
+  else ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const delivery = opts.forwardTo ? await ctx.delivery({ timeoutMs: abandonAfterMs(opts.forwardTimeoutMs), connections: FORWARD_CONNECTIONS, signal: forwardsStop.signal }) : undefined;
   let queue = Promise.resolve();
   // Each write is isolated: one failure (a closed pipe, a rendering error, a --jq error) is reported and the next record still prints.
   const write = (record: Record<string, unknown>, line: () => string) => {
