@@ -37,8 +37,8 @@ _partner_flags() {
     'drafts list') _partner_r='--entity --employee -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'drafts discard') _partner_r='--all --entity --employee --yes' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw --bom' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
-    'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --metrics --max-attempts --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
+    'webhook replay') _partner_r='--spool --since --event-type --to --failed -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate --allow-drift -o --output --fields --jq --csv-raw --bom' ;;
     'mcp') _partner_r='--allow-write --reveal' ;;
     'auth login') _partner_r='--with-token --no-verify --insecure-storage' ;;
@@ -67,7 +67,7 @@ _partner_value_flags() {
     'drafts list') _partner_r='--entity --employee -o --output --fields --jq' ;;
     'drafts discard') _partner_r='--entity --employee' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output --fields --jq' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --max-attempts --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields --jq' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -o --output --fields --jq' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;

@@ -22,7 +22,8 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * The entry point: the only place that turns failures into messages and exit
- * codes, and that handles Ctrl-C and the other STOP_SIGNALS (first: abort and
+ * codes, and that handles Ctrl-C and the other STOP_SIGNALS (a service's
+ * SIGTERM: abort, wind down within its grace, exit with its own code; first: abort and
  * clean up, exit 130; second, or cleanup taking over a second: exit at once).
  */
 export async function main(
@@ -40,16 +41,24 @@ export async function main(
     pager = p;
     pager?.on('error', onStdoutError);
   };
+  // A service told to stop by SIGTERM (a service manager): its normal end, with its own exit code.
+  let stopping = false;
   const onStop = (signal: NodeJS.Signals) => {
     // A second Ctrl-C (or kill) is someone insisting; a second SIGHUP is not (a closing terminal
     // and its shell may each send one), and must not cut the cleanup short.
-    if (interrupted) {
+    if (interrupted || stopping) {
       if (signal !== 'SIGHUP') process.exit(ExitCode.INTERRUPTED);
+      return;
+    }
+    if (signal === 'SIGTERM' && runtime.service) {
+      stopping = true;
+      controller.abort(new InterruptedError('Stopped', 'STOPPED', signal));
+      setTimeout(() => process.exit(ExitCode.INTERRUPTED), runtime.service.graceMs + 1000).unref();
       return;
     }
     interrupted = true;
     pager?.stop();
-    controller.abort(new InterruptedError());
+    controller.abort(new InterruptedError(undefined, undefined, signal));
     setTimeout(() => process.exit(ExitCode.INTERRUPTED), 1000).unref();
   };
   for (const s of STOP_SIGNALS) process.on(s, onStop);
@@ -82,7 +91,7 @@ export async function main(
     // A stop signal wins over a closed output (a closing terminal brings both): 130. A failed
     // write is the cause of whatever the command then met (its own abort, a cut walk).
     const failed = interrupted ? undefined : outputFailure(io.stdout);
-    code = failed ? await report(failed, runtime, false) : !interrupted && (outputClosed || err instanceof OutputClosedError) ? ExitCode.OK : await report(err, runtime, interrupted);
+    code = failed ? await report(failed, runtime, false) : !interrupted && (outputClosed || err instanceof OutputClosedError || (stopping && err instanceof InterruptedError)) ? ExitCode.OK : await report(err, runtime, interrupted);
   } finally {
     // The person reads to the end (or quits) before partner exits; then what stderr held while the pager showed is written.
     await pager?.close();

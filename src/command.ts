@@ -62,6 +62,12 @@ export interface CommandDef {
    * while it prints (the wizard), or prints for as long as it runs (a listener).
    */
   pager?: false;
+  /**
+   * A long-running service (`webhook listen`): SIGTERM is its normal stop,
+   * not an interruption: the command winds down within graceMs and exits
+   * with its own code (0). Ctrl-C still interrupts (130).
+   */
+  service?: { graceMs: number };
   /** Cross-flag rules and derived values of the command's own flags, after every flag parsed on its own. Throws UsageError. */
   refine?: (parsed: never, env: NodeJS.ProcessEnv) => unknown;
   /** The run module, imported only when the command runs (typed by OptionsOf in that module). */
@@ -92,6 +98,7 @@ export function defineCommand<F extends Flags = Record<never, never>, A extends 
   examples?: string[];
   needsToken?: boolean;
   pager?: false;
+  service?: { graceMs: number };
   refine?: (parsed: Parsed<F, A, O>, env: NodeJS.ProcessEnv) => R;
   load: () => Promise<unknown>;
 }): CommandDef & { readonly __options?: R & WithOutput<O> } {

@@ -50,6 +50,8 @@ export interface DeliveryOptions {
   connections?: number;
   /** The total deadline of one delivery, ms (default: --timeout). */
   timeoutMs?: number;
+  /** What stops deliveries instead of Ctrl-C itself (webhook listen: SIGTERM lets forwards in flight finish). */
+  signal?: AbortSignal;
 }
 
 export interface Logger {
@@ -256,7 +258,7 @@ export function createContext(init: ContextInit): Context {
         userAgent: `partner-cli/${ctx.version}`,
         timeoutMs: opts.timeoutMs ?? globals.timeout * 1000,
         connections: opts.connections,
-        signal: init.signal,
+        signal: opts.signal ?? init.signal,
         debug: globals.debug ? log.debug : undefined,
         dispatcher: init.dispatcher,
       });

@@ -215,7 +215,12 @@ function outputWriteReason(code: string | undefined, cause: unknown): string {
 
 /** Ctrl-C while working (exit 130, "Interrupted."). */
 export class InterruptedError extends CliError {
-  constructor(message = 'Interrupted', code = 'INTERRUPTED') {
+  constructor(
+    message = 'Interrupted',
+    code = 'INTERRUPTED',
+    /** The signal that stopped the command, when one did. */
+    readonly signal?: NodeJS.Signals,
+  ) {
     super(message, { code, exitCode: ExitCode.INTERRUPTED });
   }
 }

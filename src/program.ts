@@ -34,6 +34,8 @@ export interface Runtime {
   commandPath?: string;
   /** A pager was put on stdout (output/pager.ts): the entry point waits for it and stops it on Ctrl-C. */
   onPager?: (pager: PagedStdout | undefined) => void;
+  /** The running command is a service (CommandDef.service): SIGTERM is its normal stop. */
+  service?: { graceMs: number };
 }
 
 /**
@@ -91,6 +93,7 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
 /** The action of every command: typed options in, a context built, the run module loaded and run. */
 async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd: Command): Promise<void> {
   runtime.commandPath = commandPath(cmd);
+  runtime.service = def.service;
   const globals = readGlobals(cmd, runtime.env);
   const [mod, { createContext }, pager] = await Promise.all([
     def.load() as Promise<CommandModule<unknown>>,

@@ -27,6 +27,8 @@ export interface Delivery {
   status: number;
   /** The first REPLY_EXCERPT_BYTES of the reply, as UTF-8 (untrusted: sanitise before printing). */
   excerpt: string;
+  /** The reply's headers, lower-case names (untrusted). */
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 /** A delivery that got no HTTP status: `reason` is short, for a status line ("ECONNREFUSED", "no answer within 5 s"). */
@@ -130,7 +132,7 @@ export class HttpDeliveryClient implements DeliveryClient {
       });
       const excerpt = await readReply(res.body);
       this.opts.debug?.(`${where} -> ${res.statusCode} in ${Date.now() - started} ms`);
-      return { status: res.statusCode, excerpt };
+      return { status: res.statusCode, excerpt, headers: res.headers };
     } catch (err) {
       this.opts.debug?.(`${where} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
       if (deadline.stopped) throw new InterruptedError();

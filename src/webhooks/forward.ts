@@ -12,6 +12,21 @@ export interface ForwardResult {
   error?: string;
   /** Already delivered within the dedupe window: not sent again. */
   duplicate?: boolean;
+  /** The target refused it for good (ABORT_HEADER): it is parked, never retried. */
+  abort?: boolean;
+}
+
+/**
+ * A target answers a forward with `webhook-delivery: abort` (the header
+ * Svix's senders honour) to say "never retry this one": the spool parks it
+ * at once (webhook replay --failed can still send it).
+ */
+export const ABORT_HEADER = 'webhook-delivery';
+
+/** Whether a reply's headers say the event must not be retried. */
+export function saysAbort(headers: Record<string, string | string[] | undefined> | undefined): boolean {
+  const v = headers?.[ABORT_HEADER];
+  return (Array.isArray(v) ? v : [v]).some((x) => typeof x === 'string' && x.trim().toLowerCase() === 'abort');
 }
 
 export function delivered(r: ForwardResult): boolean {
@@ -70,7 +85,7 @@ export async function postEvent(client: DeliveryClient, url: string, e: ForwardE
       },
       body: e.body,
     });
-    return { url, status: res.status };
+    return { url, status: res.status, ...(saysAbort(res.headers) && !(res.status >= 200 && res.status < 300) ? { abort: true } : {}) };
   } catch (err) {
     if (err instanceof InterruptedError || stop?.aborted) return { url, error: 'stopped' };
     if (err instanceof DeliveryError) return { url, error: err.reason };

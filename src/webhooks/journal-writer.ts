@@ -7,7 +7,7 @@
 //    concurrent senders cost a few syncs, not 50.
 // An event is acknowledged only once durable; a delivery record need only be
 // written before the next forward starts (see spool.ts).
-import { closeSync, fdatasync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fstat, writeSync } from 'node:fs';
 
 interface Waiter {
   seq: number;
@@ -83,6 +83,11 @@ export class JournalWriter {
 
   close(): void {
     closeSync(this.fd);
+  }
+
+  /** The inode of the file written to (the health check compares it with the journal's path), or undefined once closed. */
+  ino(): Promise<number | undefined> {
+    return new Promise((resolve) => fstat(this.fd, (err, st) => resolve(err ? undefined : st.ino)));
   }
 
   private async sync(): Promise<void> {

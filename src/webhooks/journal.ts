@@ -5,10 +5,15 @@
 // Records, one JSON object per line:
 //   {"t":"event","id","digest","receivedAt","eventType","kid","jws","payload","target"}
 //   {"t":"start","id","at"}                      a forward of the event is about to be sent
-//   {"t":"attempt","id","at","status"|"error"}   that forward failed (no 2xx)
-//   {"t":"delivered","id","at","status"}         the target answered 2xx
+//   {"t":"attempt","id","at","status"|"error","n"}   that forward failed (no 2xx); n: failed forwards so far
+//   {"t":"parked","id","at","n","reason"}        a dead letter: refused n times (--max-attempts) or
+//                                                refused for good by the target; not forwarded again
+//                                                until `webhook replay --failed` delivers it
+//   {"t":"delivered","id","at","status"}         the target answered 2xx (also written by replay)
 // An event's state is its last record: a "start" with nothing after it is a
-// forward a crash interrupted (it may have reached the target).
+// forward a crash interrupted (it may have reached the target). Nothing is
+// written for a parked event but its delivery, so "parked" stays its last
+// record until then (compaction keeps it).
 import { closeSync, createReadStream, fstatSync, ftruncateSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ExitCode } from '../errors.js';
@@ -31,11 +36,15 @@ export interface SpooledEvent {
 }
 
 export interface DeliveryRecord {
-  t: 'start' | 'attempt' | 'delivered';
+  t: 'start' | 'attempt' | 'parked' | 'delivered';
   id: string;
   at: string;
   status?: number;
   error?: string;
+  /** attempt, parked: failed forwards so far. */
+  n?: number;
+  /** parked: why ('max-attempts', 'target-abort'). */
+  reason?: string;
 }
 
 export type JournalRecord = SpooledEvent | DeliveryRecord;
@@ -57,7 +66,7 @@ export function parseRecord(line: string): JournalRecord | undefined {
   }
   if (r === null || typeof r !== 'object' || typeof r.id !== 'string') return undefined;
   if (r.t === 'event') return typeof r.digest === 'string' ? r : undefined;
-  return r.t === 'start' || r.t === 'attempt' || r.t === 'delivered' ? r : undefined;
+  return r.t === 'start' || r.t === 'attempt' || r.t === 'parked' || r.t === 'delivered' ? r : undefined;
 }
 
 /** A line of the journal that is not a record we wrote (a flipped byte, a bad sector, an edit): kept aside, never dropped. */
@@ -157,20 +166,25 @@ export interface JournalState {
   attempts: Map<string, number>;
   /** Events a forward was started for and not recorded delivered: the next send is a redelivery. */
   sentBefore: Set<string>;
+  /** Parked events (dead letters) not delivered since. */
+  parked: Set<string>;
   /** Lines that are not records (damaged): their events cannot be delivered from the journal. */
   unreadable: number;
 }
 
 /** Reads the journal: every event in arrival order, with its delivery state, and how many lines could not be read. */
 export async function readJournal(dir: string): Promise<JournalState> {
-  const state: JournalState = { events: [], deliveredIds: new Set(), attempts: new Map(), sentBefore: new Set(), unreadable: 0 };
+  const state: JournalState = { events: [], deliveredIds: new Set(), attempts: new Map(), sentBefore: new Set(), parked: new Set(), unreadable: 0 };
   await eachRecord(join(dir, JOURNAL), (r) => {
     if (r.t === 'event') state.events.push(r);
     else if (r.t === 'delivered') {
       state.deliveredIds.add(r.id);
       state.sentBefore.delete(r.id);
+      state.parked.delete(r.id);
     } else {
-      if (r.t === 'attempt') state.attempts.set(r.id, (state.attempts.get(r.id) ?? 0) + 1);
+      // Counted from n when written (a compacted journal keeps only the last record), else one per attempt.
+      if (r.t === 'attempt' || r.t === 'parked') state.attempts.set(r.id, typeof r.n === 'number' ? r.n : (state.attempts.get(r.id) ?? 0) + (r.t === 'attempt' ? 1 : 0));
+      if (r.t === 'parked' && !state.deliveredIds.has(r.id)) state.parked.add(r.id);
       if (!state.deliveredIds.has(r.id)) state.sentBefore.add(r.id);
     }
   }, () => state.unreadable++);

@@ -73,6 +73,10 @@ export class KeyStore {
   /** Last fetch of any kind by this process (one-shot mode). */
   private lastFetch?: number;
   private readonly oneShot: boolean;
+  /** Fetches caused by an unknown kid (for the receiver's metrics). */
+  refetches = 0;
+  /** Why the last fetch failed, until one succeeds (for the receiver's health). */
+  private lastFailure?: string;
   private readonly imported = new Map<string, Promise<CryptoKey>>();
 
   constructor(opts: KeyStoreOptions) {
@@ -157,7 +161,19 @@ export class KeyStore {
     }
     this.debug('unknown kid: refetching the key set (keys may have rotated)');
     this.lastRefetch = this.now();
+    this.refetches++;
     return this.fetch();
+  }
+
+  /**
+   * Why webhooks cannot be checked now, for a health check: the last fetch
+   * failed and no key set within its age limit is held (past the cache).
+   * Undefined otherwise; never fetches.
+   */
+  unreachable(): string | undefined {
+    if (this.lastFailure === undefined) return undefined;
+    if (this.snapshot && isFresh(this.snapshot, this.now())) return undefined;
+    return `the key set cannot be fetched (${this.lastFailure})`;
   }
 
   /** The CryptoKey for an entry, imported once per distinct key. */
@@ -177,9 +193,20 @@ export class KeyStore {
 
   /** One fetch at a time: concurrent webhooks with a new kid share it. */
   private fetch(): Promise<KeySetSnapshot> {
-    this.inflight ??= this.doFetch().finally(() => {
-      this.inflight = undefined;
-    });
+    this.inflight ??= this.doFetch()
+      .then(
+        (snap) => {
+          this.lastFailure = undefined;
+          return snap;
+        },
+        (err: unknown) => {
+          this.lastFailure = err instanceof Error ? ((err as { code?: unknown }).code !== undefined ? String((err as { code?: unknown }).code) : err.name) : 'error';
+          throw err;
+        },
+      )
+      .finally(() => {
+        this.inflight = undefined;
+      });
     return this.inflight;
   }
 

@@ -10,7 +10,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { listenError } from '../errors.js';
-import { BodyTooLargeError, readCapped } from '../input.js';
+import { readBody } from './body.js';
+import { ConnectionGuard } from './connection-guard.js';
+import { NO_METRICS, type MetricsEndpoint, type ReceiverMetrics } from './metrics.js';
 import { abandonAfterMs, delivered, DirectDelivery, Forwarder, payloadDigest, type ForwardEvent, type ForwardResult } from './forward.js';
 import type { KeyStore } from './jwks.js';
 import type { DeliveryClient } from '../api/delivery.js';
@@ -46,7 +48,21 @@ export interface ReceiverOptions {
   /** Refuse events whose timestamp is older than this (replay protection); off when undefined. */
   maxAgeMs?: number;
   now?: () => number;
+  /** A sender has this long for its headers, and as long again for its body (408 when over). */
+  readTimeoutMs: number;
+  /** Sender connections open at once (connection-guard.ts: idle and slow ones make room first). */
+  maxConnections: number;
+  /** Bytes of request bodies held at once (503 with Retry-After past it). */
+  maxHeldBytes: number;
+  /** Counted events and, with --metrics, `GET /metrics`. */
+  metrics?: ReceiverMetrics | MetricsEndpoint;
+  /** Why the spool cannot take an event now (spool-health.ts), for `GET /healthz`. */
+  spoolProblem?: () => Promise<string | undefined>;
 }
+
+/** The paths answered to GET beside the webhook path. */
+export const HEALTH_PATH = '/healthz';
+export const METRICS_PATH = '/metrics';
 
 export interface ReceivedEvent {
   /** When it arrived, ISO 8601. */
@@ -65,7 +81,10 @@ export interface ReceivedEvent {
 
 export interface Receiver {
   url: string;
+  /** Stops taking connections and requests (health answers 503 from now on); close() then ends the rest. */
+  stopAccepting(): void;
   close(): Promise<void>;
+  readonly guard: ConnectionGuard;
 }
 
 /**
@@ -104,12 +123,20 @@ export function requestPath(target: string | undefined): string {
   return end === -1 ? t : t.slice(0, end);
 }
 
+const BUSY_BODY = '{"error":"BUSY","message":"every connection is in use; retry later"}';
+/** The raw answer to a connection refused before any request was read (every slot busy). */
+const REFUSED = `HTTP/1.1 503 Service Unavailable\r\nretry-after: ${RETRY_AFTER_S}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${BUSY_BODY.length}\r\n\r\n${BUSY_BODY}`;
+
 export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEvent: (e: ReceivedEvent) => void | Promise<void>, onError: (message: string) => void): Promise<Receiver> {
   const now = opts.now ?? Date.now;
+  const metrics = opts.metrics ?? NO_METRICS;
+  const endpoint = 'text' in metrics ? (metrics as MetricsEndpoint) : undefined;
   const forwarder = opts.forwardTo && !opts.spool ? new Forwarder(opts.forwardTo, opts.delivery ?? abandonAfterMs(opts.forwardTimeoutMs)) : undefined;
   const direct = forwarder ? new DirectDelivery(forwarder, opts.forwardTimeoutMs, DEDUPE_WINDOW_MS, now) : undefined;
+  const guard = new ConnectionGuard(opts.maxConnections, opts.maxHeldBytes, now);
   const sockets = new Set<Socket>();
   let closed = false;
+  let accepting = true;
 
   // A failing output (a write error, a rendering bug) must never stop the receiver.
   async function report(event: ReceivedEvent): Promise<void> {
@@ -121,10 +148,20 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
   }
 
   const notKept = (res: ServerResponse, message: string) => reply(res, 503, { error: 'NOT_DELIVERED', message }, { 'retry-after': String(RETRY_AFTER_S) });
+  /** Answers, then closes the connection (a sender cut off: its bytes are not read on). */
+  const replyAndClose = (res: ServerResponse, status: number, body: Record<string, unknown>, extra: Record<string, string> = {}) => {
+    res.once('finish', () => res.socket?.destroy());
+    reply(res, status, body, { connection: 'close', ...extra });
+    // An answer the sender does not read (a stalled socket) must not hold the connection either.
+    if (!res.writableFinished) setTimeout(() => res.socket?.destroy(), 1000).unref();
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const time = new Date(now()).toISOString();
-    if (requestPath(req.url) !== opts.path) {
+    const where = requestPath(req.url);
+    if (req.method === 'GET' && where === HEALTH_PATH) return health(res);
+    if (req.method === 'GET' && where === METRICS_PATH && endpoint) return metricsText(res, endpoint);
+    if (where !== opts.path) {
       reply(res, 404, { error: 'NOT_FOUND', message: `webhooks are received on ${opts.path}` });
       return;
     }
@@ -132,84 +169,142 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
       reply(res, 405, { error: 'METHOD_NOT_ALLOWED', message: 'webhooks are delivered with POST' }, { allow: 'POST' });
       return;
     }
-    // Capped while reading; too large is answered 413 on the same connection, then it is closed.
-    const body = await readCapped(req, MAX_WEBHOOK_BYTES, { declaredLength: req.headers['content-length'], keepOpen: true }).catch((err: unknown) => {
-      if (err instanceof BodyTooLargeError) {
-        req.pause();
-        return undefined;
-      }
-      throw err;
-    });
-    let verdict: Verdict;
-    if (body === undefined) {
-      // Too large: answer at once without reading the rest, and close the connection.
-      verdict = tooLargeVerdict();
-      const event: ReceivedEvent = { time, httpStatus: 413, verdict, filtered: false };
-      res.once('finish', () => req.socket.destroy());
-      reply(res, 413, { error: verdict.reason, message: verdict.message }, { connection: 'close' });
-      await report(event);
+    metrics.received();
+    const started = performance.now();
+    res.once('finish', () => metrics.answered(res.statusCode, (performance.now() - started) / 1000));
+    guard.set(req.socket, 'reading');
+    const read = await readBody(req, { maxBytes: MAX_WEBHOOK_BYTES, deadlineMs: opts.readTimeoutMs, guard, onEvict: () => metrics.connection('slow') });
+    guard.set(req.socket, 'busy');
+    if (!read.ok) {
+      if (read.why === 'too-large') {
+        // Too large: answered at once without reading the rest, and the connection closed.
+        const verdict = tooLargeVerdict();
+        metrics.refused(verdict.reason ?? 'TOO_LARGE');
+        replyAndClose(res, 413, { error: verdict.reason, message: verdict.message });
+        await report({ time, httpStatus: 413, verdict, filtered: false });
+      } else if (read.why === 'timeout') {
+        metrics.refused('REQUEST_TIMEOUT');
+        replyAndClose(res, 408, { error: 'REQUEST_TIMEOUT', message: `the body did not arrive within ${opts.readTimeoutMs / 1000} s` });
+      } else if (read.why === 'over-budget') {
+        metrics.refused('BUSY');
+        replyAndClose(res, 503, { error: 'BUSY', message: 'too many bodies being received; retry later' }, { 'retry-after': String(RETRY_AFTER_S) });
+      } else res.socket?.destroy(); // the sender went away
       return;
     }
+    try {
+      await answer(read.body, time, res);
+    } finally {
+      read.release();
+    }
+  }
+
+  async function answer(body: Buffer, time: string, res: ServerResponse): Promise<void> {
+    let verdict: Verdict;
     try {
       verdict = await verifyWebhook(body, store);
     } catch (err) {
       // The key set could not be fetched: nothing is known about the webhook.
       onError(`could not verify a webhook: ${(err as Error).message}`);
+      metrics.refused('KEYS_UNAVAILABLE');
       reply(res, 503, { error: 'KEYS_UNAVAILABLE', message: 'the signing key set could not be fetched' }, { 'retry-after': String(RETRY_AFTER_S) });
       return;
     }
     if (!verdict.valid) {
       const httpStatus = statusForVerdict(verdict);
+      metrics.refused(verdict.reason ?? 'INVALID');
       const extra: Record<string, string> = httpStatus === 503 ? { 'retry-after': String(Math.max(1, Math.ceil((verdict.retryAfterMs ?? 0) / 1000))) } : {};
       reply(res, httpStatus, { error: verdict.reason, message: verdict.message }, extra);
       await report({ time, httpStatus, verdict, filtered: false });
       return;
     }
+    metrics.verified();
     const event: ReceivedEvent = { time, httpStatus: 200, verdict, filtered: false };
     if (opts.maxAgeMs !== undefined) {
       const at = verdict.timestamp === null ? NaN : Date.parse(verdict.timestamp);
       if (Number.isNaN(at) || now() - at > opts.maxAgeMs) {
         event.httpStatus = 400;
         event.problem = Number.isNaN(at) ? 'no timestamp to check --max-age against' : `older than --max-age (timestamp ${verdict.timestamp})`;
+        metrics.refused('STALE_EVENT');
         reply(res, 400, { error: 'STALE_EVENT', message: `refused by --max-age: ${event.problem}` });
         await report(event);
         return;
       }
     }
     event.filtered = opts.events !== undefined && !opts.events.has(verdict.eventType ?? '');
-    if (!event.filtered && (opts.spool || direct)) {
-      const digest = payloadDigest(verdict.payload);
-      if (opts.spool) {
-        try {
-          event.spooled = await opts.spool.accept({ digest, jws: bodyText(body), verdict, receivedAt: time });
-        } catch (err) {
-          event.httpStatus = 503;
-          event.problem = `not stored in the spool: ${(err as Error).message}`;
-        }
-      } else if (direct && !closed) {
-        const fe: ForwardEvent = { digest, eventType: verdict.eventType, kid: verdict.kid, body: JSON.stringify(verdict.payload) };
-        event.forward = await direct.deliver(fe);
-        if (!delivered(event.forward)) {
-          event.httpStatus = 503;
-          event.problem = `the target did not take it (${event.forward.status !== undefined ? `HTTP ${event.forward.status}` : event.forward.error})`;
-        }
-      } else {
-        event.httpStatus = 503;
-        event.problem = 'the receiver is stopping';
-      }
-    }
-    if (event.httpStatus === 503) notKept(res, `${event.problem}; retry later`);
-    else reply(res, 200, { received: true, eventType: verdict.eventType, ...(event.forward?.duplicate || event.spooled === 'duplicate' ? { duplicate: true } : {}) });
+    if (!event.filtered && (opts.spool || direct)) await keep(event, verdict, body, time);
+    if (event.httpStatus === 503) {
+      metrics.refused('NOT_KEPT');
+      notKept(res, `${event.problem}; retry later`);
+    } else reply(res, 200, { received: true, eventType: verdict.eventType, ...(event.forward?.duplicate || event.spooled === 'duplicate' ? { duplicate: true } : {}) });
     await report(event);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      onError(`receiver error: ${(err as Error).message}`);
-      reply(res, 500, { error: 'INTERNAL', message: 'receiver error' });
-    });
-  });
+  /** Stores (spool) or forwards (direct) a valid event; a 503 and its problem on `event` when it was not kept. */
+  async function keep(event: ReceivedEvent, verdict: Verdict, body: Buffer, time: string): Promise<void> {
+    const digest = payloadDigest(verdict.payload);
+    if (opts.spool) {
+      try {
+        event.spooled = await opts.spool.accept({ digest, jws: bodyText(body), verdict, receivedAt: time });
+      } catch (err) {
+        event.httpStatus = 503;
+        event.problem = `not stored in the spool: ${(err as Error).message}`;
+      }
+    } else if (direct && !closed) {
+      const fe: ForwardEvent = { digest, eventType: verdict.eventType, kid: verdict.kid, body: JSON.stringify(verdict.payload) };
+      event.forward = await direct.deliver(fe);
+      if (!event.forward.duplicate) metrics.delivery({ result: event.forward });
+      if (!delivered(event.forward)) {
+        event.httpStatus = 503;
+        event.problem = `the target did not take it (${event.forward.status !== undefined ? `HTTP ${event.forward.status}` : event.forward.error})`;
+      }
+    } else {
+      event.httpStatus = 503;
+      event.problem = 'the receiver is stopping';
+    }
+  }
+
+  /** 200 while events are taken and can be kept; 503 with the reasons otherwise. Never an event, a payload or a token. */
+  async function health(res: ServerResponse): Promise<void> {
+    const reasons: string[] = [];
+    if (!accepting || closed) reasons.push('the receiver is stopping');
+    const keys = store.unreachable();
+    if (keys) reasons.push(keys);
+    const spool = await opts.spoolProblem?.();
+    if (spool) reasons.push(spool);
+    const extra = { 'cache-control': 'no-store' };
+    if (reasons.length === 0) reply(res, 200, { status: 'ok' }, extra);
+    else reply(res, 503, { status: 'unavailable', reasons }, { ...extra, 'retry-after': String(RETRY_AFTER_S) });
+  }
+
+  async function metricsText(res: ServerResponse, m: MetricsEndpoint): Promise<void> {
+    const text = await m.text();
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(200, { 'content-type': m.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+    res.end(text);
+  }
+
+  // Node's own clocks for the headers (and the whole request, as a backstop), checked every second
+  // rather than every 30 s; the body has its own deadline in readBody.
+  const server = createServer(
+    { headersTimeout: opts.readTimeoutMs, requestTimeout: 2 * opts.readTimeoutMs + 1000, connectionsCheckingInterval: Math.min(1000, opts.readTimeoutMs), keepAliveTimeout: 5000 },
+    (req, res) => {
+      if (!accepting) res.shouldKeepAlive = false;
+      res.once('finish', () => guard.set(req.socket, 'idle'));
+      handle(req, res).catch((err: unknown) => {
+        onError(`receiver error: ${(err as Error).message}`);
+        reply(res, 500, { error: 'INTERNAL', message: 'receiver error' });
+      });
+    },
+  );
   server.on('connection', (s: Socket) => {
+    // Room for a new sender: an idle or slow connection is closed first; when every one is busy, refused.
+    if (!accepting || !guard.admit(s, (why) => metrics.connection(why))) {
+      metrics.connection('refused');
+      s.on('error', () => undefined);
+      s.end(REFUSED);
+      setTimeout(() => s.destroy(), 1000).unref();
+      return;
+    }
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -226,9 +321,16 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}${opts.path}`,
+    guard,
+    stopAccepting() {
+      accepting = false;
+      server.close();
+      server.closeIdleConnections();
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         closed = true;
+        accepting = false;
         server.close(() => resolve());
         server.closeAllConnections();
         for (const s of sockets) s.destroy();

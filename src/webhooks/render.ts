@@ -190,15 +190,17 @@ export function deliveryRecord(a: DeliveryAttempt, time: string): Record<string,
       delivered: ok,
       redelivery: a.redelivery,
       retryInMs: a.retryInMs ?? null,
+      parked: a.parked ?? null,
     },
   };
 }
 
 /** Its line on a terminal, like stripe listen's: time, the event, and what the target did (or why it will be tried again). */
 export function deliveryLine(record: Record<string, unknown>, c: Colors): string {
-  const d = record.delivery as { eventType: string | null; subject: string | null; status: number | null; error: string | null; delivered: boolean; redelivery: boolean; retryInMs: number | null };
+  const d = record.delivery as { eventType: string | null; subject: string | null; status: number | null; error: string | null; delivered: boolean; redelivery: boolean; retryInMs: number | null; parked?: string | null };
   const what = d.status !== null ? `HTTP ${d.status}` : `failed: ${sanitizeCell(d.error ?? '')}`;
   const again = d.redelivery ? ' (redelivery)' : '';
-  const outcome = d.delivered ? c.green(`-> delivered ${d.status ?? ''}`.trimEnd()) + again : c.red(`-> ${what}`) + `${again}, retrying in ${((d.retryInMs ?? 0) / 1000).toFixed(1)} s`;
+  const next = d.parked ? c.red(`, parked (${d.parked === 'target-abort' ? 'the target said abort' : 'attempts used up'}): webhook replay --failed sends it`) : `, retrying in ${((d.retryInMs ?? 0) / 1000).toFixed(1)} s`;
+  const outcome = d.delivered ? c.green(`-> delivered ${d.status ?? ''}`.trimEnd()) + again : c.red(`-> ${what}`) + again + next;
   return `${String(record.time)}  ${[showEventType(d.eventType), cell(d.subject)].join('  ')}  ${outcome}\n`;
 }

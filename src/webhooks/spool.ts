@@ -20,11 +20,18 @@
 // last record. (A power loss can also undo the records of the last few
 // milliseconds: those events go out again, same id.)
 //
+// Dead letters: with --max-attempts N, an event the target refused N times
+// (or at once, when its reply carries `webhook-delivery: abort`) is parked:
+// a "parked" record is written, it stays in the journal, and the next event
+// of its subject may go. `webhook replay --failed` sends parked events again.
+// A refusal (4xx) backs off that event alone; a target that fails (5xx, no
+// answer) pauses every worker (it is down for everyone).
+//
 // The journal is compacted (journal-compact.ts) at start-up and, while
 // running, when nothing is in flight or waiting and enough was appended since
 // the last time; appends wait for it.
 import { randomBytes } from 'node:crypto';
-import { openSync } from 'node:fs';
+import { fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { takePidLock } from '../pid-lock.js';
@@ -37,6 +44,7 @@ import { JournalWriter } from './journal-writer.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DEFAULT_FORWARD_CONCURRENCY, MAX_FORWARD_CONCURRENCY } from './forward-limits.js';
 import { asideNotice, readAside } from './journal-aside.js';
+import { deliveredSince } from './journal-tail.js';
 import type { EventStore } from './listen.js';
 import type { DeliveryClient } from '../api/delivery.js';
 import type { Verdict } from './verify.js';
@@ -55,6 +63,8 @@ const KEEP_UP_WAIT_MS = 2000;
 const KEEP_UP_MIN_BACKLOG = 128;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
+/** How often a receiver with parked events looks for those `webhook replay --failed` delivered. */
+const UNPARK_SCAN_MS = 2000;
 
 /** What became of one forward of the delivery workers. */
 export interface DeliveryAttempt {
@@ -64,7 +74,11 @@ export interface DeliveryAttempt {
   redelivery: boolean;
   /** Not delivered: the workers pause this long before the next forward (its subject's events wait for it). */
   retryInMs?: number;
+  /** Not delivered and parked (a dead letter): why. */
+  parked?: ParkReason;
 }
+
+export type ParkReason = 'max-attempts' | 'target-abort';
 
 export interface SpoolOptions {
   forwardTo?: string;
@@ -82,6 +96,8 @@ export interface SpoolOptions {
   retainMs?: number;
   /** Compact while running once this many bytes were appended since the last compaction (default 64 MiB). */
   compactAfterBytes?: number;
+  /** Park an event after this many failed forwards (default: retry for ever). */
+  maxAttempts?: number;
 }
 
 /** Checks (and creates) the spool directory: 0700, ours. */
@@ -130,7 +146,7 @@ export async function openSpool(dir: string, opts: SpoolOptions): Promise<Spool>
     if (aside.count > 0) opts.log?.(asideNotice(dir, aside.count, setAside));
     if (state.unreadable > 0) opts.log?.(`spool ${dir}: ${countOf(state.unreadable, 'journal line')} cannot be read and could not be kept aside yet; left in the journal (see \`partner doctor --spool ${dir}\`)`);
     const spool = new Spool(dir, openSync(path, 'a', 0o600), unlock, opts, policy, bytes);
-    spool.restore(state.events, state.deliveredIds, state.sentBefore);
+    spool.restore(state.events, state.deliveredIds, state.sentBefore, state.attempts, state.parked);
     return spool;
   } catch (err) {
     unlock();
@@ -165,6 +181,17 @@ export class Spool implements EventStore {
   /** Bytes appended since the journal was last compacted, and its size then. */
   private appended = 0;
   private compacting?: Promise<void>;
+  /** Failed forwards per undelivered event (for --max-attempts). */
+  private readonly attempts = new Map<string, number>();
+  /** Parked events (dead letters), by id. */
+  private readonly parkedIds = new Set<string>();
+  /** Undelivered, unparked events: id -> when received (ms), in arrival order (the first is the oldest). */
+  private readonly waitingSince = new Map<string, number>();
+  /** Events refused by the target waiting out their own backoff (their subject waits, the others go). */
+  private readonly backoffs = new Set<NodeJS.Timeout>();
+  /** While events are parked: looks for the "delivered" records `webhook replay --failed` appends. */
+  private unparkWatch?: NodeJS.Timeout;
+  private tail: { from: number; ino: number };
 
   private get concurrency(): number {
     return Math.min(Math.max(1, this.opts.forwardConcurrency ?? DEFAULT_FORWARD_CONCURRENCY), MAX_FORWARD_CONCURRENCY);
@@ -180,23 +207,52 @@ export class Spool implements EventStore {
   ) {
     this.now = opts.now ?? Date.now;
     this.seen = new DedupeWindow(SPOOL_DEDUPE_MS, 1_000_000, this.now);
+    // What restore read is known; later looks for replayed deliveries start at the end of it.
+    const st = fstatSync(fd);
+    this.tail = { from: st.size, ino: st.ino };
     this.journal = new JournalWriter(fd, (err) => opts.log?.(`spool ${dir}: ${err.message}; new events are answered 503`));
     // The sender already has its 2xx: a slow target is waited for (giving up early would deliver twice).
     if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, opts.delivery ?? abandonAfterMs(opts.forwardTimeoutMs));
   }
 
-  /** Undelivered events (waiting or in flight). */
+  /** Undelivered events (waiting or in flight; parked ones not included). */
   get backlog(): number {
     return this.pending.size;
   }
 
-  restore(events: SpooledEvent[], deliveredIds: Set<string>, sentBefore: Set<string> = new Set()): void {
+  /** Parked events (dead letters). */
+  get parked(): number {
+    return this.parkedIds.size;
+  }
+
+  /** Age of the oldest undelivered, unparked event, ms (0 when none). */
+  oldestWaitingMs(): number {
+    for (const at of this.waitingSince.values()) return Math.max(0, this.now() - at);
+    return 0;
+  }
+
+  /** What the health check needs of the journal. */
+  get journalState(): { path: string; ino: () => Promise<number | undefined>; failed: () => Error | undefined } {
+    return { path: join(this.dir, JOURNAL), ino: () => this.journal.ino(), failed: () => this.journal.failed };
+  }
+
+  restore(events: SpooledEvent[], deliveredIds: Set<string>, sentBefore: Set<string> = new Set(), attempts: Map<string, number> = new Map(), parked: Set<string> = new Set()): void {
     for (const e of events) {
       const at = Date.parse(e.receivedAt);
       this.seen.add(e.digest, Number.isNaN(at) ? this.now() : at);
-      if (!deliveredIds.has(e.id) && this.forwarder) this.pending.push(e);
+      if (deliveredIds.has(e.id)) continue;
+      if (parked.has(e.id)) this.parkedIds.add(e.id);
+      else if (this.forwarder) {
+        this.pending.push(e);
+        this.waitingSince.set(e.id, Number.isNaN(at) ? this.now() : at);
+      }
+      const n = attempts.get(e.id);
+      if (n !== undefined) this.attempts.set(e.id, n);
       if (sentBefore.has(e.id)) this.sentBefore.add(e.id);
     }
+    this.unparkWatch = setInterval(() => void this.lookForUnparked(), UNPARK_SCAN_MS);
+    this.unparkWatch.unref();
+    if (this.parkedIds.size > 0) this.opts.log?.(`spool ${this.dir}: ${countOf(this.parkedIds.size, 'parked event')} (not forwarded again; \`partner webhook replay --spool ${this.dir} --failed\` sends them)`);
     if (this.pending.size > 0) this.opts.log?.(`spool ${this.dir}: resuming ${countOf(this.pending.size, 'undelivered event')}`);
     if (this.forwarder) {
       this.workers = Promise.all(Array.from({ length: this.concurrency }, () => this.work())).then(() => undefined);
@@ -233,6 +289,7 @@ export class Spool implements EventStore {
     // Without --forward-to nothing delivers: the journal keeps them for `webhook replay`.
     if (this.forwarder) {
       this.pending.push(record);
+      this.waitingSince.set(record.id, this.now());
       this.wakeAll();
       await this.keepUp();
     }
@@ -327,26 +384,84 @@ export class Spool implements EventStore {
         this.record({ t: 'delivered', id: next.id, at, status: r.status });
         this.failures = 0;
         this.pending.done(next);
+        this.attempts.delete(next.id);
+        this.waitingSince.delete(next.id);
         this.sentBefore.delete(next.id);
         this.wakeAll(); // the next event of its subject may start
         for (const drained of this.drainWaiters.splice(0)) drained();
         this.tell({ event: next, result: r, redelivery });
         continue;
       }
-      this.record({ t: 'attempt', id: next.id, at, ...(r.status !== undefined ? { status: r.status } : { error: r.error }) });
-      // One backoff round for the forwards that fail together (a target that is down fails them all at once).
-      if (!this.pause) this.failures++;
-      const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(this.failures - 1, 16), BACKOFF_MAX_MS);
-      this.pending.retry(next);
+      this.failed(next, r, redelivery, at);
+    }
+  }
+
+  /**
+   * A forward that got no 2xx: recorded with its count; parked when the
+   * target said abort or --max-attempts is reached (its subject goes on);
+   * otherwise retried after a backoff: that event's own for a refusal (4xx
+   * but 408 and 429), every worker's for a failing target.
+   */
+  private failed(next: SpooledEvent, r: ForwardResult, redelivery: boolean, at: string): void {
+    const n = (this.attempts.get(next.id) ?? 0) + 1;
+    this.attempts.set(next.id, n);
+    this.record({ t: 'attempt', id: next.id, at, ...(r.status !== undefined ? { status: r.status } : { error: r.error }), n });
+    const max = this.opts.maxAttempts;
+    const park: ParkReason | undefined = r.abort ? 'target-abort' : max !== undefined && n >= max ? 'max-attempts' : undefined;
+    if (park) {
+      this.record({ t: 'parked', id: next.id, at, n, reason: park });
+      this.parkedIds.add(next.id);
+      this.attempts.delete(next.id);
+      this.waitingSince.delete(next.id);
+      this.pending.done(next); // no longer blocks its subject
+      this.wakeAll();
+      for (const drained of this.drainWaiters.splice(0)) drained();
+      this.tell({ event: next, result: r, redelivery, parked: park });
+      this.opts.debug?.(`spool: ${next.id} parked after ${n} failed forward(s) (${park})`);
+      return;
+    }
+    const refused = r.status !== undefined && r.status >= 400 && r.status < 500 && r.status !== 408 && r.status !== 429;
+    if (refused) {
+      // Only this event waits (its subject with it): the target takes the others.
+      const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(n - 1, 16), BACKOFF_MAX_MS);
+      const timer = setTimeout(() => {
+        this.backoffs.delete(timer);
+        this.pending.retry(next);
+        this.wakeAll();
+      }, wait);
+      this.backoffs.add(timer);
       this.tell({ event: next, result: r, redelivery, retryInMs: wait });
-      this.opts.debug?.(`spool: delivery of ${next.id} failed (${r.status !== undefined ? `HTTP ${r.status}` : r.error}); retrying in ${wait} ms`);
-      if (!this.pause) {
-        const pause = delay(wait, undefined, { signal: this.stop.signal }).catch(() => undefined);
-        this.pause = pause.then(() => {
-          this.pause = undefined;
-          this.wakeAll();
-        });
+      this.opts.debug?.(`spool: delivery of ${next.id} refused (HTTP ${r.status}); retrying it in ${wait} ms`);
+      return;
+    }
+    // One backoff round for the forwards that fail together (a target that is down fails them all at once).
+    if (!this.pause) this.failures++;
+    const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(this.failures - 1, 16), BACKOFF_MAX_MS);
+    this.pending.retry(next);
+    this.tell({ event: next, result: r, redelivery, retryInMs: wait });
+    this.opts.debug?.(`spool: delivery of ${next.id} failed (${r.status !== undefined ? `HTTP ${r.status}` : r.error}); retrying in ${wait} ms`);
+    if (!this.pause) {
+      const pause = delay(wait, undefined, { signal: this.stop.signal }).catch(() => undefined);
+      this.pause = pause.then(() => {
+        this.pause = undefined;
+        this.wakeAll();
+      });
+    }
+  }
+
+  /** Parked events that `webhook replay --failed` delivered (a "delivered" record appended by it) are parked no more. */
+  async lookForUnparked(): Promise<void> {
+    if (this.parkedIds.size === 0 || this.closed || this.compacting) return;
+    try {
+      let scan = await deliveredSince(join(this.dir, JOURNAL), this.tail.from);
+      // Replaced by a compaction since the last look: read the new journal from its start.
+      if (scan.ino !== this.tail.ino) scan = await deliveredSince(join(this.dir, JOURNAL), 0);
+      this.tail = { from: scan.next, ino: scan.ino };
+      for (const id of scan.delivered) {
+        if (this.parkedIds.delete(id)) this.opts.debug?.(`spool: ${id} was delivered by webhook replay --failed; no longer parked`);
       }
+    } catch (err) {
+      this.opts.debug?.(`spool: could not look for replayed events: ${(err as Error).message}`);
     }
   }
 
@@ -396,12 +511,26 @@ export class Spool implements EventStore {
 
   private closing?: Promise<void>;
 
-  close(): Promise<void> {
+  /**
+   * Stops the workers: no new forward starts; those in flight may finish for
+   * up to graceMs (a service stopping), then are abandoned: they stay
+   * undelivered in the journal and go again (as redeliveries) at the next start.
+   */
+  close(graceMs = 0): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
-      this.stop.abort();
+      clearInterval(this.unparkWatch);
+      for (const t of this.backoffs) clearTimeout(t);
+      this.backoffs.clear();
       this.wakeAll();
       for (const drained of this.drainWaiters.splice(0)) drained();
+      if (graceMs > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([this.workers, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+        clearTimeout(timer);
+      }
+      this.stop.abort();
+      this.wakeAll();
       await this.workers;
       if (this.compacting) await this.compacting;
       await this.journal.flush();

@@ -14,9 +14,14 @@ export interface Listener {
  * Spawns `partner webhook listen` and waits for its Ready line (the URL it
  * listens on). `track` collects the child so the test can kill it at the end.
  */
-export function listen(args: string[], env: NodeJS.ProcessEnv, track?: ChildProcessWithoutNullStreams[]): Promise<Listener> {
+export function listen(args: string[], env: NodeJS.ProcessEnv, track?: ChildProcessWithoutNullStreams[], o: { fdLimit?: number } = {}): Promise<Listener> {
   // The event lines people read (piped, listen prints NDJSON unless -o table).
-  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...(args.includes('-o') ? [] : ['-o', 'table']), ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const argv = [BIN, 'webhook', 'listen', ...(args.includes('-o') ? [] : ['-o', 'table']), ...args];
+  // A low open-files limit is set by a shell that then becomes the receiver (exec: the same pid).
+  const child =
+    o.fdLimit === undefined
+      ? spawn(process.execPath, argv, { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn('bash', ['-c', `ulimit -n ${o.fdLimit} && exec "$0" "$@"`, process.execPath, ...argv], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   track?.push(child);
   let out = '';
   let err = '';

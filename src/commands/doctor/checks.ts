@@ -204,9 +204,12 @@ export async function checkSpool(dir: string): Promise<Check> {
     const state = await readJournal(dir);
     const aside = await readAside(dir);
     const undelivered = state.events.filter((e) => !state.deliveredIds.has(e.id)).length;
-    const base = `${dir}: ${state.events.length} event(s) in the journal, ${undelivered} undelivered`;
-    const details = { events: state.events.length, undelivered, unreadableInJournal: state.unreadable, keptAside: aside.count, keptAsideOffsets: aside.offsets.slice(0, 100) };
-    if (aside.count === 0 && state.unreadable === 0) return { name, status: 'ok', message: `${base}; every line readable`, details };
+    const parked = state.parked.size;
+    const base = `${dir}: ${state.events.length} event(s) in the journal, ${undelivered} undelivered${parked > 0 ? ` (${parked} parked)` : ''}`;
+    const details = { events: state.events.length, undelivered, parked, unreadableInJournal: state.unreadable, keptAside: aside.count, keptAsideOffsets: aside.offsets.slice(0, 100) };
+    if (aside.count === 0 && state.unreadable === 0 && parked === 0) return { name, status: 'ok', message: `${base}; every line readable`, details };
+    // Dead letters: the target refused them until --max-attempts ran out, or said abort.
+    if (aside.count === 0 && state.unreadable === 0) return { name, status: 'warn', message: `${base}; every line readable`, fix: `Parked events are not forwarded again: fix what the target refuses in them, then \`partner webhook replay --spool ${dir} --failed\`.`, details };
     const parts: string[] = [];
     if (aside.count > 0) {
       const shown = aside.offsets.slice(0, 5).join(', ');

@@ -1,7 +1,7 @@
 // `partner webhook listen` (run: ./listen.run.ts).
 import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { custom, httpUrl, int, path, textOr } from '../../flags.js';
+import { bool, custom, httpUrl, int, path, textOr } from '../../flags.js';
 import { parseDuration } from '../../webhooks/duration.js';
 import { EVENT_TYPES } from '../../webhooks/event-catalogue.js';
 import { KEY_FLAGS, keyFlags } from './key-flags.js';
@@ -30,6 +30,13 @@ function eventList(raw: string): string[] {
 
 /** Well under the 10 s after which common senders give up and retry. */
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5000;
+/** How long a sender may take for its headers, and again for its body. */
+export const DEFAULT_READ_TIMEOUT_MS = 10_000;
+/** Defaults of the connection and body bounds (webhooks/connection-guard.ts holds the same numbers; the definition must not load it). */
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+export const DEFAULT_MAX_BODY_MEMORY_MIB = 32;
+/** On SIGTERM, requests and forwards in flight get --forward-timeout to finish, at most this long. */
+export const MAX_DRAIN_MS = 30_000;
 
 export const listen = defineCommand({
   name: 'listen',
@@ -43,12 +50,19 @@ export const listen = defineCommand({
     forwardTimeout: custom('total time limit of one forward, like 5s or 500ms (default: 5s)', 'duration', (raw, name) => parseDuration(name, raw, { minMs: 100, maxMs: 600_000 })!),
     spool: path("keep every verified event in this directory (append-only, fsync'd journal, mode 0700) before acknowledging it; forward from there with retries", { placeholder: 'dir', role: 'dir' }),
     forwardConcurrency: int(`with --spool: forwards in flight at most (default ${DEFAULT_FORWARD_CONCURRENCY}); events about one employee still go one at a time, in order`, { min: 1, max: MAX_FORWARD_CONCURRENCY, placeholder: 'n' }),
+    readTimeout: custom('a sender has this long for its headers, and as long again for its body, like 10s (default: 10s; 408 when over)', 'duration', (raw, name) => parseDuration(name, raw, { minMs: 500, maxMs: 120_000 })!),
+    maxConnections: int(`sender connections open at once (default ${DEFAULT_MAX_CONNECTIONS}, and under the open-files limit); at the cap an idle or slow one is closed to make room`, { min: 16, max: 100_000, placeholder: 'n' }),
+    maxBodyMemory: int(`MiB of request bodies held at once (default ${DEFAULT_MAX_BODY_MEMORY_MIB}); past it a sender gets 503 with Retry-After`, { min: 2, max: 4096, placeholder: 'mib' }),
+    metrics: bool('serve Prometheus metrics at GET /metrics on the listening port'),
+    maxAttempts: int('with --spool: park an event (a dead letter, kept in the spool) after this many failed forwards, so it no longer holds back its subject; `webhook replay --failed` sends parked events again (default: retry for ever)', { min: 1, max: 1_000_000, placeholder: 'n' }),
     maxAge: custom('refuse events whose timestamp is older than this, like 10m (replay protection; default: off)', 'duration', (raw, name) => parseDuration(name, raw, { minMs: 1000, maxMs: 365 * 86_400_000 })!),
     ...KEY_FLAGS,
   },
   // A stream with no end: only formats that print each event as it happens (no JSON array, no CSV header to settle).
   output: { formats: ['table', 'ndjson'], piped: 'ndjson', recordFields: LISTEN_FIELDS },
   needsToken: false,
+  // SIGTERM winds down (forwards in flight get up to MAX_DRAIN_MS) and exits 0.
+  service: { graceMs: 2 * MAX_DRAIN_MS },
   refine: (o) => ({
     keys: keyFlags(o),
     host: o.host,
@@ -60,10 +74,26 @@ export const listen = defineCommand({
     spool: o.spool,
     forwardConcurrency: o.forwardConcurrency ?? DEFAULT_FORWARD_CONCURRENCY,
     maxAgeMs: o.maxAge,
+    readTimeoutMs: o.readTimeout ?? DEFAULT_READ_TIMEOUT_MS,
+    maxConnections: o.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    maxHeldBytes: (o.maxBodyMemory ?? DEFAULT_MAX_BODY_MEMORY_MIB) * 1024 * 1024,
+    metrics: o.metrics,
+    maxAttempts: ((): number | undefined => {
+      if (o.maxAttempts !== undefined && (o.spool === undefined || o.forwardTo === undefined)) throw new UsageError('--max-attempts needs --spool and --forward-to', 'Parked events are kept in the spool: pass --spool DIR and --forward-to URL.');
+      return o.maxAttempts;
+    })(),
   }),
   details: `Answers 200 for a valid event, 401 for a bad signature, algorithm or key, 400 for a malformed body or payload, 413 for a body over 1 MiB. On a terminal each event prints a line as it arrives: time, HTTP status, event type, employee code (or approval request id), status, what became of it; piped (or -o ndjson), one JSON object per line: {time, httpStatus, valid, reason, ..., eventType, subject, status, payload, forward, spooled, problem}. --fields picks from that object (on a terminal, a line of those values); --jq filters each event's object, as jq does over NDJSON. Ctrl-C stops it.
 
-With --spool and --forward-to, the contract is at-least-once: every acknowledged event is forwarded until the target answers 2xx; after a crash (even kill -9) only the forwards that were in flight (at most --forward-concurrency) are sent again, with the same x-partner-event-id header and x-partner-redelivery: 1, so the target can drop a copy it already has. Order: events about one subject (an employee, a contract, an approval request) are forwarded one at a time in the order they arrived, a failed one retried before the next of its subject; events about different subjects are forwarded side by side, in no promised order. Deliveries keep up: when the target takes events more slowly than senders send them and more than 8 per forward in flight wait, a sender's 200 waits for deliveries (at most 2 s; the event is on disk already), so the backlog and memory stay flat; a target that fails is not waited for. Each delivery attempt prints a line (-o ndjson: {time, delivery: {id, eventType, subject, status|error, redelivery, retryInMs}}).
+With --spool and --forward-to, the contract is at-least-once: every acknowledged event is forwarded until the target answers 2xx; after a crash (even kill -9) only the forwards that were in flight (at most --forward-concurrency) are sent again, with the same x-partner-event-id header and x-partner-redelivery: 1, so the target can drop a copy it already has. Order: events about one subject (an employee, a contract, an approval request) are forwarded one at a time in the order they arrived, a failed one retried before the next of its subject; events about different subjects are forwarded side by side, in no promised order. Deliveries keep up: when the target takes events more slowly than senders send them and more than 8 per forward in flight wait, a sender's 200 waits for deliveries (at most 2 s; the event is on disk already), so the backlog and memory stay flat; a target that fails is not waited for. Each delivery attempt prints a line (-o ndjson: {time, delivery: {id, eventType, subject, status|error, redelivery, retryInMs, parked}}).
+
+Bounds for a receiver others can reach: a sender has --read-timeout for its headers and again for its body (408, connection closed); at most --max-connections are open (kept under the open-files limit), and at the cap the connection that does least is closed to make room (first one with no request under way, then the slowest body), or, when every one is busy, the new one gets 503; bodies held at once are capped at --max-body-memory MiB (the declared length counts at once; past it: 503 with Retry-After, connection closed).
+
+GET /healthz on the same port answers 200 {"status":"ok"} while events are taken and (with --spool) the spool can be written, 503 {"status":"unavailable","reasons":[...]} otherwise (stopping, spool unwritable or replaced, disk full, key set unreachable past its cache). With --metrics, GET /metrics serves Prometheus text (partner_webhook_*: events received, verified, refused by reason, forwards by status, retries, backlog, oldest undelivered age, parked events, key-set refetches, request durations).
+
+Dead letters: with --max-attempts N, an event the target refused N times is parked: kept in the spool (a "parked" record), shown on its delivery line, counted in /metrics and doctor --spool, and no longer holding back its subject. A target can park an event at once by answering it with the header webhook-delivery: abort. \`partner webhook replay --spool DIR --failed\` sends parked events again and unparks those the target takes. A refusal (4xx but 408/429) is retried after that event's own backoff; a failing target (5xx, no answer) pauses every forward.
+
+SIGTERM (a service manager stopping it) stops taking connections, lets forwards in flight finish for up to --forward-timeout (the others stay in the spool, resent at the next start), and exits 0; Ctrl-C exits 130 at once.
 
 With --forward-to, 200 means the event is safely kept: the target answered 2xx (within --forward-timeout), or, with --spool, it is on disk and will be forwarded with retries. Otherwise the sender gets 503 with Retry-After and should retry; a copy of an event already delivered is acknowledged again but not forwarded twice. 503 with Retry-After also answers a key that may have just rotated while the key-set refetch is held back (at most one per 30 s, counted from this receiver's own refetches: a new receiver refetches for the first unknown kid at once).`,
   examples: [
@@ -71,6 +101,7 @@ With --forward-to, 200 means the event is safely kept: the target answered 2xx (
     'partner webhook listen --events EMPLOYEE_CREATED,EMPLOYEE_UPDATED -o ndjson',
     'partner webhook listen --forward-to http://localhost:3000/webhooks --spool ~/.partner-spool',
     'partner webhook listen --forward-to http://localhost:3000/webhooks --spool ~/.partner-spool --forward-concurrency 4',
+    'partner webhook listen --host 0.0.0.0 --port 8080 --forward-to http://localhost:3000/webhooks --spool /var/lib/partner-webhooks --metrics --max-attempts 10',
   ],
   // Prompts or prints for as long as it runs: never through a pager.
   pager: false,

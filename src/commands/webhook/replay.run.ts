@@ -5,7 +5,7 @@ import { ExitCode } from '../../errors.js';
 import { writeList } from '../../output/writer.js';
 import { parseSince } from '../../webhooks/duration.js';
 import { REPLAY_LIST, replayRecord } from '../../webhooks/render.js';
-import { replay, selectEvents } from '../../webhooks/replay.js';
+import { appendRecord, replay, selectEvents } from '../../webhooks/replay.js';
 import { countOf } from '../../output/count.js';
 
 export type ReplayOptions = OptionsOf<typeof replayCommand>;
@@ -13,13 +13,13 @@ export type ReplayOptions = OptionsOf<typeof replayCommand>;
 export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
   // --since is a point in time, or a duration back from now (the context's clock).
   const since = parseSince('--since', opts.since, ctx.clock.now());
-  const filter = { since, eventTypes: opts.eventTypes ? new Set(opts.eventTypes) : undefined, to: opts.to };
+  const filter = { since, eventTypes: opts.eventTypes ? new Set(opts.eventTypes) : undefined, to: opts.to, failed: opts.failed };
   const events = await selectEvents(opts.spool, filter);
   const output = opts.out;
   if (events.length === 0) {
     // Still the output of an empty list (`[]` for JSON, "No results." on a terminal), for scripts and people alike.
     await writeList(ctx.io, ctx.io.stdout, [], REPLAY_LIST, output);
-    ctx.io.stderr.write(`No stored event in ${opts.spool} matches; nothing replayed.\n`);
+    ctx.io.stderr.write(`No ${opts.failed ? 'parked' : 'stored'} event in ${opts.spool} matches; nothing replayed.\n`);
     return ExitCode.OK;
   }
   // One event at a time: one connection; each delivery within --timeout.
@@ -28,8 +28,11 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
   let failed = 0;
   async function* records(): AsyncGenerator<Record<string, unknown>> {
     for await (const o of replay(events, filter, client, ctx.signal)) {
-      if (o.ok) sent++;
-      else failed++;
+      if (o.ok) {
+        sent++;
+        // Unparked: its delivery recorded as the receiver records one.
+        if (opts.failed) appendRecord(opts.spool, { t: 'delivered', id: o.event.id, at: new Date(ctx.clock.now()).toISOString(), status: o.result.status });
+      } else failed++;
       yield replayRecord(o);
     }
   }

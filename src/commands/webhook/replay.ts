@@ -1,7 +1,7 @@
 // `partner webhook replay` (run: ./replay.run.ts).
 import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { custom, httpUrl, path, text } from '../../flags.js';
+import { bool, custom, httpUrl, path, text } from '../../flags.js';
 
 /** The fields of one replayed event (webhooks/render.ts replayRecord). */
 export const REPLAY_FIELDS = ['id', 'receivedAt', 'eventType', 'to', 'status', 'error', 'delivered'] as const;
@@ -21,18 +21,21 @@ export const replayCommand = defineCommand({
       return types;
     }),
     to: httpUrl('POST them here (default: the --forward-to each was received with)', 'http://localhost:3000/webhooks'),
+    failed: bool('only parked events (dead letters of `webhook listen --max-attempts`); each one the target takes is unparked'),
   },
   output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, recordFields: REPLAY_FIELDS },
   needsToken: false,
   refine: (o) => {
     if (o.spool === undefined) throw new UsageError('--spool DIR is required', 'Pass the directory given to `partner webhook listen --spool`.', 'MISSING_OPTION');
-    return { spool: o.spool, since: o.since, eventTypes: o.eventType, to: o.to };
+    return { spool: o.spool, since: o.since, eventTypes: o.eventType, to: o.to, failed: o.failed };
   },
   details: `Every matching event is sent once, whether or not it was delivered before. One record per event sent, printed as it is known: {id, receivedAt, eventType, to, status, error, delivered} (a table row on a terminal; -q prints the spool ids); the count goes to stderr.
+With --failed, only the parked events (an event \`webhook listen --max-attempts\` gave up on, or its target answered with webhook-delivery: abort), sent with x-partner-redelivery: 1 and their usual x-partner-event-id; each one the target takes (2xx) gets a "delivered" record in the journal, which unparks it (a running receiver stops counting it at its next look, within a few seconds); the others stay parked. Works while the receiver runs.
 Exit status: 0 all delivered (2xx), 1 any not delivered, 2 usage.`,
   examples: [
     'partner webhook replay --spool ~/.partner-spool --since 2h --to http://localhost:3000/webhooks',
     'partner webhook replay --spool ./spool --event-type EMPLOYEE_CREATED,EMPLOYEE_UPDATED',
+    'partner webhook replay --spool ./spool --failed --to http://localhost:3000/webhooks',
   ],
   load: () => import('./replay.run.js'),
 });

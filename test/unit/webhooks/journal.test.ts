@@ -38,7 +38,7 @@ describe('readJournal', () => {
   });
 
   it('an empty or missing journal reads as no events', async () => {
-    expect(await readJournal(tmp())).toEqual({ events: [], deliveredIds: new Set(), attempts: new Map(), sentBefore: new Set(), unreadable: 0 });
+    expect(await readJournal(tmp())).toEqual({ events: [], deliveredIds: new Set(), attempts: new Map(), sentBefore: new Set(), parked: new Set(), unreadable: 0 });
   });
 
   it('lines that are not our records are skipped', () => {
