@@ -545,7 +545,7 @@ async function tables() {
     record({
       target: `employees list, one page (20 rows) as a table, ${LATENCY} ms latency`,
       ours: `${median(page).toFixed(0)} ms`,
-      baseline: `${median(minimal).toFixed(0)} ms (test/bench/minimal-table.mjs: fetch, pad, print)`,
+      baseline: `${median(minimal).toFixed(0)} ms (test/bench/minimal-table.mjs: node:http keep-alive, pad, print)`,
       ratio: pageRatio,
       goal: '≤ 1.3× its time (median of paired runs)',
       pass: pageRatio <= 1.3,
