@@ -254,15 +254,19 @@ async function memory() {
   }
 }
 
-// 3. Start-up: --version and --help against `node -e 0`, interleaved, median.
+// 3. Start-up: --version and --help against `node -e 0`, interleaved, median. When
+// `npm run build:binary` has built the single executable, its --version against
+// `node bin/partner.js --version`, pair by pair (issue 33: at least as fast).
 async function startup() {
   const RUNS = 21;
+  const EXE = join(ROOT, 'dist', 'partner-linux-x64');
   log(`startup: ${RUNS} interleaved runs each`);
-  const cmds = { node: ['-e', '0'], version: [BIN, '--version'], help: [BIN, '--help'] };
-  const t = { node: [], version: [], help: [] };
+  const cmds = { node: [NODE, '-e', '0'], version: [NODE, BIN, '--version'], help: [NODE, BIN, '--help'] };
+  if (existsSync(EXE)) cmds.binary = [EXE, '--version'];
+  const t = Object.fromEntries(Object.keys(cmds).map((k) => [k, []]));
   const env = cliEnv();
   for (let i = 0; i < RUNS; i++) {
-    for (const [k, args] of Object.entries(cmds)) t[k].push(await timed(NODE, args, { env }));
+    for (const [k, [cmd, ...args]] of Object.entries(cmds)) t[k].push(await timed(cmd, args, { env }));
   }
   const n = median(t.node);
   for (const [k, goal] of [
@@ -271,6 +275,10 @@ async function startup() {
   ]) {
     const ratio = median(t[k]) / n;
     record({ target: `partner --${k} wall time`, ours: `${median(t[k]).toFixed(1)} ms`, baseline: `${n.toFixed(1)} ms (node -e 0)`, ratio, goal: `≤ ${goal}×`, pass: ratio <= goal });
+  }
+  if (t.binary) {
+    const ratio = pairedRatio(t.binary, t.version);
+    record({ target: 'dist/partner-linux-x64 --version (single executable)', ours: `${median(t.binary).toFixed(1)} ms`, baseline: `${median(t.version).toFixed(1)} ms (node bin/partner.js --version)`, ratio, goal: '≤ 1× (median of paired runs)', pass: ratio <= 1 });
   }
 }
 
