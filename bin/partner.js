@@ -4,16 +4,20 @@
 // module, no commander), so scripts that probe the version and people who ask
 // for help pay for little more than Node's own start-up.
 import { readFileSync, writeSync } from 'node:fs';
+import { enableCompileCache } from './compile-cache.js';
 
 const args = process.argv.slice(2);
 try {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     writeAll(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
-  } else if ((args.length === 0 || args.includes('--help') || args.includes('-h') || args[0] === 'help' || args.length === 1) && (await import('../dist/help.js')).printHelp(args)) {
-    // Help printed.
   } else {
-    const { main } = await import('../dist/cli.js');
-    await main(args);
+    // Everything but the version runs dist/: compiled once, then from Node's cache (bin/compile-cache.js).
+    enableCompileCache();
+    const helpAsked = args.length <= 1 || args.includes('--help') || args.includes('-h') || args[0] === 'help';
+    if (!(helpAsked && (await import('../dist/help.js')).printHelp(args))) {
+      const { main } = await import('../dist/cli.js');
+      await main(args);
+    }
   }
 } catch (err) {
   // Only the two answers above get here (main reports its own failures): stdout could not be

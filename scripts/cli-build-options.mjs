@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const BUNDLED = new Set(['commander', 'undici', 'chalk', 'cli-table3', 'string-width']);
+const BUNDLED = new Set(['commander', 'undici', 'chalk', 'string-width']);
 
 /** Dependencies left to Node's resolver (read their own files, or load only in a few commands). */
 export const external = Object.keys(pkg.dependencies)

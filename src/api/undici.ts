@@ -13,18 +13,6 @@ import Pool from 'undici/lib/dispatcher/pool.js';
 import api from 'undici/lib/api/index.js';
 import errors from 'undici/lib/core/errors.js';
 import type { Agent as AgentType, Dispatcher as DispatcherType, Pool as PoolType } from 'undici';
-import { setFlagsFromString } from 'node:v8';
-
-// undici's HTTP parser (llhttp) is WebAssembly, compiled when the first
-// connection opens. V8 soon starts optimising its hot functions in the
-// background, and a process cannot exit before that compilation ends: ~50 ms
-// added to every short command, for code it never gets to use. A larger
-// tiering budget (V8's rough count of bytes executed before a function is
-// optimised; default 1.8 M) lets short commands end at once, while a long
-// export or a receiver left running still gets optimised code. Read when a
-// module is compiled, so it must be set before the first request.
-setFlagsFromString('--wasm-tiering-budget=100000000');
-
 // What undici's index does: every dispatcher gets request(), stream() and the rest.
 Object.assign(Dispatcher.prototype, api);
 

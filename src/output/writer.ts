@@ -238,7 +238,7 @@ export async function writeJson(out: Writable, value: unknown): Promise<void> {
 }
 
 /**
- * The table renderer (cli-table3, string-width: ~30 ms to load) only when a
+ * The table renderer (string-width and its tables: ~30 ms to load) only when a
  * table or a display value is wanted, so `-o ndjson|csv|json` do not pay for it.
  */
 function tableModule(): Promise<typeof import('./table.js')> {

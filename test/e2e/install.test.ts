@@ -4,9 +4,11 @@
 // against the embedded sandbox and man pages where `man` finds them.
 // Dependencies come from npm's cache (--prefer-offline). The tarball is packed
 // with --ignore-scripts from the dist/ the e2e tests already use (packing with
-// scripts would rebuild dist/ under the other tests' feet).
+// scripts would rebuild dist/ under the other tests' feet), in a copy of the
+// package whose prepack and postpack scripts are run around it, as npm pack
+// runs them.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +17,10 @@ import { isolatedEnv, ROOT, tempDir } from '../helpers/cli.js';
 const run = promisify(execFile);
 const dir = tempDir('partner-install-');
 const prefix = join(dir.path, 'prefix');
+const copy = join(dir.path, 'package');
 let tarball: string;
 let files: string[];
+let installOutput: string;
 
 // npm's own settings from the test runner's environment (a global prefix, omit) must not leak into the install.
 function npmEnv(): NodeJS.ProcessEnv {
@@ -26,7 +30,10 @@ function npmEnv(): NodeJS.ProcessEnv {
 }
 
 beforeAll(async () => {
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir.path], { cwd: ROOT, env: npmEnv(), maxBuffer: 16 << 20 });
+  for (const entry of ['package.json', 'package-lock.json', 'bin', 'dist', 'completions', 'docs/man', 'scripts/pack-manifest.mjs']) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
+  await run('npm', ['run', 'prepack'], { cwd: copy, env: npmEnv() });
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir.path], { cwd: copy, env: npmEnv(), maxBuffer: 16 << 20 });
+  await run('npm', ['run', 'postpack'], { cwd: copy, env: npmEnv() });
   const [info] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
   tarball = join(dir.path, info.filename);
   files = info.files.map((f) => f.path);
@@ -41,14 +48,31 @@ describe('npm pack', () => {
     expect(files).toContain('dist/help.js');
     expect(files).toContain('docs/man/partner-employees-list.1');
     expect(files).toContain('package.json');
+    expect(files).toContain('bin/compile-cache.js');
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('scripts/') || (/\.ts$/.test(f) && !f.endsWith('.d.ts')))).toEqual([]);
+  });
+});
+
+describe("npm pack's prepack and postpack", () => {
+  it('packs a package.json without the prepare script (the build), and leaves the real one as it was', () => {
+    const real = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(real.scripts.prepare).toBeDefined();
+    expect(readFileSync(join(copy, 'package.json'), 'utf8')).toBe(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(existsSync(join(copy, '.package.json.prepack'))).toBe(false);
   });
 });
 
 describe('npm install -g of the tarball into an empty prefix', () => {
   beforeAll(async () => {
-    await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: dir.path, env: npmEnv(), maxBuffer: 16 << 20, timeout: 240_000 });
+    // npm's own warnings shown (loglevel warn, its default): the install must draw none about scripts.
+    const r = await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: dir.path, env: { ...npmEnv(), npm_config_loglevel: 'warn' }, maxBuffer: 16 << 20, timeout: 240_000 });
+    installOutput = r.stdout + r.stderr;
   }, 250_000);
+
+  it('draws no note about a prepare script (nothing is built)', () => {
+    expect(installOutput).not.toMatch(/prepare|allowScripts|install-scripts/i);
+    expect((JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'partner-cli', 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.prepare).toBeUndefined();
+  });
 
   it('gives a partner that runs against the embedded sandbox', async () => {
     const bin = join(prefix, 'bin', 'partner');

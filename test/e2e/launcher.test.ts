@@ -3,10 +3,13 @@
 // check arguments, usage errors and rendering run the CLI in-process
 // (test/helpers/main-in-process.ts follows the launcher's steps); here both
 // paths must answer alike, byte for byte, so those tests say what a person gets.
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import module from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, sandboxEnv, waitFor } from '../helpers/cli.js';
+import { cacheDir as launcherCacheDir } from '../../bin/compile-cache.js';
+import { cacheDir } from '../../src/config/paths.js';
+import { ROOT, runCli, sandboxEnv, tempDir, waitFor } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
 
 let env: NodeJS.ProcessEnv;
@@ -49,6 +52,53 @@ describe('bin/partner.js', () => {
     const [spawned, inProcess] = await Promise.all([runCli(args, { env }), runMain(args, { env })]);
     expect(spawned.signal).toBeNull();
     expect(inProcess).toEqual(spawned);
+  });
+});
+
+// Node >= 22.1 has a compile cache (module.enableCompileCache); .ci/run runs these on Node 22 and 24.
+describe.skipIf(typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function')('the compile cache (bin/compile-cache.js)', () => {
+  it('a command leaves compiled code in <cache dir>/compile-cache, and runs from it the next time alike', async () => {
+    const cache = env.PARTNER_CACHE_DIR!;
+    const first = await runCli(['employees', 'list', '--page-size', '2', '-o', 'csv'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const entries = readdirSync(join(cache, 'compile-cache'), { recursive: true });
+    expect(entries.length).toBeGreaterThan(1);
+    const second = await runCli(['employees', 'list', '--page-size', '2', '-o', 'csv'], { env });
+    expect(second).toEqual(first);
+  });
+
+  it('--version compiles nothing: no cache written', async () => {
+    const dir = tempDir();
+    try {
+      const r = await runCli(['--version'], { env: { ...env, PARTNER_CACHE_DIR: join(dir.path, 'c') } });
+      expect(r.code).toBe(0);
+      expect(existsSync(join(dir.path, 'c'))).toBe(false);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it.each([
+    ['a symbolic link', (d: string) => (mkdirSync(`${d}-real`, { mode: 0o700 }), symlinkSync(`${d}-real`, d))],
+    ['open to other users', (d: string) => (mkdirSync(d), chmodSync(d, 0o777))],
+  ])('a cache directory that is %s gets no compiled code, and the command runs as usual', async (_, make) => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, 'c');
+      make(cache);
+      const r = await runCli(['employees', 'list', '--page-size', '2', '-o', 'csv'], { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.split('\n')[1]).toMatch(/^[0-9a-f-]{36},ACME-00001,/);
+      expect(existsSync(join(cache, 'compile-cache'))).toBe(false);
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
+
+describe("the launcher's cache directory", () => {
+  it('is the one the CLI uses (src/config/paths.ts), for every way of setting it', () => {
+    for (const e of [{ PARTNER_CACHE_DIR: '/x/p' }, { XDG_CACHE_HOME: '/x/xdg' }, {}, { XDG_CACHE_HOME: '' }, { LOCALAPPDATA: 'C:/u' }]) expect(launcherCacheDir(e)).toBe(cacheDir(e));
   });
 });
 

@@ -3,7 +3,6 @@ import { listEmployees } from '../../api/employees.js';
 import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
 import { walkPageBatches } from '../../api/pages.js';
 import type { SearchCount } from '../../api/employee-search.js';
-import { periodicCollector } from '../../api/memory.js';
 import { newFindings, rowsOutcome, settleWalk, type WalkFindings } from '../../api/walk-audit.js';
 import { CliError, InterruptedError, type ErrorProgress } from '../../errors.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
@@ -86,7 +85,6 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   // (`| less`, `| head`), and the bar would land in its output. Not before half a second either:
   // a short export shows none.
   const progress = createProgress(ctx.io, opts.progress && !(ctx.io.stdoutIsPipe && !sink), { delayMs: 500 });
-  const collectGarbage = periodicCollector();
   const startPage = query.page ?? 1;
   const findings = newFindings(startPage);
   // The page each failed request was for: a walk that fails says where it stopped.
@@ -115,7 +113,6 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       total = pagination.totalItems;
       lastPagination = pagination;
       pagesDone++;
-      collectGarbage();
       if (progress) {
         const size = pagination.pageSize || query.pageSize || PAGE_SIZE_MAX;
         let items = Math.max(itemsSoFar, pagination.totalItems - (startPage - 1) * size);

@@ -22,7 +22,6 @@ import type { Context } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
 import { parseRetryAfter } from '../../api/http.js';
 import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
-import { periodicCollector } from '../../api/memory.js';
 import { createGpEmployment, listEmployees, submitDynamicDetails } from '../../api/employees.js';
 import { mapOrdered } from '../../concurrency.js';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../../errors.js';
@@ -63,17 +62,6 @@ export interface BulkOptions {
 }
 
 const MAX_LISTED = 200;
-
-/**
- * Peak memory independent of the number of rows: each row's check leaves a
- * burst of short-lived objects that V8 lets the heap grow with before a full
- * collection (as the export walk's pages do; api/memory.ts). A run of up to
- * ROWS_BEFORE_GC rows peaks where it peaks; a longer one is collected every
- * ROWS_PER_GC rows.
- */
-const ROWS_BEFORE_GC = 1000;
-const ROWS_PER_GC = 500;
-const rowCollector = () => periodicCollector({ firstAfterPages: ROWS_BEFORE_GC, everyPages: ROWS_PER_GC });
 
 /** Server words for the results file and the terminal: one line, bounded. */
 function errorText(err: unknown): string {
@@ -132,11 +120,9 @@ async function checkRows(ctx: Context, form: FormSchema, sheet: CsvSheet, journa
     for (const i of issues) if (c.listed.length < MAX_LISTED) c.listed.push(i);
     c.invalid.set(issues[0].row, issues.map((i) => `${i.column}: ${i.message}`).join('; ').slice(0, 500));
   };
-  const collect = rowCollector();
   for await (const row of sheetRows(sheet)) {
     if (ctx.signal.aborted) throw new InterruptedError();
     c.total++;
-    collect();
     const r = rowDoc(form, sheet.columns, row);
     if (r.issues.length) {
       invalid(r.issues);
@@ -227,9 +213,7 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
   const onStop = () => (run.stop ??= new InterruptedError());
   ctx.signal.addEventListener('abort', onStop, { once: true });
   let resultsError: unknown;
-  const collect = rowCollector();
   const emit = (r: Result) => {
-    collect();
     lastRow = r.row;
     tally[r.outcome] = (tally[r.outcome] ?? 0) + 1;
     if (resultsError === undefined) {

@@ -1,0 +1,34 @@
+// npm's `prepack` and `postpack`: the packed package.json has no `prepare`
+// script. `prepare` builds dist/ in a clone (npm ci, a git install); a tarball
+// already holds dist/, and npm 11 lists a package's `prepare` among the
+// scripts "not yet covered by allowScripts" when it installs a tarball,
+// although it never runs it there: a note about a build that does not happen.
+// `strip` (prepack) keeps the real file as .package.json.prepack and writes
+// the one to pack; `restore` (postpack) puts it back. A pack stopped halfway
+// leaves the copy: the next strip or restore puts it back first.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const file = fileURLToPath(new URL('../package.json', import.meta.url));
+const kept = fileURLToPath(new URL('../.package.json.prepack', import.meta.url));
+
+export function restore() {
+  if (existsSync(kept)) renameSync(kept, file);
+}
+
+export function strip() {
+  restore();
+  const text = readFileSync(file, 'utf8');
+  const pkg = JSON.parse(text);
+  if (!pkg.scripts?.prepare) return;
+  writeFileSync(kept, text);
+  delete pkg.scripts.prepare;
+  writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+}
+
+const action = { strip, restore }[process.argv[2]];
+if (!action) {
+  process.stderr.write('usage: node scripts/pack-manifest.mjs strip|restore\n');
+  process.exit(2);
+}
+action();

@@ -1,0 +1,91 @@
+// `npm run build:binary`, then the executable it built, run with a PATH that holds no node
+// and an environment of its own: it needs nothing from the machine but the kernel.
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../helpers/cli.js';
+import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
+
+const EXE = join(ROOT, 'dist', 'partner-linux-x64');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; config: { nodeVersions: Record<string, string> } };
+let dir: { path: string; cleanup: () => void };
+let env: NodeJS.ProcessEnv;
+
+beforeAll(() => {
+  const built = spawnSync('npm', ['run', 'build:binary'], { cwd: ROOT, encoding: 'utf8', timeout: 590_000 });
+  if (built.status !== 0) throw new Error(`npm run build:binary failed: ${built.stdout}\n${built.stderr}`);
+  dir = tempDir();
+  // An empty bin directory first and last: no node, no npm, nothing a shell would find.
+  env = { PATH: join(dir.path, 'empty-bin'), HOME: join(dir.path, 'home'), PARTNER_CONFIG_DIR: join(dir.path, 'config'), PARTNER_CACHE_DIR: join(dir.path, 'cache'), NO_COLOR: '1' };
+});
+afterAll(() => dir?.cleanup());
+
+function run(args: string[], input?: string): SpawnSyncReturns<string> {
+  return spawnSync(EXE, args, { env, encoding: 'utf8', input, timeout: 60_000 });
+}
+
+describe('the single-file executable (dist/partner-linux-x64)', () => {
+  it('is checksummed in dist/SHA256SUMS', () => {
+    const [sum, name] = readFileSync(join(ROOT, 'dist', 'SHA256SUMS'), 'utf8').trim().split(/\s+/);
+    expect(name).toBe('partner-linux-x64');
+    expect(sum).toBe(createHash('sha256').update(readFileSync(EXE)).digest('hex'));
+    expect(statSync(EXE).mode & 0o111).toBe(0o111);
+    expect(readdirSync(join(ROOT, 'dist')).includes('sea')).toBe(false); // the build's scratch files are gone
+  });
+
+  it('there is no node on the PATH it runs with', () => {
+    expect(spawnSync('node', ['--version'], { env }).error).toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('--version: the package version, from the pinned Node 24 runtime', () => {
+    const r = run(['--version']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+    expect(readFileSync(EXE).includes(Buffer.from(`v${pkg.config.nodeVersions['24']}`))).toBe(true);
+  });
+
+  it('--sandbox employees list -o json: a page of the embedded sandbox', () => {
+    const r = run(['--sandbox', 'employees', 'list', '-o', 'json', '--page-size', '3']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout) as { data: { employeeCode: string }[]; pagination: { pageSize: number } };
+    expect(doc.data.map((e) => e.employeeCode)).toEqual(['ACME-00001', 'ACME-00002', 'ACME-00003']);
+    expect(doc.pagination.pageSize).toBe(3);
+  });
+
+  it('--jq runs (jq is WebAssembly inside the one script)', () => {
+    const r = run(['--sandbox', 'employees', 'list', '--page-size', '2', '--jq', '.data[].employeeCode']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('ACME-00001\nACME-00002\n');
+  });
+
+  it('webhook verify: a genuine JWS is valid (exit 0), a forged one is not (exit 8)', () => {
+    const key = ecKey('k1');
+    const other = ecKey('k1');
+    const jwks = join(dir.path, 'jwks.json');
+    writeFileSync(jwks, JSON.stringify({ keys: [key.jwk] }));
+    const good = run(['webhook', 'verify', signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated(), key.privateKey), '--jwks-file', jwks, '-o', 'json']);
+    expect(good.stderr).toBe('');
+    expect(good.status).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ valid: true, kid: 'k1', payload: { eventType: 'EMPLOYEE_CREATED' } });
+    const forged = run(['webhook', 'verify', '--jwks-file', jwks, '-o', 'json'], signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated(), other.privateKey));
+    expect(forged.status).toBe(8);
+    expect(JSON.parse(forged.stdout)).toMatchObject({ valid: false, reason: 'BAD_SIGNATURE' });
+  });
+
+  it('help and a usage error behave as the npm install does', () => {
+    const help = run(['employees', 'list', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage:/m);
+    const bad = run(['employees', 'list', '--page-size', '500']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('writes nothing outside the directories it is given (no native module unpacked for these commands)', () => {
+    expect(existsSync(join(dir.path, 'home'))).toBe(false);
+  });
+});

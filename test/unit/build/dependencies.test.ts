@@ -1,0 +1,30 @@
+// Every runtime dependency earns its place (issue 33): some module of src/ imports it; and a
+// dependency imported past its index (undici's lib/ files, which it may move in any release)
+// is pinned to the exact version those paths were checked against.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../helpers/cli.js';
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const sources = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+  .map((f) => readFileSync(join(ROOT, 'src', f), 'utf8'));
+/** Every module specifier of src/: static and dynamic imports, `import type` included. */
+const specifiers = sources.flatMap((s) => [...s.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g)].map((m) => m[1] ?? m[2]!));
+const packageOf = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+
+describe('package.json dependencies', () => {
+  it('each is imported by src/', () => {
+    const imported = new Set(specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:')).map(packageOf));
+    // @napi-rs/keyring: loaded by the keyring module of helper/keyring, and by the single executable (src/runtime/native-addon.ts, scripts/build-binary.mjs).
+    const unused = Object.keys(pkg.dependencies).filter((d) => !imported.has(d) && d !== '@napi-rs/keyring');
+    expect(unused).toEqual([]);
+  });
+
+  it('a package imported past its index is pinned to an exact version', () => {
+    const deep = new Set(specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:') && /\/lib\//.test(s)).map(packageOf));
+    expect([...deep]).toContain('undici');
+    for (const name of deep) expect(pkg.dependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
