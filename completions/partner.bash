@@ -8,7 +8,7 @@
 # Subcommands of a command path.
 _partner_subcommands() {
   case $1 in
-    '') _partner_r='employees trackers profile gp dynamic-details drafts webhook api mcp auth doctor sandbox completion version help' ;;
+    '') _partner_r='employees trackers profile gp dynamic-details drafts webhook api mcp auth audit doctor sandbox completion version help' ;;
     'employees') _partner_r='list' ;;
     'trackers') _partner_r='onboarding offboarding' ;;
     'profile') _partner_r='get' ;;
@@ -17,6 +17,7 @@ _partner_subcommands() {
     'drafts') _partner_r='list discard' ;;
     'webhook') _partner_r='verify listen replay' ;;
     'auth') _partner_r='login status token switch logout' ;;
+    'audit') _partner_r='list' ;;
     'sandbox') _partner_r='start emit' ;;
     *) _partner_r='' ;;
   esac
@@ -43,6 +44,7 @@ _partner_flags() {
     'mcp') _partner_r='--allow-write --reveal' ;;
     'auth login') _partner_r='--with-token --no-verify --insecure-storage' ;;
     'auth status') _partner_r='--all -o --output --fields --jq' ;;
+    'audit list') _partner_r='--since -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'doctor') _partner_r='--spool -o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key -o --output --jq' ;;
@@ -50,7 +52,7 @@ _partner_flags() {
     'help') _partner_r='-o --output --jq' ;;
     *) _partner_r='' ;;
   esac
-  _partner_r+=' --profile --base-url --sandbox --debug --timeout --no-color --no-input -h --help'
+  _partner_r+=' --profile --base-url --sandbox --debug --timeout --no-color --no-input --no-pager -h --help'
 }
 
 # Flags of a command path that take a value (global ones appended).
@@ -71,6 +73,7 @@ _partner_value_flags() {
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields --jq' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -o --output --fields --jq' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
+    'audit list') _partner_r='--since -o --output --fields --jq' ;;
     'doctor') _partner_r='--spool -o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --data -o --output --jq' ;;
@@ -117,12 +120,13 @@ _partner_values() {
     'api|-o'|'api|--output') _partner_r='w:json ndjson csv' ;;
     'auth status|-o'|'auth status|--output') _partner_r='w:table json' ;;
     'auth switch|#0') _partner_r='p' ;;
+    'audit list|-o'|'audit list|--output') _partner_r='w:table json ndjson csv' ;;
     'doctor|-o'|'doctor|--output') _partner_r='w:table json' ;;
     'sandbox emit|-o'|'sandbox emit|--output') _partner_r='w:table json' ;;
     'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'completion|#0') _partner_r='w:bash zsh fish' ;;
     'version|-o'|'version|--output') _partner_r='w:table json' ;;
-    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details drafts webhook api mcp auth doctor sandbox completion version help' ;;
+    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details drafts webhook api mcp auth audit doctor sandbox completion version help' ;;
     *'|--profile') _partner_r='p' ;;
     *) _partner_r='' ;;
   esac

@@ -28,7 +28,7 @@ export interface GlobalOptions {
   color: boolean;
   input: boolean;
   /** false with --no-pager: output longer than the terminal is written as it is. */
-  pager: boolean;
+  pager?: boolean;
 }
 
 export interface HttpOptions {

@@ -99,7 +99,7 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
     def.load() as Promise<CommandModule<unknown>>,
     import('./context.js'),
     // Only on a terminal: piped and file output never loads it.
-    runtime.io.stdoutIsTTY && globals.pager && def.pager !== false ? import('./output/pager.js') : undefined,
+    runtime.io.stdoutIsTTY && globals.pager !== false && def.pager !== false ? import('./output/pager.js') : undefined,
   ]);
   if (pager) runtime.onPager?.(pager.installPager(runtime.io, runtime.env));
   const io: IO = {

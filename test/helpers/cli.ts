@@ -138,6 +138,6 @@ export function runOnTerminal(args: string[], opts: { env: NodeJS.ProcessEnv; co
 }
 
 /** Exit code check that shows the CLI's stderr when it is not the one expected. */
-export function expectCode(r: CliResult, code: number): void {
+export function expectCode(r: Pick<CliResult, 'code' | 'stderr'>, code: number): void {
   if (r.code !== code) throw new Error(`expected exit ${code}, got ${r.code}: ${r.stderr.slice(0, 2000)}`);
 }
