@@ -9,7 +9,7 @@ import { enableCompileCache } from './compile-cache.js';
 const args = process.argv.slice(2);
 try {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    writeAll(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+    writeAll(`${versionLine()}\n`);
   } else {
     // Everything but the version runs dist/: compiled once, then from Node's cache (bin/compile-cache.js).
     enableCompileCache();
@@ -24,6 +24,17 @@ try {
   // written (a full disk, /dev/full). One line, as the CLI says it (src/errors.ts, OutputWriteError).
   process.stderr.write(`Error: ${err?.code === 'OUTPUT_WRITE' ? err.message : `Could not write the output to stdout: ${err?.code ?? err}; what was written is incomplete`}\n`);
   process.exitCode = 1;
+}
+
+/** "0.1.0 (commit 1a2b3c4d5e6f, built 2026-11-28)" from dist/build-info.json (src/version.ts versionLine, kept here so --version loads no module); the package version alone without it. */
+function versionLine() {
+  try {
+    const { version, commit, date } = JSON.parse(readFileSync(new URL('../dist/build-info.json', import.meta.url), 'utf8'));
+    if (version && commit && date) return `${version} (commit ${commit}, built ${date})`;
+  } catch {
+    // Not built: the package's version alone.
+  }
+  return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 }
 
 /** The version, written whole (a short write finished) or failing; a reader that went away (`| head`) is not a failure. */

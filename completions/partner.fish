@@ -156,7 +156,7 @@ complete -c partner -n '__partner_arg \'\' 0' -a 'audit' -d 'the local audit log
 complete -c partner -n '__partner_arg \'\' 0' -a 'doctor' -d 'check your set-up: Node.js, config file, profile, token, webhook keys, clock, proxy'
 complete -c partner -n '__partner_arg \'\' 0' -a 'sandbox' -d 'the embedded mock of the whole API, for demos, tests and integration work'
 complete -c partner -n '__partner_arg \'\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
-complete -c partner -n '__partner_arg \'\' 0' -a 'version' -d 'print the version of partner, Node.js and the platform'
+complete -c partner -n '__partner_arg \'\' 0' -a 'version' -d 'print the version of partner (its commit and build date), Node.js and the platform'
 complete -c partner -n '__partner_arg \'\' 0' -a 'help' -d 'show the help of a command or topic, e.g. `partner help employees list`'
 complete -c partner -n '__partner_in \'\'' -s V -l version -d 'print the version'
 complete -c partner -n '__partner_arg \'employees\' 0' -a 'list' -d 'list employees, one page or every page (--all)'

@@ -23,6 +23,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fetchNode, pinnedNode } from './fetch-node.mjs';
+import { buildInfo } from './build-info.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -61,7 +62,9 @@ await build({
       name: 'version-constant',
       setup(b) {
         b.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, () => ({
-          contents: `export function packageVersion(): string { return ${JSON.stringify(pkg.version)}; }`,
+          contents: `export function packageVersion(): string { return ${JSON.stringify(pkg.version)}; }
+export function buildInfo() { return ${JSON.stringify(buildInfo(new URL('..', import.meta.url)))}; }
+export function versionLine(info: { version: string; commit: string; date: string }): string { return \`\${info.version} (commit \${info.commit}, built \${info.date})\`; }`,
           loader: 'ts',
         }));
       },

@@ -6,10 +6,14 @@
 // one chunk, a one-page `employees list` 340 -> 283 ms. Dependencies that read
 // their own files (jq-wasm), or load only in a few commands, stay external.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cliBuildOptions, external } from './cli-build-options.mjs';
+import { buildInfo } from './build-info.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// `partner --version`: the version, commit and build date (src/version.ts reads it; so does the launcher).
+mkdirSync(new URL('../dist', import.meta.url), { recursive: true });
+writeFileSync(new URL('../dist/build-info.json', import.meta.url), `${JSON.stringify(buildInfo(new URL('..', import.meta.url)))}\n`);
 await build({
   ...cliBuildOptions,
   entryPoints: { cli: 'src/cli.ts' },

@@ -80,6 +80,8 @@ export async function main(
   try {
     // Help from the definitions, without commander (the launcher does the same before loading this module).
     if (printHelp(argv, io)) return ExitCode.OK;
+    // `partner --version -o json`: the version command, which knows every output format (a bare --version is the launcher's).
+    if (argv[0] === '--version' || argv[0] === '-V') argv = ['version', ...argv.slice(1)];
     const { buildProgram } = await import('./program.js');
     await buildProgram(runtime, { argv }).parseAsync(argv, { from: 'user' });
     // Everything printed has left the process, or the command fails: an export cut by a full disk never exits 0.

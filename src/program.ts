@@ -8,7 +8,7 @@ import { errorFormatOf } from './output/options.js';
 import type { ErrorFormat } from './output/error-format.js';
 import type { Output } from './output/options.js';
 import type { PagedStdout } from './output/pager.js';
-import { packageVersion } from './version.js';
+import { buildInfo, versionLine } from './version.js';
 import { helpWidth } from './text/width.js';
 import { PROGRAM_SUMMARY, renderHelp } from './help.js';
 import { GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS, readGlobals } from './commands/globals.js';
@@ -48,7 +48,7 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
   const target = { stdoutIsTTY: runtime.io.stdoutIsTTY, stderrIsTTY: runtime.io.stderrIsTTY };
   const program = new PartnerCommand('partner')
     .description(PROGRAM_SUMMARY)
-    .version(packageVersion(), '-V, --version', 'print the version');
+    .version(versionLine(buildInfo()), '-V, --version', 'print the version');
   for (const [key, flag] of Object.entries(GLOBAL_FLAGS)) program.addOption(optionFor(key, flag));
   const wanted = o.argv ? wantedGroup(o.argv, GLOBAL_VALUE_FLAGS) : undefined;
   program.helpText = () => renderHelp({ kind: 'root' }, TOP_LEVEL, width);

@@ -3,11 +3,11 @@
 // carries. A bare `--version` is answered before the CLI's modules are
 // initialised (esbuild keeps a dynamically imported module's code unrun until
 // it is imported); everything else, help included, goes through main().
-import { packageVersion } from './version.js';
+import { buildInfo, versionLine } from './version.js';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${packageVersion()}\n`);
+  process.stdout.write(`${versionLine(buildInfo())}\n`);
 } else {
   void import('./cli.js').then(({ main }) => main(args));
 }

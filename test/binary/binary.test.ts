@@ -43,7 +43,7 @@ describe('the single-file executable (dist/partner-linux-x64)', () => {
     const r = run(['--version']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe(`${pkg.version}\n`);
+    expect(r.stdout).toMatch(new RegExp(`^${pkg.version.replace(/\./g, '\\.')} \\(commit [0-9a-f]{12}(-dirty)?, built \\d{4}-\\d{2}-\\d{2}\\)\\n$`));
     expect(readFileSync(EXE).includes(Buffer.from(`v${pkg.config.nodeVersions['24']}`))).toBe(true);
   });
 

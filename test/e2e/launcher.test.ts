@@ -3,6 +3,7 @@
 // check arguments, usage errors and rendering run the CLI in-process
 // (test/helpers/main-in-process.ts follows the launcher's steps); here both
 // paths must answer alike, byte for byte, so those tests say what a person gets.
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
@@ -24,12 +25,20 @@ afterAll(async () => {
 });
 
 describe('bin/partner.js', () => {
-  it('--version and -V print the version of package.json, alone on a line', async () => {
+  it('--version and -V print the version of package.json first, then the commit and build date, on one line (#32 item 10)', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const json = await runCli(['--version', '-o', 'json'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    const build = JSON.parse(json.stdout) as { version: string; commit: string; buildDate: string };
+    expect(build.version).toBe(version);
+    // The commit partner was built from (this checkout's, when built from git), and that commit's date.
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    expect(build.commit).toMatch(new RegExp(`^${head}(-dirty)?$`));
+    expect(build.buildDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     for (const flag of ['--version', '-V']) {
       const r = await runCli([flag], { env });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toBe(`${version}\n`);
+      expect(r.stdout).toBe(`${version} (commit ${build.commit}, built ${build.buildDate})\n`);
       expect(r.stderr).toBe('');
     }
   });

@@ -19,7 +19,11 @@ import { printHelp } from '../../src/help-entry.js';
 import { streamColor, testIO, type IO, type TestIO } from '../../src/io.js';
 import { ROOT, type CliResult, type RunOptions } from './cli.js';
 
-const VERSION = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string }).version;
+/** The launcher's version line, from the build's dist/build-info.json (bin/partner.js reads the same file). */
+const VERSION = (() => {
+  const { version, commit, date } = JSON.parse(readFileSync(`${ROOT}/dist/build-info.json`, 'utf8')) as { version: string; commit: string; date: string };
+  return `${version} (commit ${commit}, built ${date})`;
+})();
 /** main sets process.exitCode (as it must for the real process); the test worker's own is put back after each run. */
 const WORKER_EXIT_CODE = process.exitCode;
 
