@@ -29,10 +29,10 @@ _partner_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
-    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes --reveal --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'gp template') _partner_r='--entity -o --output --jq --csv-raw --bom' ;;
-    'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes --reveal' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw --bom' ;;
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
