@@ -135,10 +135,14 @@ export interface AnswerTrace {
  * correlation id. Undefined for failures no answer caused.
  */
 export function answerOf(err: unknown): AnswerTrace | undefined {
+  const e = inCauses(err, (x): x is ApiError | ResponseFormatError => x instanceof ApiError || x instanceof ResponseFormatError);
+  return e && { status: e.status, correlationId: e.correlationId };
+}
+
+/** The first of `err` and its causes (at most 8 deep) that `is` accepts. */
+export function inCauses<T>(err: unknown, is: (e: unknown) => e is T): T | undefined {
   let e: unknown = err;
-  for (let depth = 0; depth < 8 && e instanceof Error; depth++, e = e.cause) {
-    if (e instanceof ApiError || e instanceof ResponseFormatError) return { status: e.status, correlationId: e.correlationId };
-  }
+  for (let depth = 0; depth < 8 && e instanceof Error; depth++, e = e.cause) if (is(e)) return e;
   return undefined;
 }
 

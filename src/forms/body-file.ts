@@ -7,11 +7,8 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { readValuesFile } from './inputs.js';
 import type { Prompter } from './prompter.js';
-import { setAt, getAt } from './paths.js';
 import { loadSchema, type FormSchema } from './schema.js';
-import { secretFields } from './secrets.js';
-
-const MASK = '********';
+import { maskSecrets } from './secrets.js';
 
 /** Reads the body: one JSON object (at most 4 MiB; `-` reads stdin). */
 export async function readBodyFile(path: string, ctx: Context): Promise<Record<string, unknown>> {
@@ -25,12 +22,8 @@ export async function readBodyFile(path: string, ctx: Context): Promise<Record<s
 }
 
 /** The body as shown: pretty JSON, secret fields of the form masked, control characters made visible. */
-export function showBody(body: Record<string, unknown>, form?: FormSchema): string {
-  let shown = body;
-  if (form) {
-    shown = structuredClone(body);
-    for (const f of secretFields(form, shown)) if (getAt(shown, f.path) !== undefined) setAt(shown, f.path, MASK);
-  }
+export function showBody(body: Record<string, unknown>, form?: FormSchema, reveal = false): string {
+  const shown = form ? maskSecrets(form, body, { reveal }) : body;
   return sanitizeTerminal(JSON.stringify(shown, null, 2)).slice(0, 64 * 1024);
 }
 
@@ -38,8 +31,8 @@ export function showBody(body: Record<string, unknown>, form?: FormSchema): stri
  * Shows what will be sent and asks; `--yes` skips the question. Without a
  * terminal (and without --yes) nothing is sent: a usage error says to add --yes.
  */
-export async function confirmSend(ctx: Context, prompter: Prompter, o: { what: string; body: Record<string, unknown>; form?: FormSchema; yes: boolean }): Promise<boolean> {
-  ctx.io.stderr.write(`${o.what}:\n${showBody(o.body, o.form)}\n`);
+export async function confirmSend(ctx: Context, prompter: Prompter, o: { what: string; body: Record<string, unknown>; form?: FormSchema; yes: boolean; reveal?: boolean }): Promise<boolean> {
+  ctx.io.stderr.write(`${o.what}:\n${showBody(o.body, o.form, o.reveal)}\n`);
   if (o.yes) return true;
   if (!ctx.io.canPrompt) throw new UsageError('Not sent: confirm the body with --yes (no terminal to ask on)', 'Check the body above, then run the command again with --yes.', 'CONFIRMATION_REQUIRED');
   return prompter.confirm({ message: 'Send it?', default: false });

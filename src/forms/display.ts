@@ -5,16 +5,16 @@
 import { truncateCell } from '../output/cells.js';
 import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
 import type { Field } from './questions.js';
+import { SECRET_MASK } from './secrets.js';
 import { isObj } from './schema.js';
 import type { Wizard } from './wizard.js';
 
-const MASK = '********';
 
 /** Shown value of an answer: choice titles, Yes/No, money with its currency, secrets masked. */
 export function displayValue(f: Field, value: unknown): string {
   if (f.kind === 'object') return isObj(value) ? 'filled in' : 'left empty';
   if (value === undefined || value === null || value === '') return '-';
-  if (f.kind === 'secret') return MASK;
+  if (f.kind === 'secret') return SECRET_MASK;
   if (f.kind === 'boolean') return value ? 'Yes' : 'No';
   if (f.kind === 'select') return f.choices?.find((c) => c.value === value)?.title ?? String(value);
   if (f.kind === 'multiselect' && Array.isArray(value)) return value.map((v) => f.choices?.find((c) => c.value === v)?.title ?? String(v)).join(', ') || '-';

@@ -4,6 +4,36 @@ import { getAt, setAt } from './paths.js';
 import { allFields } from './questions.js';
 import { isSecretSchema, type FormSchema } from './schema.js';
 
+/** What a secret value is shown as, everywhere (review, dry runs, MCP results, drafts shown). */
+export const SECRET_MASK = '********';
+
+/**
+ * A copy of `doc` (answers, or a request body: the same paths) with the value
+ * of every secret field of the form replaced by SECRET_MASK; `doc` itself is
+ * unchanged (it is what is sent). The one masking of a form's values for a
+ * view: terminal, dry-run output, MCP results, drafts shown. `reveal`
+ * (the operator's --reveal) returns the values as they are.
+ */
+export function maskSecrets<T extends Record<string, unknown>>(form: FormSchema, doc: T, o: { reveal?: boolean } = {}): T {
+  if (o.reveal) return doc;
+  const shown = structuredClone(doc);
+  for (const f of secretFields(form, doc)) {
+    const v = getAt(shown, f.path);
+    if (v !== undefined && v !== null && v !== '') setAt(shown, f.path, SECRET_MASK);
+  }
+  return shown;
+}
+
+/** The sentence after a view that masked some of `doc`'s values: how to see them (empty when nothing was masked). */
+export function maskedNote(form: FormSchema, doc: Record<string, unknown>, reveal = false): string {
+  if (reveal) return '';
+  const masked = secretFields(form, doc).filter((f) => {
+    const v = getAt(doc, f.path);
+    return v !== undefined && v !== null && v !== '';
+  });
+  return masked.length ? ` Secret values (${[...new Set(masked.map((f) => f.title))].join(', ')}) are shown as ${SECRET_MASK}; --reveal shows them.` : '';
+}
+
 /** Dot paths of the secret fields of the answers now (group items included). */
 export function secretFields(form: FormSchema, doc: Record<string, unknown>, sections?: string[]): { id: string; path: string[]; title: string }[] {
   return allFields(form, doc, sections)

@@ -16,6 +16,7 @@ import { CliError, ExitCode, UsageError } from '../errors.js';
 import { isUuid, parseChoice, parseInteger, parseText } from '../options.js';
 import { maskAccount } from '../commands/profile/get.run.js';
 import { unsafeKeyPath, UNSAFE_NAMES_HINT } from '../safe-keys.js';
+import type { FormSchema } from '../forms/schema.js';
 
 export interface Tool {
   name: string;
@@ -220,7 +221,14 @@ async function validated(env: ToolEnv, http: HttpClient, entity: string, values:
     }
   }
   if (issues.length) failWithIssues(env.ctx, issues, true);
-  return sections === 'all' ? buildBodies(form, entity, collected.doc) : { create: undefined, dynamic: dynamicBody(form, collected.doc) ?? {} };
+  return { form, ...(sections === 'all' ? buildBodies(form, entity, collected.doc) : { create: undefined, dynamic: dynamicBody(form, collected.doc) ?? {} }) };
+}
+
+/** A body as a tool result shows it: the form's secret fields masked unless the server was started with --reveal. */
+async function shownBody(env: ToolEnv, form: FormSchema, body: Record<string, unknown> | undefined): Promise<Record<string, unknown> | null> {
+  if (!body) return null;
+  const { maskSecrets } = await import('../forms/secrets.js');
+  return maskSecrets(form, body, { reveal: env.reveal });
 }
 
 /**
@@ -276,7 +284,7 @@ export const WRITE_TOOLS: Tool[] = [
     'the form values: {section: {field: value}}',
     async (entity, values, confirm, http, env) => {
       const bodies = await validated(env, http, entity, values, 'all');
-      if (!confirm) return { sent: false, note: NOT_SENT, create: bodies.create, dynamicDetails: bodies.dynamic ?? null };
+      if (!confirm) return { sent: false, note: NOT_SENT, create: await shownBody(env, bodies.form, bodies.create), dynamicDetails: await shownBody(env, bodies.form, bodies.dynamic) };
       const created = await createGpEmployment(http, bodies.create!);
       const id = typeof created.id === 'string' ? created.id : undefined;
       if (bodies.dynamic && id) await submitDynamicDetails(http, id, bodies.dynamic).catch((err: unknown) => createdButNotSubmitted(err, id));
@@ -293,8 +301,8 @@ export const WRITE_TOOLS: Tool[] = [
       const employment = (await getProfileSection(http, who.id, 'employment', env.signal)) as Record<string, unknown> | null;
       const entity = employment && typeof employment.entity === 'string' ? employment.entity : undefined;
       if (!entity) throw new UsageError(`The employment section of ${ref} names no legal entity`, undefined, 'NO_ENTITY');
-      const { dynamic } = await validated(env, http, entity, values, 'dynamic');
-      if (!confirm) return { sent: false, note: NOT_SENT, employeeId: who.id, dynamicDetails: dynamic };
+      const { form, dynamic } = await validated(env, http, entity, values, 'dynamic');
+      if (!confirm) return { sent: false, note: NOT_SENT, employeeId: who.id, dynamicDetails: await shownBody(env, form, dynamic) };
       await submitDynamicDetails(http, who.id, dynamic);
       return { sent: true, employeeId: who.id, employeeCode: who.code ?? null };
     },

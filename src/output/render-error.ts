@@ -1,4 +1,4 @@
-import { ApiError, CliError, ResponseFormatError, answerOf, exitCodeFor, NetworkError, InvalidValuesError } from '../errors.js';
+import { ApiError, CliError, ResponseFormatError, answerOf, exitCodeFor, inCauses, NetworkError, InvalidValuesError } from '../errors.js';
 import type { Colors } from './colors.js';
 import { jsonText, sanitizeTerminal } from './sanitize.js';
 
@@ -69,6 +69,11 @@ export function traceLines(err: unknown, withStatus: boolean): string[] {
   return lines;
 }
 
+/** The ApiError an error is or wraps (its field failures are the error's details). */
+function causeApi(err: unknown): ApiError | undefined {
+  return inCauses(err, (e): e is ApiError => e instanceof ApiError);
+}
+
 /** Bounds on what one JSON error line carries (server text is untrusted). */
 const MAX_TEXT = 1000;
 const MAX_DETAILS = 100;
@@ -100,7 +105,7 @@ export function errorDocument(err: unknown): ErrorDocument {
   const answer = answerOf(err);
   const status = answer?.status ?? null;
   const code = api?.apiCode ?? (err instanceof CliError ? err.code : 'UNEXPECTED');
-  const details = (api?.details ?? (err instanceof InvalidValuesError ? err.fields : [])).slice(0, MAX_DETAILS).map((d) => ({ field: bound(d.field, MAX_DETAIL_TEXT), message: bound(d.message, MAX_DETAIL_TEXT) }));
+  const details = (causeApi(err)?.details ?? (err instanceof InvalidValuesError ? err.fields : [])).slice(0, MAX_DETAILS).map((d) => ({ field: bound(d.field, MAX_DETAIL_TEXT), message: bound(d.message, MAX_DETAIL_TEXT) }));
   const doc: ErrorDocument = {
     error: {
       code: bound(code, MAX_DETAIL_TEXT),

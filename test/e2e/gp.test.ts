@@ -65,15 +65,20 @@ describe('gp schema', () => {
 });
 
 describe('gp create --from-file / --set', () => {
-  it('--dry-run validates and prints both bodies without sending', async () => {
+  it('--dry-run validates and prints both bodies without sending, secret fields masked (issue 29 item 7: on purpose)', async () => {
     const before = posts();
     const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', valuesPath, '--dry-run'], { env });
     expectCode(r, 0);
     const out = JSON.parse(r.stdout);
     const v = values();
-    expect(out.create).toEqual({ entity: DEU, personal: v.personal, contact: v.contact, address: v.address, employment: v.employment, compensation: v.compensation, bank: v.bank });
-    expect(out.dynamicDetails).toEqual({ legal: v.legal, customFields: v.customFields });
+    const masked = (o: Record<string, unknown>, keys: string[]) => ({ ...o, ...Object.fromEntries(keys.map((k) => [k, '********'])) });
+    expect(out.create).toEqual({ entity: DEU, personal: v.personal, contact: v.contact, address: v.address, employment: v.employment, compensation: v.compensation, bank: masked(v.bank, ['iban']) });
+    expect(out.dynamicDetails).toEqual({ legal: masked(v.legal, ['taxId', 'socialSecurityNumber']), customFields: v.customFields });
     expect(r.stderr).toContain('nothing was sent');
+    expect(r.stderr).toContain('--reveal shows them');
+    const shown = await runCli(['gp', 'create', '--entity', DEU, '--from-file', valuesPath, '--dry-run', '--reveal'], { env });
+    expectCode(shown, 0);
+    expect(JSON.parse(shown.stdout)).toEqual({ create: { entity: DEU, personal: v.personal, contact: v.contact, address: v.address, employment: v.employment, compensation: v.compensation, bank: v.bank }, dynamicDetails: { legal: v.legal, customFields: v.customFields } });
     expect(posts()).toBe(before);
   });
 
@@ -223,9 +228,12 @@ describe('dynamic-details submit', () => {
     const dry = await runCli(['dynamic-details', 'submit', id, ...sets, '--dry-run'], { env });
     expect(dry.stderr).toContain('nothing was sent');
     expectCode(dry, 0);
+    // The PAN is a secret field: masked unless --reveal (issue 29 item 7, on purpose).
     expect(JSON.parse(dry.stdout)).toEqual({
-      dynamicDetails: { legal: { pan: 'ABCDE1234F', taxRegime: 'OLD', pfOptIn: false, nominees: [{ name: 'Ravi', relationship: 'PARENT', sharePercent: 100 }] }, customFields: { costCenter: 'CC-0001' } },
+      dynamicDetails: { legal: { pan: '********', taxRegime: 'OLD', pfOptIn: false, nominees: [{ name: 'Ravi', relationship: 'PARENT', sharePercent: 100 }] }, customFields: { costCenter: 'CC-0001' } },
     });
+    const revealed = await runCli(['dynamic-details', 'submit', id, ...sets, '--dry-run', '--reveal'], { env });
+    expect(JSON.parse(revealed.stdout).dynamicDetails.legal.pan).toBe('ABCDE1234F');
     const before = patches();
     const r = await runCli(['dynamic-details', 'submit', code, ...sets], { env });
     expectCode(r, 0);

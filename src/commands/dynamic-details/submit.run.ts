@@ -13,7 +13,7 @@ import type { Prompter } from '../../forms/prompter.js';
 import { isObj } from '../../forms/schema.js';
 import { loadServerForm } from '../../forms/load.js';
 import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
-import { withoutSecrets } from '../../forms/secrets.js';
+import { maskedNote, maskSecrets, withoutSecrets } from '../../forms/secrets.js';
 import { fixIssues } from '../../forms/review.js';
 import { partnerCommand } from '../../text/command-line.js';
 
@@ -56,7 +56,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
       return ExitCode.OK;
     }
     const readable = entity ? await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity })) : undefined;
-    if (!(await confirmSend(ctx, prompter, { what: `PATCH /v1/employees/${id}/dynamic-details`, body: handBody, form: readable, yes: opts.yes }))) {
+    if (!(await confirmSend(ctx, prompter, { what: `PATCH /v1/employees/${id}/dynamic-details`, body: handBody, form: readable, yes: opts.yes, reveal: opts.reveal }))) {
       ctx.io.stderr.write('Nothing was sent.\n');
       return ExitCode.INTERRUPTED;
     }
@@ -104,8 +104,9 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
         .filter((key) => !sections.includes(key) && form.sections.some((s) => s.key === key))
         .map((key) => ({ path: key, message: 'is not a dynamic section (it is sent when the employee is created)', text: `${key} is not a dynamic section` })),
     showDryRun: async (doc, wizard) => {
-      await writeRecord(ctx.io, ctx.io.stdout, { dynamicDetails: patch(doc) }, { format: 'json' });
-      if (!wizard) ctx.log.info('Dry run: the values are valid; nothing was sent.');
+      const body = patch(doc);
+      await writeRecord(ctx.io, ctx.io.stdout, { dynamicDetails: maskSecrets(form, body, { reveal: opts.reveal }) }, { format: 'json' });
+      if (!wizard) ctx.log.info(`Dry run: the values are valid; nothing was sent.${maskedNote(form, body, opts.reveal)}`);
       return ExitCode.OK;
     },
     send: async (doc, run, w) => {

@@ -17,6 +17,7 @@ export const submit = defineCommand({
     dryRun: bool('validate and print the request body (JSON) without sending'),
     bodyFile: path('send this hand-written PATCH body (JSON, "-" reads stdin) as it is, after showing it; for any server'),
     yes: bool('with --body-file: send without asking'),
+    reveal: bool('show the values of secret fields (tax ids, account numbers…) in the dry run and the body shown, instead of ********'),
   },
   refine: (o) => {
     const resume = o.resume || o.draft !== undefined;
@@ -24,7 +25,7 @@ export const submit = defineCommand({
       throw new UsageError('--body-file sends a hand-written body as it is; it cannot be combined with --from-file, --set, --resume or --draft', undefined, 'INVALID_OPTION');
     }
     if (o.yes && o.bodyFile === undefined) throw new UsageError('--yes goes with --body-file', undefined, 'INVALID_OPTION');
-    return { employee: o.employee, fromFile: o.fromFile, sets: o.set, resume, draft: o.draft, dryRun: o.dryRun, bodyFile: o.bodyFile, yes: o.yes };
+    return { employee: o.employee, fromFile: o.fromFile, sets: o.set, resume, draft: o.draft, dryRun: o.dryRun, bodyFile: o.bodyFile, yes: o.yes, reveal: o.reveal };
   },
   details: `The employee's legal entity is read from their employment section, and only the dynamic sections of that entity's form are asked (those listed in x-dynamic-sections or marked x-submit: "dynamic-details").
 An employee code must match exactly, case included (a code differing only in case is suggested, never used); a code or id that names no employee of your company exits 5 (EMPLOYEE_NOT_FOUND) before anything is sent.

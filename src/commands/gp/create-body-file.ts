@@ -28,7 +28,7 @@ export async function createFromBody(opts: CreateOptions, path: string, ctx: Con
   }
   const http = await ctx.http();
   const form = await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
-  if (!(await confirmSend(ctx, prompter, { what: 'POST /v1/employees/gp-employments', body, form, yes: opts.yes }))) {
+  if (!(await confirmSend(ctx, prompter, { what: 'POST /v1/employees/gp-employments', body, form, yes: opts.yes, reveal: opts.reveal }))) {
     ctx.io.stderr.write('Nothing was sent.\n');
     return ExitCode.INTERRUPTED;
   }

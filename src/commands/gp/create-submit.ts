@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import { checkedEmployeeId, createGpEmployment, submitDynamicDetails } from '../../api/employees.js';
 import { isUuid } from '../../options.js';
-import { ApiError, ExitCode, exitCodeFor, InterruptedError, MaybeCreatedError, NetworkError } from '../../errors.js';
+import { ApiError, CliError, ExitCode, exitCodeFor, InterruptedError, MaybeCreatedError, NetworkError } from '../../errors.js';
 import { conflictMessage, createFailure, isConflict, LOOK_FOR_EMPLOYEE, notSent, type Outcome, type RunDraft } from '../../forms/flow.js';
 import { renderErrorJson, traceLines } from '../../output/render-error.js';
 import { renderKeyValue } from '../../output/table.js';
@@ -13,7 +13,7 @@ import { dynamicBody, dynamicKeys, dynamicPart, workEmailOf, type Bodies } from 
 import type { DraftStore } from '../../forms/drafts.js';
 import { isFieldRejection, issuesFromApi } from '../../forms/inputs.js';
 import type { FormSchema } from '../../forms/schema.js';
-import { secretsNotKeptHint, withoutSecrets } from '../../forms/secrets.js';
+import { maskedNote, maskSecrets, secretsNotKeptHint, withoutSecrets } from '../../forms/secrets.js';
 import { type Wizard } from '../../forms/wizard.js';
 import { fixIssues, review } from '../../forms/review.js';
 import type { CreateOptions } from './create.run.js';
@@ -31,10 +31,11 @@ export function kept(form: FormSchema, doc: Record<string, unknown>, asked: Iter
   return { answers, asked: rest, history: back };
 }
 
-export async function dryRun(ctx: Context, bodies: Bodies, opts: CreateOptions, say = true): Promise<number> {
-  // The bodies are JSON whatever the terminal (the definition's jsonFlag): they are what would be sent.
-  await writeRecord(ctx.io, ctx.io.stdout, { create: bodies.create, dynamicDetails: bodies.dynamic ?? null }, opts.out);
-  if (say) ctx.log.info('Dry run: the values are valid; nothing was sent.');
+export async function dryRun(ctx: Context, form: FormSchema, bodies: Bodies, opts: CreateOptions, say = true): Promise<number> {
+  // The bodies are JSON whatever the terminal (the definition's jsonFlag): they are what would be sent, secrets masked unless --reveal.
+  const reveal = { reveal: opts.reveal };
+  await writeRecord(ctx.io, ctx.io.stdout, { create: maskSecrets(form, bodies.create, reveal), dynamicDetails: bodies.dynamic ? maskSecrets(form, bodies.dynamic, reveal) : null }, opts.out);
+  if (say) ctx.log.info(`Dry run: the values are valid; nothing was sent.${maskedNote(form, { ...bodies.create, ...bodies.dynamic }, opts.reveal)}`);
   return ExitCode.OK;
 }
 
@@ -145,15 +146,15 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
           break;
         }
         const next = `Your answers for them are kept. Finish with: ${finishCmd}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}`;
+        const said = `Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${(err as Error).message}`;
         if (s.output.out.errors === 'json') {
-          // A script reading JSON errors gets one object, with the answer's status and correlation id.
-          ctx.io.stderr.write(renderErrorJson(err, { employeeId: id, employeeCode: code ?? null, next }));
+          // A script reading JSON errors gets one object, with the answer's status and correlation id (the cause).
+          const failure = new CliError(said, { code: 'DYNAMIC_DETAILS_NOT_SAVED', exitCode: exitCodeFor(err), hint: next, cause: err });
+          ctx.io.stderr.write(renderErrorJson(failure, { employeeId: id, employeeCode: code ?? null }));
         } else {
           const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
           const trace = traceLines(err, true).map((l) => `\n${l}`).join('');
-          ctx.io.stderr.write(
-            `${ctx.errColors.red('Error:')} Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${sanitizeTerminal((err as Error).message)}${detail}${trace}\n${next}\n`,
-          );
+          ctx.io.stderr.write(`${ctx.errColors.red('Error:')} ${sanitizeTerminal(said)}${detail}${trace}\n${next}\n`);
         }
         exit = exitCodeFor(err);
         break;

@@ -53,7 +53,7 @@ export async function run(opts: McpOptions, ctx: Context): Promise<void> {
   });
   await server.connect(transport);
   // On stderr, which MCP hosts keep as the server's log.
-  ctx.log.info(`partner MCP server on stdio: ${tools.length} tools${opts.allowWrite ? ' (write tools on: they send only with confirm: true)' : ''}${opts.reveal ? '; bank numbers shown in full (--reveal)' : ''}. Stops when stdin closes.`);
+  ctx.log.info(`partner MCP server on stdio: ${tools.length} tools${opts.allowWrite ? ' (write tools on: they send only with confirm: true)' : ''}${opts.reveal ? '; bank numbers and secret values shown in full (--reveal)' : ''}. Stops when stdin closes.`);
   await closed;
   await server.close().catch(() => undefined);
 }

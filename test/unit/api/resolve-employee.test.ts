@@ -81,3 +81,19 @@ describe('resolveEmployee', () => {
     await expect(resolveEmployee(client(api), 'Acme-1')).rejects.toMatchObject({ suggestion: undefined });
   });
 });
+
+describe('ids from answers go into paths only as UUIDs (issue 29 item 8)', () => {
+  it.each(['..', '../bank', 'x', ID1.replace(/-/g, '/')])('a code resolved to the id %j is BAD_RESPONSE, naming it', async (bad) => {
+    api = await fakeApi(() => page([{ id: bad, employeeCode: 'ACME-1' }]));
+    await expect(resolveEmployee(client(api), 'ACME-1')).rejects.toMatchObject({ code: 'BAD_RESPONSE', exitCode: 1, message: expect.stringContaining('not a UUID') });
+  });
+
+  it('every /v1/employees/{id}/… path refuses an id that is not a UUID before any request', async () => {
+    const { getProfileSection, submitDynamicDetails } = await import('../../../src/api/employees.js');
+    api = await fakeApi(() => ({}));
+    const http = client(api);
+    await expect(getProfileSection(http, '..', 'personal')).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+    await expect(submitDynamicDetails(http, '../..', {})).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+    expect(api.requests).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSecretSchema, loadSchema } from '../../../src/forms/schema.js';
 import { allFields, kindOf } from '../../../src/forms/questions.js';
-import { secretsResumeNote, withoutSecrets } from '../../../src/forms/secrets.js';
+import { maskedNote, maskSecrets, secretsResumeNote, withoutSecrets } from '../../../src/forms/secrets.js';
 import { displayValue } from '../../../src/forms/display.js';
 import type { Wizard } from '../../../src/forms/wizard.js';
 import { reviewText } from '../../../src/forms/review.js';
@@ -108,5 +108,24 @@ describe('numeric secrets', () => {
     expect(toValue(form, at('pin'), '1234')).toEqual({ ok: true, value: 1234 });
     expect(toValue(form, at('rate'), '12.5')).toEqual({ ok: true, value: 12.5 });
     expect(toValue(form, at('pin'), 'abc')).toMatchObject({ ok: false });
+  });
+});
+
+describe('maskSecrets: the one masking of a form\'s values for a view (issue 29 item 7)', () => {
+  const doc = { id: { nationalId: 'N-1', ssn: 'S-2', pin: 1234, word: '', name: 'Ada', plain: 'p', kids: [{ kidId: 'K-3', kidName: 'Byron' }] } };
+
+  it('every secret field with a value is ********, group items too; the rest and the original are unchanged', () => {
+    const before = structuredClone(doc);
+    const shown = maskSecrets(form, doc);
+    expect(shown).toEqual({ id: { nationalId: '********', ssn: '********', pin: '********', word: '', name: 'Ada', plain: 'p', kids: [{ kidId: '********', kidName: 'Byron' }] } });
+    expect(doc).toEqual(before);
+    expect(shown).not.toBe(doc);
+  });
+
+  it('--reveal returns the values as they are; the note names what was masked only when something was', () => {
+    expect(maskSecrets(form, doc, { reveal: true })).toBe(doc);
+    expect(maskedNote(form, doc)).toBe(' Secret values (National id, SSN, PIN, Kid id) are shown as ********; --reveal shows them.');
+    expect(maskedNote(form, doc, true)).toBe('');
+    expect(maskedNote(form, { id: { name: 'Ada' } })).toBe('');
   });
 });
