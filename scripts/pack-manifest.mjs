@@ -7,7 +7,7 @@
 // the one to pack; `restore` (postpack) puts it back. A pack stopped halfway
 // leaves the copy: the next strip or restore puts it back first.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const file = fileURLToPath(new URL('../package.json', import.meta.url));
 const kept = fileURLToPath(new URL('../.package.json.prepack', import.meta.url));
@@ -16,19 +16,28 @@ export function restore() {
   if (existsSync(kept)) renameSync(kept, file);
 }
 
+/** package.json's text without the prepare script, or undefined when it has none. */
+export function withoutPrepare(text) {
+  const pkg = JSON.parse(text);
+  if (!pkg.scripts?.prepare) return undefined;
+  delete pkg.scripts.prepare;
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
 export function strip() {
   restore();
   const text = readFileSync(file, 'utf8');
-  const pkg = JSON.parse(text);
-  if (!pkg.scripts?.prepare) return;
+  const packed = withoutPrepare(text);
+  if (packed === undefined) return;
   writeFileSync(kept, text);
-  delete pkg.scripts.prepare;
-  writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
+  writeFileSync(file, packed);
 }
 
-const action = { strip, restore }[process.argv[2]];
-if (!action) {
-  process.stderr.write('usage: node scripts/pack-manifest.mjs strip|restore\n');
-  process.exit(2);
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const action = { strip, restore }[process.argv[2]];
+  if (!action) {
+    process.stderr.write('usage: node scripts/pack-manifest.mjs strip|restore\n');
+    process.exit(2);
+  }
+  action();
 }
-action();

@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withoutPrepare } from './pack-manifest.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -87,4 +88,13 @@ if (process.env._PACOTE_NO_PREPARE_ !== undefined && process.env.npm_config_glob
       // No link there: nothing to undo.
     }
   }
+}
+
+// The clone npm makes of a git dependency (a temporary directory of npm's cache, packed right after
+// this script and deleted): packed without this prepare script, as `npm pack` packs a clone
+// (scripts/pack-manifest.mjs). The tarball holds dist/; npm 11 would otherwise list `prepare`
+// as a script "not yet covered by allowScripts" when it installs that tarball, where it never runs.
+if (/[\\/]_cacache[\\/]tmp[\\/]git-clone[^\\/]*[\\/]?$/.test(root)) {
+  const packed = withoutPrepare(readFileSync(join(root, 'package.json'), 'utf8'));
+  if (packed !== undefined) writeFileSync(join(root, 'package.json'), packed);
 }
