@@ -6,11 +6,8 @@
 // a genuine sender from being served.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { destroyAll, openMany, peakRss, postHead, rawClient, statusOf, type RawClient } from '../helpers/hostile-clients.js';
-import { listen as listenOn, until } from '../helpers/listen.js';
+import { listen as listenOn, receiverFixture, until } from '../helpers/listen.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -36,10 +33,7 @@ async function genuineEvents(url: string, n: number, width = 10): Promise<number
 }
 
 beforeAll(() => {
-  dir = tempDir();
-  env = isolatedEnv(dir.path);
-  jwksFile = join(dir.path, 'jwks.json');
-  writeFileSync(jwksFile, JSON.stringify({ keys: [k1.jwk] }));
+  ({ dir, env, jwksFile } = receiverFixture([k1.jwk]));
 });
 
 afterEach(() => {
