@@ -6,11 +6,8 @@
 // a genuine sender from being served.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { destroyAll, openMany, peakRss, postHead, rawClient, statusOf, type RawClient } from '../helpers/hostile-clients.js';
-import { listen as listenOn, until } from '../helpers/listen.js';
+import { listen as listenOn, receiverFixture, until } from '../helpers/listen.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -36,10 +33,7 @@ async function genuineEvents(url: string, n: number, width = 10): Promise<number
 }
 
 beforeAll(() => {
-  dir = tempDir();
-  env = isolatedEnv(dir.path);
-  jwksFile = join(dir.path, 'jwks.json');
-  writeFileSync(jwksFile, JSON.stringify({ keys: [k1.jwk] }));
+  ({ dir, env, jwksFile } = receiverFixture([k1.jwk]));
 });
 
 afterEach(() => {
@@ -61,23 +55,23 @@ describe('webhook listen: time bounds (--read-timeout)', () => {
     expect((await genuineEvents(l.url, 1))[0]).toBe(200);
   }, 20_000);
 
-  it('a body that stalls, and one trickled a byte at a time: both 408 REQUEST_TIMEOUT within seconds', async () => {
-    const l = await listen(['--read-timeout', '1s']);
+  it('by default (10 s), a body that stalls and one trickled a byte at a time: both 408 REQUEST_TIMEOUT within seconds, not minutes', async () => {
+    const l = await listen([]);
     const body = genuine();
     const stalled = await rawClient(l.url, postHead(l.url, body.length) + body.slice(0, 20), clients);
     const trickled = await rawClient(l.url, postHead(l.url, body.length), clients);
     let i = 0;
     const drip = setInterval(() => !trickled.socket.destroyed && trickled.socket.write(body[i++ % body.length]!), 100);
     const t0 = Date.now();
-    await Promise.race([Promise.all([stalled.closed, trickled.closed]), new Promise((r) => setTimeout(r, 6000))]);
+    await Promise.race([Promise.all([stalled.closed, trickled.closed]), new Promise((r) => setTimeout(r, 16_000))]);
     clearInterval(drip);
     for (const c of [stalled, trickled]) {
       expect(statusOf(c)).toBe(408);
       expect(c.received()).toContain('REQUEST_TIMEOUT');
     }
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(Date.now() - t0).toBeLessThan(15_000);
     expect((await genuineEvents(l.url, 1))[0]).toBe(200);
-  }, 20_000);
+  }, 40_000);
 });
 
 describe('webhook listen: bodies held at once (--max-body-memory)', () => {
@@ -108,8 +102,11 @@ describe('webhook listen: connection floods', () => {
     const l = await listen([], { fdLimit: 256 });
     await openMany(l.url, 1000, () => undefined, clients);
     // The receiver closed idle ones to stay under its cap (256 - 128 reserved): many of ours are gone.
-    await until(() => clients.filter((c) => c.socket.destroyed || c.socket.readableEnded).length >= 800, 'idle connections closed for room', 10_000);
+    const closed = () => clients.filter((c) => c.socket.destroyed || c.socket.readableEnded).length;
+    // Without the cap nothing is closed (and accepting fails at the limit): the genuine events below show what that costs.
+    await until(() => closed() >= 800, 'idle connections closed for room', 5000).catch(() => undefined);
     expect(await genuineEvents(l.url, 30, 3)).toEqual(Array(30).fill(200));
+    expect(closed()).toBeGreaterThanOrEqual(800);
     expect(l.child.exitCode).toBeNull();
   }, 60_000);
 

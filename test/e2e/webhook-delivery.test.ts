@@ -10,9 +10,9 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { b64, ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
-import { listen as listenOn, until } from '../helpers/listen.js';
+import { listen as listenOn, receiverFixture, serveOnLoopback, until } from '../helpers/listen.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
 const listen = (args: string[], env: NodeJS.ProcessEnv) => listenOn(args, env, children);
@@ -64,13 +64,9 @@ let seq = 0;
 const genuine = () => signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ employeeCode: `E-${++seq}` }), k1.privateKey);
 
 beforeAll(async () => {
-  dir = tempDir();
-  env = isolatedEnv(dir.path);
-  jwksFile = join(dir.path, 'jwks.json');
-  writeFileSync(jwksFile, JSON.stringify({ keys: [k1.jwk] }));
+  ({ dir, env, jwksFile } = receiverFixture([k1.jwk]));
   app = target();
-  await new Promise<void>((r) => app.server.listen(0, '127.0.0.1', r));
-  app.url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/hooks`;
+  app.url = await serveOnLoopback(app.server);
 });
 
 afterAll(async () => {

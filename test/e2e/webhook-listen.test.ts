@@ -125,6 +125,12 @@ describe('partner webhook listen (built CLI, real sandbox)', () => {
     expect(r.stderr).toMatch(/--forward-to must be an http\(s\) URL/);
     const p = await runCli(['webhook', 'listen', '--port', '70000'], { env });
     expect(p.code).toBe(2);
+    // Parked events live in the spool: --max-attempts without it (or without a target) is a usage error.
+    const dead = await runCli(['webhook', 'listen', '--max-attempts', '3', '--forward-to', 'http://127.0.0.1:1/'], { env });
+    expect(dead.code).toBe(2);
+    expect(dead.stderr).toMatch(/--max-attempts needs --spool and --forward-to/);
+    expect((await runCli(['webhook', 'listen', '--read-timeout', '100ms'], { env })).code).toBe(2);
+    expect((await runCli(['webhook', 'listen', '--max-connections', '3'], { env })).code).toBe(2);
   });
 
   it('sandbox emit: needs --to or --print, knows every event type, refuses --legacy where no earlier shape exists', async () => {

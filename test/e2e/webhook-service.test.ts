@@ -3,12 +3,12 @@
 // `webhook-delivery: abort`, `replay --failed`), SIGTERM as a clean stop.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
-import { listen as listenOn, until, type Listener } from '../helpers/listen.js';
+import { runCli } from '../helpers/cli.js';
+import { listen as listenOn, receiverFixture, serveOnLoopback, until, type Listener } from '../helpers/listen.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -53,13 +53,9 @@ function target() {
 let app: ReturnType<typeof target>;
 
 beforeAll(async () => {
-  dir = tempDir();
-  env = isolatedEnv(dir.path);
-  jwksFile = join(dir.path, 'jwks.json');
-  writeFileSync(jwksFile, JSON.stringify({ keys: [k1.jwk] }));
+  ({ dir, env, jwksFile } = receiverFixture([k1.jwk]));
   app = target();
-  await new Promise<void>((r) => app.server.listen(0, '127.0.0.1', r));
-  app.url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/hooks`;
+  app.url = await serveOnLoopback(app.server);
 });
 
 afterEach(() => {
@@ -198,13 +194,19 @@ describe('dead letters and /metrics', () => {
   }, 30_000);
 });
 
+/** A receiver on a fresh spool with one event acknowledged and its forward held by the target. */
+async function forwardInFlight(name: string, forwardTimeout: string): Promise<{ spool: string; l: Listener }> {
+  const spool = join(dir.path, name);
+  const l = await listen(['--spool', spool, '--forward-to', app.url, '--forward-timeout', forwardTimeout]);
+  app.hold = true;
+  expect((await post(l.url, event(`E-${name}`))).status).toBe(200);
+  await until(() => app.held.length === 1, 'the forward in flight');
+  return { spool, l };
+}
+
 describe('SIGTERM', () => {
   it('mid-forward: the forward in flight finishes, then exit 0; stdout stays one JSON record per line', async () => {
-    const spool = join(dir.path, 'spool-term');
-    const l = await listen(['--spool', spool, '--forward-to', app.url, '--forward-timeout', '5s']);
-    app.hold = true;
-    expect((await post(l.url, event('E-TERM'))).status).toBe(200);
-    await until(() => app.held.length === 1, 'the forward in flight');
+    const { spool, l } = await forwardInFlight('spool-term', '5s');
     l.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     for (const answer of app.held.splice(0)) answer();
@@ -217,11 +219,7 @@ describe('SIGTERM', () => {
   }, 30_000);
 
   it('a forward that does not finish within --forward-timeout stays in the spool: exit 0 within the bound, resent at the next start as a redelivery', async () => {
-    const spool = join(dir.path, 'spool-term-slow');
-    const l = await listen(['--spool', spool, '--forward-to', app.url, '--forward-timeout', '1s']);
-    app.hold = true;
-    expect((await post(l.url, event('E-TERM2'))).status).toBe(200);
-    await until(() => app.held.length === 1, 'the forward in flight');
+    const { spool, l } = await forwardInFlight('spool-term-slow', '1s');
     const t0 = Date.now();
     l.child.kill('SIGTERM');
     expect(await l.exited).toBe(0);

@@ -1,6 +1,10 @@
 // `partner webhook listen` as a child process, for the receiver's e2e tests.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { BIN, ROOT } from './cli.js';
+import { writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { BIN, isolatedEnv, ROOT, tempDir } from './cli.js';
 
 export interface Listener {
   child: ChildProcessWithoutNullStreams;
@@ -48,4 +52,18 @@ export async function until(cond: () => boolean, what: string, ms = 15_000): Pro
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A receiver test's surroundings: a temp dir, an isolated env, and a key-set file holding `jwks` (call cleanup() at the end). */
+export function receiverFixture(jwks: Record<string, unknown>[]): { dir: { path: string; cleanup: () => void }; env: NodeJS.ProcessEnv; jwksFile: string } {
+  const dir = tempDir();
+  const jwksFile = join(dir.path, 'jwks.json');
+  writeFileSync(jwksFile, JSON.stringify({ keys: jwks }));
+  return { dir, env: isolatedEnv(dir.path), jwksFile };
+}
+
+/** Starts `server` on a loopback port the OS picks; the URL of `path` on it. */
+export async function serveOnLoopback(server: Server, path = '/hooks'): Promise<string> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
 }

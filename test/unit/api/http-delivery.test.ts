@@ -51,7 +51,7 @@ describe('HttpDeliveryClient', () => {
   it('POSTs the body and headers as given, no authorization (the client has no token to send); the caller may set the user agent', async () => {
     const c = delivery();
     const r = await c.deliver(url, { body: '"a.b.c"', headers: { 'content-type': 'application/json', 'x-partner-event-id': 'd1' } });
-    expect(r).toEqual({ status: 204, excerpt: '' });
+    expect(r).toEqual({ status: 204, excerpt: '', headers: expect.any(Object) });
     expect(seen[0]!.body).toBe('"a.b.c"');
     expect(seen[0]!.headers['content-type']).toBe('application/json');
     expect(seen[0]!.headers['x-partner-event-id']).toBe('d1');
@@ -65,7 +65,7 @@ describe('HttpDeliveryClient', () => {
   it('any status is a result, not an error, and nothing is retried (one request for a 503)', async () => {
     handler = (_q, res) => res.writeHead(503, { 'retry-after': '0' }).end('busy');
     const c = delivery();
-    expect(await c.deliver(url, { body: 'x' })).toEqual({ status: 503, excerpt: 'busy' });
+    expect(await c.deliver(url, { body: 'x' })).toEqual({ status: 503, excerpt: 'busy', headers: expect.any(Object) });
     expect(seen).toHaveLength(1);
     await c.close();
   });
