@@ -8,14 +8,16 @@
 # Subcommands of a command path.
 _partner_subcommands() {
   case $1 in
-    '') _partner_r='employees trackers profile gp dynamic-details webhook api mcp auth doctor sandbox completion version help' ;;
+    '') _partner_r='employees trackers profile gp dynamic-details drafts webhook api mcp auth audit doctor sandbox completion version help' ;;
     'employees') _partner_r='list' ;;
     'trackers') _partner_r='onboarding offboarding' ;;
     'profile') _partner_r='get' ;;
     'gp') _partner_r='create schema template' ;;
     'dynamic-details') _partner_r='submit' ;;
+    'drafts') _partner_r='list discard' ;;
     'webhook') _partner_r='verify listen replay' ;;
-    'auth') _partner_r='login status switch logout' ;;
+    'auth') _partner_r='login status token switch logout' ;;
+    'audit') _partner_r='list' ;;
     'sandbox') _partner_r='start emit' ;;
     *) _partner_r='' ;;
   esac
@@ -29,17 +31,20 @@ _partner_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
-    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --body-file --yes --reveal --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --draft --body-file --yes --reveal --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'gp template') _partner_r='--entity -o --output --jq --csv-raw --bom' ;;
-    'dynamic-details submit') _partner_r='--from-file --set --resume --dry-run --body-file --yes --reveal' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --resume --draft --dry-run --body-file --yes --reveal' ;;
+    'drafts list') _partner_r='--entity --employee -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'drafts discard') _partner_r='--all --entity --employee --yes' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw --bom' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
-    'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --metrics --max-attempts --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
+    'webhook replay') _partner_r='--spool --since --event-type --to --failed -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate --allow-drift -o --output --fields --jq --csv-raw --bom' ;;
     'mcp') _partner_r='--allow-write --reveal' ;;
-    'auth login') _partner_r='--with-token --no-verify' ;;
+    'auth login') _partner_r='--with-token --no-verify --insecure-storage' ;;
     'auth status') _partner_r='--all -o --output --fields --jq' ;;
+    'audit list') _partner_r='--since -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'doctor') _partner_r='--spool -o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --print --legacy --data --rotate-key -o --output --jq' ;;
@@ -47,7 +52,7 @@ _partner_flags() {
     'help') _partner_r='-o --output --jq' ;;
     *) _partner_r='' ;;
   esac
-  _partner_r+=' --profile --base-url --sandbox --debug --timeout --no-color --no-input -h --help'
+  _partner_r+=' --profile --base-url --sandbox --debug --timeout --no-color --no-input --no-pager -h --help'
 }
 
 # Flags of a command path that take a value (global ones appended).
@@ -57,15 +62,18 @@ _partner_value_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
     'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
-    'gp create') _partner_r='--entity --from-file --set --body-file --from-csv --results --concurrency --encoding -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --draft --body-file --from-csv --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'gp template') _partner_r='--entity -o --output --jq' ;;
-    'dynamic-details submit') _partner_r='--from-file --set --body-file' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --draft --body-file' ;;
+    'drafts list') _partner_r='--entity --employee -o --output --fields --jq' ;;
+    'drafts discard') _partner_r='--entity --employee' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output --fields --jq' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --max-attempts --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields --jq' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -o --output --fields --jq' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
+    'audit list') _partner_r='--since -o --output --fields --jq' ;;
     'doctor') _partner_r='--spool -o --output --fields --jq' ;;
     'sandbox start') _partner_r='--port --host --employees --seed --latency-ms --fail-rate --reset-rate --html502-rate --drift-rate --webhook-url' ;;
     'sandbox emit') _partner_r='--to --data -o --output --jq' ;;
@@ -100,6 +108,7 @@ _partner_values() {
     'gp template|-o'|'gp template|--output') _partner_r='w:csv json' ;;
     'dynamic-details submit|--from-file') _partner_r='f' ;;
     'dynamic-details submit|--body-file') _partner_r='f' ;;
+    'drafts list|-o'|'drafts list|--output') _partner_r='w:table json ndjson csv' ;;
     'webhook verify|--file') _partner_r='f' ;;
     'webhook verify|--jwks-file') _partner_r='f' ;;
     'webhook verify|-o'|'webhook verify|--output') _partner_r='w:table json ndjson csv' ;;
@@ -111,12 +120,13 @@ _partner_values() {
     'api|-o'|'api|--output') _partner_r='w:json ndjson csv' ;;
     'auth status|-o'|'auth status|--output') _partner_r='w:table json' ;;
     'auth switch|#0') _partner_r='p' ;;
+    'audit list|-o'|'audit list|--output') _partner_r='w:table json ndjson csv' ;;
     'doctor|-o'|'doctor|--output') _partner_r='w:table json' ;;
     'sandbox emit|-o'|'sandbox emit|--output') _partner_r='w:table json' ;;
     'sandbox emit|#0') _partner_r='w:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'completion|#0') _partner_r='w:bash zsh fish' ;;
     'version|-o'|'version|--output') _partner_r='w:table json' ;;
-    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details webhook api mcp auth doctor sandbox completion version help' ;;
+    'help|#0') _partner_r='w:employees trackers profile gp dynamic-details drafts webhook api mcp auth audit doctor sandbox completion version help' ;;
     *'|--profile') _partner_r='p' ;;
     *) _partner_r='' ;;
   esac

@@ -74,8 +74,8 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
     body: `For each value: flags win over the environment, which wins over the active profile.\n\n${list([
       ['profile', '--profile, PARTNER_PROFILE, else the last one logged in'],
       ['base URL', '--base-url, PARTNER_BASE_URL, else the profile\'s'],
-      ['token', 'PARTNER_TOKEN, else the profile\'s (never a flag)'],
-    ])}\n\npartner auth login saves a profile in config.json in the config directory (PARTNER_CONFIG_DIR; ~/.config/partner on Linux), mode 0600 in a 0700 directory; a symbolic link in its place is refused. An empty or relative HOME or XDG_* directory is never used (the account's home is). Base URLs must be https, except loopback addresses, and never hold a user:password@. Every write (POST, PATCH, PUT, DELETE) is recorded in the audit log (partner audit list; "audit": false in a profile turns it off). Each request has a time limit (--timeout, 30 seconds by default); GET requests are retried on connection errors and 429/5xx answers, POST and PATCH never; redirects are not followed.`,
+      ['token', 'PARTNER_TOKEN, else the profile\'s, from the system keyring or the config file (never a flag)'],
+    ])}\n\npartner auth login saves a profile in config.json in the config directory (PARTNER_CONFIG_DIR; ~/.config/partner on Linux), mode 0600 in a 0700 directory; a symbolic link in its place is refused. Its token goes into the system keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux), or with --insecure-storage into config.json; partner auth status says where each profile's is. An empty or relative HOME or XDG_* directory is never used (the account's home is). Base URLs must be https, except loopback addresses, and never hold a user:password@. Every write (POST, PATCH, PUT, DELETE) is recorded in the audit log (partner audit list; "audit": false in a profile turns it off). Each request has a time limit (--timeout, 30 seconds by default); GET requests are retried on connection errors and 429/5xx answers, POST and PATCH never; redirects are not followed.`,
   },
 ];
 

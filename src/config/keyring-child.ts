@@ -35,10 +35,24 @@ async function answer(req: KeyringRequest): Promise<KeyringReply> {
   return { ok: true, value: entry.deletePassword() };
 }
 
-let reply: KeyringReply;
-try {
-  reply = await answer(await readRequest());
-} catch (err) {
-  reply = { ok: false, message: String((err as Error).message ?? err).slice(0, 500) };
+/** One request from stdin, one answer on stdout (the single-file executable runs this as `partner __keyring-child`). */
+export async function keyringChild(): Promise<void> {
+  let reply: KeyringReply;
+  try {
+    reply = await answer(await readRequest());
+  } catch (err) {
+    reply = { ok: false, message: String((err as Error).message ?? err).slice(0, 500) };
+  }
+  process.stdout.write(JSON.stringify(reply));
 }
-process.stdout.write(JSON.stringify(reply));
+
+// dist/keyring-child.js is run as a script; the executable imports this module and calls keyringChild() itself.
+if (!isSea()) void keyringChild();
+
+function isSea(): boolean {
+  try {
+    return (process.getBuiltinModule('node:sea') as { isSea(): boolean } | undefined)?.isSea() === true;
+  } catch {
+    return false;
+  }
+}

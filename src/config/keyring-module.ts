@@ -8,5 +8,7 @@ import type * as Keyring from '@napi-rs/keyring';
 export type KeyringModule = typeof Keyring;
 
 export async function loadKeyringModule(): Promise<KeyringModule> {
-  return import('@napi-rs/keyring');
+  // In the single-file executable the module is an asset, written to a private, checked directory (runtime/native-addon.ts).
+  const { seaNativeAddon } = await import('../runtime/native-addon.js');
+  return seaNativeAddon<KeyringModule>('@napi-rs/keyring') ?? import('@napi-rs/keyring');
 }

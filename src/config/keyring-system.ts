@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SEA_CHILD_ARG } from './keyring-child-arg.js';
 import { KeyringError, type KeyringBackend, type KeyringReply, type KeyringRequest } from './keyring.js';
 
 /** An unlock prompt left unanswered fails after this long. */
@@ -25,6 +26,15 @@ export interface SystemKeyringOptions {
 }
 
 /** The built child entry next to this module (dist/keyring-child.js); undefined when running from the sources. */
+
+function runningAsSea(): boolean {
+  try {
+    return (process.getBuiltinModule('node:sea') as { isSea(): boolean } | undefined)?.isSea() === true;
+  } catch {
+    return false;
+  }
+}
+
 export function defaultChildPath(): string | undefined {
   const url = new URL('./keyring-child.js', import.meta.url);
   if (url.protocol !== 'file:') return undefined;
@@ -49,7 +59,9 @@ export function systemKeyring(o: SystemKeyringOptions): KeyringBackend {
 }
 
 function callChild(req: KeyringRequest, o: SystemKeyringOptions): Promise<string | boolean | null> {
-  const childPath = o.childPath ?? defaultChildPath();
+  // The single-file executable is its own keyring helper (src/sea-entry.ts runs `__keyring-child`).
+  const sea = o.childPath === undefined && runningAsSea();
+  const childPath = sea ? SEA_CHILD_ARG : (o.childPath ?? defaultChildPath());
   if (!childPath) return Promise.reject(new KeyringError('the keyring helper is not built (run `npm run build`)', 'unavailable'));
   const timeoutMs = o.timeoutMs ?? KEYRING_TIMEOUT_MS;
   return new Promise((resolve, reject) => {

@@ -68,6 +68,10 @@ describe('errors', () => {
     expect(saved).toMatchObject({ code: 'INVALID_TOKEN', exitCode: 3, message: 'The token of profile "a" in the keyring is empty', hint: 'Log in again to replace it: `partner auth login`.' });
   });
 
+  it('the help for a keyring out of reach points at the guide that says how to start one', () => {
+    expect(KEYRING_HELP).toBe('Unlock the keyring, or start one (on Linux a Secret Service such as gnome-keyring: see "Where your token is kept" in docs/guides/security.md)');
+  });
+
   it('a keyring out of reach: exit 1, what was being done, the reason, the hint; a timeout has its own code', () => {
     const cause = new KeyringError('no D-Bus', 'unavailable');
     const e = keyringUnavailable(cause, 'store the token in', 'Do this.');
