@@ -84,6 +84,8 @@ export const CORE = [
   'src/concurrency.ts',
   // The one capped reader: every API answer (http.ts) and every input flag read through it.
   'src/input.ts',
+  // The one reading of an answer's JSON (http.ts) and its numbers, which the output layer writes.
+  'src/json/parse-exact.ts',
 ];
 
 /**

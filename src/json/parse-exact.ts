@@ -15,42 +15,47 @@ export function parseJsonExact(text: string): unknown {
 }
 
 /**
+ * Everything up to the next character that may start a number outside a
+ * string: runs of other characters, and whole strings (escapes honoured; the
+ * unrolled form has one way to match, so a string never closed costs one pass,
+ * never backtracking without end). Native code walks the text; JavaScript
+ * only sees the numbers.
+ */
+const UP_TO_NUMBER = /(?:[^"\-\d]+|"[^"\\]*(?:\\.[^"\\]*)*")*/y;
+
+/**
  * Whether `text` holds a number token that String(Number(token)) would not
- * give back (9007199254740993, 1e400, 1.0, -0). A scan that jumps over
- * strings (indexOf to the closing quote: an answer is mostly strings) and
- * looks only at the numbers between them; a short plain integer is taken at
- * a glance, any other token checked exactly. Malformed text is left to
- * JSON.parse, which says what is wrong.
+ * give back (9007199254740993, 1e400, 1.0, -0): strings are passed over
+ * (UP_TO_NUMBER), a short plain integer is taken at a glance, any other
+ * token checked exactly. Malformed text is left to JSON.parse, which says
+ * what is wrong.
  */
 export function hasNumberToKeep(t: string): boolean {
   const n = t.length;
   let i = 0;
-  while (i < n) {
+  for (;;) {
+    UP_TO_NUMBER.lastIndex = i;
+    UP_TO_NUMBER.exec(t);
+    i = UP_TO_NUMBER.lastIndex;
+    if (i >= n) return false;
     const c = t.charCodeAt(i);
-    if (c === 0x22) {
-      const end = endOfString(t, i);
-      if (end < 0) return false;
-      i = end;
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      let k = i + 1;
-      let plain = c !== 0x2d;
-      for (; k < n; k++) {
-        const d = t.charCodeAt(k);
-        if (d >= 0x30 && d <= 0x39) continue;
-        if (d !== 0x2e && d !== 0x65 && d !== 0x45 && d !== 0x2b && d !== 0x2d) break;
-        plain = false;
-      }
-      // Up to 15 digits, no sign, point or exponent: printed back as sent (JSON allows no leading zero).
-      if (!(plain && k - i <= 15)) {
-        const token = t.slice(i, k);
-        if (String(Number(token)) !== token) return true;
-      }
-      i = k;
-    } else {
-      i++;
+    // A string never closed.
+    if (c === 0x22) return false;
+    let k = i + 1;
+    let plain = c !== 0x2d;
+    for (; k < n; k++) {
+      const d = t.charCodeAt(k);
+      if (d >= 0x30 && d <= 0x39) continue;
+      if (d !== 0x2e && d !== 0x65 && d !== 0x45 && d !== 0x2b && d !== 0x2d) break;
+      plain = false;
     }
+    // Up to 15 digits, no sign, point or exponent: printed back as sent (JSON allows no leading zero).
+    if (!(plain && k - i <= 15)) {
+      const token = t.slice(i, k);
+      if (String(Number(token)) !== token) return true;
+    }
+    i = k;
   }
-  return false;
 }
 
 const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;

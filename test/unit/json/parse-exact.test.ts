@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact, parseKeepingNumbers } from '../../../src/json/parse-exact.js';
+import { hasNumberToKeep, parseJsonExact, parseKeepingNumbers } from '../../../src/json/parse-exact.js';
 import { stringifyExact } from '../../../src/json/stringify-exact.js';
 import { LosslessNumber, decimalKey, exactNumber, isExact, isScalar } from '../../../src/json/lossless-number.js';
 
@@ -25,6 +25,19 @@ describe('parseJsonExact', () => {
   it('takes the JSON.parse path for an answer with no such number (the same values, no LosslessNumber)', () => {
     const text = '{"data":[{"id":"3e5a0c1e-1d2f-4e00-9e10-000000000000","at":"10:30:00.000Z","n":[1,2.5,-3],"s":"1.0, 1e400"}],"pagination":{"currentPage":1}}';
     expect(parseJsonExact(text)).toEqual(JSON.parse(text));
+  });
+
+  it.each([
+    ['{"s":"1.0","t":"9007199254740993"}', false],
+    ['{"s":"x\\"1.0","n":1}', false],
+    ['{"s":"x\\\\","n":1.0}', true],
+    ['["\\u0022", 1e5]', true],
+    ['{"n":-5,"m":123456789012345,"f":0.25}', false],
+    ['{"n":1234567890123456}', false],
+    ['{"n":12345678901234567}', true],
+    ['{"s":"never closed, 1.0', false],
+  ])('hasNumberToKeep(%s) is %s: strings (escapes too) are passed over', (text, want) => {
+    expect(hasNumberToKeep(text)).toBe(want);
   });
 
   it('reads a string that looks like a kept number as the string it is', () => {
