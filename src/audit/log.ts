@@ -20,6 +20,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { ensurePrivateDir } from '../config/secure-files.js';
 import { underLock } from '../config/locked-file.js';
 import { errnoText } from '../config/file.js';
+import { isUuid } from '../options.js';
 
 export const AUDIT_FILE = 'audit.ndjson';
 /** Rotated files kept besides the current one: the log holds at most (KEEP + 1) × maxBytes. */
@@ -85,9 +86,6 @@ export interface AuditEntry {
   failed(err: unknown): void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EMPLOYEE_IN_PATH = /\/employees\/([^/?#]+)/;
-
 /** A text field as the log keeps it: control characters out, at most `max` characters. */
 export function clip(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex
@@ -97,17 +95,17 @@ export function clip(text: string, max: number): string {
 
 /** The employee a path names (`/v1/employees/{uuid}/…`), or null. */
 export function employeeOfPath(path: string): string | null {
-  const m = EMPLOYEE_IN_PATH.exec(path);
-  return m && UUID.test(m[1]!) ? m[1]!.toLowerCase() : null;
+  const m = /\/employees\/([^/?#]+)/.exec(path);
+  return m && isUuid(m[1]!) ? m[1]!.toLowerCase() : null;
 }
 
 /** The id of what an answer created (`{"id": "<uuid>"}`, a gp create's 201), or null; only a small body is looked at. */
 export function employeeOfAnswer(body: Uint8Array | undefined): string | null {
   if (!body || body.length === 0 || body.length > 64 * 1024) return null;
   try {
-    const doc: unknown = JSON.parse(Buffer.from(body).toString('utf8'));
-    const id = doc !== null && typeof doc === 'object' && !Array.isArray(doc) && Object.hasOwn(doc, 'id') ? (doc as { id: unknown }).id : undefined;
-    return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+    // An array, a string or null has no "id"; JSON.parse gives no object an inherited one.
+    const id = (JSON.parse(Buffer.from(body).toString('utf8')) as { id?: unknown } | null)?.id;
+    return typeof id === 'string' && isUuid(id) ? id.toLowerCase() : null;
   } catch {
     return null;
   }
@@ -198,12 +196,13 @@ export class AuditLog {
 
   /** One record, one write(2), appended; then a rotation when the file is past its cap. */
   private append(record: AuditRecord): void {
+    // At most MAX_RECORD_BYTES: every text field is clipped (see sent()).
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
-    if (line.length > MAX_RECORD_BYTES) throw new AuditUnwritableError(this.file, `a record of ${line.length} bytes is larger than ${MAX_RECORD_BYTES}`);
     let size: number;
     try {
       this.ensureDir();
-      const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
+      // O_NONBLOCK: a FIFO planted in its place fails (ENXIO) instead of blocking the command for ever.
+      const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o600);
       try {
         const st = fstatSync(fd);
         if (!st.isFile()) throw new AuditUnwritableError(this.file, 'it is not a regular file');

@@ -60,34 +60,59 @@ function override(env: NodeJS.ProcessEnv, variable: string): string | undefined 
   return value;
 }
 
-/** A Windows known folder from the environment, when absolute. */
-function windowsFolder(value: string | undefined, env: NodeJS.ProcessEnv, ...below: string[]): string {
-  return value && isAbsolute(value) ? value : join(homeDir(env), ...below);
+/** Where one kind of partner's files lives on each system. */
+interface DirSpec {
+  override: 'PARTNER_CONFIG_DIR' | 'PARTNER_CACHE_DIR' | 'PARTNER_STATE_DIR';
+  /** Windows: the known folder's variable, its place under the home, and partner's subdirectory. */
+  windows: { variable: 'APPDATA' | 'LOCALAPPDATA'; underHome: string[]; sub: string };
+  /** macOS: under the home. */
+  darwin: string[];
+  /** Elsewhere: the XDG variable and its default under the home. */
+  xdg: { variable: 'XDG_CONFIG_HOME' | 'XDG_CACHE_HOME' | 'XDG_STATE_HOME'; underHome: string[] };
 }
+
+/** The directory of one kind of files: the override, else the system's place; always absolute. */
+function dirFor(env: NodeJS.ProcessEnv, spec: DirSpec): string {
+  const set = override(env, spec.override);
+  if (set) return set;
+  if (process.platform === 'win32') {
+    const folder = env[spec.windows.variable];
+    return join(folder && isAbsolute(folder) ? folder : join(homeDir(env), ...spec.windows.underHome), APP, spec.windows.sub);
+  }
+  if (process.platform === 'darwin') return join(homeDir(env), ...spec.darwin, APP);
+  return join(xdg(env[spec.xdg.variable], () => join(homeDir(env), ...spec.xdg.underHome)), APP);
+}
+
+const CONFIG: DirSpec = {
+  override: 'PARTNER_CONFIG_DIR',
+  windows: { variable: 'APPDATA', underHome: ['AppData', 'Roaming'], sub: 'Config' },
+  darwin: ['Library', 'Preferences'],
+  xdg: { variable: 'XDG_CONFIG_HOME', underHome: ['.config'] },
+};
+const CACHE: DirSpec = {
+  override: 'PARTNER_CACHE_DIR',
+  windows: { variable: 'LOCALAPPDATA', underHome: ['AppData', 'Local'], sub: 'Cache' },
+  darwin: ['Library', 'Caches'],
+  xdg: { variable: 'XDG_CACHE_HOME', underHome: ['.cache'] },
+};
+const STATE: DirSpec = {
+  override: 'PARTNER_STATE_DIR',
+  windows: { variable: 'LOCALAPPDATA', underHome: ['AppData', 'Local'], sub: 'State' },
+  darwin: ['Library', 'Application Support'],
+  xdg: { variable: 'XDG_STATE_HOME', underHome: ['.local', 'state'] },
+};
 
 /** Where the config (profiles, tokens) and drafts live. PARTNER_CONFIG_DIR overrides (tests, portable setups). Always absolute. */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  const set = override(env, 'PARTNER_CONFIG_DIR');
-  if (set) return set;
-  if (process.platform === 'win32') return join(windowsFolder(env.APPDATA, env, 'AppData', 'Roaming'), APP, 'Config');
-  if (process.platform === 'darwin') return join(homeDir(env), 'Library', 'Preferences', APP);
-  return join(xdg(env.XDG_CONFIG_HOME, () => join(homeDir(env), '.config')), APP);
+  return dirFor(env, CONFIG);
 }
 
 /** Where caches (the webhook key set) live. PARTNER_CACHE_DIR overrides. Always absolute. */
 export function cacheDir(env: NodeJS.ProcessEnv): string {
-  const set = override(env, 'PARTNER_CACHE_DIR');
-  if (set) return set;
-  if (process.platform === 'win32') return join(windowsFolder(env.LOCALAPPDATA, env, 'AppData', 'Local'), APP, 'Cache');
-  if (process.platform === 'darwin') return join(homeDir(env), 'Library', 'Caches', APP);
-  return join(xdg(env.XDG_CACHE_HOME, () => join(homeDir(env), '.cache')), APP);
+  return dirFor(env, CACHE);
 }
 
 /** Where state that outlives a run but is no cache lives (the audit log). PARTNER_STATE_DIR overrides. Always absolute. */
 export function stateDir(env: NodeJS.ProcessEnv): string {
-  const set = override(env, 'PARTNER_STATE_DIR');
-  if (set) return set;
-  if (process.platform === 'win32') return join(windowsFolder(env.LOCALAPPDATA, env, 'AppData', 'Local'), APP, 'State');
-  if (process.platform === 'darwin') return join(homeDir(env), 'Library', 'Application Support', APP);
-  return join(xdg(env.XDG_STATE_HOME, () => join(homeDir(env), '.local', 'state')), APP);
+  return dirFor(env, STATE);
 }

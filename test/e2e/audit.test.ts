@@ -12,26 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import type { AuditEntryView as Entry } from '../../src/audit/read.js';
 import { BIN, expectCode, isolatedEnv, ROOT, runCli, runOnTerminal, sandboxEnv, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
 
-interface Entry {
-  time: string;
-  outcome: string;
-  method: string;
-  path: string;
-  employee: string | null;
-  status: number | null;
-  correlationId: string | null;
-  error: string | null;
-  profile: string;
-  baseUrl: string;
-  command: string;
-  user: string;
-  pid: number | null;
-  id: string;
-  answeredAt: string | null;
-}
 
 const DEU = 'Acme Deutschland GmbH';
 const SWE = 'Acme Sverige AB';

@@ -13,7 +13,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectCode, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { type CliResult, expectCode, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 
@@ -106,7 +106,7 @@ describe('a base URL with user:pass@ is refused, its password shown nowhere (ite
   const PASSWORD = 'Hunter2Secret';
   const withCreds = () => server.url.replace('http://', `http://ops:${PASSWORD}@`);
 
-  const expectRefused = (r: { code: number | null; stdout: string; stderr: string }, from: string) => {
+  const expectRefused = (r: CliResult, from: string) => {
     expectCode(r, 2);
     expect(r.stderr).toMatch(/holds a user name or password/);
     // The error is text, or one JSON object (its quotes escaped) when the output is JSON.

@@ -1,8 +1,9 @@
 // The audit log's writer (issue 30 item 5): records, modes, links, rotation, concurrent appends.
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUDIT_FILE, AuditLog, AuditUnwritableError, clip, DEFAULT_MAX_BYTES, employeeOfAnswer, employeeOfPath, KEEP, MAX_RECORD_BYTES, osUser, rotated } from '../../../src/audit/log.js';
 import { CliError, NetworkError } from '../../../src/errors.js';
 
@@ -42,12 +43,17 @@ describe('employeeOfPath / employeeOfAnswer', () => {
     expect(employeeOfPath(`/v1/employees/${ID}x/bank`)).toBeNull();
     expect(employeeOfPath(`/v1/things/${ID}`)).toBeNull();
     expect(employeeOfPath('/v1/employees/')).toBeNull();
+    expect(employeeOfPath(`/v1/employees/x${ID}`)).toBeNull();
+    expect(employeeOfPath(`/v1/employees/${ID}?a=1`)).toBe(ID);
+    expect(employeeOfPath(`/v1/employees/${ID}#f`)).toBe(ID);
   });
 
   it('the id of an object answer when it is a uuid; null for anything else', () => {
     const b = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
     expect(employeeOfAnswer(b({ id: ID.toUpperCase(), employeeCode: 'A' }))).toBe(ID);
     expect(employeeOfAnswer(b({ id: 'ACME-1' }))).toBeNull();
+    expect(employeeOfAnswer(b({ id: `x${ID}` }))).toBeNull();
+    expect(employeeOfAnswer(b({ id: `${ID}x` }))).toBeNull();
     expect(employeeOfAnswer(b({ id: 7 }))).toBeNull();
     expect(employeeOfAnswer(b({ other: ID }))).toBeNull();
     expect(employeeOfAnswer(b([{ id: ID }]))).toBeNull();
@@ -74,6 +80,9 @@ describe('osUser', () => {
     expect(osUser({ LOGNAME: 'l', USERNAME: 'n' }, () => ({ username: '' }))).toBe('l');
     expect(osUser({ USERNAME: 'n' }, none)).toBe('n');
     expect(osUser({}, none)).toBe(`uid ${process.getuid?.() ?? '?'}`);
+    const uid = vi.spyOn(process, 'getuid').mockReturnValue(1000);
+    expect(osUser({}, none)).toBe('uid 1000');
+    uid.mockRestore();
   });
 });
 
@@ -162,6 +171,12 @@ describe('AuditLog', () => {
     expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(/(it is not a regular file|EISDIR)/);
   });
 
+  it.runIf(process.platform === 'linux')('a FIFO in place of the file fails at once instead of blocking', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    execFileSync('mkfifo', [join(dir, AUDIT_FILE)]);
+    expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(/ENXIO/);
+  });
+
   it('an outcome that cannot be written is not an error (the request is already out)', () => {
     const entry = log().sent(SCOPE, 'POST', '/x');
     rmSync(dir, { recursive: true });
@@ -188,10 +203,14 @@ describe('AuditLog', () => {
     const l = log({ maxBytes: 100_000 });
     for (let i = 0; i < 20; i++) l.sent(SCOPE, 'POST', `/n/${i}`);
     expect(readdirSync(dir)).toEqual([AUDIT_FILE]);
-    const size = statSync(join(dir, AUDIT_FILE)).size;
-    const exact = new AuditLog({ dir: join(root, 'exact'), maxBytes: size, now: () => T0, pid: 1 });
-    for (let i = 0; i < 1; i++) exact.sent(SCOPE, 'POST', '/n/0');
+    // A file exactly at the cap stays; one byte over it is rotated.
+    const one = new AuditLog({ dir: join(root, 'one'), now: () => T0, pid: 1 });
+    one.sent(SCOPE, 'POST', '/n/0');
+    const size = statSync(join(root, 'one', AUDIT_FILE)).size;
+    new AuditLog({ dir: join(root, 'exact'), maxBytes: size, now: () => T0, pid: 1 }).sent(SCOPE, 'POST', '/n/0');
     expect(readdirSync(join(root, 'exact'))).toEqual([AUDIT_FILE]);
+    new AuditLog({ dir: join(root, 'over'), maxBytes: size - 1, now: () => T0, pid: 1 }).sent(SCOPE, 'POST', '/n/0');
+    expect(readdirSync(join(root, 'over')).sort()).toEqual(['audit.1.ndjson']);
     expect(DEFAULT_MAX_BYTES).toBe(1024 * 1024);
   });
 
