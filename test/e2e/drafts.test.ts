@@ -8,25 +8,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { expectCode, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
-import { CTRL_C, DOWN, ENTER, hasScript, Pty } from '../helpers/pty.js';
+import { SANDBOX_TOKENS, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { expectCode, runCli } from '../helpers/cli.js';
+import { CTRL_C, DOWN, ENTER, hasScript, ptySessions, type Pty } from '../helpers/pty.js';
 
 const DEU = 'Acme Deutschland GmbH';
 const VALUES = join(import.meta.dirname, '../fixtures/forms/deu-values.json');
 
 let sandbox: Sandbox;
-let dir: { path: string; cleanup: () => void };
+const sessions = ptySessions(() => sandbox.url, SANDBOX_TOKENS.companyA);
 let env: NodeJS.ProcessEnv;
-const ptys: Pty[] = [];
-const pty = (args: string[]) => {
-  const p = new Pty(args, env);
-  ptys.push(p);
-  return p;
-};
-const draftsDir = () => join(dir.path, 'config', 'drafts');
-const files = () => readdirSync(draftsDir()).sort();
-const text = (f: string) => readFileSync(join(draftsDir(), f), 'utf8');
+let draftsDir: string;
+let pty: (args: string[]) => Pty;
+const files = () => readdirSync(draftsDir).sort();
+const text = (f: string) => readFileSync(join(draftsDir, f), 'utf8');
 interface Listed {
   id: string;
   command: string;
@@ -43,14 +38,15 @@ const listed = async (): Promise<Listed[]> => {
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, TERM: 'xterm' });
+  const s = sessions.session();
+  env = s.env;
+  draftsDir = s.drafts;
+  pty = s.start;
 });
 
 afterAll(async () => {
-  for (const p of ptys) p.kill();
+  sessions.close();
   await sandbox.close();
-  dir.cleanup();
 });
 
 describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {

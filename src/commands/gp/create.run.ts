@@ -18,7 +18,7 @@ import type { Prompter } from '../../forms/prompter.js';
 import { runForm } from '../../forms/flow.js';
 import { createFromBody } from './create-body-file.js';
 import { dryRun, kept, resumeCommand, submit } from './create-submit.js';
-import type { DraftStore } from '../../forms/drafts.js';
+import type { DraftStore, GpDraft } from '../../forms/drafts.js';
 import { partnerCommand, q } from '../../text/command-line.js';
 import { sortNames } from '../../forms/typed-text.js';
 
@@ -59,7 +59,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
 
   const drafts = await ctx.drafts();
   // --draft ID names its entity: --entity may be left out.
-  let entity = opts.entity ?? entityOfDraft(drafts, opts.draft);
+  let entity = opts.entity ?? (opts.draft !== undefined ? gpDraft(drafts, opts.draft).entity : undefined);
   if (entity === undefined) {
     if (!interactive) throw new UsageError('--entity is required here', 'Pass --entity NAME, the legal entity that hires the employee (no prompts: not a terminal, CI, --no-input, or values given).', 'MISSING_ENTITY');
     entity = await askEntity(ctx, prompter);
@@ -104,16 +104,16 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   });
 }
 
-/** The entity of gp create draft `id` (--draft without --entity); undefined when there is no such draft. */
-function entityOfDraft(drafts: DraftStore, id: string | undefined): string | undefined {
-  const d = id === undefined ? undefined : drafts.get(id);
-  return d?.kind === 'gp-create' ? d.entity : undefined;
+/** The gp create draft --draft names, or a usage error before anything is sent. */
+function gpDraft(drafts: DraftStore, id: string): GpDraft {
+  const d = drafts.get(id);
+  if (d?.kind !== 'gp-create') throw new UsageError(`No gp create draft ${id}`, 'See the drafts with: partner drafts list', 'NO_DRAFT');
+  return d;
 }
 
 /** --draft names a gp create draft of this entity, or nothing is sent. */
 function checkDraftEntity(drafts: DraftStore, id: string, entity: string): void {
-  const d = drafts.get(id);
-  if (d?.kind !== 'gp-create') throw new UsageError(`No gp create draft ${id}`, 'See the drafts with: partner drafts list', 'NO_DRAFT');
+  const d = gpDraft(drafts, id);
   if (d.entity !== entity) throw new UsageError(`Draft ${id} is for entity "${d.entity.slice(0, 80)}", not "${entity.slice(0, 80)}"`, 'Drop --entity (the draft names its entity), or pass the right draft.', 'NO_DRAFT');
 }
 
