@@ -86,6 +86,8 @@ export const CORE = [
   'src/input.ts',
   // The one reading of an answer's JSON (http.ts) and its numbers, which the output layer writes.
   'src/json/parse-exact.ts',
+  // The pager (#32): cli.ts reaches it through help-entry.ts at every start, program.ts when a command pages.
+  'src/output/pager.ts',
 ];
 
 /**

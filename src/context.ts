@@ -152,13 +152,15 @@ export function createContext(init: ContextInit): Context {
   let drafts: Promise<DraftStore> | undefined;
 
   // The audit log of the profile's writes (audit/log.ts): none for the sandbox, or when the profile turned it off.
-  const auditOf = async (p: ResolvedProfile, baseUrl: string) => {
+  const auditOf = (p: ResolvedProfile, baseUrl: string) => {
     if (p.tokenSource === 'sandbox' || p.audit === false) return undefined;
-    const [{ AuditLog, osUser }, { stateDir }] = await Promise.all([import('./audit/log.js'), import('./config/paths.js')]);
-    const scope = { profile: p.name, baseUrl, command: init.command ?? 'partner', user: osUser(env) };
-    let log: InstanceType<typeof AuditLog> | undefined;
-    // The directory is found when the first write is recorded: a command that only reads never needs it.
-    return (method: string, path: string) => (log ??= new AuditLog({ dir: stateDir(env) })).sent(scope, method, path);
+    let log: import('./audit/log.js').AuditLog | undefined;
+    // Loaded at the first write: a command that only reads never loads the log, its locks or its directory.
+    return async (method: string, path: string) => {
+      const [{ AuditLog, osUser }, { stateDir }] = await Promise.all([import('./audit/log.js'), import('./config/paths.js')]);
+      log ??= new AuditLog({ dir: stateDir(env) });
+      return log.sent({ profile: p.name, baseUrl, command: init.command ?? 'partner', user: osUser(env) }, method, path);
+    };
   };
 
   // The HTTP client: depends on the profile (base URL, token) and the global --timeout and --debug.
@@ -174,7 +176,7 @@ export function createContext(init: ContextInit): Context {
       debug: globals.debug ? log.debug : undefined,
       onRetry: opts.onRetry,
       dispatcher: init.dispatcher,
-      audit: profile ? await auditOf(profile, baseUrl) : undefined,
+      audit: profile ? auditOf(profile, baseUrl) : undefined,
     });
     cleanups.push(() => http.close());
     return http;

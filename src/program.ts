@@ -7,7 +7,7 @@ import { jsonText, sanitizeTerminal } from './output/sanitize.js';
 import { errorFormatOf } from './output/options.js';
 import type { ErrorFormat } from './output/error-format.js';
 import type { Output } from './output/options.js';
-import type { PagedStdout } from './output/pager.js';
+import { installPager, type PagedStdout } from './output/pager.js';
 import { buildInfo, versionLine } from './version.js';
 import { helpWidth } from './text/width.js';
 import { PROGRAM_SUMMARY, renderHelp } from './help.js';
@@ -95,13 +95,9 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
   runtime.commandPath = commandPath(cmd);
   runtime.service = def.service;
   const globals = readGlobals(cmd, runtime.env);
-  const [mod, { createContext }, pager] = await Promise.all([
-    def.load() as Promise<CommandModule<unknown>>,
-    import('./context.js'),
-    // Only on a terminal: piped and file output never loads it.
-    runtime.io.stdoutIsTTY && globals.pager !== false && def.pager !== false ? import('./output/pager.js') : undefined,
-  ]);
-  if (pager) runtime.onPager?.(pager.installPager(runtime.io, runtime.env));
+  const [mod, { createContext }] = await Promise.all([def.load() as Promise<CommandModule<unknown>>, import('./context.js')]);
+  // Only on a terminal (output/pager.ts is in the core chunk: cli.ts reaches it through help-entry.ts anyway).
+  if (runtime.io.stdoutIsTTY && globals.pager !== false && def.pager !== false) runtime.onPager?.(installPager(runtime.io, runtime.env));
   const io: IO = {
     ...runtime.io,
     color: runtime.io.color && globals.color,

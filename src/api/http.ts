@@ -41,7 +41,7 @@ export interface HttpClientOptions {
   /** Tests: the dispatcher under the retry policy (an undici MockAgent) instead of the keep-alive proxy-aware agent. */
   dispatcher?: Dispatcher;
   /** The audit log (audit/log.ts): told of every request that changes something before it is sent (it may refuse by throwing) and of its outcome. */
-  audit?: (method: string, path: string) => AuditEntry;
+  audit?: (method: string, path: string) => AuditEntry | Promise<AuditEntry>;
 }
 
 /**
@@ -183,7 +183,7 @@ export class HttpClient {
     }
     const retries = IDEMPOTENT.has(method) ? this.maxRetries : 0;
     // A write is in the audit log before it goes out (path only: a query string may hold values).
-    const audit = IDEMPOTENT.has(method) ? undefined : this.opts.audit?.(method, url.pathname);
+    const audit = IDEMPOTENT.has(method) ? undefined : await this.opts.audit?.(method, url.pathname);
     const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
     const signal = deadline.signal;
     const started = Date.now();
