@@ -187,6 +187,34 @@ describe('DraftStore', () => {
     expect(existsSync(draftsDir())).toBe(false);
   });
 
+  it('a draft file is named after its entity (slug and hash) and id, and saved again under the name it has on disk', () => {
+    const s = store();
+    s.saveGp('aaaaaaaa', gp('Acme  AB!'));
+    const hash = createHash('sha256').update('Acme  AB!').digest('hex').slice(0, 8);
+    expect(readdirSync(draftsDir())).toEqual([`gp-acme-ab-${hash}.aaaaaaaa.json`]);
+    s.saveGp('bbbbbbbb', gp('!!!'));
+    expect(readdirSync(draftsDir())).toContain(`gp-entity-${createHash('sha256').update('!!!').digest('hex').slice(0, 8)}.bbbbbbbb.json`);
+    const long = 'x'.repeat(60);
+    s.saveDynamic('cccccccc', { employeeId: long, entity: 'A', answers: {}, asked: [] });
+    expect(readdirSync(draftsDir())).toContain(`dynamic-${'x'.repeat(40)}-${createHash('sha256').update(long).digest('hex').slice(0, 8)}.cccccccc.json`);
+    // A draft whose file name is not the one a save would choose (renamed by hand) is saved in place.
+    writeFileSync(join(draftsDir(), 'gp-renamed-00000000.dddddddd.json'), JSON.stringify({ kind: 'gp-create', entity: 'Acme  AB!', answers: {}, asked: [], savedAt: 'x' }));
+    s.saveGp('dddddddd', gp('Acme  AB!', { y: 1 }));
+    expect(readdirSync(draftsDir()).filter((f) => f.includes('dddddddd'))).toEqual(['gp-renamed-00000000.dddddddd.json']);
+    expect(s.get('dddddddd')?.answers).toEqual({ y: 1 });
+  });
+
+  it('a draft of exactly the size limit is read; one byte more is not', () => {
+    mkdirSync(draftsDir(), { recursive: true });
+    const doc = (n: number) => {
+      const head = '{"kind":"gp-create","entity":"A","answers":{},"asked":[],"savedAt":"x","pad":"';
+      return `${head}${'x'.repeat(n - head.length - 2)}"}`;
+    };
+    writeFileSync(join(draftsDir(), 'gp-a-00000001.json'), doc(MAX_DRAFT_BYTES));
+    writeFileSync(join(draftsDir(), 'gp-a-00000002.json'), doc(MAX_DRAFT_BYTES + 1));
+    expect(store().list().map((d) => d.id)).toEqual(['00000001']);
+  });
+
   it('drafts saved within the same instant are listed in id order', () => {
     const s = store();
     s.saveGp('bbbbbbbb', gp('A'));
@@ -211,5 +239,9 @@ describe('draftName', () => {
     [{ personal: { firstName: 'x'.repeat(100) } }, 'x'.repeat(80)],
     [{ personal: { middleName: 'M', nickname: 'N' } }, ''],
     [{ firstNames: 'No' }, ''],
+    [{ personal: { firstName: '  ', lastName: ' Iyer ' } }, 'Iyer'],
+    [{ preferredFirstName: 'No', lastNameAtBirth: 'No', personalemail: 'no', emailVerified: 'no' }, ''],
+    [{ contact: { mail: ' m@b.example ' } }, 'm@b.example'],
+    [{ contact: { work_email: 'w@b.example' } }, 'w@b.example'],
   ])('%j -> %j', (answers, name) => expect(draftName(answers)).toBe(name));
 });
