@@ -33,7 +33,7 @@ _partner_flags() {
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'gp create') _partner_r='--entity --from-file --set --dry-run --resume --draft --body-file --yes --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
-    'gp template') _partner_r='--entity -o --output --jq --csv-raw --bom' ;;
+    'gp template') _partner_r='--entity --values -o --output --jq --csv-raw --bom' ;;
     'dynamic-details submit') _partner_r='--from-file --set --resume --draft --dry-run --body-file --yes' ;;
     'drafts list') _partner_r='--entity --employee -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'drafts discard') _partner_r='--all --entity --employee --yes' ;;
@@ -41,7 +41,7 @@ _partner_flags() {
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --metrics --max-attempts --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to --failed -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate --allow-drift -o --output --fields --jq --csv-raw --bom' ;;
-    'mcp') _partner_r='--allow-write --reveal' ;;
+    'mcp') _partner_r='--allow-write --tools --reveal' ;;
     'auth login') _partner_r='--with-token --no-verify --insecure-storage' ;;
     'auth status') _partner_r='--all -o --output --fields --jq' ;;
     'audit list') _partner_r='--since -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
@@ -72,6 +72,7 @@ _partner_value_flags() {
     'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --max-attempts --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
     'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields --jq' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -o --output --fields --jq' ;;
+    'mcp') _partner_r='--tools' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
     'audit list') _partner_r='--since -o --output --fields --jq' ;;
     'doctor') _partner_r='--spool -o --output --fields --jq' ;;
