@@ -333,11 +333,12 @@ export function toolsFor(allowWrite: boolean, only?: readonly string[]): Tool[] 
   return only ? all.filter((t) => only.includes(t.name)) : all;
 }
 
-/** Runs one tool call of a server offering `env.tools`: the input checked against the declared arguments first; an error's hint speaks of tools and arguments. */
-export async function callTool(name: string, args: Record<string, unknown> | undefined, env: ToolEnv & { tools: Tool[]; allowWrite: boolean }): Promise<Record<string, unknown>> {
-  const tool = env.tools.find((t) => t.name === name);
+/** Runs one tool call of a server offering `env.tools` (default: every tool --allow-write allows): the input checked against the declared arguments first; an error's hint speaks of tools and arguments. */
+export async function callTool(name: string, args: Record<string, unknown> | undefined, env: ToolEnv & { tools?: Tool[]; allowWrite?: boolean }): Promise<Record<string, unknown>> {
+  const tools = env.tools ?? toolsFor(env.allowWrite === true);
+  const tool = tools.find((t) => t.name === name);
   if (!tool) {
-    const offered = `Tools offered: ${env.tools.map((t) => t.name).join(', ')}.`;
+    const offered = `Tools offered: ${tools.map((t) => t.name).join(', ')}.`;
     if (!env.allowWrite && WRITE_TOOLS.some((t) => t.name === name)) throw new UsageError(`${name} changes data and is off`, `Start the server with partner mcp --allow-write to offer it. ${offered}`, 'WRITE_NOT_ALLOWED');
     const known = [...TOOLS, ...WRITE_TOOLS].some((t) => t.name === name);
     throw new UsageError(known ? `${name} is not offered by this server` : `Unknown tool "${name.slice(0, 60)}"`, known ? `${offered} (the server was started with --tools)` : offered, known ? 'TOOL_NOT_OFFERED' : 'UNKNOWN_TOOL');
