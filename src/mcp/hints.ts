@@ -3,6 +3,8 @@
 // (the errors come from the same code as the commands', with their hints).
 import { CliError } from '../errors.js';
 
+const CLI_INPUT = /--(from-file|set|entity|employee-code|employee-id|fields|page|page-size|status|sort-by|sort-order|search|jq|resume|dry-run|all|limit|file)\b|`partner (gp|employees|profile|trackers|dynamic-details|webhook) /;
+
 /** The hint for an error of `tool`, by error code; undefined keeps the error's own. */
 function hintFor(err: CliError, tool: string, args: Record<string, unknown>): string | undefined {
   const entity = typeof args.entity === 'string' ? `entity "${args.entity.slice(0, 100)}"` : 'the entity';
@@ -19,8 +21,9 @@ function hintFor(err: CliError, tool: string, args: Record<string, unknown>): st
     case 'AMBIGUOUS_EMPLOYEE':
       return 'Pass the employee id (a UUID) instead of the code; list_employees with employeeCode lists the employees with that code.';
     default:
-      // A hint written for the command line is no use to an agent: leave it out rather than name flags.
-      return err.hint !== undefined && /(^|\s)--[a-z]|`partner /.test(err.hint) && !/partner mcp/.test(err.hint) ? '' : undefined;
+      // A hint naming the flags or commands that stand for a tool's arguments is no use to an agent: left out.
+      // Hints about the server's own setup (partner auth login, partner doctor, partner mcp --allow-write) stay: the person running it acts on them.
+      return err.hint !== undefined && CLI_INPUT.test(err.hint) ? '' : undefined;
   }
 }
 
