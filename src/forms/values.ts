@@ -265,8 +265,8 @@ function isPlaceholder(v: unknown): boolean {
 /**
  * A filled-in skeleton: placeholders left in are fields not given (an
  * optional one stays out; a required one is then reported missing by
- * validation, field by field), and a list entry or object holding only
- * placeholders goes with them. Returns the paths of the placeholders removed.
+ * validation, field by field), and a list entry, object or section holding
+ * only placeholders goes with them. Returns the paths of the placeholders removed.
  */
 export function dropPlaceholders(doc: Record<string, unknown>): string[] {
   const dropped: string[] = [];
@@ -286,8 +286,8 @@ export function dropPlaceholders(doc: Record<string, unknown>): string[] {
       const c = clean(x, path ? `${path}.${k}` : k, depth + 1);
       if (c.keep) put(out, k, c.value);
     }
-    // An object emptied by placeholders goes, except a section (a required section left empty is still reported).
-    return { keep: Object.keys(out).length > 0 || dropped.length === before || depth === 1, value: out };
+    // An object emptied by placeholders goes, a section too (validation still reports a required section's fields).
+    return { keep: Object.keys(out).length > 0 || dropped.length === before, value: out };
   };
   for (const [k, v] of Object.entries(doc)) {
     const c = clean(v, k, 1);

@@ -52,10 +52,10 @@ describe('choicesByTitle', () => {
 });
 
 describe('dropPlaceholders', () => {
-  it('placeholders left in are fields not given; a list entry or object of placeholders only goes too; sections stay', () => {
+  it('placeholders left in are fields not given; a list entry, object or section of placeholders only goes too', () => {
     const doc: Record<string, unknown> = { entity: 'E', s: { tax: placeholder('Tax class: required'), text: 'kept', rows: [{ kind: placeholder('k'), note: placeholder('n') }] }, t: { a: placeholder('a') } };
     expect(dropPlaceholders(doc)).toEqual(['s.tax', 's.rows.0.kind', 's.rows.0.note', 't.a']);
-    expect(doc).toEqual({ entity: 'E', s: { text: 'kept' }, t: {} });
+    expect(doc).toEqual({ entity: 'E', s: { text: 'kept' } });
   });
 
   it('a partly filled entry keeps what was filled; values that merely look alike are kept', () => {
@@ -75,10 +75,10 @@ describe('valuesSkeleton', () => {
     expect(doc.s.rows).toEqual([{ kind: placeholder('kind: required; select; one of: K1 (Kind one)'), note: placeholder('note: optional; text') }]);
   });
 
-  it('unfilled, it drops to nothing but its sections; filled, it is the values', () => {
+  it('unfilled, it drops to nothing but the entity; filled, it is the values', () => {
     const empty = valuesSkeleton(form, 'Acme');
     dropPlaceholders(empty);
-    expect(empty).toEqual({ entity: 'Acme', s: {} });
+    expect(empty).toEqual({ entity: 'Acme' });
     const filled = valuesSkeleton(form, 'Acme') as { s: Record<string, unknown> };
     filled.s.tax = 'I';
     dropPlaceholders(filled);
