@@ -23,7 +23,8 @@ export interface ValueFlags {
 
 /** A values file (`--from-file`, `--body-file`; "-" is stdin) through the one capped reader, strict UTF-8. */
 export async function readValuesFile(path: string, ctx: Context, flag = '--from-file'): Promise<Record<string, unknown>> {
-  const missingHint = `To start one with every field of the form: partner gp template --entity NAME --values > ${/^[\w@%+=:,./-]{1,200}$/.test(path) ? path : 'values.json'}`;
+  // A values file (not a --body-file, which is a request body as sent) can be started from the form's skeleton.
+  const missingHint = flag === '--from-file' ? `To start one with every field of the form: partner gp template --entity NAME --values > ${/^[\w@%+=:,./-]{1,200}$/.test(path) ? path : 'values.json'}` : undefined;
   const text = await readInputFile(path, { flag, maxBytes: MAX_VALUES_BYTES, stdin: ctx.io.stdin, signal: ctx.signal, code: 'INVALID_VALUES_FILE', missingHint });
   return parseValuesText(text, path === '-' ? 'stdin' : path);
 }
