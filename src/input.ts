@@ -65,6 +65,8 @@ export interface InputFileOptions {
   signal?: AbortSignal;
   /** The error code of a file that cannot be read (default INVALID_OPTION). */
   code?: string;
+  /** What to do when the file does not exist (e.g. which command writes one). */
+  missingHint?: string;
 }
 
 /**
@@ -92,7 +94,7 @@ export async function readInputBytes(path: string, o: InputFileOptions): Promise
   } catch (err) {
     const c = (err as NodeJS.ErrnoException).code;
     const why = c === 'ENOENT' ? 'no such file' : c === 'EACCES' ? 'permission denied' : c === 'EISDIR' ? 'it is a directory' : (err as Error).message;
-    throw new UsageError(`Cannot read ${o.flag} ${path}: ${why}`, undefined, code);
+    throw new UsageError(`Cannot read ${o.flag} ${path}: ${why}`, c === 'ENOENT' ? o.missingHint : undefined, code);
   }
   try {
     const st = await handle.stat();

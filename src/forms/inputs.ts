@@ -10,7 +10,7 @@ import { getAt, setAt } from './paths.js';
 import { allFields } from './questions.js';
 import type { FormSchema } from './schema.js';
 import { issue, validateDoc, type FieldIssue } from './validate.js';
-import { applySets, mergeValues, parseValuesText, type SetPair } from './values.js';
+import { applySets, choicesByTitle, dropPlaceholders, mergeValues, parseValuesText, type SetPair } from './values.js';
 
 export const MAX_VALUES_BYTES = 4 * 1024 * 1024;
 
@@ -23,7 +23,9 @@ export interface ValueFlags {
 
 /** A values file (`--from-file`, `--body-file`; "-" is stdin) through the one capped reader, strict UTF-8. */
 export async function readValuesFile(path: string, ctx: Context, flag = '--from-file'): Promise<Record<string, unknown>> {
-  const text = await readInputFile(path, { flag, maxBytes: MAX_VALUES_BYTES, stdin: ctx.io.stdin, signal: ctx.signal, code: 'INVALID_VALUES_FILE' });
+  // A values file (not a --body-file, which is a request body as sent) can be started from the form's skeleton.
+  const missingHint = flag === '--from-file' ? `To start one with every field of the form: partner gp template --entity NAME --values > ${/^[\w@%+=:,./-]{1,200}$/.test(path) ? path : 'values.json'}` : undefined;
+  const text = await readInputFile(path, { flag, maxBytes: MAX_VALUES_BYTES, stdin: ctx.io.stdin, signal: ctx.signal, code: 'INVALID_VALUES_FILE', missingHint });
   return parseValuesText(text, path === '-' ? 'stdin' : path);
 }
 
@@ -36,6 +38,9 @@ export async function collectValues(form: FormSchema, base: Record<string, unkno
       if (entity !== undefined && file.entity !== entity) throw new UsageError(`${flags.fromFile} names entity "${String(file.entity).slice(0, 80)}" but --entity is "${entity}"`, undefined, 'INVALID_VALUES_FILE');
       delete file.entity;
     }
+    // A skeleton from `gp template --values`: what is still a placeholder is not given; choices may be named by title.
+    dropPlaceholders(file);
+    choicesByTitle(form, file);
     doc = mergeValues(doc, file);
   }
   const issues = applySets(form, doc, flags.sets);

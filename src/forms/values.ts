@@ -3,7 +3,7 @@
 import { own, put, unsafeKeyPath, UNSAFE_NAMES_HINT } from '../safe-keys.js';
 import { UsageError } from '../errors.js';
 import { setAt } from './paths.js';
-import { choicesOf, kindOf, merge } from './questions.js';
+import { choicesOf, kindOf, merge, type Choice } from './questions.js';
 import { childSchemas, isObj, resolveRef, type FormSchema, type JsonSchema } from './schema.js';
 import { asciiDigits, sameText, sameTextIgnoringCase } from './typed-text.js';
 import { issue, type FieldIssue } from './validate.js';
@@ -128,7 +128,7 @@ export function toValue(form: FormSchema, s: JsonSchema, text: string): Converte
     case 'select': {
       const choices = choicesOf(form, s) ?? [];
       // The choice's own spelling is sent, whichever normal form was typed.
-      const hit = choices.find((c) => sameText(String(c.value), t)) ?? choices.find((c) => sameTextIgnoringCase(String(c.value), t)) ?? choices.find((c) => sameTextIgnoringCase(c.title, t));
+      const hit = choices.find((c) => sameText(String(c.value), t)) ?? choices.find((c) => sameTextIgnoringCase(String(c.value), t)) ?? choices.find((c) => sameTextIgnoringCase(c.title, t)) ?? byTitleHead(choices, t);
       if (hit) return { ok: true, value: hit.value };
       // Not an option: keep it typed so validation names the options.
       const type = primary(s);
@@ -160,6 +160,19 @@ export function toValue(form: FormSchema, s: JsonSchema, text: string): Converte
       if (primary(s) === 'null' && t === 'null') return { ok: true, value: null };
       return { ok: true, value: text };
   }
+}
+
+/**
+ * A choice named by the head of its title, the part before a dash ("I" for
+ * "I — single"), when exactly one choice's title starts that way: people
+ * write the short name a form shows first.
+ */
+function byTitleHead(choices: Choice[], t: string): Choice | undefined {
+  const hits = choices.filter((c) => {
+    const m = /^(.+?)\s+[—–-]\s+/.exec(c.title);
+    return m !== null && sameTextIgnoringCase(m[1]!, t);
+  });
+  return hits.length === 1 ? hits[0] : undefined;
 }
 
 function json(t: string, message: string): Converted {
@@ -211,4 +224,75 @@ export function mergeValues(base: Record<string, unknown>, extra: Record<string,
     put(out, k, isObj(v) && isObj(here) ? mergeValues(here, v) : v);
   }
   return out;
+}
+
+/**
+ * Choices in a values file given by title ("taxClass": "I — single" or "I"),
+ * as CSV cells and --set take them: replaced by the choice's value, which is
+ * what is sent. A value that is already a choice's value, or that names no
+ * choice, is left for validation to judge.
+ */
+export function choicesByTitle(form: FormSchema, doc: Record<string, unknown>): void {
+  const visit = (holder: Record<string, unknown> | unknown[], key: string, path: string[], depth: number) => {
+    const v = own(holder, key);
+    if (depth > 16 || v === undefined || v === null) return;
+    if (Array.isArray(v) || isObj(v)) {
+      for (const k of Array.isArray(v) ? v.keys() : Object.keys(v)) visit(v as Record<string, unknown>, String(k), [...path, String(k)], depth + 1);
+      return;
+    }
+    if (typeof v !== 'string') return;
+    const list = schemasAt(form, path);
+    if (list.length === 0) return;
+    const s = merge(form, list);
+    if (kindOf(form, s) !== 'select' || (choicesOf(form, s) ?? []).some((c) => c.value === v)) return;
+    const c = toValue(form, s, v);
+    if (c.ok && c.value !== undefined) put(holder as Record<string, unknown>, key, c.value);
+  };
+  for (const key of Object.keys(doc)) visit(doc, key, [key], 0);
+}
+
+/** Marks a field of a values skeleton (`gp template --values`) that the operator has not filled in. */
+export const PLACEHOLDER_START = '<fill in: ';
+
+export function placeholder(description: string): string {
+  return `${PLACEHOLDER_START}${description}>`;
+}
+
+function isPlaceholder(v: unknown): boolean {
+  return typeof v === 'string' && v.startsWith(PLACEHOLDER_START) && v.endsWith('>');
+}
+
+/**
+ * A filled-in skeleton: placeholders left in are fields not given (an
+ * optional one stays out; a required one is then reported missing by
+ * validation, field by field), and a list entry, object or section holding
+ * only placeholders goes with them. Returns the paths of the placeholders removed.
+ */
+export function dropPlaceholders(doc: Record<string, unknown>): string[] {
+  const dropped: string[] = [];
+  const clean = (v: unknown, path: string, depth: number): { keep: boolean; value: unknown } => {
+    if (isPlaceholder(v)) {
+      dropped.push(path);
+      return { keep: false, value: undefined };
+    }
+    if (depth > 32 || v === null || typeof v !== 'object') return { keep: true, value: v };
+    const before = dropped.length;
+    if (Array.isArray(v)) {
+      const items = v.map((x, i) => clean(x, `${path}.${i}`, depth + 1)).filter((x) => x.keep).map((x) => x.value);
+      return { keep: items.length > 0 || dropped.length === before, value: items };
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const c = clean(x, path ? `${path}.${k}` : k, depth + 1);
+      if (c.keep) put(out, k, c.value);
+    }
+    // An object emptied by placeholders goes, a section too (validation still reports a required section's fields).
+    return { keep: Object.keys(out).length > 0 || dropped.length === before, value: out };
+  };
+  for (const [k, v] of Object.entries(doc)) {
+    const c = clean(v, k, 1);
+    if (c.keep) put(doc, k, c.value);
+    else delete doc[k];
+  }
+  return dropped;
 }

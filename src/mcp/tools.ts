@@ -12,17 +12,22 @@ import { AdaptiveConcurrency } from '../api/adaptive-concurrency.js';
 import { newFindings, settleWalk } from '../api/walk-audit.js';
 import { employeeMatcher, searchBatches, type SearchCount } from '../api/employee-search.js';
 import { EMPLOYEE_STATUSES, PAGE_SIZE_MAX, PROFILE_SECTIONS, SORT_BY_FIELDS, SORT_ORDERS, type Employee, type ProfileSection } from '../api/types.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, InvalidValuesError, UsageError } from '../errors.js';
 import { isUuid, parseChoice, parseInteger, parseText } from '../options.js';
 import { maskAccount } from '../commands/profile/get.run.js';
-import { unsafeKeyPath, UNSAFE_NAMES_HINT } from '../safe-keys.js';
+import { unsafeKeyPath } from '../safe-keys.js';
 import type { FormSchema } from '../forms/schema.js';
+import { OUTPUT, read, write, type JsonSchemaObject, type ToolAnnotations, type ToolName } from './describe.js';
+import { withToolHint } from './hints.js';
 
 export interface Tool {
   name: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
-  call(args: Record<string, unknown>, env: ToolEnv): Promise<unknown>;
+  annotations: ToolAnnotations;
+  /** The result's JSON Schema (describe.ts); the result is an object it matches. */
+  outputSchema: JsonSchemaObject;
+  call(args: Record<string, unknown>, env: ToolEnv): Promise<Record<string, unknown>>;
 }
 
 export interface ToolEnv {
@@ -63,6 +68,8 @@ function maskBank(value: unknown): unknown {
 export const TOOLS: Tool[] = [
   {
     name: 'search_employees',
+    annotations: read('Search employees'),
+    outputSchema: OUTPUT.search_employees,
     description: 'Find employees whose full name, display name, work email or employee code contains the text (case and accents ignored). Every page is searched on the client (the API has no name search). Optional status filter (applied by the server).',
     inputSchema: {
       type: 'object',
@@ -92,6 +99,8 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'list_employees',
+    annotations: read('List employees (one page)'),
+    outputSchema: OUTPUT.list_employees,
     description: 'One page of the employee list ({data, pagination}), with the server\'s filters. Pages hold at most 100 employees; ask for the next page with page.',
     inputSchema: {
       type: 'object',
@@ -118,11 +127,13 @@ export const TOOLS: Tool[] = [
         sortBy: parseChoice('sortBy', a.sortBy, SORT_BY_FIELDS),
         sortOrder: parseChoice('sortOrder', a.sortOrder, SORT_ORDERS),
       };
-      return listEmployees(await env.http(), query, env.signal);
+      return { ...(await listEmployees(await env.http(), query, env.signal)) };
     },
   },
   {
     name: 'trackers',
+    annotations: read('Onboarding or offboarding tracker'),
+    outputSchema: OUTPUT.trackers,
     description: 'The onboarding or offboarding tracker: where each employee in onboarding (offboarding) stands. Optional filter by one employee.',
     inputSchema: {
       type: 'object',
@@ -136,11 +147,13 @@ export const TOOLS: Tool[] = [
       if (employeeId !== undefined && !isUuid(employeeId)) throw new UsageError('employeeId must be a UUID', undefined, 'INVALID_ARGUMENT');
       const query = { employeeId, employeeCode: parseText('employeeCode', a.employeeCode as string | undefined, 100) };
       const http = await env.http();
-      return kind === 'onboarding' ? onboardingTracker(http, query) : offboardingTracker(http, query);
+      return { kind, employees: kind === 'onboarding' ? await onboardingTracker(http, query) : await offboardingTracker(http, query) };
     },
   },
   {
     name: 'get_profile',
+    annotations: read('Employee profile'),
+    outputSchema: OUTPUT.get_profile,
     description: 'Profile sections of one employee, by id (UUID) or employee code. Bank account numbers and IBANs are masked to their last 4 characters unless the server was started with --reveal.',
     inputSchema: {
       type: 'object',
@@ -162,6 +175,8 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'form_schema',
+    annotations: read('GP form of a legal entity'),
+    outputSchema: OUTPUT.form_schema,
     description: 'The fields of the form for creating a GP (global payroll) employee in a legal entity: field path, title, kind, whether required, and allowed values.',
     inputSchema: { type: 'object', properties: { entity: str('the legal entity name, e.g. "Acme Deutschland GmbH"') }, required: ['entity'], additionalProperties: false },
     async call(a, env) {
@@ -174,14 +189,16 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'verify_webhook',
+    annotations: read('Verify a webhook'),
+    outputSchema: OUTPUT.verify_webhook,
     description: 'Verify a webhook JWS (compact serialisation) against the API\'s published key set: the verdict, the reason when not valid, and the event it carries.',
     inputSchema: { type: 'object', properties: { jws: str('the JWS as received (header.payload.signature)') }, required: ['jws'], additionalProperties: false },
     async call(a, env) {
       if (typeof a.jws !== 'string' || a.jws.trim() === '') throw new UsageError('jws must be a non-empty string', undefined, 'INVALID_ARGUMENT');
       const { keyStoreFor } = await import('../webhooks/source.js');
       const { verifyWebhook, MAX_WEBHOOK_BYTES, tooLargeVerdict } = await import('../webhooks/verify.js');
-      if (Buffer.byteLength(a.jws) > MAX_WEBHOOK_BYTES) return tooLargeVerdict();
-      return verifyWebhook(a.jws.trim(), await keyStoreFor(env.ctx, { cache: true }));
+      if (Buffer.byteLength(a.jws) > MAX_WEBHOOK_BYTES) return { ...tooLargeVerdict() };
+      return { ...(await verifyWebhook(a.jws.trim(), await keyStoreFor(env.ctx, { cache: true }))) };
     },
   },
 ];
@@ -191,7 +208,7 @@ function valuesOf(raw: unknown): Record<string, unknown> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError('values must be an object: {section: {field: value}}', 'form_schema lists the fields of an entity.', 'INVALID_ARGUMENT');
   if (JSON.stringify(raw).length > 256 * 1024) throw new UsageError('values are larger than 256 KiB', undefined, 'INPUT_TOO_LARGE');
   const unsafe = unsafeKeyPath(raw);
-  if (unsafe !== undefined) throw new UsageError(`values: "${unsafe.slice(0, 120)}" is not a field of any form`, UNSAFE_NAMES_HINT, 'INVALID_ARGUMENT');
+  if (unsafe !== undefined) throw new UsageError(`values: "${unsafe.slice(0, 120)}" is not a field of any form`, '__proto__, constructor and prototype are never field names; form_schema lists the fields of an entity.', 'INVALID_ARGUMENT');
   return structuredClone(raw as Record<string, unknown>);
 }
 
@@ -207,11 +224,12 @@ function confirmOf(raw: unknown): boolean {
  */
 async function validated(env: ToolEnv, http: HttpClient, entity: string, values: Record<string, unknown>, sections: 'all' | 'dynamic') {
   const { loadServerForm } = await import('../forms/load.js');
-  const { collectValues, failWithIssues, fillFixed, validateSections } = await import('../forms/inputs.js');
+  const { collectValues, fillFixed, validateSections } = await import('../forms/inputs.js');
   const { buildBodies, dynamicBody, dynamicKeys } = await import('../forms/bodies.js');
   const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), env.ctx.log);
   const keys = sections === 'all' ? form.sections.map((x) => x.key) : dynamicKeys(form);
   if (keys.length === 0) throw new UsageError(`The form of ${entity} has no dynamic sections; there is nothing to submit`, undefined, 'NO_DYNAMIC_SECTIONS');
+  if (Object.hasOwn(values, 'entity') && values.entity !== entity && !form.sections.some((x) => x.key === 'entity')) throw new UsageError(`values names entity "${String(values.entity).slice(0, 80)}" but the entity is "${entity}"`, 'Leave entity out of values, or make it the same.', 'INVALID_ARGUMENT');
   const collected = await collectValues(form, {}, { fromFile: 'values', fileValues: values, sets: [] }, env.ctx, entity);
   fillFixed(form, collected.doc, keys);
   const issues = [...collected.issues, ...validateSections(form, collected.doc, keys)];
@@ -220,7 +238,8 @@ async function validated(env: ToolEnv, http: HttpClient, entity: string, values:
       if (!keys.includes(key) && form.sections.some((x) => x.key === key)) issues.push({ path: key, message: 'is not a dynamic section (it is sent when the employee is created)', text: `${key} is not a dynamic section` });
     }
   }
-  if (issues.length) failWithIssues(env.ctx, issues, true);
+  // The hint (naming form_schema and values) is the tool's: hints.ts.
+  if (issues.length) throw new InvalidValuesError(`${issues.length} value${issues.length === 1 ? ' is' : 's are'} missing or invalid; nothing was sent`, undefined, issues.map((i) => ({ field: i.path, message: i.text })));
   return { form, ...(sections === 'all' ? buildBodies(form, entity, collected.doc) : { create: undefined, dynamic: dynamicBody(form, collected.doc) ?? {} }) };
 }
 
@@ -251,15 +270,18 @@ const NOT_SENT = 'Validated against the server\'s form; nothing was sent. Call a
  * and, only when confirmed, sends.
  */
 function writeTool(
-  name: string,
+  name: ToolName,
+  annotations: ToolAnnotations,
   description: string,
   target: { key: string; description: string },
   valuesDescription: string,
-  send: (ref: string, values: Record<string, unknown>, confirm: boolean, http: HttpClient, env: ToolEnv) => Promise<unknown>,
+  send: (ref: string, values: Record<string, unknown>, confirm: boolean, http: HttpClient, env: ToolEnv) => Promise<Record<string, unknown>>,
 ): Tool {
   return {
     name,
     description,
+    annotations,
+    outputSchema: OUTPUT[name],
     inputSchema: {
       type: 'object',
       properties: { [target.key]: str(target.description), values: { type: 'object', description: valuesDescription }, confirm: { type: 'boolean', description: 'true to send; otherwise a dry run' } },
@@ -279,6 +301,8 @@ function writeTool(
 export const WRITE_TOOLS: Tool[] = [
   writeTool(
     'create_gp_employee',
+    // Adds an employee, overwrites nothing; a second confirmed call makes a second employee.
+    write('Create a GP employee', { destructive: false, idempotent: false }),
     'Create a GP (global payroll) employee in a legal entity from form values ({section: {field: value}}, see form_schema). The values are validated against the server\'s form first; without confirm: true nothing is sent and the validated request bodies are returned (a dry run).',
     { key: 'entity', description: 'the legal entity name' },
     'the form values: {section: {field: value}}',
@@ -293,6 +317,8 @@ export const WRITE_TOOLS: Tool[] = [
   ),
   writeTool(
     'submit_dynamic_details',
+    // Replaces the details the employee had; the same values twice leave what once leaves.
+    write('Submit dynamic details', { destructive: true, idempotent: true }),
     'Submit the dynamic details (the country-specific sections) of an existing employee, by id or code. Validated against the form of the employee\'s entity first; without confirm: true nothing is sent and the validated body is returned.',
     { key: 'employee', description: 'employee id (UUID) or employee code' },
     'the dynamic sections: {section: {field: value}}',
@@ -309,17 +335,27 @@ export const WRITE_TOOLS: Tool[] = [
   ),
 ];
 
-/** The tools a server offers: the read tools, and the write tools with --allow-write. */
-export function toolsFor(allowWrite: boolean): Tool[] {
-  return allowWrite ? [...TOOLS, ...WRITE_TOOLS] : TOOLS;
+/** The tools a server offers: the read tools, and the write tools with --allow-write; only those named when `only` is given (--tools). */
+export function toolsFor(allowWrite: boolean, only?: readonly string[]): Tool[] {
+  const all = allowWrite ? [...TOOLS, ...WRITE_TOOLS] : TOOLS;
+  return only ? all.filter((t) => only.includes(t.name)) : all;
 }
 
-/** Runs one tool call: the input checked against the declared arguments first. */
-export async function callTool(name: string, args: Record<string, unknown> | undefined, env: ToolEnv & { allowWrite?: boolean }): Promise<unknown> {
-  if (!env.allowWrite && WRITE_TOOLS.some((t) => t.name === name)) throw new UsageError(`${name} changes data and is off`, 'Start the server with partner mcp --allow-write to offer it.', 'WRITE_NOT_ALLOWED');
-  const tool = toolsFor(env.allowWrite === true).find((t) => t.name === name);
-  if (!tool) throw new UsageError(`Unknown tool "${name.slice(0, 60)}"`, `Tools: ${TOOLS.map((t) => t.name).join(', ')}`, 'UNKNOWN_TOOL');
+/** Runs one tool call of a server offering `env.tools` (default: every tool --allow-write allows): the input checked against the declared arguments first; an error's hint speaks of tools and arguments. */
+export async function callTool(name: string, args: Record<string, unknown> | undefined, env: ToolEnv & { tools?: Tool[]; allowWrite?: boolean }): Promise<Record<string, unknown>> {
+  const tools = env.tools ?? toolsFor(env.allowWrite === true);
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    const offered = `Tools offered: ${tools.map((t) => t.name).join(', ')}.`;
+    if (!env.allowWrite && WRITE_TOOLS.some((t) => t.name === name)) throw new UsageError(`${name} changes data and is off`, `Start the server with partner mcp --allow-write to offer it. ${offered}`, 'WRITE_NOT_ALLOWED');
+    const known = [...TOOLS, ...WRITE_TOOLS].some((t) => t.name === name);
+    throw new UsageError(known ? `${name} is not offered by this server` : `Unknown tool "${name.slice(0, 60)}"`, known ? `${offered} (the server was started with --tools)` : offered, known ? 'TOOL_NOT_OFFERED' : 'UNKNOWN_TOOL');
+  }
   const a = args ?? {};
-  checkKeys(a, tool);
-  return tool.call(a, env);
+  try {
+    checkKeys(a, tool);
+    return await tool.call(a, env);
+  } catch (err) {
+    throw withToolHint(err, name, a);
+  }
 }

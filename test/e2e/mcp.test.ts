@@ -72,9 +72,10 @@ describe('partner --sandbox mcp', () => {
   });
 
   it('trackers and form_schema answer from the API', async () => {
+    // Issue 32 item 9: a result is an object (structuredContent), so the tracker's entries are under `employees`.
     const t = await call(s.client, 'trackers', { kind: 'onboarding' });
-    expect(Array.isArray(t.doc)).toBe(true);
-    expect(t.doc.length).toBeGreaterThan(0);
+    expect(t.doc.kind).toBe('onboarding');
+    expect(t.doc.employees.length).toBeGreaterThan(0);
     const f = await call(s.client, 'form_schema', { entity: 'Acme Deutschland GmbH' });
     expect(f.isError).toBe(false);
     expect(f.doc.fields.length).toBeGreaterThan(3);

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { getFormSchema } from '../../api/employees.js';
-import { ExitCode } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import type { OptionsOf } from '../../command.js';
 import type { template } from './template.js';
 import { csvRecord } from '../../output/csv.js';
@@ -28,7 +28,8 @@ const HINT: Record<string, string> = {
   json: 'JSON',
 };
 
-function describe(r: OutlineRow): string {
+/** One field in words: title, required or not, kind, how to write it, and its details (choices, pattern, bounds). */
+export function describeField(r: OutlineRow): string {
   const req = r.required === 'yes' ? 'required' : r.required.startsWith('yes, ') ? `required ${r.required.slice(5)}` : r.required.startsWith('no, ') ? `optional, ${r.required.slice(4)}` : 'optional';
   const details = r.details.replace(/(^|; )secret(?=;|$)/, '');
   const parts = [req, r.kind, HINT[r.kind], details.replace(/^; /, '')].filter((p): p is string => Boolean(p));
@@ -64,7 +65,7 @@ export function templateColumns(form: FormSchema): TemplateColumn[] {
         return Array.from({ length: n }, (_, i) => p.replace(`${m[1]}.N`, `${m[1]}.${i}`));
       });
     }
-    for (const p of paths) out.push({ column: p, description: describe(r) });
+    for (const p of paths) out.push({ column: p, description: describeField(r) });
   }
   return byEntry(out);
 }
@@ -90,6 +91,13 @@ function byEntry(columns: TemplateColumn[]): TemplateColumn[] {
 export async function run(opts: TemplateOptions, ctx: Context): Promise<number> {
   const http = await ctx.http();
   const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: opts.entity }), ctx.log);
+  if (opts.values) {
+    if (opts.out.chosen && opts.out.format === 'csv') throw new UsageError('--values writes JSON, not CSV', 'Leave out -o csv, or leave out --values for the CSV template.', 'INVALID_OPTION');
+    const { valuesSkeleton } = await import('./template-values.js');
+    await writeRecord(ctx.io, ctx.io.stdout, valuesSkeleton(form, opts.entity), { ...opts.out, format: 'json' });
+    ctx.log.info(`Replace each "<fill in: …>" you need (a placeholder left in is a field not given), then: partner gp create --entity "${opts.entity}" --from-file FILE`);
+    return ExitCode.OK;
+  }
   const columns = templateColumns(form);
   if (opts.out.format === 'json') {
     await writeRecord(ctx.io, ctx.io.stdout, columns, opts.out);
