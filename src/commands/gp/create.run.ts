@@ -19,7 +19,7 @@ import { runForm } from '../../forms/flow.js';
 import { createFromBody } from './create-body-file.js';
 import { dryRun, kept, resumeCommand, submit } from './create-submit.js';
 import type { DraftStore } from '../../forms/drafts.js';
-import { partnerCommand, q } from '../../text/command-line.js';
+import { partnerCommand, q, suggestion } from '../../text/command-line.js';
 import { sortNames } from '../../forms/typed-text.js';
 
 export type CreateOptions = OptionsOf<typeof create>;
@@ -113,7 +113,7 @@ function entityOfDraft(drafts: DraftStore, id: string | undefined): string | und
 /** --draft names a gp create draft of this entity, or nothing is sent. */
 function checkDraftEntity(drafts: DraftStore, id: string, entity: string): void {
   const d = drafts.get(id);
-  if (d?.kind !== 'gp-create') throw new UsageError(`No gp create draft ${id}`, 'See the drafts with: partner drafts list', 'NO_DRAFT');
+  if (d?.kind !== 'gp-create') throw new UsageError(`No gp create draft ${id}`, suggestion('See the drafts with:', 'partner drafts list'), 'NO_DRAFT');
   if (d.entity !== entity) throw new UsageError(`Draft ${id} is for entity "${d.entity.slice(0, 80)}", not "${entity.slice(0, 80)}"`, 'Drop --entity (the draft names its entity), or pass the right draft.', 'NO_DRAFT');
 }
 
