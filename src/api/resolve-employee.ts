@@ -2,6 +2,7 @@
 // Every answer is checked again here: a server that ignores the list's
 // `employeeCode` filter, or answers for someone else, must never make us read
 // or write another employee.
+import { q, suggestion } from '../text/command-line.js';
 import { ApiError, CliError, ExitCode } from '../errors.js';
 import { isUuid } from '../options.js';
 import { checkedEmployeeId, listEmployees } from './employees.js';
@@ -76,7 +77,7 @@ export async function resolveEmployee(http: HttpClient, ref: string, signal?: Ab
   const hits = page.data.filter((e) => idOf(e) !== undefined && isEmployee(e, { code: ref }));
   const ids = new Set(hits.map((e) => idOf(e)!.toLowerCase()));
   if (ids.size > 1) {
-    throw new CliError(`${ids.size} employees have the code "${ref}"`, { code: 'AMBIGUOUS_EMPLOYEE', exitCode: ExitCode.FAILURE, hint: `Pass the employee id (a UUID) instead; list them with: partner employees list --employee-code ${ref} --fields id,employeeCode,fullName` });
+    throw new CliError(`${ids.size} employees have the code "${ref}"`, { code: 'AMBIGUOUS_EMPLOYEE', exitCode: ExitCode.FAILURE, hint: suggestion('Pass the employee id (a UUID) instead; list them with:', `partner employees list --employee-code ${q(ref)} --fields id,employeeCode,fullName`) });
   }
   const hit = hits[0];
   if (!hit) throw new EmployeeNotFoundError(ref, 'code', await caseTwin(http, ref, page.data, signal));

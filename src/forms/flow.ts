@@ -3,6 +3,7 @@
 // --set checked before anything is sent, or the wizard -> review -> send
 // loop; a draft kept, replaced or handed over by the same rules for both.
 // What is sent, and how its answer is read, is the command's `send`.
+import { suggestion } from '../text/command-line.js';
 import { wrapMessage } from '../text/wrap.js';
 import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, MaybeCreatedError, NetworkError, UsageError } from '../errors.js';
@@ -129,7 +130,7 @@ async function toResume(f: FormFlow): Promise<SlotDraft> {
   const drafts = f.draft.list();
   if (f.draftId !== undefined) {
     const d = drafts.find((x) => x.id === f.draftId);
-    if (!d) throw new UsageError(`No draft ${f.draftId} ${f.draft.whose}`, `See the drafts with: partner drafts list`, 'NO_DRAFT');
+    if (!d) throw new UsageError(`No draft ${f.draftId} ${f.draft.whose}`, suggestion('See the drafts with:', 'partner drafts list'), 'NO_DRAFT');
     return d;
   }
   if (drafts.length === 0) throw f.draft.missing();
@@ -168,7 +169,7 @@ async function start(f: FormFlow): Promise<Start> {
     return from(chosen);
   }
   const kept = drafts.length === 1 ? `The draft saved at ${drafts[0]!.savedAt} is kept` : `The ${drafts.length} drafts are kept`;
-  f.prompter.note(f.ctx.errColors.dim(`Starting a new draft. ${kept} (see them with: partner drafts list).`));
+  f.prompter.note(f.ctx.errColors.dim(suggestion(`Starting a new draft. ${kept}; see them with:`, 'partner drafts list')));
   return { ...fresh(), setAside: drafts[0]!.savedAt };
 }
 
@@ -233,7 +234,7 @@ async function wizard(f: FormFlow, s: Start): Promise<number> {
       const choice = await review(w, f.dryRun ? f.dryRunLabel : 'Submit');
       if (choice === 'quit') {
         w.save();
-        ctx.log.info(`Draft saved. Continue with: ${draft.resumeCommand(s.id)}`);
+        ctx.log.info(suggestion('Draft saved. Continue with:', draft.resumeCommand(s.id)));
         return ExitCode.INTERRUPTED;
       }
       if (f.dryRun) return await f.showDryRun(w.doc, true);
@@ -254,14 +255,14 @@ async function wizard(f: FormFlow, s: Start): Promise<number> {
 /** Saves what this run answered and says so; with nothing answered, the draft on disk (if any) is left as it was. */
 function keepOnInterrupt(w: Wizard, answered: boolean, setAside: string | undefined, resumeCmd: string): string {
   if (!answered) {
-    return setAside !== undefined ? `Nothing new was answered: the draft saved at ${setAside} is kept. See your drafts with: partner drafts list` : 'Nothing was answered, so no draft was saved.';
+    return setAside !== undefined ? suggestion(`Nothing new was answered: the draft saved at ${setAside} is kept. See your drafts with:`, 'partner drafts list') : 'Nothing was answered, so no draft was saved.';
   }
   try {
     w.save();
   } catch {
     return `Your answers could not be saved. Start again with the same command without --resume.`;
   }
-  return `Your answers are saved. Continue with: ${resumeCmd}`;
+  return suggestion('Your answers are saved. Continue with:', resumeCmd);
 }
 
 export const LOOK_FOR_EMPLOYEE = 'partner employees list --all --fields employeeCode,fullName,workEmail,status';

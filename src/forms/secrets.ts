@@ -78,5 +78,5 @@ export function secretsResumeNote(form: FormSchema, doc: Record<string, unknown>
 export function secretsNotKeptHint(form: FormSchema, doc: Record<string, unknown>): string {
   const { droppedIds } = withoutSecrets(form, doc);
   if (droppedIds.length === 0) return '';
-  return ` Secret values are not kept in drafts: give them again when asked, or with ${droppedIds.map((id) => `--set ${id}=…`).join(' ')}.`;
+  return `\nSecret values are not kept in drafts: give them again when asked, or with ${droppedIds.map((id) => `--set ${id}=…`).join(' ')}.`;
 }

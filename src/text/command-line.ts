@@ -9,6 +9,20 @@ export function q(s: string): string {
 }
 
 /**
+ * A command to run next, after what introduces it ("Continue with:"): on a
+ * line of its own, indented, so that it is never wrapped (wrapMessage leaves
+ * a line that is a command whole) and a triple-click copies exactly it.
+ */
+export function suggestion(label: string, command: string): string {
+  return `${label}\n  ${command}`;
+}
+
+/** Whether a line (its indentation aside) is a command partner suggests, never to be wrapped. */
+export function isCommandLine(line: string): boolean {
+  return /^\s*(?:\$ )?partner(?: |$)/.test(line);
+}
+
+/**
  * `partner ARGS` with the flags that chose the server (--sandbox,
  * --profile, --base-url) as this run was given them: a resume command
  * without them would go to another server, or find no login. Environment

@@ -2,6 +2,7 @@
 // keeps its own indentation, and its continuation lines hang under its text
 // (so indented tables and lists in help stay aligned). Shell examples wrap
 // with a trailing backslash, so a wrapped line still pastes as one command.
+import { isCommandLine } from './command-line.js';
 
 /** Wraps every line of `text` to `width` columns (a word longer than the width stands alone). */
 export function wrapText(text: string, width: number, o: { shell?: boolean } = {}): string {
@@ -75,12 +76,14 @@ export function wrapMessage(text: string, width: number | undefined, hang = '  '
   return text
     .split('\n')
     .map((line) => {
-      if (visible(line) <= width) return line;
+      // A command to copy (text/command-line.ts suggestion) stays whole on its line, whatever the width.
+      if (visible(line) <= width || isCommandLine(line)) return line;
       const indent = /^\s*/.exec(line)![0];
       const lead = indent + hang;
       const out: string[] = [];
       let current = indent;
-      for (const [, space, word] of line.slice(indent.length).matchAll(/(\s*)(\S+)/g)) {
+      // A `quoted command` in prose is one word: never broken inside.
+      for (const [, space, word] of line.slice(indent.length).matchAll(/(\s*)(`[^`\n]*`\S*|\S+)/g)) {
         const empty = current.trim() === '';
         const candidate = empty ? `${current}${word}` : `${current}${space}${word}`;
         if (empty || visible(candidate) <= width) current = candidate;

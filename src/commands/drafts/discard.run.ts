@@ -1,3 +1,4 @@
+import { suggestion } from '../../text/command-line.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../command.js';
 import type { discard } from './discard.js';
@@ -36,7 +37,7 @@ export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
     }
   } else {
     const unknown = opts.ids.filter((id) => !all.some((d) => d.id === id));
-    if (unknown.length) throw new UsageError(`No draft ${unknown.join(', ')}; nothing was discarded`, 'See the drafts with: partner drafts list', 'NO_DRAFT');
+    if (unknown.length) throw new UsageError(`No draft ${unknown.join(', ')}; nothing was discarded`, suggestion('See the drafts with:', 'partner drafts list'), 'NO_DRAFT');
     chosen = all.filter((d) => opts.ids.includes(d.id));
   }
   for (const d of chosen) {

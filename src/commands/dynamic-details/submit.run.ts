@@ -15,7 +15,7 @@ import { loadServerForm } from '../../forms/load.js';
 import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
 import { maskedNote, maskSecrets, withoutSecrets } from '../../forms/secrets.js';
 import { fixIssues } from '../../forms/review.js';
-import { partnerCommand } from '../../text/command-line.js';
+import { partnerCommand, q, suggestion } from '../../text/command-line.js';
 
 export type SubmitOptions = OptionsOf<typeof submit>;
 
@@ -90,7 +90,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
       remove: (draftId) => void drafts.delete(draftId),
       whose: `of ${sanitizeTerminal(who)}`,
       resumeCommand: resumeCmd,
-      missing: () => new UsageError(`No saved dynamic-details draft for ${who}`, `Start with: partner dynamic-details submit ${opts.employee}`, 'NO_DRAFT'),
+      missing: () => new UsageError(`No saved dynamic-details draft for ${who}`, suggestion('Start with:', partnerCommand(ctx.globals, `dynamic-details submit ${q(opts.employee)}`)), 'NO_DRAFT'),
     },
     interactive,
     resume: opts.resume,

@@ -17,7 +17,7 @@ import { maskedNote, maskSecrets, secretsNotKeptHint, withoutSecrets } from '../
 import { type Wizard } from '../../forms/wizard.js';
 import { fixIssues, review } from '../../forms/review.js';
 import type { CreateOptions } from './create.run.js';
-import { partnerCommand, q } from '../../text/command-line.js';
+import { partnerCommand, q, suggestion } from '../../text/command-line.js';
 
 /** The command that continues draft `id` of `entity`, aimed at the server of this run: by id when the entity has other drafts too. */
 export function resumeCommand(ctx: Context, drafts: DraftStore, entity: string, id: string): string {
@@ -118,7 +118,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
         break;
       } catch (err) {
         if (err instanceof InterruptedError) {
-          ctx.io.stderr.write(`\nEmployee ${code ?? id} was created; its dynamic details may not be saved. Finish with: ${finishCmd}\n`);
+          ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created; its dynamic details may not be saved. Finish with:`, finishCmd)}\n`);
           await printCreated(ctx, created, s.output);
           throw wasCreated(code ?? id, finishCmd, err);
         }
@@ -141,11 +141,11 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
             }
             throw inner;
           }
-          ctx.io.stderr.write(`Finish the dynamic details later with: ${finishCmd}\n`);
+          ctx.io.stderr.write(`${suggestion('Finish the dynamic details later with:', finishCmd)}\n`);
           exit = ExitCode.INTERRUPTED;
           break;
         }
-        const next = `Your answers for them are kept. Finish with: ${finishCmd}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}`;
+        const next = `${suggestion('Your answers for them are kept. Finish with:', finishCmd)}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}`;
         const said = `Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${(err as Error).message}`;
         if (s.output.out.errors === 'json') {
           // A script reading JSON errors gets one object, with the answer's status and correlation id (the cause).
@@ -170,7 +170,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
 
 /** Ctrl-C after the employee was created: not an interrupted form (no draft of it is kept), the rest is finished elsewhere. */
 function wasCreated(who: string, finishCmd: string, cause: unknown): MaybeCreatedError {
-  return new MaybeCreatedError(`Employee ${who} was created; its dynamic details may not be saved`, { interrupted: true, hint: `Finish with: ${finishCmd}`, cause });
+  return new MaybeCreatedError(`Employee ${who} was created; its dynamic details may not be saved`, { interrupted: true, hint: suggestion('Finish with:', finishCmd), cause });
 }
 
 export async function printCreated(ctx: Context, created: Record<string, unknown>, opts: CreateOptions): Promise<void> {

@@ -19,7 +19,7 @@ import { runForm } from '../../forms/flow.js';
 import { createFromBody } from './create-body-file.js';
 import { dryRun, kept, resumeCommand, submit } from './create-submit.js';
 import type { DraftStore, GpDraft } from '../../forms/drafts.js';
-import { partnerCommand, q } from '../../text/command-line.js';
+import { partnerCommand, q, suggestion } from '../../text/command-line.js';
 import { sortNames } from '../../forms/typed-text.js';
 
 export type CreateOptions = OptionsOf<typeof create>;
@@ -107,7 +107,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
 /** The gp create draft --draft names, or a usage error before anything is sent. */
 function gpDraft(drafts: DraftStore, id: string): GpDraft {
   const d = drafts.get(id);
-  if (d?.kind !== 'gp-create') throw new UsageError(`No gp create draft ${id}`, 'See the drafts with: partner drafts list', 'NO_DRAFT');
+  if (d?.kind !== 'gp-create') throw new UsageError(`No gp create draft ${id}`, suggestion('See the drafts with:', 'partner drafts list'), 'NO_DRAFT');
   return d;
 }
 

@@ -15,7 +15,7 @@ import { loadServerForm } from '../../forms/load.js';
 import { ExitCode } from '../../errors.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { countOf } from '../../output/count.js';
-import { partnerCommand, q } from '../../text/command-line.js';
+import { partnerCommand, q, suggestion } from '../../text/command-line.js';
 
 export type SchemaOptions = OptionsOf<typeof schema>;
 
@@ -161,7 +161,7 @@ export async function run(opts: SchemaOptions, ctx: Context): Promise<number> {
   }
   ctx.io.stdout.write(renderOutline(outlineParts(form), { columns: ctx.io.columns, color: ctx.io.color }));
   if (form.format === 'field-list') ctx.log.info('The server sent a field-definition list; it is shown as partner reads it (-o json prints it as sent).');
-  ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. Use with: ${partnerCommand(ctx.globals, `gp create --entity ${q(opts.entity)} --from-file values.json`)}`);
+  ctx.log.info(`Values files nest fields under their section: {"${form.sections[0]?.key ?? 'section'}": {…}}. ${suggestion('Use with:', partnerCommand(ctx.globals, `gp create --entity ${q(opts.entity)} --from-file values.json`))}`);
   return ExitCode.OK;
 }
 
