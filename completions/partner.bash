@@ -31,10 +31,10 @@ _partner_flags() {
     'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
-    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --draft --body-file --yes --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
+    'gp create') _partner_r='--entity --from-file --set --dry-run --resume --draft --body-file --yes --reveal --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
     'gp template') _partner_r='--entity --values -o --output --jq --csv-raw --bom' ;;
-    'dynamic-details submit') _partner_r='--from-file --set --resume --draft --dry-run --body-file --yes' ;;
+    'dynamic-details submit') _partner_r='--from-file --set --resume --draft --dry-run --body-file --yes --reveal' ;;
     'drafts list') _partner_r='--entity --employee -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'drafts discard') _partner_r='--all --entity --employee --yes' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw --bom' ;;

@@ -301,13 +301,13 @@ export function notSent(err: unknown): boolean {
  */
 export function createFailure(ctx: Pick<Context, 'io'>, err: unknown, o: { email?: string; keep?: string } = {}): unknown {
   // The 409 stays the cause: its status and correlation id are shown (render-error.ts answerOf).
-  if (isConflict(err)) return new CliError(conflictMessage(err, o.email), { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: `Nothing was created. Look for the existing employee with: ${LOOK_FOR_EMPLOYEE}`, cause: err });
+  if (isConflict(err)) return new CliError(conflictMessage(err, o.email), { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: suggestion('Nothing was created. Look for the existing employee with:', LOOK_FOR_EMPLOYEE), cause: err });
   if (!(err instanceof NetworkError || err instanceof InterruptedError) || notSent(err)) return err;
-  const check = `${CHECK_CREATED}${o.email ? ` (look for ${sanitizeTerminal(o.email)})` : ''}`;
-  const keep = o.keep ? ` ${o.keep}` : '';
+  const check = `${suggestion(`Check with${o.email ? ` (look for ${sanitizeTerminal(o.email)})` : ''}:`, CHECK_CREATED)}`;
+  const keep = o.keep ? `\n${o.keep}` : '';
   if (err instanceof InterruptedError) {
-    ctx.io.stderr.write(`\n${wrapMessage(`Interrupted after the create request was sent: the employee may exist. Check with: ${check}.${keep}`, ctx.io.stderrColumns)}\n`);
-    return new MaybeCreatedError('Interrupted after the create request was sent: the employee may exist', { interrupted: true, hint: `Check with: ${check}.${keep}`, cause: err });
+    ctx.io.stderr.write(`\n${wrapMessage(`Interrupted after the create request was sent: the employee may exist. ${check}${keep}`, ctx.io.stderrColumns)}\n`);
+    return new MaybeCreatedError('Interrupted after the create request was sent: the employee may exist', { interrupted: true, hint: `${check}${keep}`, cause: err });
   }
   return new MaybeCreatedError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, { hint: `The request is not retried automatically. Check before trying again: ${check}.${keep}`, cause: err });
 }

@@ -122,7 +122,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
           ctx.io.stderr.write(`The server refused these values:\n${issuesFromApi(form, err).map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
         } else if (w && !(err instanceof InterruptedError)) {
           w.save();
-          ctx.io.stderr.write(`Your answers are kept. Try again with: ${run.resumeCommand()}\n`);
+          ctx.io.stderr.write(`${suggestion('Your answers are kept. Try again with:', run.resumeCommand())}\n`);
         }
         throw err;
       }

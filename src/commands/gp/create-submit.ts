@@ -83,7 +83,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
     }
     if (w && isConflict(err)) {
       w.prompter.note(ctx.errColors.red(`\n${sanitizeTerminal(conflictMessage(err, email))}`));
-      w.prompter.note(`Nothing was created. Change an answer (such as the work e-mail) and submit again, or quit and look for them with: ${LOOK_FOR_EMPLOYEE}`);
+      w.prompter.note(suggestion('Nothing was created. Change an answer (such as the work e-mail) and submit again, or quit and look for them with:', LOOK_FOR_EMPLOYEE));
       return { kind: 'retry' };
     }
     if (w && (err instanceof NetworkError || err instanceof InterruptedError)) {
@@ -135,7 +135,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
             }
           } catch (inner) {
             if (inner instanceof InterruptedError) {
-              ctx.io.stderr.write(`\nEmployee ${code ?? id} was created. Finish its dynamic details with: ${finishCmd}\n`);
+              ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created. Finish its dynamic details with:`, finishCmd)}\n`);
               await printCreated(ctx, created, s.output);
               throw wasCreated(code ?? id, finishCmd, inner);
             }

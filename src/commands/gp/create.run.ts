@@ -67,7 +67,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
   const hired = entity;
   // A bad values file or a missing draft is reported before anything is sent.
   const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
-  const missing = () => new UsageError(`No saved draft for entity "${hired}"`, `Start one with: ${partnerCommand(ctx.globals, `gp create --entity ${q(hired)}`)}`, 'NO_DRAFT');
+  const missing = () => new UsageError(`No saved draft for entity "${hired}"`, suggestion('Start one with:', partnerCommand(ctx.globals, `gp create --entity ${q(hired)}`)), 'NO_DRAFT');
   if (opts.draft !== undefined) checkDraftEntity(drafts, opts.draft, hired);
   else if (opts.resume && drafts.gpDrafts(hired).length === 0) throw missing();
   const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity: hired }), ctx.log);
