@@ -84,9 +84,9 @@ beforeAll(async () => {
       if (req.method === 'GET' && path === '/v1/employees/dynamic-details/schema') return void res.end(JSON.stringify(FORM));
       if (req.method === 'POST' && path === '/v1/employees/gp-employments') {
         res.statusCode = 201;
-        return void res.end(JSON.stringify({ id: `emp-${seen.length}`, employeeCode: `INTL-${seen.length}`, status: 'ONBOARDING' }));
+        return void res.end(JSON.stringify({ id: `00000000-0000-4000-8000-${String(seen.length).padStart(12, '0')}`, employeeCode: `INTL-${seen.length}`, status: 'ONBOARDING' }));
       }
-      if (req.method === 'PATCH' && /^\/v1\/employees\/emp-\d+\/dynamic-details$/.test(path)) {
+      if (req.method === 'PATCH' && /^\/v1\/employees\/[0-9a-f-]{36}\/dynamic-details$/.test(path)) {
         res.statusCode = 204;
         return void res.end();
       }

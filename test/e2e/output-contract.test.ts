@@ -28,6 +28,9 @@ const RUNS: Record<string, string[]> = {
   'gp create': ['gp', 'create', '--entity', ENTITY, '--from-file', '-', '--dry-run'],
   'gp schema': ['gp', 'schema', '--entity', ENTITY],
   'auth status': ['auth', 'status'],
+  // Empty in a fresh config (no write, no draft yet): their formats are checked in audit.test.ts and drafts.test.ts.
+  'audit list': [],
+  'drafts list': [],
   doctor: ['doctor'],
   version: ['version'],
   'gp template': ['gp', 'template', '--entity', ENTITY],

@@ -38,6 +38,7 @@ const SAMPLES: Record<string, () => string[]> = {
   'gp template': () => ['gp', 'template', '--entity', ENTITY],
   'auth status': () => ['auth', 'status', '--all'],
   'audit list': () => ['audit', 'list'],
+  'drafts list': () => ['drafts', 'list'],
   doctor: () => ['doctor'],
   api: () => ['api', '/v1/employees'],
   version: () => ['version'],

@@ -23,7 +23,7 @@ let config: string;
 beforeAll(async () => {
   ({ env, close, sandbox, dir } = await sandboxEnv());
   // A real config file, holding a token, as `auth login` writes it.
-  const login = await runCli(['--profile', 'other', 'auth', 'login', '--base-url', sandbox.url, '--with-token'], { env, input: `${sandbox.tokens.companyA}\n` });
+  const login = await runCli(['--profile', 'other', 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyA}\n` });
   expectCode(login, 0);
   config = join(env.PARTNER_CONFIG_DIR!, 'config.json');
   expect(readFileSync(config, 'utf8')).toContain(sandbox.tokens.companyA);
