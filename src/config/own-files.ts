@@ -8,7 +8,7 @@
 import { lstatSync, openSync, readdirSync, readSync, closeSync, realpathSync, statSync, constants, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
-import { cacheDir, configDir } from './paths.js';
+import { cacheDir, configDir, stateDir } from './paths.js';
 
 /** How a path flag uses its file: read it, write it, or (a directory such as a spool) neither here. */
 export type FileRole = 'input' | 'output' | 'dir';
@@ -59,6 +59,7 @@ export function ownDirs(env: NodeJS.ProcessEnv): { dir: string; what: string }[]
   return [
     { dir: configDir(env), what: "in partner's config directory (profiles, tokens, drafts)" },
     { dir: cacheDir(env), what: "in partner's cache directory (webhook key sets)" },
+    { dir: stateDir(env), what: "in partner's state directory (the audit log)" },
   ];
 }
 

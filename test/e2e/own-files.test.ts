@@ -116,6 +116,17 @@ describe("an output that is one of partner's own files", () => {
     expect(r.stderr).toContain('bulk onboarding journal');
   });
 
+  it('the audit log, in the state directory, is refused as an output and as an input', async () => {
+    mkdirSync(env.PARTNER_STATE_DIR!, { recursive: true });
+    const log = join(env.PARTNER_STATE_DIR!, 'audit.ndjson');
+    writeFileSync(log, '');
+    const out = await attempt(['employees', 'list', '--output-file', log]);
+    refused(out, 'OWN_FILE');
+    expect(out.stderr).toContain('state directory');
+    refused(await attempt(['api', '-X', 'POST', '/v1/employees', '--input', log]), 'OWN_FILE');
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+
   it('the default results file of --from-csv, a symlink to config.json, is refused too', async () => {
     const sheetDir = join(dir, 'default-results');
     mkdirSync(sheetDir);
