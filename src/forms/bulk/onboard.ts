@@ -276,7 +276,9 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
     throw resultsError instanceof CliError ? resultsError : new CliError(`Could not write the results file ${resultsPath}: ${errorText(resultsError)}`, { code: 'RESULTS_FILE', exitCode: ExitCode.FAILURE });
   }
   if (stopped !== undefined) {
-    ctx.log.info(`Stopped: ${sanitizeTerminal(errorText(stopped))}. Run the same command again to finish; rows already created are not created again:\n  ${rerun}`);
+    // An interrupt is said once, by the error that ends the run ("Interrupted."): only another cause is named here.
+    const why = stopped instanceof InterruptedError ? '' : `Stopped: ${sanitizeTerminal(errorText(stopped))}. `;
+    ctx.log.info(`${why}Run the same command again to finish; rows already created are not created again:\n  ${rerun}`);
     if (stopped instanceof InterruptedError) throw stopped;
     if (stopped instanceof CliError && !(stopped instanceof NetworkError)) throw stopped;
     throw new CliError(`The bulk run stopped at a network failure: ${errorText(stopped)}`, { code: 'BULK_STOPPED', exitCode: ExitCode.FAILURE, hint: `Run it again when the server answers: ${rerun}` });
