@@ -131,6 +131,13 @@ describe('one rule for errors, whatever produced them (#32 item 8)', () => {
     expect(text.stderr).toMatch(/^Error: unknown command 'employee'\n/);
   });
 
+  it('a bad event type names the ten types once (not in the message and again in the hint)', async () => {
+    const r = await runMain(['sandbox', 'emit', 'EMPLOYEE_HIRED', '-o', 'table'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: EVENT_TYPE "EMPLOYEE_HIRED" is not an event type of the spec\n/);
+    expect(r.stderr.match(/APPROVAL_REQUEST_REJECTED/g)).toHaveLength(1);
+  });
+
   it('dynamic-details submit --dry-run (a JSON switch) gives a JSON error, no text list before it; without it, text', async () => {
     const good = { ...env, PARTNER_TOKEN: sandbox.tokens.companyA };
     const dry = await runMain(['dynamic-details', 'submit', 'ACME-00001', '--set', 'legal.pan=x', '--dry-run'], { env: good });
