@@ -53,6 +53,12 @@ export interface CommandDef {
   args?: Flags;
   flags?: Flags;
   output?: OutputSpec;
+  /**
+   * For a command with no `output`: the switch that makes it print a JSON
+   * document (`dynamic-details submit --dry-run`). Its errors then follow the
+   * rule of the output contract as a JSON command's do.
+   */
+  jsonFlag?: string;
   /** Shell lines that run against the sandbox, each optionally followed by `  # comment`. */
   examples?: string[];
   /** Calls the API with the profile's token (default true): what `ctx.http()` checks. */
@@ -95,6 +101,7 @@ export function defineCommand<F extends Flags = Record<never, never>, A extends 
   args?: A;
   flags?: F;
   output?: O;
+  jsonFlag?: keyof F & string;
   examples?: string[];
   needsToken?: boolean;
   pager?: false;

@@ -14,6 +14,7 @@ import type { ResolvedProfile } from './config/resolve.js';
 import type { KeyringBackend } from './config/keyring.js';
 import type { TokenStore } from './config/token-store.js';
 import type { DraftStore } from './forms/drafts.js';
+import type { ErrorFormat } from './output/error-format.js';
 import type { Prompter } from './forms/prompter.js';
 import { colors, writeWarning, type Colors } from './output/colors.js';
 import type { Output } from './output/options.js';
@@ -82,6 +83,8 @@ export interface Context {
   log: Logger;
   /** The command's resolved output when it prints data (the run receives it as `opts.out`); undefined otherwise. */
   out?: Output;
+  /** How this run's errors are printed (the output contract's rule): text, or one JSON object. */
+  errors: ErrorFormat;
   /** Colours for what goes to stdout (tables, verdicts). */
   colors: Colors;
   /** Colours for what goes to stderr (prompts, notes, messages). */
@@ -125,6 +128,8 @@ export interface ContextInit {
   prompter?: Prompter;
   /** The command's resolved output when it prints data (its error format among it). */
   out?: Output;
+  /** The error format when the command has no output object (a JSON switch: CommandDef.jsonFlag); else out's. */
+  errors?: ErrorFormat;
   /** Tests: the HTTP dispatcher (an undici MockAgent with net connect disabled). */
   dispatcher?: import('undici').Dispatcher;
   /** The command as typed (`partner gp create`), for the audit log. */
@@ -192,6 +197,7 @@ export function createContext(init: ContextInit): Context {
     system: { node: process.versions.node, platform: process.platform, arch: process.arch },
     log,
     out: init.out,
+    errors: init.out?.errors ?? init.errors ?? 'text',
     colors: colors(io.color),
     errColors,
     config() {

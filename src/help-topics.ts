@@ -65,7 +65,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
       ['table', 'the default on a terminal: the most useful columns fitted to the width; columns that do not fit are named in a note'],
       ['json', 'the default when piped: lists with pages are {"data": [...], "pagination": {...}}'],
       ['ndjson', 'one JSON object per line'],
-      ['csv', 'RFC 4180 with a header row; cells starting with = + - @ get a leading \' (--csv-raw keeps them)'],
+      ['csv', 'RFC 4180 with a header row; cells starting with = + - @ get a leading \', control characters show as ␛ ␇ … (--csv-raw keeps both)'],
     ])}\n\n--fields a,b.c picks and orders fields (dot paths reach nested values), in every format. --jq EXPR filters the JSON result with the built-in jq: one result per line, strings unquoted. -q prints only ids, one per line. Text from the API is made safe before it reaches a terminal or a spreadsheet cell.`,
   },
   {

@@ -78,7 +78,7 @@ export function outputItems(spec: OutputSpec): Item[] {
   if (spec.fields !== false) out.push({ term: '    --fields <list>', text: `comma-separated fields or dot paths to show, in order${spec.recordFields ? ` (the fields of each record: ${spec.recordFields.join(', ')})` : ''}` });
   if (spec.quiet) out.push({ term: '-q, --quiet', text: 'print only ids, one per line' });
   if (spec.jq !== false) out.push({ term: '    --jq <expr>', text: 'filter the JSON result with jq (built in); one result per line, strings unquoted; holds the whole result in memory (at most 64 MiB: for a large export use -o ndjson | jq)' });
-  if (f.includes('csv')) out.push({ term: '    --csv-raw', text: 'keep CSV cells that start with = + - @ as they are (no formula protection)' });
+  if (f.includes('csv')) out.push({ term: '    --csv-raw', text: 'keep CSV cells as they are: no leading \' before = + - @, control characters not made visible' });
   if (f.includes('csv')) out.push({ term: '    --bom', text: 'start CSV output with a UTF-8 byte order mark, for Excel on Windows (CSV only; not on a terminal)' });
   return out;
 }

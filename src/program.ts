@@ -4,7 +4,7 @@ import { declareTree, optionFor, PartnerCommand, wantedGroup } from './command-t
 import type { Context } from './context.js';
 import type { IO } from './io.js';
 import { jsonText, sanitizeTerminal } from './output/sanitize.js';
-import { errorFormatOf } from './output/options.js';
+import { errorFormatOf, errorFormatOfWords } from './output/options.js';
 import type { ErrorFormat } from './output/error-format.js';
 import type { Output } from './output/options.js';
 import { installPager, type PagedStdout } from './output/pager.js';
@@ -62,7 +62,7 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
     runner: (def, opts, cmd) => runCommand(runtime, def, opts, cmd),
     // Known from the raw flags, so a usage error found while they are parsed is printed as the command's errors are.
     beforeParse: (def, raw) => {
-      runtime.errors = errorFormatOf(raw, def.output, target);
+      runtime.errors = errorFormatOf(raw, def.output, target, def.jsonFlag);
     },
   });
   registerHelp(program, (text) => runtime.io.stdout.write(text), runtime.helpJson);
@@ -79,7 +79,9 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
         const [red, dim] = runtime.io.stderrColor ? [(t: string) => `\x1b[31m${t}\x1b[39m`, (t: string) => `\x1b[2m${t}\x1b[22m`] : [(t: string) => t, (t: string) => t];
         const message = commanderMessage(suggestCommand(s, cmd));
         // The same rule as every error (output/error-format.ts), from what commander parsed before it failed.
-        if (errorFormatOf(cmd.opts(), (cmd as PartnerCommand).def?.output, target) === 'json') {
+        const def = (cmd as PartnerCommand).def;
+        // A line naming no command (unknown, or a group alone) is read from its words as a data command's would be.
+        if ((def ? errorFormatOf(cmd.opts(), def.output, target, def.jsonFlag) : errorFormatOfWords(o.argv ?? [], target)) === 'json') {
           write(`${jsonText({ error: { code: 'USAGE', status: null, message: message.trim(), correlationId: null, details: [], exitCode: 2 } })}\n`);
           return;
         }
@@ -106,7 +108,7 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
   };
   const out = (opts as { out?: Output }).out;
   runtime.errors = out?.errors ?? runtime.errors;
-  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false, out, command: runtime.commandPath });
+  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false, out, errors: runtime.errors, command: runtime.commandPath });
   runtime.context = ctx;
   const code = await mod.run(opts, ctx);
   runtime.exitCode = typeof code === 'number' ? code : 0;

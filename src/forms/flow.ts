@@ -3,6 +3,7 @@
 // --set checked before anything is sent, or the wizard -> review -> send
 // loop; a draft kept, replaced or handed over by the same rules for both.
 // What is sent, and how its answer is read, is the command's `send`.
+import { whenAgo } from '../text/when.js';
 import { suggestion } from '../text/command-line.js';
 import { wrapMessage } from '../text/wrap.js';
 import type { Context } from '../context.js';
@@ -112,15 +113,16 @@ export function savedWhen(iso: string): string {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : sanitizeTerminal(iso.slice(0, 40));
 }
 
-/** One draft in the picker: when, who, id. */
-function choiceName(d: SlotDraft): string {
+/** One draft in the picker (a terminal): when, in local time and how long ago ("3 min ago, 00:21"), who, id. */
+function choiceName(d: SlotDraft, now: number): string {
   const name = draftName(d.answers);
-  return `${savedWhen(d.savedAt)}  ${name ? sanitizeTerminal(name) : '(no name yet)'}  [${d.id}]`;
+  return `saved ${whenAgo(d.savedAt, now)}  ${name ? sanitizeTerminal(name) : '(no name yet)'}  [${d.id}]`;
 }
 
 async function pick(f: FormFlow, drafts: SlotDraft[], message: string, startNew?: string): Promise<SlotDraft | undefined> {
   const NEW = '\u0000new';
-  const choices = drafts.map((d) => ({ name: choiceName(d), value: d.id }));
+  const now = f.ctx.clock.now();
+  const choices = drafts.map((d) => ({ name: choiceName(d, now), value: d.id }));
   const id = await f.prompter.select<string>({ message, help: 'Newest first.', choices: startNew ? [...choices, { name: startNew, value: NEW }] : choices });
   return drafts.find((d) => d.id === id);
 }

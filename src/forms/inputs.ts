@@ -73,7 +73,7 @@ export function validateSections(form: FormSchema, doc: Record<string, unknown>,
 /** Lists every issue on stderr and fails with exit 2: nothing was sent. */
 export function failWithIssues(ctx: Context, issues: FieldIssue[], flagsGiven: boolean): never {
   // As text, the list comes first; a script reading JSON gets the fields in the error's details instead.
-  if (ctx.out?.errors !== 'json') {
+  if (ctx.errors !== 'json') {
     const c = ctx.errColors;
     ctx.io.stderr.write(`${c.red('Invalid values')} (${issues.length}):\n`);
     for (const i of issues) ctx.io.stderr.write(`  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`);

@@ -5,6 +5,7 @@ import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { dateProblem } from '../text/calendar-date.js';
 import { childSchemas, isObj, resolveRef, str, type Draft, type FormSchema, type JsonSchema } from './schema.js';
 
 // ajv and ajv-formats are CommonJS; under NodeNext their default export is the module object.
@@ -211,6 +212,8 @@ function messageFor(e: ErrorObject): { leaf?: string; message: string } | undefi
     case 'false schema':
       return { message: 'is not allowed here (its condition does not hold)' };
     case 'format':
+      // A date of the right form names the month or day the calendar lacks.
+      if (p.format === 'date' && typeof e.data === 'string') return { message: dateProblem(e.data) ?? FORMAT_WORDS.date! };
       return { message: FORMAT_WORDS[String(p.format)] ?? `must be a valid ${String(p.format)}` };
     case 'pattern': {
       const d = str(parent.description);

@@ -1,5 +1,6 @@
 // Values from scripts: a JSON file shaped like the schema (sections nested)
 // and `--set section.field=value` pairs coerced by the field's type.
+import { dateProblem } from '../text/calendar-date.js';
 import { own, put, unsafeKeyPath, UNSAFE_NAMES_HINT } from '../safe-keys.js';
 import { UsageError } from '../errors.js';
 import { setAt } from './paths.js';
@@ -154,7 +155,8 @@ export function toValue(form: FormSchema, s: JsonSchema, text: string): Converte
       return json(t, 'must be JSON (a list or an object)');
     case 'date': {
       const d = asciiDigits(t);
-      return /^\d{4}-\d{2}-\d{2}$/.test(d) ? { ok: true, value: d } : { ok: false, message: 'must be a date (YYYY-MM-DD)' };
+      const problem = dateProblem(d);
+      return problem === undefined ? { ok: true, value: d } : { ok: false, message: problem };
     }
     default:
       if (primary(s) === 'null' && t === 'null') return { ok: true, value: null };

@@ -1,6 +1,6 @@
 import { jsonOf } from './depth.js';
 import { isScalar } from '../json/lossless-number.js';
-import { neutraliseFormula, sanitizeTerminal } from './sanitize.js';
+import { neutraliseControls, neutraliseFormula, sanitizeTerminal } from './sanitize.js';
 
 /**
  * A value as CSV cell text: arrays of scalars joined with "; ", objects (and
@@ -25,7 +25,7 @@ function elementText(v: unknown): string {
 }
 
 export interface CsvOptions {
-  /** --csv-raw: keep cells that a spreadsheet would run as formulas. */
+  /** --csv-raw: keep cells that a spreadsheet would run as formulas, and control characters (in a file or pipe). */
   raw?: boolean;
   /** stdout is a terminal: escape sequences and control characters are removed, records end in LF (files and pipes keep the data). */
   terminal?: boolean;
@@ -54,10 +54,14 @@ function csvCell(value: unknown, o: CsvOptions, k: number): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Sanitised first on a terminal (an escape sequence may hide a formula), then neutralised unless raw. */
+/**
+ * Sanitised first on a terminal (an escape sequence may hide a formula); in a file or a pipe,
+ * control characters are made visible (a `grep` of the file must not drive the terminal); then
+ * formulas neutralised. --csv-raw keeps both as they are (but on a terminal).
+ */
 function safeText(text: string, o: CsvOptions): string {
-  const shown = o.terminal ? sanitizeTerminal(text) : text;
-  return o.raw ? shown : neutraliseFormula(shown);
+  if (o.terminal) return o.raw ? sanitizeTerminal(text) : neutraliseFormula(sanitizeTerminal(text));
+  return o.raw ? text : neutraliseFormula(neutraliseControls(text));
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;

@@ -90,8 +90,9 @@ export function resolveOutput(raw: Record<string, unknown>, spec: OutputSpec, ta
  * commander before them): the format the raw flags ask for, leniently (a bad
  * -o value counts as none), by the same rule.
  */
-export function errorFormatOf(raw: Record<string, unknown>, spec: OutputSpec | undefined, target: OutputTarget): ErrorFormat {
-  if (!spec) return errorFormat(undefined, target.stderrIsTTY);
+export function errorFormatOf(raw: Record<string, unknown>, spec: OutputSpec | undefined, target: OutputTarget, jsonFlag?: string): ErrorFormat {
+  // No records to print: text, but while a switch makes the command print JSON (CommandDef.jsonFlag).
+  if (!spec) return errorFormat(jsonFlag !== undefined && raw[jsonFlag] === true ? 'json' : undefined, target.stderrIsTTY);
   const toFile = spec.fileFlag !== undefined && raw[spec.fileFlag] !== undefined;
   return errorFormat(decideFormat(knownFormat(raw.output), raw.jq !== undefined || jsonForced(raw, spec), spec, target.stdoutIsTTY && !toFile), target.stderrIsTTY);
 }
@@ -104,3 +105,22 @@ function jsonForced(raw: Record<string, unknown>, spec: OutputSpec): boolean {
 export async function compileOutput(out: Output | undefined): Promise<void> {
   if (out?.jq !== undefined) await (await import('./jq.js')).checkJqFilter(out.jq);
 }
+
+/**
+ * The rule for a command line that names no command (an unknown command, a
+ * group alone): it is read as a data command would read it, from the output
+ * flags among the words typed (-o, --output, --jq), else by where stdout goes.
+ */
+export function errorFormatOfWords(words: readonly string[], target: OutputTarget): ErrorFormat {
+  const raw: Record<string, unknown> = {};
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '--') break;
+    const [flag, inline] = w.startsWith('--') ? [w.split('=', 1)[0], w.includes('=') ? w.slice(w.indexOf('=') + 1) : undefined] : [w.slice(0, 2), w.length > 2 ? w.slice(2) : undefined];
+    if (flag === '-o' || flag === '--output') raw.output = inline ?? words[i + 1];
+    if (flag === '--jq') raw.jq = inline ?? words[i + 1] ?? '';
+  }
+  return errorFormatOf(raw, ANY_DATA_COMMAND, target);
+}
+
+const ANY_DATA_COMMAND: OutputSpec = { formats: ['table', 'json', 'ndjson', 'csv'] };

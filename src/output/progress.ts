@@ -47,6 +47,10 @@ export class Progress {
   private readonly units: { pages: string; items: string };
   private readonly etaBy: 'items' | 'pages';
   private readonly started: number;
+  /** The widest line drawn so far: later lines are padded to it, so the line keeps its width from frame to frame. */
+  private widest = 0;
+  private barWidth: number | undefined;
+  private barGone = false;
   private lastDraw = -Infinity;
   private drawn = false;
   private finished = false;
@@ -97,9 +101,10 @@ export class Progress {
     const elapsed = Math.max(0, t - this.started) / 1000;
     const fraction = s.totalItems ? Math.min(1, s.items / s.totalItems) : s.totalPages ? Math.min(1, s.pages / s.totalPages) : undefined;
     const parts: string[] = [];
-    if (fraction !== undefined) parts.push(`${Math.floor(fraction * 100)}%`);
-    parts.push(`${count(s.pages)}${s.totalPages !== undefined ? `/${count(s.totalPages)}` : ''} ${this.units.pages}`);
-    parts.push(`${count(s.items)}${s.totalItems !== undefined ? `/${count(s.totalItems)}` : ''} ${this.units.items}`);
+    // Each figure as wide as its total, so the text after it does not shift as it grows.
+    if (fraction !== undefined) parts.push(`${Math.floor(fraction * 100)}%`.padStart(4));
+    parts.push(`${ofTotal(s.pages, s.totalPages)} ${this.units.pages}`);
+    parts.push(`${ofTotal(s.items, s.totalItems)} ${this.units.items}`);
     const rate = elapsed > 0 ? s.items / elapsed : 0;
     parts.push(`${count(Math.round(rate))}/s`);
     if (s.note) parts.push(s.note);
@@ -110,13 +115,21 @@ export class Progress {
     // The bar only where it fits: the figures matter more. One column short of
     // the width, so the terminal never wraps the line.
     const room = this.columns - 1 - text.length - this.label.length - 2;
-    if (fraction !== undefined && room >= 12) {
-      const width = Math.min(BAR_WIDTH, room - 3);
+    // The bar keeps the width of its first frame; once it no longer fits it is gone for good (no flicker).
+    if (fraction !== undefined && !this.barGone && room >= Math.max(12, (this.barWidth ?? 0) + 3)) {
+      const width = (this.barWidth ??= Math.min(BAR_WIDTH, room - 3));
       const full = Math.round(fraction * width);
-      return `${this.label} [${'#'.repeat(full)}${'-'.repeat(width - full)}] ${text}`;
+      return this.steady(`${this.label} [${'#'.repeat(full)}${'-'.repeat(width - full)}] ${text}`);
     }
+    if (fraction !== undefined) this.barGone = true;
     const line = `${this.label} ${text}`;
-    return line.length >= this.columns ? line.slice(0, this.columns - 1) : line;
+    return this.steady(line.length >= this.columns ? line.slice(0, this.columns - 1) : line);
+  }
+
+  /** Padded to the widest line so far (within the terminal): a shorter frame (an ETA gone, a slower rate) leaves no jump. */
+  private steady(line: string): string {
+    this.widest = Math.min(Math.max(this.widest, line.length), this.columns - 1);
+    return line.padEnd(this.widest);
   }
 
   /**
@@ -144,6 +157,13 @@ export function createProgress(io: { stderr: Writable; stderrIsTTY: boolean; std
 
 function count(n: number): string {
   return formatCount(n);
+}
+
+/** "7/3,346", the count padded to its total's width; the count alone without a total. */
+function ofTotal(n: number, total: number | undefined): string {
+  if (total === undefined) return count(n);
+  const all = count(total);
+  return `${count(n).padStart(all.length)}/${all}`;
 }
 
 /** 75 → "1:15", 3725 → "1:02:05". */

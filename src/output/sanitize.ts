@@ -121,6 +121,23 @@ export function sanitizeCell(text: string): string {
 // whitespace and line breaks, a BOM, control and invisible characters.
 const FORMULA_START = new RegExp(`^(?:[\\t\\r]|[\\s\\p{Cc}${INVISIBLE}]*[=+\\-@])`, 'u');
 
+// What a terminal acts on when a file is printed (`cat`, `grep`, `less -r`): C0 controls but tab
+// and line feed, DEL, C1, and a carriage return that does not end a line (it would overwrite it).
+const FILE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
+
+/**
+ * Terminal control characters in data bound for a file (a CSV cell) shown as
+ * their visible Control Pictures (ESC as ␛, BEL as ␇, DEL as ␡; a C1 control
+ * as U+FFFD): the file keeps what was there, and printing it changes nothing
+ * on the screen. Line breaks and tabs are kept.
+ */
+export function neutraliseControls(text: string): string {
+  return text.replace(FILE_CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0x1f ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
+  });
+}
+
 /** Spreadsheet formula injection: a leading ' makes the cell plain text. */
 export function neutraliseFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;

@@ -4,6 +4,7 @@
 // and line of each `webhook listen` event (writeRecord, one per event).
 // Everything from the webhook is untrusted: the output layer sanitises table
 // cells and JSON; what is built into text here goes through sanitizeCell.
+import { clockTime } from '../text/when.js';
 import type { Colors } from '../output/colors.js';
 import { displayText } from '../output/cells.js';
 import { getPath } from '../output/fields.js';
@@ -154,10 +155,10 @@ export function eventLine(e: ReceivedEvent, c: Colors): string {
   const status = e.httpStatus === 200 ? c.green(String(e.httpStatus)) : c.red(String(e.httpStatus));
   let text: string;
   if (v.valid) {
-    text = `${e.time}  ${status}  ${[showEventType(v.eventType), cell(v.subject), cell(v.status)].join('  ')}`;
+    text = `${clockTime(e.time)}  ${status}  ${[showEventType(v.eventType), cell(v.subject), cell(v.status)].join('  ')}`;
     if (v.warnings.length > 0) text += c.yellow(`  (${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''}: ${sanitizeCell(v.warnings[0]!)})`);
   } else {
-    text = `${e.time}  ${status}  INVALID ${v.reason}  ${sanitizeCell(v.message ?? '')}`;
+    text = `${clockTime(e.time)}  ${status}  INVALID ${v.reason}  ${sanitizeCell(v.message ?? '')}`;
   }
   if (e.forward?.duplicate) text += '  -> already delivered (duplicate not forwarded)';
   else if (e.forward) text += e.forward.status !== undefined ? `  -> forwarded ${e.forward.status}` : c.red(`  -> forward failed: ${sanitizeCell(e.forward.error ?? '')}`);
@@ -202,5 +203,5 @@ export function deliveryLine(record: Record<string, unknown>, c: Colors): string
   const again = d.redelivery ? ' (redelivery)' : '';
   const next = d.parked ? c.red(`, parked (${d.parked === 'target-abort' ? 'the target said abort' : 'attempts used up'}): webhook replay --failed sends it`) : `, retrying in ${((d.retryInMs ?? 0) / 1000).toFixed(1)} s`;
   const outcome = d.delivered ? c.green(`-> delivered ${d.status ?? ''}`.trimEnd()) + again : c.red(`-> ${what}`) + again + next;
-  return `${String(record.time)}  ${[showEventType(d.eventType), cell(d.subject)].join('  ')}  ${outcome}\n`;
+  return `${clockTime(String(record.time))}  ${[showEventType(d.eventType), cell(d.subject)].join('  ')}  ${outcome}\n`;
 }

@@ -209,6 +209,12 @@ describe('partner audit list', () => {
     expect(shown).toMatch(/TIME +METHOD +PATH +OUTCOME/);
     expect(shown).toMatch(/POST +\/v1\/employees\/gp-employments +201/);
     expect(shown).toMatch(/\d+ writes · log: /);
+    // #32 item 4: at 80 columns the time reads in the local zone with how long ago, not as an ISO stamp; JSON keeps ISO 8601 UTC.
+    const narrow = await runOnTerminal(['audit', 'list'], { env: { ...env, TZ: 'Asia/Kolkata' }, columns: 80 });
+    expect(narrow).toMatch(/^(just now|\d+ min ago), \d\d:\d\d +POST /m);
+    expect(narrow).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    const json = await runCli(['audit', 'list', '-o', 'json'], { env: { ...env, TZ: 'Asia/Kolkata' } });
+    for (const e of JSON.parse(json.stdout) as Entry[]) expect(e.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
   });
 
   it('an empty log is an empty list', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { DOWN, ENTER, hasScript, Pty } from '../helpers/pty.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -137,12 +138,42 @@ describe('profiles you can see and switch (issue 12)', () => {
     expect((await runCli(['auth', 'switch', 'default'], { env: penv })).code).toBe(0);
   });
 
-  it('an unknown profile names the known ones (exit 3): --profile, PARTNER_PROFILE and auth switch; nothing sent', async () => {
+  it('auth switch to an unknown profile is a usage error (exit 2) naming the saved ones, not "not authenticated"', async () => {
+    const r = await runCli(['auth', 'switch', 'nope'], { env: penv });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^Error: No profile "nope"; known: default, staging\n/);
+    expect(r.stderr).toMatch(/Run `partner auth switch --help` for usage\./);
+    expect(r.stderr).not.toMatch(/Not logged in|not authenticated/i);
+    expect(JSON.parse(readFileSync(join(pdir.path, 'config', 'config.json'), 'utf8')).activeProfile).toBe('default');
+    // No name and no terminal to ask on: exit 2, naming them too.
+    const bare = await runCli(['auth', 'switch'], { env: penv });
+    expect(bare.code, bare.stderr).toBe(2);
+    expect(bare.stderr).toMatch(/^Error: auth switch needs a profile name; known: default, staging\n/);
+  });
+
+  it.skipIf(!hasScript)('auth switch with no name on a terminal offers the saved profiles to pick from (80 columns)', async () => {
+    const pty = new Pty(['auth', 'switch'], penv, { columns: 80, rows: 24 });
+    try {
+      await pty.expect(/Profile to use/);
+      await pty.expect(/default \(active\)/);
+      await pty.expect(/staging/);
+      pty.send(DOWN);
+      await new Promise((r) => setTimeout(r, 50));
+      pty.send(ENTER);
+      expect(await pty.done).toBe(0);
+      expect(pty.out).toMatch(/Active profile: "staging" \(http:\/\/127\.0\.0\.1:\d+\)\./);
+      expect(JSON.parse(readFileSync(join(pdir.path, 'config', 'config.json'), 'utf8')).activeProfile).toBe('staging');
+    } finally {
+      pty.kill();
+    }
+    expect((await runCli(['auth', 'switch', 'default'], { env: penv })).code).toBe(0);
+  });
+
+  it('an unknown profile names the known ones (exit 3): --profile and PARTNER_PROFILE; nothing sent', async () => {
     const before = sandbox.requests.length;
     for (const [args, extra] of [
       [['--profile', 'nope', 'employees', 'list', '-o', 'table'], {}],
       [['employees', 'list', '-o', 'table'], { PARTNER_PROFILE: 'nope' }],
-      [['auth', 'switch', 'nope'], {}],
     ] as const) {
       const r = await runCli([...args], { env: { ...penv, ...extra } });
       expect(r.code, r.stderr).toBe(3);

@@ -187,7 +187,7 @@ const values: Record<string, Case> = {
   'sandbox start employees huge': { args: ['sandbox', 'start', '--employees', HUGE_DIGITS], message: /--employees must be a whole number/ },
   'sandbox start remote host': { args: ['sandbox', 'start', '--host', '8.8.8.8'], message: /--host must be a loopback address/ },
   'sandbox start latency negative': { args: ['sandbox', 'start', '--latency-ms', '-1'], message: /--latency-ms/ },
-  'sandbox emit unknown event': { args: ['sandbox', 'emit', 'EMPLOYEE_HIRED', '--print'], message: /must be one of EMPLOYEE_CREATED/ },
+  'sandbox emit unknown event': { args: ['sandbox', 'emit', 'EMPLOYEE_HIRED', '--print'], message: /EVENT_TYPE "EMPLOYEE_HIRED" is not an event type of the spec/ },
   'sandbox emit invalid --data JSON': { args: ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--print', '--data', '{'], message: /--data/ },
   'sandbox emit --data not an object': { args: ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--print', '--data', '[1]'], message: /--data/ },
   'auth login remote plain http': { args: ['auth', 'login', '--base-url', 'http://api.example.com', '--with-token'], stdin: 'tok\n', message: /only https:\/\// },

@@ -46,7 +46,9 @@ const CONTROL = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u2
 describe.skipIf(!existsSync('/usr/bin/script'))('CSV on a terminal', () => {
   it('has no escape sequence or control character, although the data holds them', async () => {
     const piped = await runCli(['employees', 'list', '--page-size', '20', '-o', 'csv'], { env });
-    expect(piped.stdout).toContain('\u001b[31mEngineering\u001b[0m');
+    // Piped, the escapes are shown as Control Pictures (#32 item 8): visible, and harmless when printed.
+    expect(piped.stdout).toContain('\u241b[31mEngineering\u241b[0m');
+    expect(piped.stdout.match(CONTROL) ?? []).toEqual([]);
     const res = await runInTty(['employees', 'list', '--page-size', '20', '-o', 'csv']);
     expect(res.code).toBe(0);
     expect(res.output.match(CONTROL) ?? []).toEqual([]);
@@ -64,14 +66,22 @@ describe.skipIf(!existsSync('/usr/bin/script'))('CSV on a terminal', () => {
 });
 
 describe('CSV in a file', () => {
-  it('keeps the data byte for byte and has no live formula in any cell', async () => {
+  it('keeps the text with its control characters made visible (a grep of it must not clear the screen), and no live formula in any cell', async () => {
     const out = join(dir.path, 'employees.csv');
     const res = await runCli(['employees', 'list', '--all', '-o', 'csv', '--output-file', out], { env });
     expect(res.code).toBe(0);
     const text = readFileSync(out, 'utf8');
-    expect(text).toContain('Product Designer\u001b[2J');
+    expect(text).toContain('Product Designer\u241b[2J');
+    expect(text.match(CONTROL) ?? []).toEqual([]);
     const rows = parse(text) as string[][];
     expect(rows).toHaveLength(301);
     for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it('--csv-raw keeps the data byte for byte', async () => {
+    const out = join(dir.path, 'employees-raw.csv');
+    const res = await runCli(['employees', 'list', '--all', '-o', 'csv', '--csv-raw', '--output-file', out], { env });
+    expect(res.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('Product Designer\u001b[2J');
   });
 });

@@ -93,7 +93,9 @@ describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {
     await picker.expect(/Kurt/);
     const shown = picker.out.slice(picker.out.lastIndexOf('Which draft'));
     expect(shown.indexOf('Ada Lovelace')).toBeLessThan(shown.indexOf('Kurt'));
-    expect(shown).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC {2}Kurt {2}\[[0-9a-f]{8}\]/);
+    // When, for a person: how long ago and the local time (#32 item 4), not an ISO stamp.
+    expect(shown).toMatch(/saved (just now|\d+ min ago), \d\d:\d\d {2}Kurt {2}\[[0-9a-f]{8}\]/);
+    expect(shown).not.toMatch(/\d{4}-\d\d-\d\dT\d\d/);
     picker.send(DOWN);
     await new Promise((r) => setTimeout(r, 100));
     picker.send(ENTER);

@@ -35,6 +35,16 @@ describe('employees list --search', () => {
     expect(r.stderr).toContain(`${want.length} matches`);
   });
 
+  it('-o json: the pagination describes the matches printed, not the employees read (#32 item 8)', async () => {
+    const r = await list(['--search', 'PRIYA', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { data: Emp[]; pagination: { totalItems: number; totalPages: number; currentPage: number; pageSize: number; hasNextPage: boolean } };
+    const want = everyone.filter((e) => has(e, 'priya')).length;
+    expect(want).toBeLessThan(everyone.length);
+    expect(doc.data).toHaveLength(want);
+    expect(doc.pagination).toEqual({ currentPage: 1, pageSize: want, totalPages: 1, totalItems: want, hasNextPage: false, hasPreviousPage: false });
+  });
+
   it('ignores accents both ways: "jose" finds José, "JOSÉ" too', async () => {
     const want = everyone.filter((e) => has(e, 'jose')).map((e) => e.fullName);
     expect(want.some((n) => n.includes('José'))).toBe(true);

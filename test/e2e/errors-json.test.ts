@@ -117,3 +117,36 @@ describe('errors as JSON on stderr', () => {
     expect(error.details.map((d) => d.field)).toContain('personal.lastName');
   });
 });
+
+describe('one rule for errors, whatever produced them (#32 item 8)', () => {
+  it('an unknown command is JSON when the line asks for JSON or stdout is piped, text with -o table', async () => {
+    const piped = await runMain(['employee', 'list'], { env });
+    expect(piped.code).toBe(2);
+    expect(oneJsonLine(piped.stderr).error).toMatchObject({ code: 'USAGE', exitCode: 2, message: expect.stringMatching(/^unknown command 'employee'/) });
+    const sub = await runMain(['employees', 'lst', '-o', 'json'], { env });
+    expect(sub.code).toBe(2);
+    expect(oneJsonLine(sub.stderr).error.message).toMatch(/^unknown command 'lst'/);
+    const text = await runMain(['employee', 'list', '-o', 'table'], { env });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/^Error: unknown command 'employee'\n/);
+  });
+
+  it('a bad event type names the ten types once (not in the message and again in the hint)', async () => {
+    const r = await runMain(['sandbox', 'emit', 'EMPLOYEE_HIRED', '-o', 'table'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: EVENT_TYPE "EMPLOYEE_HIRED" is not an event type of the spec\n/);
+    expect(r.stderr.match(/APPROVAL_REQUEST_REJECTED/g)).toHaveLength(1);
+  });
+
+  it('dynamic-details submit --dry-run (a JSON switch) gives a JSON error, no text list before it; without it, text', async () => {
+    const good = { ...env, PARTNER_TOKEN: sandbox.tokens.companyA };
+    const dry = await runMain(['dynamic-details', 'submit', 'ACME-00001', '--set', 'legal.pan=x', '--dry-run'], { env: good });
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).not.toMatch(/Invalid values/);
+    expect(oneJsonLine(dry.stderr).error.code).toBe('FORM_INVALID');
+    const text = await runMain(['dynamic-details', 'submit', 'ACME-00001', '--set', 'legal.pan=x'], { env: good });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/Invalid values/);
+    expect(text.stderr).toMatch(/^Error: /m);
+  });
+});

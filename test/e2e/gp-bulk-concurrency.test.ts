@@ -238,6 +238,9 @@ describe('gp create --from-csv --concurrency', () => {
     }
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toContain('Run the same command again to finish');
+    // The interruption is said once, at the end (not "Stopped: Interrupted. … Interrupted.": #32 item 8).
+    expect(stopped.stderr).not.toMatch(/Stopped: (Interrupted|Stopped)/);
+    expect(stopped.stderr.match(/Interrupted|Stopped/g) ?? []).toHaveLength(1);
     // The rows in flight were let finish: none left half-way (posting) in the journal.
     const last = new Map<number, string>();
     for (const line of readFileSync(journal, 'utf8').trim().split('\n').slice(1)) {

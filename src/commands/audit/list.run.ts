@@ -6,6 +6,7 @@ import { stateDir } from '../../config/paths.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
 import { countOf } from '../../output/count.js';
+import { whenAgo } from '../../text/when.js';
 
 export type AuditListOptions = OptionsOf<typeof list>;
 
@@ -16,8 +17,9 @@ export function outcomeText(item: unknown): string {
   return e.outcome === 'failed' ? `failed: ${e.error}` : 'unknown';
 }
 
-const COLUMNS: Column[] = [
-  { key: 'time', header: 'TIME', kind: 'key' },
+// On a terminal the time reads locally, with how long ago; JSON and CSV keep ISO 8601 UTC (csvColumns).
+const columns = (now: number): Column[] => [
+  { key: 'time', header: 'TIME', kind: 'key', value: (item) => whenAgo(String((item as AuditEntryView).time), now) },
   { key: 'method', header: 'METHOD', kind: 'short' },
   { key: 'path', header: 'PATH' },
   { key: 'outcome', header: 'OUTCOME', value: outcomeText, kind: 'short' },
@@ -30,10 +32,10 @@ export async function run(opts: AuditListOptions, ctx: Context): Promise<void> {
   const dir = stateDir(ctx.env);
   const entries = readAudit(dir, opts.since);
   const spec: ListSpec = {
-    columns: COLUMNS,
+    columns: columns(ctx.clock.now()),
     csvColumns: AUDIT_FIELDS.map((key) => ({ key })),
     idField: 'id',
-    footer: () => `${countOf(entries.length, 'write')}${opts.since === undefined ? '' : ` since ${new Date(opts.since).toISOString()}`} · log: ${dir}`,
+    footer: () => `${countOf(entries.length, 'write')}${opts.since === undefined ? '' : ` since ${whenAgo(new Date(opts.since).toISOString(), ctx.clock.now())}`} · log: ${dir}`,
   };
   await writeList(ctx.io, ctx.io.stdout, entries, spec, opts.out);
 }

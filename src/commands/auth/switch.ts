@@ -5,8 +5,8 @@ import { arg } from '../../flags.js';
 export const switchProfile = defineCommand({
   name: 'switch',
   summary: 'make a saved profile the active one',
-  args: { name: arg.required('the profile to use from now on (`partner auth status` lists them)') },
+  args: { name: arg.optional('the profile to use from now on (`partner auth status` lists them); on a terminal, left out: pick one') },
   needsToken: false,
-  examples: ['partner auth switch staging'],
+  examples: ['partner auth switch staging', 'partner auth switch'],
   load: () => import('./switch.run.js'),
 });

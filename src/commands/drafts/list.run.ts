@@ -6,13 +6,15 @@ import type { ListSpec } from '../../output/writer.js';
 import { writeList } from '../../output/writer.js';
 import { partnerCommand, q } from '../../text/command-line.js';
 import { DRAFT_FIELDS } from './list.js';
+import { whenAgo } from '../../text/when.js';
 
 export type ListOptions = OptionsOf<typeof list>;
 
-const DRAFT_LIST: ListSpec = {
+// On a terminal "3 min ago, 00:21" (local); JSON and CSV keep savedAt as ISO 8601 UTC.
+const draftList = (now: number): ListSpec => ({
   columns: [
     { key: 'id', header: 'ID', kind: 'key' },
-    { key: 'savedAt', header: 'SAVED', kind: 'short' },
+    { key: 'savedAt', header: 'SAVED', kind: 'short', value: (item) => whenAgo(String((item as { savedAt: string }).savedAt), now) },
     { key: 'command', header: 'COMMAND', kind: 'short' },
     { key: 'entity', header: 'ENTITY' },
     { key: 'employee', header: 'EMPLOYEE', kind: 'short', priority: 2 },
@@ -21,7 +23,7 @@ const DRAFT_LIST: ListSpec = {
   ],
   csvColumns: DRAFT_FIELDS.map((key) => ({ key })),
   idField: 'id',
-};
+});
 
 /** One draft as listed: whose, the name typed, when, how many answers, the command that continues it. Never the answers themselves. */
 export function draftRecord(d: Draft, ctx: Pick<Context, 'globals'>): Record<string, unknown> {
@@ -45,6 +47,6 @@ export function selectDrafts(all: Draft[], o: { entity?: string; employee?: stri
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const drafts = selectDrafts((await ctx.drafts()).list(), opts);
-  await writeList(ctx.io, ctx.io.stdout, drafts.map((d) => draftRecord(d, ctx)), DRAFT_LIST, opts.out);
+  await writeList(ctx.io, ctx.io.stdout, drafts.map((d) => draftRecord(d, ctx)), draftList(ctx.clock.now()), opts.out);
   if (drafts.length === 0 && ctx.io.stderrIsTTY) ctx.io.stderr.write(`No saved drafts${opts.entity !== undefined ? ` for ${q(opts.entity)}` : ''}.\n`);
 }

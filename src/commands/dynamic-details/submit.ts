@@ -36,6 +36,8 @@ Drafts and numbers work as in \`partner gp create\`: see its help.`,
     'partner dynamic-details submit ACME-00042 --from-file legal.json --dry-run',
     'partner dynamic-details submit ACME-00042 --body-file patch.json --yes',
   ],
+  // --dry-run prints the body as JSON: its errors are then JSON for a script too (the output contract).
+  jsonFlag: 'dryRun',
   // Prompts or prints for as long as it runs: never through a pager.
   pager: false,
   load: () => import('./submit.run.js'),

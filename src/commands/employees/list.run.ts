@@ -6,7 +6,7 @@ import type { SearchCount } from '../../api/employee-search.js';
 import { newFindings, rowsOutcome, settleWalk, type WalkFindings } from '../../api/walk-audit.js';
 import { CliError, InterruptedError, type ErrorProgress } from '../../errors.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
-import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage } from '../../api/types.js';
+import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage, type Pagination } from '../../api/types.js';
 import type { OptionsOf } from '../../command.js';
 import type { list } from './list.js';
 import { openOutputFile } from '../../output/output-file.js';
@@ -63,12 +63,12 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
     spec.pagination = () => p;
     const pastEnd = page.data.length === 0 && p.totalPages > 0 && (query.page ?? 1) > p.totalPages;
     // Past the last page: say where the last page is, on stderr when the output is for a script.
-    if (pastEnd && output.format !== 'table') ctx.log.warn(`page ${query.page} is past the last page; the last page is ${p.totalPages} (${p.totalItems} employees).`);
+    if (pastEnd && output.format !== 'table') ctx.log.warn(`page ${query.page} is past the last page; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`);
     spec.footer = () => {
-      if (pastEnd) return `No employees on page ${query.page}; the last page is ${p.totalPages} (${p.totalItems} employees).`;
+      if (pastEnd) return `No employees on page ${formatCount(query.page ?? 1)}; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`;
       const total = countOf(p.totalItems, 'employee');
       const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
-      return `Page ${p.currentPage} of ${Math.max(p.totalPages, 1)} · ${total}${next}`;
+      return `Page ${formatCount(p.currentPage)} of ${formatCount(Math.max(p.totalPages, 1))} · ${total}${next}`;
     };
     const count = await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output).catch((err: unknown) => {
       throw sink?.writeError() ?? err;
@@ -126,7 +126,8 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const employees = batched(search ? search.searchBatches(pages, search.employeeMatcher(opts.search!), searchCount, opts.limit) : pages);
   spec.footer = () => (searching ? `${matchesOf(searchCount.matched)} among ${countOf(searchCount.searched, 'employee')} searched` : total === undefined ? undefined : countOf(total, 'employee'));
   // The same {data, pagination} shape as one page: the pagination of the last page read, written last.
-  spec.pagination = () => lastPagination ?? null;
+  // A search prints its matches, not the pages it read: its pagination describes the matches, as one page.
+  spec.pagination = () => (searching ? printedPage(searchCount.matched) : (lastPagination ?? null));
   // Rows bound for the same terminal as the bar erase it first.
   const out = sink?.stream ?? (progress && ctx.io.stdoutIsTTY ? progress.interleave(ctx.io.stdout) : ctx.io.stdout);
   // Ctrl-C: say how far it got, and that the previous file was not replaced.
@@ -182,4 +183,9 @@ function stoppedAt(page: number, f: WalkFindings, opts: ListOptions): ErrorProgr
   const text = `Stopped at page ${formatCount(page)}${pages ? ` of ${formatCount(pages)}` : ''}; ${file === undefined ? rowsOutcome(written) : rowsOutcome(f.emitted, file)}.`;
   const data = { page, pages: pages ?? null, rowsFetched: f.emitted, rowsWritten: written, ...(file === undefined ? {} : { outputFile: file, outputFileUntouched: true }) };
   return { text, data };
+}
+
+/** The pagination of what a search printed: its matches, as one page. */
+function printedPage(matched: number): Pagination {
+  return { currentPage: 1, pageSize: matched, totalPages: matched > 0 ? 1 : 0, totalItems: matched, hasNextPage: false, hasPreviousPage: false };
 }

@@ -83,9 +83,7 @@ export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
   if (opts.print) ctx.io.stderr.write(`${line}\n`);
   else await writeRecord(ctx.io, ctx.io.stdout, report, opts.out, { table: () => `${line}\n` });
   ctx.log.debug(`receiver answered: ${sanitizeCell(excerpt)}`);
-  if (status < 200 || status >= 300) {
-    ctx.log.warn(`the receiver refused the event (HTTP ${status}${refusal(excerpt)}`);
-    return ExitCode.FAILURE;
-  }
+  // Not delivered is a failure like any other: an error (exit 1), printed by the one error renderer.
+  if (status < 200 || status >= 300) throw new CliError(`The receiver refused the event (HTTP ${status}${refusal(excerpt)}`, { code: 'DELIVERY_REFUSED', exitCode: ExitCode.FAILURE });
   return ExitCode.OK;
 }

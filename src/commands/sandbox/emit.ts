@@ -11,7 +11,7 @@ function eventTypeArg() {
     parse: (raw: unknown): EventType => {
       const text = raw === undefined ? '' : String(raw).trim();
       const hit = EVENT_TYPES.find((t) => t.toLowerCase() === text.toLowerCase());
-      if (!hit) throw new UsageError(text ? `EVENT_TYPE must be one of ${EVENT_TYPES.join(', ')}, not "${text.slice(0, 40)}"` : 'EVENT_TYPE is required', `One of: ${EVENT_TYPES.join(', ')}`, 'INVALID_OPTION');
+      if (!hit) throw new UsageError(text ? `EVENT_TYPE "${text.slice(0, 40)}" is not an event type of the spec` : 'EVENT_TYPE is required', `One of: ${EVENT_TYPES.join(', ')}`, 'INVALID_OPTION');
       return hit;
     },
   };

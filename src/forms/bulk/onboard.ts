@@ -35,7 +35,7 @@ import { sheetRows, type CsvRow, type CsvSheet } from './read.js';
 import { defaultResultsPath, ResultsFile, type Outcome, type Result } from './results.js';
 import { BULK_DEFAULT_CONCURRENCY } from './limits.js';
 import { rowDoc, unknownColumns, type RowIssue } from './rows.js';
-import { countOf } from '../../output/count.js';
+import { countOf, formatCount } from '../../output/count.js';
 import { partnerCommand, q } from '../../text/command-line.js';
 
 export { defaultResultsPath } from './results.js';
@@ -163,14 +163,14 @@ export async function bulkOnboard(ctx: Context, http: HttpClient, form: FormSche
     if (check.invalid.size) {
       const c = ctx.errColors;
       const n = check.invalid.size;
-      ctx.io.stderr.write(`${c.red('Invalid rows')} (${n} of ${check.total}; ${countOf(check.problems, 'problem')}):\n`);
+      ctx.io.stderr.write(`${c.red('Invalid rows')} (${formatCount(n)} of ${formatCount(check.total)}; ${countOf(check.problems, 'problem')}):\n`);
       for (const i of check.listed) ctx.io.stderr.write(`  row ${i.row}, ${sanitizeTerminal(i.column)}: ${sanitizeTerminal(i.message)}\n`);
       if (check.problems > MAX_LISTED) ctx.io.stderr.write(`  …and ${check.problems - MAX_LISTED} more\n`);
-      if (!opts.skipInvalid) throw new UsageError(`${n} row${n === 1 ? ' is' : 's are'} invalid; nothing was sent`, 'Fix the rows and run again, or add --skip-invalid to create the valid rows only.', 'CSV_INVALID');
-      ctx.io.stderr.write(`--skip-invalid: ${n === 1 ? 'that row is' : `those ${n} rows are`} left out.\n`);
+      if (!opts.skipInvalid) throw new UsageError(`${formatCount(n)} row${n === 1 ? ' is' : 's are'} invalid; nothing was sent`, 'Fix the rows and run again, or add --skip-invalid to create the valid rows only.', 'CSV_INVALID');
+      ctx.io.stderr.write(`--skip-invalid: ${n === 1 ? 'that row is' : `those ${formatCount(n)} rows are`} left out.\n`);
     }
     if (opts.dryRun || !journal) {
-      ctx.io.stderr.write(`Dry run: ${check.todo} of ${check.total} rows are valid; nothing was sent.\n`);
+      ctx.io.stderr.write(`Dry run: ${formatCount(check.todo)} of ${formatCount(check.total)} rows are valid; nothing was sent.\n`);
       return ExitCode.OK;
     }
     const code = await send(ctx, http, form, opts, journal, check, resultsPath);
@@ -242,7 +242,7 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
         progress?.clear();
         ctx.io.stderr.write(`${ctx.errColors.red('✗')} row ${r.row}: ${r.outcome}${r.error ? `: ${sanitizeTerminal(r.error)}` : ''}\n`);
       }
-      progress?.update({ pages: done, totalPages: check.todo, items: tally.created ?? 0, note: failures ? `${failures} failed` : undefined });
+      progress?.update({ pages: done, totalPages: check.todo, items: tally.created ?? 0, note: failures ? `${formatCount(failures)} failed` : undefined });
     }
     // 4. The results file, complete even after a stop: the rows never started.
     if (run.stop !== undefined) {
@@ -262,10 +262,10 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
   if (resultsError !== undefined) results.abort();
 
   const count = (o: Outcome) => tally[o] ?? 0;
-  const parts = [`${count('created')} created`];
-  if (count('already-created')) parts.push(`${count('already-created')} created by an earlier run`);
-  for (const o of ['conflict', 'rejected', 'patch-failed', 'failed', 'invalid', 'not-run'] as const) if (count(o)) parts.push(`${count(o)} ${o}`);
-  ctx.log.info(`${parts.join(', ')} (of ${check.total} rows).${resultsError === undefined ? ` Results: ${resultsPath}` : ''}`);
+  const parts = [`${formatCount(count('created'))} created`];
+  if (count('already-created')) parts.push(`${formatCount(count('already-created'))} created by an earlier run`);
+  for (const o of ['conflict', 'rejected', 'patch-failed', 'failed', 'invalid', 'not-run'] as const) if (count(o)) parts.push(`${formatCount(count(o))} ${o}`);
+  ctx.log.info(`${parts.join(', ')} (of ${formatCount(check.total)} rows).${resultsError === undefined ? ` Results: ${resultsPath}` : ''}`);
   const rerun = partnerCommand(
     ctx.globals,
     `gp create --entity ${q(opts.entity)} --from-csv ${q(opts.csvPath)}${opts.resultsPath ? ` --results ${q(opts.resultsPath)}` : ''}${opts.skipInvalid ? ' --skip-invalid' : ''}${sheet.encoding !== 'utf-8' ? ` --encoding ${sheet.encoding}` : ''}`,
@@ -276,7 +276,9 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
     throw resultsError instanceof CliError ? resultsError : new CliError(`Could not write the results file ${resultsPath}: ${errorText(resultsError)}`, { code: 'RESULTS_FILE', exitCode: ExitCode.FAILURE });
   }
   if (stopped !== undefined) {
-    ctx.log.info(`Stopped: ${sanitizeTerminal(errorText(stopped))}. Run the same command again to finish; rows already created are not created again:\n  ${rerun}`);
+    // An interrupt is said once, by the error that ends the run ("Interrupted."): only another cause is named here.
+    const why = stopped instanceof InterruptedError ? '' : `Stopped: ${sanitizeTerminal(errorText(stopped))}. `;
+    ctx.log.info(`${why}Run the same command again to finish; rows already created are not created again:\n  ${rerun}`);
     if (stopped instanceof InterruptedError) throw stopped;
     if (stopped instanceof CliError && !(stopped instanceof NetworkError)) throw stopped;
     throw new CliError(`The bulk run stopped at a network failure: ${errorText(stopped)}`, { code: 'BULK_STOPPED', exitCode: ExitCode.FAILURE, hint: `Run it again when the server answers: ${rerun}` });

@@ -112,6 +112,10 @@ describe('toValue', () => {
     expect(conv('rows', '[{"a":"x"}]')).toEqual({ ok: true, value: [{ a: 'x' }] });
     expect(conv('day', '2025-01-31')).toEqual({ ok: true, value: '2025-01-31' });
     expect(conv('day', '31.01.2025')).toEqual({ ok: false, message: 'must be a date (YYYY-MM-DD)' });
+    // The right form, a date the calendar lacks: named for its month or day, not its form (#32 item 8).
+    expect(conv('day', '1990-13-01')).toEqual({ ok: false, message: 'has no month 13 (months run from 01 to 12)' });
+    expect(conv('day', '2023-02-29')).toEqual({ ok: false, message: 'has no day 29: February 2023 has 28 days' });
+    expect(conv('day', '2024-02-29')).toEqual({ ok: true, value: '2024-02-29' });
     expect(conv('nothing', 'null')).toEqual({ ok: true, value: null });
     expect(conv('text', 'null')).toEqual({ ok: true, value: 'null' });
     expect(conv('text', ' Ada ')).toEqual({ ok: true, value: ' Ada ' });

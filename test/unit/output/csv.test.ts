@@ -12,11 +12,24 @@ describe('csvRecord', () => {
   });
 
   it('neutralises formula-like strings unless raw', () => {
-    expect(csvRecord(['=HYPERLINK("x")', '+1', '-2', '@sum', '\tx', '\rx', 'ok'])).toBe(`"'=HYPERLINK(""x"")",'+1,'-2,'@sum,'\tx,"'\rx",ok\r\n`);
+    // A lone CR is a control character, shown as ␍ in a file (#32 item 8); with raw, a leading CR is neutralised as before.
+    expect(csvRecord(['=HYPERLINK("x")', '+1', '-2', '@sum', '\tx', '\rx', 'ok'])).toBe(`"'=HYPERLINK(""x"")",'+1,'-2,'@sum,'\tx,\u240dx,ok\r\n`);
     expect(csvRecord(['=1+1'], true)).toBe('=1+1\r\n');
     expect(csvRecord(['=1+1'], { raw: true })).toBe('=1+1\r\n');
     expect(csvRecord(['=1+1'], {})).toBe("'=1+1\r\n");
     expect(csvRecord(['=1+1'])).toBe("'=1+1\r\n");
+  });
+
+  it('in a file or pipe shows terminal control characters as Control Pictures (a grep of the export must not drive the terminal), unless raw', () => {
+    // Clear screen, retitle the terminal, bell, backspace, DEL, a C1 CSI: each made visible, the text around kept.
+    expect(csvRecord(['a\u001b[2Jb', '\u001b]0;pwned\u0007t', 'x\by\u007fz', 'c\u009b2Jd'])).toBe('a\u241b[2Jb,\u241b]0;pwned\u2407t,x\u2408y\u2421z,c\ufffd2Jd\r\n');
+    // Line breaks (CRLF or LF) and tabs inside a cell are data, kept (quoted).
+    expect(csvRecord(['one\r\ntwo', 'x\ny', 'p\tq'])).toBe('"one\r\ntwo","x\ny",p\tq\r\n');
+    // A control character hiding a formula: the cell no longer starts with one.
+    expect(csvRecord(['\u0007=1+1'])).toBe('\u2407=1+1\r\n');
+    expect(csvRecord(['a\u001b[2Jb', '=1'], { raw: true })).toBe('a\u001b[2Jb,=1\r\n');
+    // No escape character survives, whatever the text.
+    fc.assert(fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 40 }), { maxLength: 5 }), (cells) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(csvRecord(cells).replace(/\r\n/g, ''))));
   });
 
   it('neutralises the final cell text whatever the value type: numbers, arrays, objects', () => {
@@ -38,9 +51,9 @@ describe('csvRecord', () => {
     // An escape sequence hiding a formula: sanitised first, then neutralised.
     expect(csvRecord(['\u001b[0m=1+1'], { terminal: true })).toBe("'=1+1\n");
     expect(csvRecord(['\u001b[0m=1+1'], { terminal: true, raw: true })).toBe('=1+1\n');
-    // Files and pipes keep the data.
-    expect(csvRecord([hostile])).toBe(`${hostile}\r\n`);
-    expect(csvRecord([hostile], { terminal: false })).toBe(`${hostile}\r\n`);
+    // Files and pipes keep the text, its escape characters made visible (#32 item 8); --csv-raw keeps them as they are.
+    expect(csvRecord([hostile])).toBe('Senior \u241b[31mRED\u241b[0m Engineer\r\n');
+    expect(csvRecord([hostile], { terminal: false, raw: true })).toBe(`${hostile}\r\n`);
   });
 
   it('neutralises a formula behind leading whitespace, line breaks, a BOM or invisible characters (importers trim them)', () => {

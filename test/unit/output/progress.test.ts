@@ -138,8 +138,29 @@ describe('Progress of rows (bulk onboarding)', () => {
     const p = new Progress({ stream: err.stream, columns: 200, now: t.now, label: 'Onboarding', units: { pages: 'rows', items: 'created' }, etaBy: 'pages' });
     t.advance(10_000);
     p.update({ pages: 100, totalPages: 400, items: 98, note: '2 failed' });
-    expect(p.render()).toBe('Onboarding [#####---------------] 25% · 100/400 rows · 98 created · 10/s · 2 failed · 0:30 left');
+    const first = p.render();
+    expect(first).toBe('Onboarding [#####---------------]  25% · 100/400 rows · 98 created · 10/s · 2 failed · 0:30 left');
     p.update({ pages: 400, totalPages: 400, items: 398 });
-    expect(p.render()).toBe('Onboarding [####################] 100% · 400/400 rows · 398 created · 40/s');
+    // Shorter figures (no ETA, no failures): padded to the earlier width, so nothing is left over on the line.
+    expect(p.render().trimEnd()).toBe('Onboarding [####################] 100% · 400/400 rows · 398 created · 40/s');
+    expect(p.render()).toHaveLength(first.length);
+  });
+
+  it('keeps its width from frame to frame while the figures grow (#32 item 4)', () => {
+    const t = clock();
+    const err = fakeStderr();
+    const p = new Progress({ stream: err.stream, columns: 80, now: t.now, label: 'Onboarding', units: { pages: 'rows', items: 'created' }, etaBy: 'pages' });
+    const widths = new Set<number>();
+    for (const done of [1, 9, 10, 99, 100, 999, 1000, 2999]) {
+      t.advance(1000);
+      p.update({ pages: done, totalPages: 3000, items: done, note: done > 500 ? '1 failed' : undefined });
+      const line = p.render();
+      widths.add(line.length);
+      expect(line).toMatch(new RegExp(`^Onboarding (\\[[#-]+\\] )? *\\d+% · +${done.toLocaleString('en-US')}/3,000 rows`));
+    }
+    expect([...widths].every((w) => w <= 79)).toBe(true);
+    // The line never shrinks: a frame is never shorter than the one before (no leftover characters, no jump).
+    const all = [...widths];
+    expect(all).toEqual([...all].sort((a, b) => a - b));
   });
 });

@@ -18,7 +18,15 @@ const cells = (spec: typeof VERDICT_LIST, record: unknown) => spec.columns.map((
 describe('webhook listen: the event line and record', () => {
   it('a kept event: time, status, type, subject, status, what became of it', () => {
     const e: ReceivedEvent = { time: '2026-11-22T10:00:01.000Z', httpStatus: 200, verdict: verdict({}), filtered: false, forward: { url: 'http://app/', status: 202 } };
-    expect(eventLine(e, plain)).toBe('2026-11-22T10:00:01.000Z  200  EMPLOYEE_CREATED  ACME-0007  ONBOARDING  -> forwarded 202\n');
+    // The time in 8 columns, local (#32 item 4); the record keeps ISO 8601 UTC.
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Kolkata';
+    try {
+      expect(eventLine(e, plain)).toBe('15:30:01  200  EMPLOYEE_CREATED  ACME-0007  ONBOARDING  -> forwarded 202\n');
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
     expect(eventRecord(e)).toMatchObject({ time: e.time, httpStatus: 200, valid: true, subject: 'ACME-0007', status: 'ONBOARDING', forward: { status: 202 } });
     expect(eventRecord(e)).not.toHaveProperty('spooled');
     const spooled: ReceivedEvent = { ...e, forward: undefined, spooled: 'duplicate' };

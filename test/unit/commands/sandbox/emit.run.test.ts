@@ -33,39 +33,36 @@ describe('sandbox emit --to', () => {
     expect(seen!.headers['user-agent']).toMatch(/^partner-cli\/\S+ sandbox-emit$/);
   });
 
-  it('a refusal exits 1 and shows the reply whole (up to 4 KiB), sanitised', async () => {
-    const r = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
+  // The error a refusal throws (an error, not a warning that exits 1: #32 item 8).
+  async function refused(reply: [number, string]) {
+    const err = (await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
       stub: (api) => {
         sign(api);
-        api.intercept({ path: '/hook', method: 'POST' }).reply(401, `{"error":"BAD_SIGNATURE\u001b[2J"}${'x'.repeat(500)}`);
+        api.intercept({ path: '/hook', method: 'POST' }).reply(reply[0], reply[1]);
       },
-    });
-    expect(r.code).toBe(1);
-    expect(r.out).toBe(`EMPLOYEE_CREATED signed with kid sbx-1 -> ${TO}: HTTP 401\n`);
-    expect(r.err).toMatch(/the receiver refused the event \(HTTP 401\): \{"error":"BAD_SIGNATURE/);
-    expect(r.err).not.toContain('\u001b');
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code: string; exitCode: number; message: string } | undefined;
+    return { err: err! };
+  }
+
+  it('a refusal is an error (DELIVERY_REFUSED, exit 1) showing the reply whole (up to 4 KiB), sanitised', async () => {
+    const r = await refused([401, `{"error":"BAD_SIGNATURE\u001b[2J"}${'x'.repeat(500)}`]);
+    expect(r.err).toMatchObject({ code: 'DELIVERY_REFUSED', exitCode: 1 });
+    expect(r.err.message).toMatch(/^The receiver refused the event \(HTTP 401\): \{"error":"BAD_SIGNATURE/);
+    expect(r.err.message).not.toContain('\u001b');
     // Whole (issue 21: a refusal was cut at 200 bytes, mid-sentence), but bounded.
-    expect(r.err).toContain(`${'x'.repeat(500)}\n`);
-    const flood = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
-      stub: (api) => {
-        sign(api);
-        api.intercept({ path: '/hook', method: 'POST' }).reply(503, 'y'.repeat(100_000));
-      },
-    });
-    expect(flood.err).toContain('y'.repeat(4096));
-    expect(flood.err).not.toContain('y'.repeat(4097));
+    expect(r.err.message.endsWith('x'.repeat(500))).toBe(true);
+    const flood = await refused([503, 'y'.repeat(100_000)]);
+    expect(flood.err.message).toContain('y'.repeat(4096));
+    expect(flood.err.message).not.toContain('y'.repeat(4097));
   });
 
   it("a receiver's JSON refusal {error, message} is shown as its code and its whole message", async () => {
     const message = 'no key with kid "k2" in the key set from http://127.0.0.1:1/jwks.json; the key set was refetched less than 30 s ago, so it is checked again in 29 s (a rotated key may not be known yet)';
-    const r = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
-      stub: (api) => {
-        sign(api);
-        api.intercept({ path: '/hook', method: 'POST' }).reply(503, JSON.stringify({ error: 'UNKNOWN_KID', message }));
-      },
-    });
-    expect(r.code).toBe(1);
-    expect(r.err).toContain(`the receiver refused the event (HTTP 503 UNKNOWN_KID): ${message}\n`);
+    const r = await refused([503, JSON.stringify({ error: 'UNKNOWN_KID', message })]);
+    expect(r.err).toMatchObject({ code: 'DELIVERY_REFUSED', exitCode: 1, message: `The receiver refused the event (HTTP 503 UNKNOWN_KID): ${message}` });
   });
 
   it('no receiver: DELIVERY_FAILED, saying what to do next', async () => {
