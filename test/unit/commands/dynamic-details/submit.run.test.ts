@@ -48,7 +48,8 @@ describe('dynamic-details submit and an existing draft (issue 21 item 8, the sha
     await expect(submitRun(parserFor(submit)([ID], {}), b.ctx, declined)).rejects.toBeInstanceOf(InterruptedError);
     await b.ctx.cleanup();
     expect(declined.notes.join('\n')).toContain('Starting a new draft. The draft saved at');
-    expect(declined.notes.join('\n')).toContain('is kept (see them with: partner drafts list)');
+    // #32 item 2: the command to see them stands on its own line.
+    expect(declined.notes.join('\n')).toContain('is kept; see them with:\n  partner drafts list');
     expect(b.io.err()).toContain('Nothing new was answered: the draft saved at');
     expect(b.io.err()).not.toContain('Your answers are saved');
     expect(readFileSync(join(dir, drafts()[0]), 'utf8')).toBe(before);
