@@ -1,12 +1,13 @@
 // `npm run build:binary`, then the executable it built, run with a PATH that holds no node
 // and an environment of its own: it needs nothing from the machine but the kernel.
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
+import { missingSecretServiceTools, startSecretService, type SecretService } from '../helpers/secret-service.js';
 
 const EXE = join(ROOT, 'dist', 'partner-linux-x64');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; config: { nodeVersions: Record<string, string> } };
@@ -88,4 +89,49 @@ describe('the single-file executable (dist/partner-linux-x64)', () => {
   it('writes nothing outside the directories it is given (no native module unpacked for these commands)', () => {
     expect(existsSync(join(dir.path, 'home'))).toBe(false);
   });
+});
+
+// The keyring too (#33 item 2): the addon comes from the executable's own asset, and the
+// executable is its own keyring helper (`__keyring-child`), with no node anywhere.
+describe.skipIf(missingSecretServiceTools().length > 0)('the single-file executable and the system keyring', () => {
+  let service: SecretService;
+  let sandboxUrl: string;
+  let stopSandbox: () => Promise<void>;
+  beforeAll(async () => {
+    service = await startSecretService(join(dir.path, 'keyring'));
+    const { startSandbox } = await import('../../src/sandbox/server.js');
+    const sandbox = await startSandbox({});
+    sandboxUrl = sandbox.url;
+    stopSandbox = () => sandbox.close();
+  }, 30_000);
+  afterAll(async () => {
+    await stopSandbox?.();
+    await service?.stop();
+  });
+
+  it('auth login stores the token in the keyring (no file holds it); a fresh process reads it; logout removes it', async () => {
+    const keyEnv = { ...env, ...service.env, PARTNER_CONFIG_DIR: join(dir.path, 'kconfig'), PARTNER_STATE_DIR: join(dir.path, 'kstate') };
+    // Not spawnSync: the sandbox answers from this process, whose event loop must keep running.
+    const exe = (args: string[], input?: string) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(EXE, args, { env: keyEnv, stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
+        child.stdin.end(input ?? '');
+      });
+    const before = service.items().length;
+    const login = await exe(['auth', 'login', '--base-url', sandboxUrl, '--with-token'], 'sbx_acme_7f3c9a1e2b4d\n');
+    expect(login.status, login.stderr).toBe(0);
+    expect(service.items()).toHaveLength(before + 1);
+    expect(readFileSync(join(dir.path, 'kconfig', 'config.json'), 'utf8')).not.toContain('sbx_acme');
+    const list = await exe(['employees', 'list', '--page-size', '2', '-o', 'json']);
+    expect(list.status, list.stderr).toBe(0);
+    expect((JSON.parse(list.stdout) as { data: unknown[] }).data).toHaveLength(2);
+    const logout = await exe(['auth', 'logout']);
+    expect(logout.status, logout.stderr).toBe(0);
+    expect(service.items()).toHaveLength(before);
+  }, 90_000);
 });
