@@ -63,7 +63,7 @@ describe.skipIf(!hasScript)('Ctrl-C and Ctrl-D at a prompt', () => {
     await p.expect(/\? Middle name/);
     p.send(CTRL_D);
     expect(await p.done).toBe(130);
-    expect(p.out).toMatch(/Continue with: partner gp create --entity "Acme Deutschland GmbH" --resume/);
+    expect(p.out).toMatch(/Continue with:\n {2}partner gp create --entity "Acme Deutschland GmbH" --resume/);
     expect(p.out).toMatch(/Cancelled\.\n/);
     expect(readdirSync(join(e.PARTNER_CONFIG_DIR, 'drafts')).length).toBe(1);
   });
@@ -75,7 +75,7 @@ describe.skipIf(!hasScript)('Ctrl-C and Ctrl-D at a prompt', () => {
     await p.expect(/\? Middle name/);
     p.send(CTRL_D);
     expect(await p.done).toBe(130);
-    const printed = /Continue with: partner (.+) --resume/.exec(p.out)?.[1];
+    const printed = /Continue with:\n {2}partner (.+) --resume/.exec(p.out)?.[1];
     expect(printed).toBe('--sandbox gp create --entity "Acme Deutschland GmbH"');
     const r = pty(['--sandbox', 'gp', 'create', '--entity', 'Acme Deutschland GmbH', '--resume'], e);
     await r.expect(/Resuming the draft saved at/);

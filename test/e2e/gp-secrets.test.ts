@@ -62,7 +62,7 @@ describe.skipIf(!hasScript)('secret answers through a pseudo-terminal', () => {
     await p.answer(/\? Income tax regime/, ENTER);
     await p.expect(/\? Enrol in Provident Fund/);
     process.kill(p.cliPid(), 'SIGINT');
-    await p.expect(/Your answers are saved\. Continue with: partner dynamic-details submit \S+ --resume/);
+    await p.expect(/Your answers are saved\. Continue with:\n {2}partner dynamic-details submit \S+ --resume/);
     expect(await p.done).toBe(130);
     expect(p.raw).not.toContain(PAN);
     expect(p.raw).not.toContain(AADHAAR);
