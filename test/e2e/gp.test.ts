@@ -89,7 +89,8 @@ describe('gp create --from-file / --set', () => {
     expectCode(r, 2);
     for (const line of [
       'personal.lastName: Last name is required',
-      'personal.dateOfBirth: Date of birth must be a date (YYYY-MM-DD)',
+      // #32 item 8 (on purpose): 1990-13-01 is refused for having no month 13, not for its format.
+      'personal.dateOfBirth: Date of birth has no month 13 (months run from 01 to 12)',
       'contact.personalEmail: Personal e-mail must be an e-mail address',
       'employment.endDate: Contract end date is required',
       'employment.weeklyHours: Weekly working hours must be at most 48',
