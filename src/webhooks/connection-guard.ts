@@ -12,10 +12,6 @@ import type { Socket } from 'node:net';
 
 /** Descriptors kept free for everything that is not a sender: the journal, forwards (64 connections), the key set, stdio. */
 export const RESERVED_DESCRIPTORS = 128;
-/** Connections open at once by default (fewer when the descriptor limit is lower). */
-export const DEFAULT_MAX_CONNECTIONS = 1000;
-/** Bytes of request bodies held in memory at once by default: 32 webhooks of the largest size (1 MiB), thousands of usual ones. */
-export const DEFAULT_MAX_HELD_BYTES = 32 * 1024 * 1024;
 
 /** The soft limit on open files (Linux: /proc/self/limits), or undefined when it cannot be read. */
 export function descriptorLimit(read: () => string = () => readFileSync('/proc/self/limits', 'utf8')): number | undefined {

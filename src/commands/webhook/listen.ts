@@ -32,8 +32,9 @@ function eventList(raw: string): string[] {
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5000;
 /** How long a sender may take for its headers, and again for its body. */
 export const DEFAULT_READ_TIMEOUT_MS = 10_000;
-/** Defaults of the connection and body bounds (webhooks/connection-guard.ts holds the same numbers; the definition must not load it). */
+/** Connections open at once by default (fewer when the descriptor limit is lower). */
 export const DEFAULT_MAX_CONNECTIONS = 1000;
+/** MiB of request bodies held at once by default: 32 webhooks of the largest size (1 MiB), thousands of usual ones. */
 export const DEFAULT_MAX_BODY_MEMORY_MIB = 32;
 /** On SIGTERM, requests and forwards in flight get --forward-timeout to finish, at most this long. */
 export const MAX_DRAIN_MS = 30_000;
