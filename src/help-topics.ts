@@ -32,7 +32,7 @@ export const ENVIRONMENT_LIST: readonly [string, string][] = [
   ['PARTNER_STATE_DIR', 'the directory of the audit log of writes (default: ~/.local/state/partner on Linux); these three must be absolute paths'],
   ['PARTNER_DEBUG', 'set to 1 to log requests and responses to stderr, token redacted (like --debug)'],
   ['NO_COLOR', 'set to anything to turn colour off (like --no-color)'],
-  ['PARTNER_PAGER, PAGER', 'the pager for output longer than the terminal (default: less -FRX); empty: none (like --no-pager)'],
+  ['PARTNER_PAGER, PAGER', 'the pager for output longer than the terminal (default: less -FRX); empty: none (like --no-pager). Between the two comes "pager" in config.json ({"pager": ""} turns it off for good)'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'the proxy for API requests (loopback addresses are always reached directly)'],
 ];
 

@@ -20,6 +20,8 @@ export interface Profile {
 
 export interface ConfigData {
   activeProfile?: string;
+  /** The pager for output taller than the terminal ("" or "cat": none), as gh's `pager` key: PARTNER_PAGER wins, PAGER comes after. */
+  pager?: string;
   /** No prototype: a profile named "__proto__" or "constructor" is just a name. */
   profiles: Record<string, Profile>;
 }
@@ -60,6 +62,10 @@ export function parseConfig(text: string): { ok: true; config: ConfigData } | { 
   if (raw.activeProfile !== undefined) {
     if (typeof raw.activeProfile !== 'string') return { ok: false, problem: `"activeProfile" is ${typeName(raw.activeProfile)}, not a profile name (a string)` };
     config.activeProfile = raw.activeProfile;
+  }
+  if (raw.pager !== undefined) {
+    if (typeof raw.pager !== 'string') return { ok: false, problem: `"pager" is ${typeName(raw.pager)}, not a command (a string; "" for none)` };
+    config.pager = raw.pager;
   }
   if (raw.profiles !== undefined) {
     if (!isObject(raw.profiles)) return { ok: false, problem: `"profiles" is ${typeName(raw.profiles)}, not an object of profiles by name` };

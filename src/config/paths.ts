@@ -107,6 +107,11 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return dirFor(env, CONFIG);
 }
 
+/** The config file (profiles, tokens not in the keyring, the pager) in configDir. */
+export function configFile(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), 'config.json');
+}
+
 /** Where caches (the webhook key set) live. PARTNER_CACHE_DIR overrides. Always absolute. */
 export function cacheDir(env: NodeJS.ProcessEnv): string {
   return dirFor(env, CACHE);

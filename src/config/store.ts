@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { CliError, ExitCode } from '../errors.js';
 import { errnoText, readConfigFile, refuseSymlink, type ConfigData, type Profile } from './file.js';
 import { underLock } from './locked-file.js';
-import { configDir } from './paths.js';
+import { configDir, configFile } from './paths.js';
 import { ensurePrivateDir, tightenIfWide } from './secure-files.js';
 
 export type { Profile } from './file.js';
@@ -45,7 +44,7 @@ export class ConfigStore {
 
   constructor(env: NodeJS.ProcessEnv) {
     this.dir = configDir(env);
-    this.path = join(this.dir, 'config.json');
+    this.path = configFile(env);
     refuseSymlink(this.path);
     // An existing directory is tightened (0700); a missing one is created by the first save, not by a read.
     try {
@@ -133,10 +132,10 @@ export class ConfigStore {
       const fresh = conf.store;
       const changed = change(fresh);
       if (changed) {
-        const { activeProfile, profiles } = fresh;
+        const { activeProfile, pager, profiles } = fresh;
         try {
-          // Whole: never conf's dot-paths (a profile named "a.b" stays one profile).
-          conf.store = activeProfile === undefined ? { profiles } : { activeProfile, profiles };
+          // Whole: never conf's dot-paths (a profile named "a.b" stays one profile). The pager the person set stays.
+          conf.store = { ...(activeProfile === undefined ? {} : { activeProfile }), ...(pager === undefined ? {} : { pager }), profiles };
         } catch (err) {
           if (err instanceof CliError) throw err;
           throw this.cannotWrite(err, `cannot write ${this.path}`);

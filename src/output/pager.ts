@@ -1,18 +1,34 @@
 // Output longer than the terminal goes through a pager, as gh's does:
-// PARTNER_PAGER, else PAGER, else `less -FRX`; an empty value means none.
+// PARTNER_PAGER, else the config file's "pager", else PAGER, else
+// `less -FRX`; an empty value (or `cat`) means none.
 // Only on a terminal (a pipe or a file is never paged), only for commands
 // that allow it (not the wizard, not `webhook listen`), never with
 // --no-pager. Quitting the pager early is a normal end (the output's reader
 // went away, exit 0); Ctrl-C stops the pager with the command (130).
 import type { ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
+import { readConfigFile } from '../config/file.js';
+import { configFile } from '../config/paths.js';
 
 // child_process is loaded when a pager starts: help (which imports this module) must not pay for it.
 const childProcess = () => process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
 
-/** The pager to run, or undefined for none: PARTNER_PAGER, then PAGER (set but empty: none), then `less -FRX`. */
-export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
-  const chosen = env.PARTNER_PAGER ?? env.PAGER ?? 'less -FRX';
+/**
+ * The config file's "pager" (gh's `pager` key), read only on a terminal; a
+ * file that cannot be read sets none here (the command that needs the file
+ * says what is wrong with it, help does not have to).
+ */
+export function configuredPager(env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return readConfigFile(configFile(env)).pager;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pager to run, or undefined for none: PARTNER_PAGER, then the config's "pager", then PAGER (set but empty: none), then `less -FRX`. */
+export function pagerCommand(env: NodeJS.ProcessEnv, configured: () => string | undefined = () => configuredPager(env)): string | undefined {
+  const chosen = env.PARTNER_PAGER ?? configured() ?? env.PAGER ?? 'less -FRX';
   const trimmed = chosen.trim();
   // `cat` as a pager is no pager (git's rule too): write directly.
   return trimmed === '' || trimmed === 'cat' ? undefined : trimmed;
@@ -52,8 +68,9 @@ function lineCount(text: string): number {
  * it is taller than the terminal. false: not paged (write it yourself).
  */
 export function pageText(text: string, rows: number | undefined, env: NodeJS.ProcessEnv, argv: readonly string[]): boolean {
+  if (!rows || !pagerWanted(argv) || lineCount(text) < rows) return false;
   const command = pagerCommand(env);
-  if (!command || !rows || !pagerWanted(argv) || lineCount(text) < rows) return false;
+  if (!command) return false;
   const [file, args] = argvOf(command);
   const r = childProcess().spawnSync(file, args, { input: text, stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv(env) });
   // A pager that could not start (not installed): the text is written as it is.
@@ -244,8 +261,9 @@ interface PagerIO {
  * or undefined when output goes out as it is.
  */
 export function installPager(io: PagerIO, env: NodeJS.ProcessEnv): PagedStdout | undefined {
+  if (!io.stdoutIsTTY || io.stdout !== process.stdout) return undefined;
   const command = pagerCommand(env);
-  if (!io.stdoutIsTTY || !command || io.stdout !== process.stdout) return undefined;
+  if (!command) return undefined;
   const paged = new PagedStdout(process.stdout, process.stderr, command, env);
   io.stdout = paged;
   io.stderr = paged.stderr;

@@ -1,9 +1,9 @@
 // #32 item 1: output longer than the terminal goes through a pager, as gh's
-// does: PARTNER_PAGER, else PAGER, else less -FRX; an empty value means none;
+// does: PARTNER_PAGER, else the config's "pager", else PAGER, else less -FRX; an empty value means none;
 // --no-pager turns it off; never when piped; quitting early is exit 0 and
 // Ctrl-C is 130; help pages too. On a real pseudo-terminal (util-linux
 // `script`) at 80x24, with a recording pager.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCode, runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
@@ -67,6 +67,32 @@ describe.skipIf(!hasScript)('the pager', () => {
     const out = await runOnTerminal(LONG, { env: { ...env, PARTNER_PAGER: '', PAGER: b.pager }, ...at80x24 });
     expect(existsSync(b.file)).toBe(false);
     expect(out).toMatch(/ACME-00040/);
+  });
+
+  it('is the config file\'s "pager" when PARTNER_PAGER is not set (before PAGER); "" there turns it off; PARTNER_PAGER still wins', async () => {
+    const { PARTNER_PAGER: _, ...noPartnerPager } = env;
+    const withConfig = (pager: string) => {
+      const configDir = join(dir, `config-${++n}`);
+      mkdirSync(configDir, { mode: 0o700 });
+      writeFileSync(join(configDir, 'config.json'), JSON.stringify({ pager, profiles: {} }), { mode: 0o600 });
+      return { ...noPartnerPager, PARTNER_CONFIG_DIR: configDir };
+    };
+    const viaConfig = recording();
+    const viaPager = recording();
+    await runOnTerminal(LONG, { env: { ...withConfig(viaConfig.pager), PAGER: viaPager.pager }, ...at80x24 });
+    expect(readFileSync(viaConfig.file, 'utf8')).toMatch(/ACME-00040/);
+    expect(existsSync(viaPager.file)).toBe(false);
+    // Help too (answered before the CLI loads).
+    const help = recording();
+    await runOnTerminal(['help', 'gp', 'create'], { env: withConfig(help.pager), ...at80x24 });
+    expect(readFileSync(help.file, 'utf8')).toMatch(/^Create a GP employee/i);
+    const off = recording();
+    const out = await runOnTerminal(LONG, { env: { ...withConfig(''), PAGER: off.pager }, ...at80x24 });
+    expect(existsSync(off.file)).toBe(false);
+    expect(out).toMatch(/ACME-00040/);
+    const overridden = recording();
+    await runOnTerminal(LONG, { env: { ...withConfig(''), PARTNER_PAGER: overridden.pager }, ...at80x24 });
+    expect(readFileSync(overridden.file, 'utf8')).toMatch(/ACME-00040/);
   });
 
   it('is turned off by --no-pager', async () => {

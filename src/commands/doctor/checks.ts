@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { readConfigFile } from '../../config/file.js';
 import { formatPairs } from '../../output/key-value.js';
-import { configDir } from '../../config/paths.js';
+import { configDir, configFile } from '../../config/paths.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { readJournal } from '../../webhooks/journal.js';
 import { asidePath, readAside } from '../../webhooks/journal-aside.js';
@@ -69,7 +69,7 @@ interface ConfigState {
 /** The config file and directory as found, before anything opens them. */
 export function checkConfig(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ConfigState {
   const dir = configDir(env);
-  const file = join(dir, 'config.json');
+  const file = configFile(env);
   const dirMode = mode(dir);
   const fileMode = mode(file);
   const state = { file, dir, fileMode, dirMode };

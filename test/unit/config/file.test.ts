@@ -42,6 +42,7 @@ describe('parseConfig: what is wrong, never the content', () => {
     ['{"profiles":{"a":{"token":["secret-tok"]}}}', '"token" of profile "a" is a list, not a string'],
     ['{"profiles":{"a":{"baseUrl":true}}}', '"baseUrl" of profile "a" is a boolean, not a string'],
     ['{"profiles":{"a\\u001b[31m":1}}', 'profile "a\\u001b[31m" is a number'],
+    ['{"pager":false,"profiles":{}}', '"pager" is a boolean, not a command (a string; "" for none)'],
   ])('%j: %s', (text, want) => {
     expect(problem(text)).toContain(want);
     expect(problem(text)).not.toContain('secret-tok');
@@ -107,6 +108,19 @@ describe('ConfigStore changes', () => {
     expect(await two.setActiveProfile('b')).toBe(false);
     expect(two.profileNames()).toEqual(['a']);
     expect(new ConfigStore(env).activeProfile).toBeUndefined(); // b was active, and deleted
+  });
+
+  it('keeps the pager the person set when it saves, switches or removes profiles', async () => {
+    const env = { PARTNER_CONFIG_DIR: join(dir.path, 'cfg') };
+    mkdirSync(env.PARTNER_CONFIG_DIR, { mode: 0o700 });
+    writeFileSync(join(env.PARTNER_CONFIG_DIR, 'config.json'), '{"pager":"","profiles":{}}', { mode: 0o600 });
+    const s = new ConfigStore(env);
+    await s.setProfile('a', { token: 'ta' });
+    await s.setProfile('b', { token: 'tb' }, false);
+    await s.setActiveProfile('b');
+    await s.deleteProfile('a');
+    expect(readConfigFile(join(env.PARTNER_CONFIG_DIR, 'config.json')).pager).toBe('');
+    expect(parseConfig('{"pager":"less -S","profiles":{}}')).toMatchObject({ ok: true, config: { pager: 'less -S' } });
   });
 
   it('a profile named "__proto__" or "constructor" is stored as a profile', async () => {
