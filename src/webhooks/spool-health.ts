@@ -20,6 +20,8 @@ export interface SpoolProbeTarget {
   journalIno: () => Promise<number | bigint | undefined>;
   /** Set once the journal writer failed. */
   failed: () => Error | undefined;
+  /** Free bytes below which the disk counts as full (MIN_FREE_BYTES). */
+  minFreeBytes?: number;
 }
 
 /** Why the spool cannot take an event now, or undefined when it can. Never throws. */
@@ -35,7 +37,7 @@ export async function spoolProblem(t: SpoolProbeTarget): Promise<string | undefi
   try {
     const fs = await statfs(t.dir);
     const free = fs.bavail * fs.bsize;
-    if (free < MIN_FREE_BYTES) return `the spool's disk is full (${free} bytes free)`;
+    if (free < (t.minFreeBytes ?? MIN_FREE_BYTES)) return `the spool's disk is full (${free} bytes free)`;
   } catch (err) {
     return `the spool's disk cannot be checked (${code(err)})`;
   }

@@ -48,6 +48,13 @@ describe('spoolProblem', () => {
     s.close();
   });
 
+  it('a disk with less room than the largest event needs is full (the free bytes named); with room, none', async () => {
+    const s = spoolDir();
+    expect(await spoolProblem({ ...s.target, minFreeBytes: Number.MAX_SAFE_INTEGER })).toMatch(/^the spool's disk is full \(\d+ bytes free\)$/);
+    expect(await spoolProblem({ ...s.target, minFreeBytes: 1 })).toBeUndefined();
+    s.close();
+  });
+
   it('a directory that takes no write (the probe file replaced by a directory)', async () => {
     const s = spoolDir();
     mkdirSync(join(s.dir, PROBE_FILE));
