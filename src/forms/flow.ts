@@ -113,10 +113,16 @@ export function savedWhen(iso: string): string {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : sanitizeTerminal(iso.slice(0, 40));
 }
 
+/** "saved 3 min ago, 00:21": when a draft was saved, for a person (a saved time that is no time is shown cut and cleaned). */
+function savedAgo(iso: string, now: number): string {
+  const when = whenAgo(iso, now);
+  return `saved ${when === iso ? sanitizeTerminal(iso.slice(0, 40)) : when}`;
+}
+
 /** One draft in the picker (a terminal): when, in local time and how long ago ("3 min ago, 00:21"), who, id. */
 function choiceName(d: SlotDraft, now: number): string {
   const name = draftName(d.answers);
-  return `saved ${whenAgo(d.savedAt, now)}  ${name ? sanitizeTerminal(name) : '(no name yet)'}  [${d.id}]`;
+  return `${savedAgo(d.savedAt, now)}  ${name ? sanitizeTerminal(name) : '(no name yet)'}  [${d.id}]`;
 }
 
 async function pick(f: FormFlow, drafts: SlotDraft[], message: string, startNew?: string): Promise<SlotDraft | undefined> {
@@ -150,7 +156,7 @@ async function start(f: FormFlow): Promise<Start> {
   const from = (d: SlotDraft): Start => ({ doc: d.answers, asked: new Set(d.asked), history: [...(d.history ?? [])], id: f.interactive ? d.id : f.draft.newId(), resumed: d.id });
   if (f.resume || f.draftId !== undefined) {
     const d = await toResume(f);
-    f.ctx.log.info(`Resuming the draft saved at ${d.savedAt} (${d.id}).`);
+    f.ctx.log.info(`Resuming the draft ${savedAgo(d.savedAt, f.ctx.clock.now())} (${d.id}).`);
     const note = secretsResumeNote(f.form, d.answers, f.sections);
     if (note) f.ctx.log.info(note);
     return from(d);
@@ -160,7 +166,7 @@ async function start(f: FormFlow): Promise<Start> {
   if (drafts.length === 0) return fresh();
   let chosen: SlotDraft | undefined;
   if (drafts.length === 1) {
-    const cont = await f.prompter.confirm({ message: `A draft ${f.draft.whose} saved at ${drafts[0]!.savedAt} exists. Continue it?`, default: true });
+    const cont = await f.prompter.confirm({ message: `A draft ${f.draft.whose} (${savedAgo(drafts[0]!.savedAt, f.ctx.clock.now())}) exists. Continue it?`, default: true });
     chosen = cont ? drafts[0] : undefined;
   } else {
     chosen = await pick(f, drafts, `${drafts.length} drafts ${f.draft.whose} exist. Continue one?`, 'Start a new one (the drafts are kept)');
@@ -170,7 +176,7 @@ async function start(f: FormFlow): Promise<Start> {
     if (note) f.prompter.note(f.ctx.errColors.dim(note));
     return from(chosen);
   }
-  const kept = drafts.length === 1 ? `The draft saved at ${drafts[0]!.savedAt} is kept` : `The ${drafts.length} drafts are kept`;
+  const kept = drafts.length === 1 ? `The draft ${savedAgo(drafts[0]!.savedAt, f.ctx.clock.now())} is kept` : `The ${drafts.length} drafts are kept`;
   f.prompter.note(f.ctx.errColors.dim(suggestion(`Starting a new draft. ${kept}; see them with:`, 'partner drafts list')));
   return { ...fresh(), setAside: drafts[0]!.savedAt };
 }
@@ -248,16 +254,16 @@ async function wizard(f: FormFlow, s: Start): Promise<number> {
     // Ctrl-C before anything may have been created: the answers given are kept.
     if (err instanceof InterruptedError) {
       ctx.io.stderr.write('\n');
-      ctx.log.info(keepOnInterrupt(w, replaced || (w.history?.length ?? 0) > 0, s.setAside, draft.resumeCommand(s.id)));
+      ctx.log.info(keepOnInterrupt(w, replaced || (w.history?.length ?? 0) > 0, s.setAside === undefined ? undefined : savedAgo(s.setAside, ctx.clock.now()), draft.resumeCommand(s.id)));
     }
     throw err;
   }
 }
 
 /** Saves what this run answered and says so; with nothing answered, the draft on disk (if any) is left as it was. */
-function keepOnInterrupt(w: Wizard, answered: boolean, setAside: string | undefined, resumeCmd: string): string {
+function keepOnInterrupt(w: Wizard, answered: boolean, setAsideSaved: string | undefined, resumeCmd: string): string {
   if (!answered) {
-    return setAside !== undefined ? suggestion(`Nothing new was answered: the draft saved at ${setAside} is kept. See your drafts with:`, 'partner drafts list') : 'Nothing was answered, so no draft was saved.';
+    return setAsideSaved !== undefined ? suggestion(`Nothing new was answered: the draft ${setAsideSaved} is kept. See your drafts with:`, 'partner drafts list') : 'Nothing was answered, so no draft was saved.';
   }
   try {
     w.save();

@@ -78,7 +78,7 @@ describe.skipIf(!hasScript)('Ctrl-C and Ctrl-D at a prompt', () => {
     const printed = /Continue with:\n {2}partner (.+) --resume/.exec(p.out)?.[1];
     expect(printed).toBe('--sandbox gp create --entity "Acme Deutschland GmbH"');
     const r = pty(['--sandbox', 'gp', 'create', '--entity', 'Acme Deutschland GmbH', '--resume'], e);
-    await r.expect(/Resuming the draft saved at/);
+    await r.expect(/Resuming the draft saved (just now|\d+ min ago), \d\d:\d\d \(/);
     await r.expect(/\? Middle name/);
     r.send(CTRL_D);
     expect(await r.done).toBe(130);

@@ -99,7 +99,7 @@ describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {
     picker.send(DOWN);
     await new Promise((r) => setTimeout(r, 100));
     picker.send(ENTER);
-    await picker.expect(new RegExp(`Resuming the draft saved at \\S+ \\(${kurtDraft.id}\\)`));
+    await picker.expect(new RegExp(`Resuming the draft saved (just now|\\d+ min ago), \\d\\d:\\d\\d \\(${kurtDraft.id}\\)`));
     await picker.answer(/\? (Middle|Last) name/, CTRL_C);
     expect(await picker.done).toBe(130);
     expect(JSON.parse(text(kurtFile!)).answers).toEqual({ personal: { firstName: 'Kurt' } });

@@ -52,11 +52,15 @@ describe.skipIf(!hasScript)('declining a draft through a pseudo-terminal', () =>
     expect(earlier.answers).toEqual({ personal: { firstName: 'Meera' } });
 
     const declined = pty(['gp', 'create', '--entity', IND]);
-    await declined.answer(new RegExp(`A draft for ${IND} saved at \\S+ exists\\. Continue it\\?`), `n${ENTER}`);
-    await declined.expect(/Starting a new draft\. The draft saved at \S+ is kept/);
+    await declined.answer(new RegExp(`A draft for ${IND} \\(saved (just now|\\d+ min ago), \\d\\d:\\d\\d\\) exists\\. Continue it\\?`), `n${ENTER}`);
+    await declined.expect(/Starting a new draft\. The draft saved (just now|\d+ min ago), \d\d:\d\d is kept/);
     await declined.answer(/\? First name/, CTRL_C);
     expect(await declined.done).toBe(130);
-    expect(declined.out).toContain(`Nothing new was answered: the draft saved at ${earlier.savedAt} is kept.`);
+    // #32 item 4: when, for a person (local time, how long ago), of that draft.
+    const at = new Date(earlier.savedAt);
+    const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+    expect(declined.out).toMatch(new RegExp(`Nothing new was answered: the draft saved (just now|\\d+ min ago), ${hhmm} is kept\\.`));
+    expect(declined.out).not.toMatch(/\d{4}-\d\d-\d\dT\d\d/);
     expect(declined.out).not.toContain('Your answers are saved');
     expect(onlyDraft()).toEqual(earlier);
 

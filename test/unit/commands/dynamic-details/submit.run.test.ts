@@ -41,16 +41,16 @@ describe('dynamic-details submit and an existing draft (issue 21 item 8, the sha
     expect(JSON.parse(before).answers).toEqual({ b: { note: 'kept note' } });
 
     const declined = scripted([
-      [/^A draft of X-1 saved at \S+ exists\. Continue it\?/, false],
+      [/^A draft of X-1 \(saved (just now|\d+ min ago), \d\d:\d\d\) exists\. Continue it\?/, false],
       [/^Fill in Section B/, new InterruptedError()],
     ]);
     const b = ctxFor();
     await expect(submitRun(parserFor(submit)([ID], {}), b.ctx, declined)).rejects.toBeInstanceOf(InterruptedError);
     await b.ctx.cleanup();
-    expect(declined.notes.join('\n')).toContain('Starting a new draft. The draft saved at');
+    expect(declined.notes.join('\n')).toMatch(/Starting a new draft\. The draft saved (just now|\d+ min ago), \d\d:\d\d is kept/);
     // #32 item 2: the command to see them stands on its own line.
     expect(declined.notes.join('\n')).toContain('is kept; see them with:\n  partner drafts list');
-    expect(b.io.err()).toContain('Nothing new was answered: the draft saved at');
+    expect(b.io.err()).toMatch(/Nothing new was answered: the draft saved (just now|\d+ min ago), \d\d:\d\d is kept/);
     expect(b.io.err()).not.toContain('Your answers are saved');
     expect(readFileSync(join(dir, drafts()[0]), 'utf8')).toBe(before);
     expect(writes()).toEqual([]);
