@@ -322,8 +322,13 @@ export class Spool implements EventStore {
     for (const wake of this.sleepers.splice(0)) wake();
   }
 
-  /** Senders waiting in keepUp(), woken at each delivery. */
-  private drainWaiters: (() => void)[] = [];
+  /** Senders waiting in keepUp(), oldest first: each delivery lets one go. */
+  private readonly drainWaiters = new Set<() => void>();
+
+  /** A delivery (or a park) made room for one answer: the sender waiting longest gets it. */
+  private releaseOne(): void {
+    for (const w of this.drainWaiters) return w();
+  }
 
   /**
    * Deliveries keep up with acknowledgements: while the target takes events
@@ -335,17 +340,19 @@ export class Spool implements EventStore {
    */
   private async keepUp(): Promise<void> {
     const highWater = Math.max(KEEP_UP_MIN_BACKLOG, 8 * this.concurrency);
-    const until = this.now() + KEEP_UP_WAIT_MS;
-    while (this.pending.size > highWater && !this.pause && this.failures === 0 && !this.closed) {
-      const left = until - this.now();
-      if (left <= 0) return;
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        this.drainWaiters.push(resolve);
-        timer = setTimeout(resolve, left);
-      });
-      clearTimeout(timer);
-    }
+    if (this.pending.size <= highWater || this.pause || this.failures > 0 || this.closed) return;
+    // One answer goes per delivery, oldest first: acknowledgements follow deliveries one for one.
+    // (Waking every waiting sender at each delivery to look again cost 200 wake-ups and timers a
+    // delivery with 200 senders: the receiver's acknowledgements fell to 0.78x of verify-only.)
+    await new Promise<void>((resolve) => {
+      const go = () => {
+        this.drainWaiters.delete(go);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(go, KEEP_UP_WAIT_MS);
+      this.drainWaiters.add(go);
+    });
   }
 
   /**
@@ -388,7 +395,7 @@ export class Spool implements EventStore {
         this.waitingSince.delete(next.id);
         this.sentBefore.delete(next.id);
         this.wakeAll(); // the next event of its subject may start
-        for (const drained of this.drainWaiters.splice(0)) drained();
+        this.releaseOne();
         this.tell({ event: next, result: r, redelivery });
         continue;
       }
@@ -415,7 +422,7 @@ export class Spool implements EventStore {
       this.waitingSince.delete(next.id);
       this.pending.done(next); // no longer blocks its subject
       this.wakeAll();
-      for (const drained of this.drainWaiters.splice(0)) drained();
+      this.releaseOne();
       this.tell({ event: next, result: r, redelivery, parked: park });
       this.opts.debug?.(`spool: ${next.id} parked after ${n} failed forward(s) (${park})`);
       return;
@@ -523,7 +530,7 @@ export class Spool implements EventStore {
       for (const t of this.backoffs) clearTimeout(t);
       this.backoffs.clear();
       this.wakeAll();
-      for (const drained of this.drainWaiters.splice(0)) drained();
+      for (const drained of [...this.drainWaiters]) drained();
       if (graceMs > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([this.workers, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);

@@ -320,6 +320,34 @@ describe('spool delivery: several forwards in flight', () => {
     }
   });
 
+  it('each delivery lets one waiting answer go, the one waiting longest (not every sender at once)', async () => {
+    const t = await holdingTarget();
+    try {
+      const s = await openSpool(tmp(), { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 1 });
+      spools.push(s);
+      for (let n = 1; n <= 128; n++) await s.accept(about('K', n));
+      await until(() => t.held.length === 1, 'the first forward');
+      const answered: number[] = [];
+      const waiting = [129, 130, 131].map((n) => s.accept(about('K', n)).then(() => answered.push(n)));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(answered).toEqual([]);
+      t.held[0]!.release(200);
+      await until(() => answered.length === 1, 'one answer');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(answered).toEqual([129]);
+      await until(() => t.held.length === 2, 'the next forward');
+      t.held[1]!.release(200);
+      await until(() => answered.length === 2, 'a second answer');
+      expect(answered).toEqual([129, 130]);
+      await until(() => t.held.length === 3, 'the third forward');
+      t.held[2]!.release(200);
+      await Promise.all(waiting);
+      expect(answered).toEqual([129, 130, 131]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('a crash with several forwards in flight: exactly those are sent again, as redeliveries with their event id', async () => {
     const t = await holdingTarget();
     try {
