@@ -292,14 +292,19 @@ describe('spool delivery: several forwards in flight', () => {
     }
   });
 
+  /** A spool forwarding one at a time to a target that holds every forward, with 128 undelivered events (the first in flight), all answered at once. */
+  async function atHighWater(t: Awaited<ReturnType<typeof holdingTarget>>) {
+    const s = await openSpool(tmp(), { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 1 });
+    spools.push(s);
+    for (let n = 1; n <= 128; n++) await s.accept(about('K', n));
+    await until(() => t.held.length === 1, 'the first forward');
+    return s;
+  }
+
   it('deliveries keep up: past the high-water mark a sender\'s answer waits for a delivery (bounded); a failing target is not waited for', async () => {
     const t = await holdingTarget();
     try {
-      const s = await openSpool(tmp(), { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 1 });
-      spools.push(s);
-      // 128 undelivered events (the first in flight) are answered at once.
-      for (let n = 1; n <= 128; n++) await s.accept(about('K', n));
-      await until(() => t.held.length === 1, 'the first forward');
+      const s = await atHighWater(t);
       let answered = false;
       const waiting = s.accept(about('K', 129)).then(() => (answered = true));
       await new Promise((r) => setTimeout(r, 300));
@@ -323,10 +328,7 @@ describe('spool delivery: several forwards in flight', () => {
   it('each delivery lets one waiting answer go, the one waiting longest (not every sender at once)', async () => {
     const t = await holdingTarget();
     try {
-      const s = await openSpool(tmp(), { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 1 });
-      spools.push(s);
-      for (let n = 1; n <= 128; n++) await s.accept(about('K', n));
-      await until(() => t.held.length === 1, 'the first forward');
+      const s = await atHighWater(t);
       const answered: number[] = [];
       const waiting = [129, 130, 131].map((n) => s.accept(about('K', n)).then(() => answered.push(n)));
       await new Promise((r) => setTimeout(r, 200));
