@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { DeliveryError, HttpDeliveryClient, type DeliveryClient } from '../api/delivery.js';
 import { InterruptedError } from '../errors.js';
+import { signedPayloadText } from './jws.js';
 
 export interface ForwardResult {
   url: string;
@@ -40,6 +41,19 @@ export function delivered(r: ForwardResult): boolean {
  */
 export function payloadDigest(payload: unknown): string {
   return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+}
+
+/**
+ * What a target receives for a verified webhook: its payload exactly as
+ * signed (every number's digits as sent). A JWS that no longer reads (a
+ * journal edited by hand) sends the payload as it was stored.
+ */
+export function forwardBody(jws: string | Uint8Array, payload: unknown): string {
+  try {
+    return signedPayloadText(jws);
+  } catch {
+    return JSON.stringify(payload);
+  }
 }
 
 export interface ForwardEvent {

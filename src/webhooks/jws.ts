@@ -133,3 +133,14 @@ export function looseHeader(input: string | Uint8Array): Record<string, unknown>
     return undefined;
   }
 }
+
+/**
+ * The payload of a JWS exactly as it was signed (UTF-8 text): what a target
+ * is sent, so that every number keeps the digits the sender signed
+ * (9007199254740993 would come out of JSON.parse and JSON.stringify as
+ * …992). Throws a VerificationError for what is not a compact ES512 JWS.
+ */
+export function signedPayloadText(input: string | Uint8Array): string {
+  const { jws } = parseJws(input);
+  return utf8.decode(Buffer.from(jws.slice(jws.indexOf('.') + 1, jws.lastIndexOf('.')), 'base64url'));
+}

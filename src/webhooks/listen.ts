@@ -13,7 +13,7 @@ import { listenError } from '../errors.js';
 import { readBody } from './body.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { NO_METRICS, type MetricsEndpoint, type ReceiverMetrics } from './metrics.js';
-import { abandonAfterMs, delivered, DirectDelivery, Forwarder, payloadDigest, type ForwardEvent, type ForwardResult } from './forward.js';
+import { abandonAfterMs, delivered, DirectDelivery, Forwarder, forwardBody, payloadDigest, type ForwardEvent, type ForwardResult } from './forward.js';
 import type { KeyStore } from './jwks.js';
 import type { DeliveryClient } from '../api/delivery.js';
 import { MAX_WEBHOOK_BYTES, REASONS, tooLargeVerdict, verifyWebhook, type Verdict } from './verify.js';
@@ -265,7 +265,7 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
         event.problem = `not stored in the spool: ${(err as Error).message}`;
       }
     } else if (direct && !closed) {
-      const fe: ForwardEvent = { digest, eventType: verdict.eventType, kid: verdict.kid, body: JSON.stringify(verdict.payload) };
+      const fe: ForwardEvent = { digest, eventType: verdict.eventType, kid: verdict.kid, body: forwardBody(body, verdict.payload) };
       event.forward = await direct.deliver(fe);
       if (!event.forward.duplicate) metrics.delivery({ result: event.forward });
       if (!delivered(event.forward)) {

@@ -8,7 +8,7 @@
 import { closeSync, constants, existsSync, fdatasyncSync, fstatSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeliveryClient } from '../api/delivery.js';
-import { delivered, postEvent, type ForwardResult } from './forward.js';
+import { delivered, forwardBody, postEvent, type ForwardResult } from './forward.js';
 import { JOURNAL, readJournal, type DeliveryRecord, type SpooledEvent } from './journal.js';
 import { untrustedReason } from './trust.js';
 import { SpoolError } from './spool.js';
@@ -60,7 +60,7 @@ export async function* replay(events: SpooledEvent[], filter: ReplayFilter, clie
       continue;
     }
     // A parked event was sent before: the target may hold it (same id, flagged as a redelivery).
-    const result = await postEvent(client, url, { digest: event.digest, eventType: event.eventType, kid: event.kid, body: JSON.stringify(event.payload), redelivery: filter.failed === true }, signal);
+    const result = await postEvent(client, url, { digest: event.digest, eventType: event.eventType, kid: event.kid, body: forwardBody(event.jws, event.payload), redelivery: filter.failed === true }, signal);
     yield { event, result, ok: delivered(result) };
   }
 }

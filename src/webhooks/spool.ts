@@ -37,7 +37,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { takePidLock } from '../pid-lock.js';
 import { ensurePrivateDir } from '../config/secure-files.js';
 import { untrustedReason } from './trust.js';
-import { abandonAfterMs, DedupeWindow, delivered, Forwarder, type ForwardResult } from './forward.js';
+import { abandonAfterMs, DedupeWindow, delivered, Forwarder, forwardBody, type ForwardResult } from './forward.js';
 import { compactJournal, discardCompaction, shouldCompact, type CompactionPolicy } from './journal-compact.js';
 import { cutTornTail, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
 import { JournalWriter } from './journal-writer.js';
@@ -382,7 +382,7 @@ export class Spool implements EventStore {
       }
       const redelivery = this.sentBefore.has(next.id);
       this.sentBefore.add(next.id);
-      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: JSON.stringify(next.payload), redelivery }, undefined, this.stop.signal);
+      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: forwardBody(next.jws, next.payload), redelivery }, undefined, this.stop.signal);
       // Stopped mid-delivery: unless the target took it, it stays undelivered in the journal, resumed at the next start.
       if (this.closed && !delivered(r)) break;
       const at = new Date(this.now()).toISOString();

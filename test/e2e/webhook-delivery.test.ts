@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
-import { b64, ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
+import { b64, ecKey, employeeCreated, signBytes, signEs } from '../unit/webhooks/helpers.js';
 import { listen as listenOn, receiverFixture, serveOnLoopback, until } from '../helpers/listen.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -429,6 +429,32 @@ describe('webhook listen --spool', () => {
     await l.exited;
     expect(app.took.filter((b) => b === body)).toHaveLength(1);
   }, 30_000);
+});
+
+describe('forwarded exactly as signed', () => {
+  it('a payload with numbers JSON.parse would change reaches the target as signed: directly, through the spool, and by replay', async () => {
+    // 9007199254740993 would become …992, 1e400 null, 1.50 1.5.
+    const signed = (n: number) =>
+      `{"eventType":"EMPLOYEE_CREATED","timestamp":"2025-03-01T09:30:00.000Z","data":{"id":"${'00000000-0000-4000-8000-00000000000' + n}","customerId":"11111111-1111-4111-8111-111111111111","employeeCode":"BIG-${n}","status":"ONBOARDING","type":"EMPLOYEE","country":"DEU","salary":9007199254740993,"ratio":1.50,"huge":1e400}}`;
+    app.mode = 'ok';
+    const direct = await listen(['--jwks-file', jwksFile, '--forward-to', app.url], env);
+    expect((await post(direct.url, signBytes({ alg: 'ES512', kid: 'k1' }, signed(1), k1.privateKey))).status).toBe(200);
+    expect(app.took).toContain(signed(1));
+    direct.child.kill('SIGINT');
+    await direct.exited;
+
+    const spool = join(dir.path, 'spool-exact');
+    const spooled = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    expect((await post(spooled.url, signBytes({ alg: 'ES512', kid: 'k1' }, signed(2), k1.privateKey))).status).toBe(200);
+    await until(() => app.took.includes(signed(2)), 'the spooled delivery');
+    spooled.child.kill('SIGINT');
+    await spooled.exited;
+
+    const before = app.took.length;
+    const r = await runCli(['webhook', 'replay', '--spool', spool, '--to', app.url], { env, timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect(app.took.slice(before)).toEqual([signed(2)]);
+  }, 40_000);
 });
 
 describe('hostile key-set hosts', () => {
