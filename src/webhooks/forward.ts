@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { DeliveryError, HttpDeliveryClient, type DeliveryClient } from '../api/delivery.js';
 import { InterruptedError } from '../errors.js';
 import { signedPayloadText } from './jws.js';
+import { stringifyExact } from '../json/stringify-exact.js';
 
 export interface ForwardResult {
   url: string;
@@ -40,7 +41,7 @@ export function delivered(r: ForwardResult): boolean {
  * so a replayed event can arrive with different bytes.
  */
 export function payloadDigest(payload: unknown): string {
-  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+  return createHash('sha256').update(stringifyExact(payload)).digest('hex');
 }
 
 /**

@@ -18,6 +18,7 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync
 import { join } from 'node:path';
 import { eachRecord, JOURNAL, type DeliveryRecord } from './journal.js';
 import { AsideWriter } from './journal-aside.js';
+import { stringifyExact } from '../json/stringify-exact.js';
 
 export const COMPACT_TEMP = `${JOURNAL}.compact`;
 
@@ -119,7 +120,7 @@ export async function compactJournal(dir: string, policy: CompactionPolicy, reop
       if (r.t !== 'event') return;
       const s = states.get(r.id);
       if (!s) return;
-      put(`${JSON.stringify(r)}\n`);
+      put(`${stringifyExact(r)}\n`);
       if (s.last) put(`${JSON.stringify(s.last)}\n`);
     });
     put('', true);

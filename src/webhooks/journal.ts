@@ -17,6 +17,7 @@
 import { closeSync, createReadStream, fstatSync, ftruncateSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ExitCode } from '../errors.js';
+import { parseJsonExact } from '../json/parse-exact.js';
 
 export const JOURNAL = 'journal.ndjson';
 /** A journal line longer than this is not a record we wrote (an event is at most 1 MiB of JWS plus its payload). */
@@ -60,7 +61,8 @@ export function parseRecord(line: string): JournalRecord | undefined {
   if (line === '' || line.length > MAX_RECORD_CHARS) return undefined;
   let r: JournalRecord;
   try {
-    r = JSON.parse(line) as JournalRecord;
+    // Exact: an event's payload keeps its numbers as signed (what `webhook replay` and doctor show).
+    r = parseJsonExact(line) as JournalRecord;
   } catch {
     return undefined;
   }

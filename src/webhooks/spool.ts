@@ -49,6 +49,7 @@ import type { EventStore } from './listen.js';
 import type { DeliveryClient } from '../api/delivery.js';
 import type { Verdict } from './verify.js';
 import { countOf } from '../output/count.js';
+import { stringifyExact } from '../json/stringify-exact.js';
 
 export { JOURNAL, readJournal, SpoolError, type SpooledEvent } from './journal.js';
 
@@ -313,7 +314,8 @@ export class Spool implements EventStore {
   }
 
   private line(r: SpooledEvent | DeliveryRecord): string {
-    const text = `${JSON.stringify(r)}\n`;
+    // stringifyExact: a payload's numbers stay as signed (LosslessNumber), in the journal too.
+    const text = `${stringifyExact(r)}\n`;
     this.appended += text.length;
     return text;
   }

@@ -5,6 +5,7 @@
 // VerificationError with a stable code, turned into the verdict's reason.
 // The layers: jws.ts (before any key), signature.ts (keys and signature),
 // here the payload and the verdict; limits and reasons in reasons.ts.
+import { parseJsonExact } from '../json/parse-exact.js';
 import { VerificationError } from '../errors.js';
 import { nestingExceeds } from './bounded-json.js';
 import { checkEvent, type EventCheck } from './events.js';
@@ -107,7 +108,8 @@ export async function verifyWebhook(input: string | Uint8Array, store: KeyStore)
     return fail(v, new VerificationError(REASONS.PAYLOAD_SHAPE, `the signature is genuine, but the payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels`));
   }
   try {
-    payload = JSON.parse(payloadText);
+    // Every number's digits as signed (9007199254740993, 1.50, 1e400): what is printed shows them.
+    payload = parseJsonExact(payloadText);
   } catch {
     return fail(v, new VerificationError(REASONS.PAYLOAD_NOT_JSON, 'the signature is genuine, but the payload is not JSON'));
   }

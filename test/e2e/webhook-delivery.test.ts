@@ -455,6 +455,25 @@ describe('forwarded exactly as signed', () => {
     expect(r.code).toBe(0);
     expect(app.took.slice(before)).toEqual([signed(2)]);
   }, 40_000);
+
+  it('webhook verify prints those numbers as signed: one JWS, and a file verified on worker threads', async () => {
+    const payload = '{"eventType":"EMPLOYEE_CREATED","timestamp":"2025-03-01T09:30:00.000Z","data":{"id":"00000000-0000-4000-8000-000000000009","customerId":"11111111-1111-4111-8111-111111111111","employeeCode":"BIG-9","status":"ONBOARDING","type":"EMPLOYEE","country":"DEU","salary":9007199254740993,"ratio":1.50}}';
+    const exact = signBytes({ alg: 'ES512', kid: 'k1' }, payload, k1.privateKey);
+    const one = await runCli(['webhook', 'verify', exact, '--jwks-file', jwksFile, '-o', 'json'], { env });
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/"salary": 9007199254740993,\s*"ratio": 1\.50/);
+    const lines: string[] = [];
+    while (lines.join('\n').length < 200 * 1024) lines.push(genuine());
+    lines.splice(100, 0, exact);
+    const file = join(dir.path, 'exact.jws');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const many = await runCli(['webhook', 'verify', '--file', file, '--jwks-file', jwksFile, '-o', 'ndjson', '--debug'], { env, timeoutMs: 120_000 });
+    expect(many.stderr).toMatch(/verifying on \d+ worker threads/);
+    expect(many.code).toBe(0);
+    const out = many.stdout.trim().split('\n');
+    expect(out).toHaveLength(lines.length);
+    expect(out[100]).toMatch(/"line":101,.*"salary":9007199254740993,"ratio":1\.50/);
+  }, 120_000);
 });
 
 describe('hostile key-set hosts', () => {
