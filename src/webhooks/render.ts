@@ -4,7 +4,7 @@
 // and line of each `webhook listen` event (writeRecord, one per event).
 // Everything from the webhook is untrusted: the output layer sanitises table
 // cells and JSON; what is built into text here goes through sanitizeCell.
-import { clockTime } from '../text/when.js';
+import { clockTime, whenAgo } from '../text/when.js';
 import type { Colors } from '../output/colors.js';
 import { displayText } from '../output/cells.js';
 import { getPath } from '../output/fields.js';
@@ -130,10 +130,14 @@ export function replayRecord(o: ReplayOutcome): Record<string, unknown> {
   return { id: o.event.id, receivedAt: o.event.receivedAt, eventType: o.event.eventType, to: o.result.url, status: o.result.status ?? null, error: o.result.error ?? null, delivered: o.ok };
 }
 
-/** `webhook replay` through writeList: a row per event sent; -q prints the spool ids. */
-export const REPLAY_LIST: ListSpec = {
+/**
+ * `webhook replay` through writeList: a row per event sent; -q prints the
+ * spool ids. On a terminal when it was received reads locally, with how long
+ * ago (#32 item 4); JSON and CSV keep ISO 8601 UTC.
+ */
+export const replayList = (now: number): ListSpec => ({
   columns: [
-    { key: 'receivedAt', header: 'RECEIVED', kind: 'short' },
+    { key: 'receivedAt', header: 'RECEIVED', kind: 'short', value: (r) => whenAgo(String(getPath(r, 'receivedAt')), now) },
     { key: 'eventType', header: 'EVENT', kind: 'short', value: (r) => showEventType(getPath(r, 'eventType') as string | null) },
     // The event id goes first when the width runs out: the failure reason is what people read.
     { key: 'id', header: 'ID', kind: 'key', priority: 1 },
@@ -142,7 +146,7 @@ export const REPLAY_LIST: ListSpec = {
   ],
   csvColumns: ['id', 'receivedAt', 'eventType', 'to', 'status', 'error', 'delivered'].map((key): Column => ({ key })),
   idField: 'id',
-};
+});
 
 /** The record of one `webhook listen` event (what -o ndjson prints, what --fields and --jq see). */
 export function eventRecord(e: ReceivedEvent): Record<string, unknown> {

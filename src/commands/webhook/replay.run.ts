@@ -4,7 +4,7 @@ import type { replayCommand } from './replay.js';
 import { ExitCode } from '../../errors.js';
 import { writeList } from '../../output/writer.js';
 import { parseSince } from '../../webhooks/duration.js';
-import { REPLAY_LIST, replayRecord } from '../../webhooks/render.js';
+import { replayList, replayRecord } from '../../webhooks/render.js';
 import { appendRecord, replay, selectEvents } from '../../webhooks/replay.js';
 import { countOf } from '../../output/count.js';
 
@@ -18,7 +18,7 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
   const output = opts.out;
   if (events.length === 0) {
     // Still the output of an empty list (`[]` for JSON, "No results." on a terminal), for scripts and people alike.
-    await writeList(ctx.io, ctx.io.stdout, [], REPLAY_LIST, output);
+    await writeList(ctx.io, ctx.io.stdout, [], replayList(ctx.clock.now()), output);
     ctx.io.stderr.write(`No ${opts.failed ? 'parked' : 'stored'} event in ${opts.spool} matches; nothing replayed.\n`);
     return ExitCode.OK;
   }
@@ -36,7 +36,7 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
       yield replayRecord(o);
     }
   }
-  await writeList(ctx.io, ctx.io.stdout, records(), REPLAY_LIST, output);
+  await writeList(ctx.io, ctx.io.stdout, records(), replayList(ctx.clock.now()), output);
   ctx.io.stderr.write(`${countOf(sent + failed, 'event')} replayed: ${sent} delivered, ${failed} not delivered\n`);
   return failed > 0 ? ExitCode.FAILURE : ExitCode.OK;
 }

@@ -2,7 +2,7 @@
 // the payload, the sender, the target) reaches the terminal neutralised, and
 // the records are what the output layer prints for -o json/ndjson/csv.
 import { describe, expect, it } from 'vitest';
-import { eventLine, eventRecord, fieldsLine, renderVerdict, REPLAY_LIST, replayRecord, showEventType, VERDICT_LIST, verdictJson, verdictRecord } from '../../../src/webhooks/render.js';
+import { eventLine, eventRecord, fieldsLine, renderVerdict, replayList, replayRecord, showEventType, VERDICT_LIST, verdictJson, verdictRecord } from '../../../src/webhooks/render.js';
 import type { ReceivedEvent } from '../../../src/webhooks/listen.js';
 import type { Verdict } from '../../../src/webhooks/verify.js';
 import { getPath } from '../../../src/output/fields.js';
@@ -69,10 +69,14 @@ describe('webhook verify --file: the record and its columns', () => {
 
 describe('webhook replay: the record and its columns', () => {
   const event = { t: 'event' as const, id: 'm1-abc', digest: 'd', receivedAt: '2026-11-22T10:00:00.000Z', eventType: 'EMPLOYEE_CREATED', kid: 'k1', jws: 'a.b.c', payload: {}, target: 'http://app/' };
-  it('delivered, refused and failed', () => {
+  // Three hours after it was received; the local time as the machine's zone shows it.
+  const REPLAY_LIST = replayList(Date.parse(event.receivedAt) + 3 * 3600_000);
+  const at = new Date(event.receivedAt);
+  const local = `3 h ago, ${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+  it('delivered, refused and failed; received reads locally, with how long ago', () => {
     const ok = replayRecord({ event, result: { url: 'http://app/', status: 204 }, ok: true });
     expect(ok).toEqual({ id: 'm1-abc', receivedAt: event.receivedAt, eventType: 'EMPLOYEE_CREATED', to: 'http://app/', status: 204, error: null, delivered: true });
-    expect(cells(REPLAY_LIST, ok)).toEqual([event.receivedAt, 'EMPLOYEE_CREATED', 'm1-abc', 'HTTP 204', 'yes']);
+    expect(cells(REPLAY_LIST, ok)).toEqual([local, 'EMPLOYEE_CREATED', 'm1-abc', 'HTTP 204', 'yes']);
     expect(cells(REPLAY_LIST, replayRecord({ event, result: { url: 'http://app/', status: 500 }, ok: false })).slice(3)).toEqual(['HTTP 500', 'no']);
     const failed = replayRecord({ event, result: { url: 'http://app/', error: 'ECONNREFUSED' }, ok: false });
     expect(failed).toMatchObject({ status: null, error: 'ECONNREFUSED', delivered: false });
@@ -90,9 +94,10 @@ describe('headers and CSV columns (what -o table and -o csv print)', () => {
     expect(VERDICT_LIST.columns.map((c) => c.kind)).toEqual(['short', 'short', 'short', 'key', 'short', 'short', undefined]);
     expect(VERDICT_LIST.columns.find((c) => c.key === 'status')!.style).toBe('status');
     expect(VERDICT_LIST.csvColumns.map((c) => c.key)).toEqual(['line', 'valid', 'reason', 'message', 'signatureValid', 'kid', 'alg', 'eventType', 'meaning', 'timestamp', 'subject', 'status', 'warnings', 'errors']);
-    expect(REPLAY_LIST.columns.map((c) => c.header)).toEqual(['RECEIVED', 'EVENT', 'ID', 'RESULT', 'DELIVERED']);
-    expect(REPLAY_LIST.columns.map((c) => c.kind)).toEqual(['short', 'short', 'key', undefined, 'short']);
-    expect(REPLAY_LIST.csvColumns.map((c) => c.key)).toEqual(['id', 'receivedAt', 'eventType', 'to', 'status', 'error', 'delivered']);
+    const replay = replayList(0);
+    expect(replay.columns.map((c) => c.header)).toEqual(['RECEIVED', 'EVENT', 'ID', 'RESULT', 'DELIVERED']);
+    expect(replay.columns.map((c) => c.kind)).toEqual(['short', 'short', 'key', undefined, 'short']);
+    expect(replay.csvColumns.map((c) => c.key)).toEqual(['id', 'receivedAt', 'eventType', 'to', 'status', 'error', 'delivered']);
   });
 });
 
