@@ -32,10 +32,17 @@ function eventList(raw: string): string[] {
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5000;
 /** How long a sender may take for its headers, and again for its body. */
 export const DEFAULT_READ_TIMEOUT_MS = 10_000;
-/** Connections open at once by default (fewer when the descriptor limit is lower). */
-export const DEFAULT_MAX_CONNECTIONS = 1000;
-/** MiB of request bodies held at once by default: 32 webhooks of the largest size (1 MiB), thousands of usual ones. */
-export const DEFAULT_MAX_BODY_MEMORY_MIB = 32;
+/**
+ * Connections open at once by default (fewer when the descriptor limit is
+ * lower): far more than senders use (the benchmark's 200), and each idle one
+ * holds about 25 KiB. With the body budget below, a flood of 2,000 half-open
+ * connections and 500 stalled 1 MiB bodies peaked at 151-152 MiB on Node 24
+ * under load (test/e2e/webhook-bounds.test.ts), against 173-184 MiB with
+ * 1,000 connections and 32 MiB of bodies, near the 200 MiB bound.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 512;
+/** MiB of request bodies held at once by default: 16 webhooks of the largest size (1 MiB), thousands of usual ones. */
+export const DEFAULT_MAX_BODY_MEMORY_MIB = 16;
 /** On SIGTERM, requests and forwards in flight get --forward-timeout to finish, at most this long. */
 export const MAX_DRAIN_MS = 30_000;
 
