@@ -20,7 +20,8 @@ const ghost = () => signEs({ alg: 'ES512', kid: `ghost-${Math.random().toString(
 beforeAll(async () => {
   dir = tempDir();
   sandbox = spawnCli(['sandbox', 'start'], { env: isolatedEnv(dir.path), timeoutMs: 120_000, keepStdinOpen: true });
-  await waitFor(() => /Sandbox API listening on http:\/\/\S+/.test(sandbox.stdout()), 15_000);
+  // The URL and the tokens come in separate writes: wait for both (the tokens' line came late once on a busy machine).
+  await waitFor(() => /Sandbox API listening on http:\/\/\S+/.test(sandbox.stdout()) && /Acme[^\n]*token:\s+\S+/.test(sandbox.stdout()), 15_000);
   const url = /Sandbox API listening on (http:\/\/\S+)/.exec(sandbox.stdout())![1]!;
   const token = /Acme[^\n]*token:\s+(\S+)/.exec(sandbox.stdout())![1]!;
   env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: token });
