@@ -3,26 +3,20 @@
 // name was wrapped and indented inside its quotes), and pasting it back runs
 // the wizard again from the saved draft.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, tempDir } from '../helpers/cli.js';
-import { CTRL_C, ENTER, hasScript, Pty } from '../helpers/pty.js';
+import { SANDBOX_TOKENS, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { CTRL_C, ENTER, hasScript, ptySessions } from '../helpers/pty.js';
 
 const DEU = 'Acme Deutschland GmbH';
 let sandbox: Sandbox;
-let dir: { path: string; cleanup: () => void };
-let env: NodeJS.ProcessEnv;
-const ptys: Pty[] = [];
+const sessions = ptySessions(() => sandbox.url, SANDBOX_TOKENS.companyA);
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, TERM: 'xterm' });
 });
 
 afterAll(async () => {
-  for (const p of ptys) p.kill();
+  sessions.close();
   await sandbox.close();
-  dir.cleanup();
 });
 
 /** Words as a POSIX shell splits them (double quotes). */
@@ -30,8 +24,8 @@ const words = (line: string) => [...line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)]
 
 describe.skipIf(!hasScript)('a command partner suggests, at 40 columns', () => {
   it('after Ctrl-C in the wizard: the whole command on its own line; pasted back, it continues the draft', async () => {
-    const first = new Pty(['gp', 'create', '--entity', DEU], env, { columns: 40, rows: 30 });
-    ptys.push(first);
+    const { start } = sessions.session();
+    const first = start(['gp', 'create', '--entity', DEU], { columns: 40, rows: 30 });
     await first.answer(/\? First name/, `Kurt${ENTER}`);
     await first.answer(/\? Middle name \(optional\)/, CTRL_C);
     expect(await first.done).toBe(130);
@@ -44,8 +38,7 @@ describe.skipIf(!hasScript)('a command partner suggests, at 40 columns', () => {
 
     const args = words(line).slice(1);
     expect(args).toEqual(['gp', 'create', '--entity', DEU, '--resume']);
-    const again = new Pty(args, env, { columns: 40, rows: 30 });
-    ptys.push(again);
+    const again = start(args, { columns: 40, rows: 30 });
     // The draft's first answer is there: the wizard goes on at the question after it.
     await again.expect(/\? Middle name \(optional\)/);
     again.send(CTRL_C);

@@ -92,15 +92,15 @@ export function ptySessions(url: () => string, token: string) {
   const dirs: { cleanup: () => void }[] = [];
   const ptys: Pty[] = [];
   return {
-    session(): { env: NodeJS.ProcessEnv; drafts: string; start: (args: string[]) => Pty } {
+    session(): { env: NodeJS.ProcessEnv; drafts: string; start: (args: string[], size?: { columns: number; rows: number }) => Pty } {
       const dir = tempDir();
       dirs.push(dir);
       const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url(), PARTNER_TOKEN: token, TERM: 'xterm' });
       return {
         env,
         drafts: join(dir.path, 'config', 'drafts'),
-        start: (args) => {
-          const p = new Pty(args, env);
+        start: (args, size) => {
+          const p = new Pty(args, env, size);
           ptys.push(p);
           return p;
         },
