@@ -12,8 +12,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { expectCode, runCli, sandboxEnv, spawnCli, type CliResult } from '../helpers/cli.js';
+import { csvText, person, SWE, workEmail as email } from '../helpers/bulk-sheet.js';
 
-const SWE = 'Acme Sverige AB';
 
 let sandbox: Sandbox;
 let dir: string;
@@ -50,35 +50,9 @@ function viaShell(script: string, args: string[]): Promise<CliResult> {
   });
 }
 
-const email = (tag: string, i: number) => `conc${i}.${tag}@acme.example`;
-
-function person(tag: string, i: number, first = `Test${i}`): Record<string, string> {
-  return {
-    'personal.firstName': first,
-    'personal.lastName': `Bulk ${tag}`,
-    'personal.dateOfBirth': '1990-01-01',
-    'personal.gender': 'Female',
-    'contact.personalEmail': `p${i}.${tag}@example.org`,
-    'employment.workEmail': email(tag, i),
-    'employment.startDate': '2025-11-01',
-    'employment.designation': 'Engineer',
-    'employment.department': 'Data',
-    'employment.term': 'PERMANENT',
-    'employment.baseSalary': '52000',
-    'tax.personnummer': `19900101-${String(1000 + i)}`,
-    'tax.taxTable': '32',
-    'custom.costCenter': 'CC-4100',
-  };
-}
-
-function csvText(rows: Record<string, string>[]): string {
-  const esc = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  return `${[header.join(','), ...rows.map((r) => header.map((c) => esc(r[c] ?? '')).join(','))].join('\r\n')}\r\n`;
-}
-
 function writeCsv(name: string, rows: Record<string, string>[]): string {
   const p = join(dir, name);
-  writeFileSync(p, csvText(rows));
+  writeFileSync(p, csvText(rows, header));
   return p;
 }
 
