@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const BUNDLED = new Set(['commander', 'undici', 'chalk', 'string-width']);
+const BUNDLED = new Set(['commander', 'undici', 'chalk', 'string-width', 'get-east-asian-width']);
 
 /** Dependencies left to Node's resolver (read their own files, or load only in a few commands). */
 export const external = Object.keys(pkg.dependencies)
@@ -61,6 +61,15 @@ function startupTrims() {
       b.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
         contents: onFirstUse(args.path, lazy.find((l) => l.builtin === args.path)?.constants),
         loader: 'js',
+      }));
+      // string-width sets up a grapheme segmenter and an emoji expression when it loads (about 60 ms,
+      // and as much again at its first call): output/cells.ts needs it only for text whose graphemes
+      // join (marks, emoji, Hangul), so it is loaded at its first call instead.
+      b.onResolve({ filter: /^string-width$/ }, (args) => (/src[\\/]output[\\/]cells\.ts$/.test(args.importer) ? { path: 'string-width', namespace: 'on-first-call' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'on-first-call' }, () => ({
+        contents: "let m; module.exports = (text, options) => (m ??= require('string-width')).default(text, options);",
+        loader: 'js',
+        resolveDir: fileURLToPath(new URL('..', import.meta.url)),
       }));
       b.onResolve({ filter: /^#supports-color$/ }, (args) => (/node_modules[\\/]chalk[\\/]/.test(args.importer) ? { path: 'supports-color', namespace: 'no-colour-detection' } : undefined));
       b.onLoad({ filter: /.*/, namespace: 'no-colour-detection' }, () => ({ contents: 'export default { stdout: false, stderr: false };', loader: 'js' }));

@@ -4,6 +4,7 @@
 // one measure of tables and key/value blocks: layout, cutting, padding and
 // wrapping (wrapCells, below).
 import { stripVTControlCharacters } from 'node:util';
+import { eastAsianWidth } from 'get-east-asian-width';
 import stringWidth from 'string-width';
 import { checkDepth } from './depth.js';
 import { isScalar } from '../json/lossless-number.js';
@@ -17,17 +18,54 @@ import { stringifyExact } from '../json/stringify-exact.js';
  */
 const NARROW = /^[\x20-\x7e\xa0-\xac\xae-\u024f]*$/;
 
+/**
+ * A character that may join its neighbours into one grapheme, or whose width
+ * is not its East Asian width: marks (combining, spacing, enclosing), controls
+ * and format characters (ZWJ, colour codes' ESC), default-ignorables
+ * (variation selectors, fillers), emoji and their parts, Hangul (jamo join
+ * into syllables), lone surrogates, and the few letters that join as
+ * Unicode's Prepend (U+0D4E …) or SpacingMark (Thai and Lao AM) or extend
+ * (halfwidth katakana sound marks). Text with none of them is one grapheme a
+ * code point (test/unit/output/cells.test.ts checks every assigned code point
+ * against the segmenter), so it is measured code point by code point, without
+ * the segmenter and string-width's emoji tables, whose set-up alone costs
+ * about 100 ms: the first page of a list (names in CJK, ↵ for a newline) no
+ * longer pays it. Made on first use (its own set-up is about 1 ms).
+ */
+let joining: RegExp | undefined;
+const JOINING = () =>
+  (joining ??=
+    /[\p{M}\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\p{Script=Hangul}\p{Surrogate}\u0D4E\u0E33\u0EB3\uFF9E\uFF9F\u{111C2}\u{111C3}\u{1193F}\u{11941}\u{11A3A}\u{11A84}-\u{11A89}\u{11D46}\u{11F02}\u{113D1}\u{16D63}\u{16D67}-\u{16D6A}]/u);
+
+/** True when every code point of `text` is a grapheme of its own, as wide as its East Asian width. */
+export function oneClusterACodePoint(text: string): boolean {
+  return NARROW.test(text) || !JOINING().test(text);
+}
+
+/** Cells of one code point of such text: two for wide and fullwidth, else one (ambiguous ones narrow, as string-width). */
+const codePointWidth = (ch: string): number => (ch.charCodeAt(0) < 0x1100 ? 1 : eastAsianWidth(ch.codePointAt(0)!));
+
 /** Terminal cells the text takes (ANSI colour codes take none), by grapheme cluster. */
 export function cellWidth(text: string): number {
   if (NARROW.test(text)) return text.length;
   let width = 0;
+  if (!JOINING().test(text)) {
+    for (const ch of text) width += codePointWidth(ch);
+    return width;
+  }
   for (const { segment } of graphemes().segment(text.includes('\u001b') ? stripVTControlCharacters(text) : text)) width += clusterWidth(segment);
   return width;
 }
 
 let segmenter: Intl.Segmenter | undefined;
-/** Made on first use: its set-up is part of what a table of narrow text never pays. */
+/** Made on first use: its set-up (about 20 ms) is part of what a table of simple text never pays. */
 const graphemes = () => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
+
+/** The grapheme clusters of `text`: its code points when each is one (no segmenter), else as the segmenter says. */
+function* clustersOf(text: string): Generator<string> {
+  if (oneClusterACodePoint(text)) yield* text;
+  else for (const { segment } of graphemes().segment(text)) yield segment;
+}
 
 // Two letters or more in one cluster: since Unicode 15.1 an Indic conjunct (consonant, virama,
 // consonant: "स्ते") is one grapheme, but terminals draw each consonant and spacing vowel sign
@@ -46,6 +84,7 @@ const known = new Map<string, number>();
 
 /** Cells of one grapheme cluster: emoji sequences and most clusters as string-width says; conjuncts by code point. */
 function clusterWidth(cluster: string): number {
+  if (cluster.length <= 2 && !JOINING().test(cluster)) return codePointWidth(cluster);
   // A cluster of hundreds of combining marks is measured, not kept.
   if (cluster.length > 16) return measureCluster(cluster);
   let width = known.get(cluster);
@@ -70,7 +109,7 @@ export function truncateCell(text: string, width: number): string {
   if (NARROW.test(text)) return `${text.slice(0, width - 1)}…`;
   let out = '';
   let used = 0;
-  for (const { segment } of graphemes().segment(text)) {
+  for (const segment of clustersOf(text)) {
     const w = clusterWidth(segment);
     if (used + w > width - 1) break;
     out += segment;
@@ -119,7 +158,7 @@ function* piecesOf(text: string): Generator<Piece> {
   let at = 0;
   function* run(part: string): Generator<Piece> {
     if (NARROW.test(part)) for (const ch of part) yield { text: ch, width: 1 };
-    else for (const { segment } of graphemes().segment(part)) yield { text: segment, width: clusterWidth(segment) };
+    else for (const segment of clustersOf(part)) yield { text: segment, width: clusterWidth(segment) };
   }
   for (const m of text.matchAll(SGR_CODE)) {
     yield* run(text.slice(at, m.index));

@@ -298,6 +298,34 @@ describe('what an API command loads', () => {
     expect(r.stderr).toBe('probe: []\n');
   });
 
+  it('a page of names in CJK (and ↵ for a newline) as a table sets up no grapheme segmenter: string-width loads at its first call (~100 ms)', async () => {
+    // Counts the segmenters made: string-width makes one when it loads, output/cells.ts one when text has graphemes that join.
+    const probe = join(dir.path, 'segmenter-probe.mjs');
+    writeFileSync(probe, `let n = 0;\nconst S = Intl.Segmenter;\nIntl.Segmenter = class extends S { constructor(...a) { super(...a); n++; } };\nprocess.on('exit', () => process.stderr.write('segmenters: ' + n + '\\n'));\n`);
+    const probed = { ...env, NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` };
+    const r = await runCli(['employees', 'list', '-o', 'table'], { env: probed });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('小龙 李');
+    expect(r.stdout).toContain('↵');
+    expect(r.stderr).toMatch(/^segmenters: 0$/m);
+    // A combining mark (Zoë written as e + U+0308) needs the segmenter and string-width: the probe sees both.
+    // The sandbox's page, one name changed on its way through.
+    const proxy = createServer((req, res) => {
+      void fetch(`${sandbox.url}${req.url}`, { headers: { authorization: req.headers.authorization ?? '' } }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end((await answer.text()).replace('"Priya Singh"', '"Zoe\u0308 Priya Singh"'));
+      });
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    try {
+      const marks = await runCli(['employees', 'list', '-o', 'table'], { env: { ...probed, PARTNER_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
+      expect(marks.code, marks.stderr).toBe(0);
+      expect(marks.stdout).toContain('Zoe\u0308 Priya Singh');
+      expect(marks.stderr).toMatch(/^segmenters: 2$/m);
+    } finally {
+      await new Promise<void>((done) => proxy.close(() => done()));
+    }
+  });
+
   it('its code from a dozen files, not forty (scripts/cli-build-options.mjs, coreChunk)', async () => {
     // Node's ES module loader costs ~0.4 ms a file before any of it runs; a loader hook counts the files read from dist/.
     const hooks = join(dir.path, 'count-hooks.mjs');
