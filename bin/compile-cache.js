@@ -5,13 +5,15 @@
 // link: compiled code found there is run, so nobody else may be able to put
 // any there (Node's default, a shared directory under /tmp, could be).
 // Skipped silently when that cannot be had: the cache is speed, not function.
-import { lstatSync, mkdirSync } from 'node:fs';
-import module from 'node:module';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+// CommonJS, as the launcher that loads it (bin/package.json).
+'use strict';
+const { lstatSync, mkdirSync } = require('node:fs');
+const Module = require('node:module');
+const { homedir } = require('node:os');
+const { join } = require('node:path');
 
 /** partner's cache directory: the same answer as src/config/paths.ts cacheDir (a unit test holds them together). */
-export function cacheDir(env) {
+function cacheDir(env) {
   if (env.PARTNER_CACHE_DIR) return env.PARTNER_CACHE_DIR;
   if (process.platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'partner', 'Cache');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'partner');
@@ -19,8 +21,8 @@ export function cacheDir(env) {
 }
 
 /** Turns the compile cache on in <cache dir>/compile-cache; returns that directory, or undefined when it stays off. */
-export function enableCompileCache(env = process.env) {
-  if (typeof module.enableCompileCache !== 'function' || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+function enableCompileCache(env = process.env) {
+  if (typeof Module.enableCompileCache !== 'function' || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   try {
     const dir = cacheDir(env);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -28,8 +30,10 @@ export function enableCompileCache(env = process.env) {
     if (!st.isDirectory()) return undefined;
     if (process.platform !== 'win32' && (st.uid !== process.getuid() || st.mode & 0o077)) return undefined;
     const cache = join(dir, 'compile-cache');
-    return module.enableCompileCache(cache).status === module.constants.compileCacheStatus.FAILED ? undefined : cache;
+    return Module.enableCompileCache(cache).status === Module.constants.compileCacheStatus.FAILED ? undefined : cache;
   } catch {
     return undefined;
   }
 }
+
+module.exports = { cacheDir, enableCompileCache };
