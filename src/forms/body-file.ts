@@ -3,12 +3,13 @@
 // --yes) and sent as it is. When the entity's form can be read, its secret
 // fields are masked in what is shown; the body itself is not changed.
 import type { Context } from '../context.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { type OutputOptions, writeRecord } from '../output/writer.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
 import { readValuesFile } from './inputs.js';
 import type { Prompter } from './prompter.js';
 import { loadSchema, type FormSchema } from './schema.js';
-import { maskSecrets } from './secrets.js';
+import { maskedNote, maskSecrets } from './secrets.js';
 
 /** Reads the body: one JSON object (at most 4 MiB; `-` reads stdin). */
 export async function readBodyFile(path: string, ctx: Context): Promise<Record<string, unknown>> {
@@ -36,6 +37,16 @@ export async function confirmSend(ctx: Context, prompter: Prompter, o: { what: s
   if (o.yes) return true;
   if (!ctx.io.canPrompt) throw new UsageError('Not sent: confirm the body with --yes (no terminal to ask on)', 'Check the body above, then run the command again with --yes.', 'CONFIRMATION_REQUIRED');
   return prompter.confirm({ message: 'Send it?', default: false });
+}
+
+/**
+ * `--dry-run` with `--body-file`: the body as it would be sent, on stdout, its
+ * secret fields masked (unless --reveal) when the entity's form could be read.
+ */
+export async function dryRunBody(ctx: Context, body: Record<string, unknown>, form: FormSchema | undefined, opts: { out: OutputOptions; reveal?: boolean }): Promise<number> {
+  await writeRecord(ctx.io, ctx.io.stdout, form ? maskSecrets(form, body, { reveal: opts.reveal }) : body, opts.out);
+  ctx.log.info(`Dry run: nothing was sent.${form ? maskedNote(form, body, opts.reveal) : " The entity's form could not be read, so no field is masked."}`);
+  return ExitCode.OK;
 }
 
 /** The entity's form when it can be read (for masking only); undefined otherwise. */

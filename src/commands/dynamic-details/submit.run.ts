@@ -12,7 +12,7 @@ import { runForm } from '../../forms/flow.js';
 import type { Prompter } from '../../forms/prompter.js';
 import { isObj } from '../../forms/schema.js';
 import { loadServerForm } from '../../forms/load.js';
-import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
+import { confirmSend, dryRunBody, formIfReadable, readBodyFile } from '../../forms/body-file.js';
 import { maskedNote, maskSecrets, withoutSecrets } from '../../forms/secrets.js';
 import { fixIssues } from '../../forms/review.js';
 import { partnerCommand, q, suggestion } from '../../text/command-line.js';
@@ -50,12 +50,9 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
 
   if (handBody) {
     // The escape hatch: the body as written, whatever the form looks like.
-    if (opts.dryRun) {
-      await writeRecord(ctx.io, ctx.io.stdout, handBody, { format: 'json' });
-      ctx.log.info('Dry run: nothing was sent.');
-      return ExitCode.OK;
-    }
+    // Read for masking only: the body is sent as written.
     const readable = entity ? await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity })) : undefined;
+    if (opts.dryRun) return dryRunBody(ctx, handBody, readable, { out: { format: 'json' }, reveal: opts.reveal });
     if (!(await confirmSend(ctx, prompter, { what: `PATCH /v1/employees/${id}/dynamic-details`, body: handBody, form: readable, yes: opts.yes, reveal: opts.reveal }))) {
       ctx.io.stderr.write('Nothing was sent.\n');
       return ExitCode.INTERRUPTED;

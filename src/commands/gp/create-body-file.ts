@@ -4,9 +4,8 @@ import type { Context } from '../../context.js';
 import { createGpEmployment, getFormSchema } from '../../api/employees.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { createFailure } from '../../forms/flow.js';
-import { writeRecord } from '../../output/writer.js';
 import { dynamicKeys } from '../../forms/bodies.js';
-import { confirmSend, formIfReadable, readBodyFile } from '../../forms/body-file.js';
+import { confirmSend, dryRunBody, formIfReadable, readBodyFile } from '../../forms/body-file.js';
 import type { Prompter } from '../../forms/prompter.js';
 import { printCreated } from './create-submit.js';
 import type { CreateOptions } from './create.run.js';
@@ -21,13 +20,10 @@ export async function createFromBody(opts: CreateOptions, path: string, ctx: Con
   if (entity === undefined) throw new UsageError('Which legal entity? Pass --entity NAME or put "entity" in the body', undefined, 'MISSING_ENTITY');
   const { entity: _e, ...rest } = file;
   const body = { entity, ...rest };
-  if (opts.dryRun) {
-    await writeRecord(ctx.io, ctx.io.stdout, body, opts.out);
-    ctx.log.info('Dry run: nothing was sent.');
-    return ExitCode.OK;
-  }
+  // Read for masking only (a GET; a dry run without credentials shows the body unmasked): the body is sent as written.
+  const form = await formIfReadable(ctx, async () => getFormSchema(await ctx.http(), { employmentType: 'GLOBAL_PAYROLL', entity }));
+  if (opts.dryRun) return dryRunBody(ctx, body, form, opts);
   const http = await ctx.http();
-  const form = await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }));
   if (!(await confirmSend(ctx, prompter, { what: 'POST /v1/employees/gp-employments', body, form, yes: opts.yes, reveal: opts.reveal }))) {
     ctx.io.stderr.write('Nothing was sent.\n');
     return ExitCode.INTERRUPTED;
