@@ -1,7 +1,8 @@
-import { Agent, closeDispatcher, errors as undiciErrors, poolOptions, proxyAgent, request, type Dispatcher } from './undici.js';
+import { Agent, closeDispatcher, errors as undiciErrors, poolOptions, proxyAgent, type Dispatcher } from './undici.js';
+import { readAnswer, type Answer } from './answer-reader.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
-import { BodyTooLargeError, firstInvalidUtf8, readCapped } from '../input.js';
+import { BodyTooLargeError, firstInvalidUtf8 } from '../input.js';
 import { apiErrorFrom, badJsonError, headerCorrelation, redirectError } from './errors.js';
 import type { AuditEntry } from '../audit/log.js';
 import { secretRedactor } from './redact.js';
@@ -187,8 +188,7 @@ export class HttpClient {
     const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
     const signal = deadline.signal;
     const started = Date.now();
-    let res: Dispatcher.ResponseData;
-    let bytes: Buffer;
+    let res: Answer;
     // --timeout bounds the waiting too: a Retry-After past what is left of it ends the retries at once.
     let comeBackInMs: number | undefined;
     const leftMs = () => this.opts.timeoutMs - (Date.now() - started);
@@ -197,9 +197,11 @@ export class HttpClient {
         // Set once the headers are in: a failure after that cut the answer off mid-body.
         let answered = false;
         try {
-          res = await settledBy(request(url, { method: method as Dispatcher.HttpMethod, headers, body: payload, dispatcher: this.dispatcher, signal }), signal);
-          answered = true;
-          bytes = await readCapped(res.body, init.maxBytes ?? MAX_RESPONSE_BYTES, { declaredLength: res.headers['content-length'] });
+          res = await readAnswer(this.dispatcher, { method: method as Dispatcher.HttpMethod, origin: url.origin, path: `${url.pathname}${url.search}`, headers, body: payload }, {
+            maxBytes: init.maxBytes ?? MAX_RESPONSE_BYTES,
+            signal,
+            onHeaders: () => (answered = true),
+          });
         } catch (err) {
           if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
           this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
@@ -233,7 +235,8 @@ export class HttpClient {
       deadline.dispose();
     }
     this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} -> ${res.statusCode} in ${Date.now() - started} ms`);
-    const resHeaders = res.headers as Record<string, string | string[] | undefined>;
+    const resHeaders = res.headers;
+    const bytes = res.body;
     audit?.answered(res.statusCode, headerCorrelation(resHeaders, this.redact), bytes);
     // An answer that echoes our Authorization header (some proxies do), whole or in part, in its
     // body or in a header that is shown, must not put the token on stderr: api/errors.ts masks
@@ -315,38 +318,6 @@ function comeBackLater(err: ApiError, waitMs: number, timeoutMs: number): ApiErr
   });
 }
 
-/**
- * The request's answer, or its signal's reason once the signal aborts,
- * whether or not undici ever settles it: undici only hears an abort once a
- * request has a connection, and one waiting for a connection that never
- * comes (a proxy that swallows CONNECT) would outlive --timeout. An answer
- * that comes after all is thrown away.
- */
-function settledBy(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  if (signal.aborted) {
-    pending.then((r) => r.body.destroy(), () => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      pending.then((r) => r.body.destroy(), () => undefined);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (r) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(r);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
-/** The error for the last failed attempt of a request. */
 function failure(err: unknown, a: { url: URL; method: string; attempts: number; answered: boolean; deadline: Deadline; timeoutMs: number }): Error {
   if (a.deadline.stopped) return new InterruptedError();
   if (a.deadline.expired) return timeoutError(a.url, a.method, a.timeoutMs, err);
