@@ -74,18 +74,24 @@ export class Deadline {
   }
 }
 
-/** The deadlines in flight on one stop signal, and the one listener that stops them all. */
+/** What a stop signal stops: a Deadline, or a delivery in flight (delivery.ts). */
+export interface Stoppable {
+  stopBy(signal: AbortSignal): void;
+}
+
+/** The requests in flight on one stop signal, and the one listener that stops them all. */
 interface Watchers {
-  deadlines: Set<Deadline>;
+  deadlines: Set<Stoppable>;
   onAbort: () => void;
 }
 
 const watched = new WeakMap<AbortSignal, Watchers>();
 
-function watch(signal: AbortSignal, d: Deadline): void {
+/** Stops `d` when `signal` aborts, through the one listener shared by everything waiting on it; unwatch when done. */
+export function watch(signal: AbortSignal, d: Stoppable): void {
   let w = watched.get(signal);
   if (!w) {
-    const deadlines = new Set<Deadline>();
+    const deadlines = new Set<Stoppable>();
     w = { deadlines, onAbort: () => [...deadlines].forEach((x) => x.stopBy(signal)) };
     watched.set(signal, w);
     signal.addEventListener('abort', w.onAbort, { once: true });
@@ -93,7 +99,7 @@ function watch(signal: AbortSignal, d: Deadline): void {
   w.deadlines.add(d);
 }
 
-function unwatch(signal: AbortSignal, d: Deadline): void {
+export function unwatch(signal: AbortSignal, d: Stoppable): void {
   const w = watched.get(signal);
   if (!w?.deadlines.delete(d) || w.deadlines.size > 0) return;
   // The last one: no listener is left on a signal that outlives the requests (the CLI's Ctrl-C).

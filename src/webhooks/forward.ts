@@ -41,7 +41,12 @@ export function delivered(r: ForwardResult): boolean {
  * so a replayed event can arrive with different bytes.
  */
 export function payloadDigest(payload: unknown): string {
-  return createHash('sha256').update(stringifyExact(payload)).digest('hex');
+  return digestOfJson(stringifyExact(payload));
+}
+
+/** payloadDigest from the payload's JSON text as stringifyExact wrote it (a receiver that writes that text to the journal too). */
+export function digestOfJson(json: string): string {
+  return createHash('sha256').update(json).digest('hex');
 }
 
 /**

@@ -50,6 +50,16 @@ export interface DeliveryRecord {
 
 export type JournalRecord = SpooledEvent | DeliveryRecord;
 
+/**
+ * An event's journal line, its payload given as the JSON text already written
+ * for its digest (stringifyExact's): the same line as stringifyExact(record)
+ * and a newline, without writing the payload a second time.
+ */
+export function eventLine(r: SpooledEvent, payloadJson: string): string {
+  const q = JSON.stringify;
+  return `{"t":"event","id":${q(r.id)},"digest":${q(r.digest)},"receivedAt":${q(r.receivedAt)},"eventType":${q(r.eventType)},"kid":${q(r.kid)},"jws":${q(r.jws)},"payload":${payloadJson},"target":${q(r.target)}}\n`;
+}
+
 export class SpoolError extends CliError {
   constructor(message: string, hint?: string) {
     super(message, { code: 'SPOOL', exitCode: ExitCode.FAILURE, hint });

@@ -13,17 +13,30 @@ import { listenError } from '../errors.js';
 import { readBody } from './body.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { NO_METRICS, type MetricsEndpoint, type ReceiverMetrics } from './metrics.js';
-import { abandonAfterMs, delivered, DirectDelivery, Forwarder, forwardBody, payloadDigest, type ForwardEvent, type ForwardResult } from './forward.js';
+import { abandonAfterMs, delivered, digestOfJson, DirectDelivery, Forwarder, forwardBody, type ForwardEvent, type ForwardResult } from './forward.js';
+import { stringifyExact } from '../json/stringify-exact.js';
 import type { KeyStore } from './jwks.js';
 import type { DeliveryClient } from '../api/delivery.js';
-import { MAX_WEBHOOK_BYTES, REASONS, tooLargeVerdict, verifyWebhook, type Verdict } from './verify.js';
+import { MAX_WEBHOOK_BYTES, REASONS, tooLargeVerdict, verifyWebhook, type SignedText, type Verdict } from './verify.js';
 
 export type { ForwardResult } from './forward.js';
+
+/** A verified event to keep. */
+export interface StoredEvent {
+  digest: string;
+  jws: string;
+  verdict: Verdict;
+  receivedAt: string;
+  /** The payload as stringifyExact writes it (what the digest is of), when the receiver has it already. */
+  payloadJson?: string;
+  /** The payload's text as signed (what the target receives), when the receiver has it already. */
+  payloadText?: string;
+}
 
 /** Where verified events are kept durably before they are acknowledged (the spool). */
 export interface EventStore {
   /** Resolves once the event is on disk: 'stored', or 'duplicate' when its digest is already kept. Rejects when it cannot be kept. */
-  accept(e: { digest: string; jws: string; verdict: Verdict; receivedAt: string }): Promise<'stored' | 'duplicate'>;
+  accept(e: StoredEvent): Promise<'stored' | 'duplicate'>;
 }
 
 /** Seconds a sender is asked to wait before retrying an event that was not kept. */
@@ -215,8 +228,9 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
 
   async function answer(body: Buffer, time: string, res: ServerResponse): Promise<void> {
     let verdict: Verdict;
+    const signed: SignedText = {};
     try {
-      verdict = await verifyWebhook(body, store);
+      verdict = await verifyWebhook(body, store, signed);
     } catch (err) {
       // The key set could not be fetched: nothing is known about the webhook.
       onError(`could not verify a webhook: ${(err as Error).message}`);
@@ -246,7 +260,7 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
       }
     }
     event.filtered = opts.events !== undefined && !opts.events.has(verdict.eventType ?? '');
-    if (!event.filtered && (opts.spool || direct)) await keep(event, verdict, body, time);
+    if (!event.filtered && (opts.spool || direct)) await keep(event, verdict, body, time, signed.payloadText);
     if (event.httpStatus === 503) {
       metrics.refused('NOT_KEPT');
       notKept(res, `${event.problem}; retry later`);
@@ -255,17 +269,19 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
   }
 
   /** Stores (spool) or forwards (direct) a valid event; a 503 and its problem on `event` when it was not kept. */
-  async function keep(event: ReceivedEvent, verdict: Verdict, body: Buffer, time: string): Promise<void> {
-    const digest = payloadDigest(verdict.payload);
+  async function keep(event: ReceivedEvent, verdict: Verdict, body: Buffer, time: string, payloadText: string | undefined): Promise<void> {
+    // Written once: the digest is of this text, and the journal's record holds it.
+    const payloadJson = stringifyExact(verdict.payload);
+    const digest = digestOfJson(payloadJson);
     if (opts.spool) {
       try {
-        event.spooled = await opts.spool.accept({ digest, jws: bodyText(body), verdict, receivedAt: time });
+        event.spooled = await opts.spool.accept({ digest, jws: bodyText(body), verdict, receivedAt: time, payloadJson, payloadText });
       } catch (err) {
         event.httpStatus = 503;
         event.problem = `not stored in the spool: ${(err as Error).message}`;
       }
     } else if (direct && !closed) {
-      const fe: ForwardEvent = { digest, eventType: verdict.eventType, kid: verdict.kid, body: forwardBody(body, verdict.payload) };
+      const fe: ForwardEvent = { digest, eventType: verdict.eventType, kid: verdict.kid, body: payloadText ?? forwardBody(body, verdict.payload) };
       event.forward = await direct.deliver(fe);
       if (!event.forward.duplicate) metrics.delivery({ result: event.forward });
       if (!delivered(event.forward)) {

@@ -30,7 +30,6 @@
 // The journal is compacted (journal-compact.ts) at start-up and, while
 // running, when nothing is in flight or waiting and enough was appended since
 // the last time; appends wait for it.
-import { randomBytes } from 'node:crypto';
 import { fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -39,15 +38,15 @@ import { ensurePrivateDir } from '../config/secure-files.js';
 import { untrustedReason } from './trust.js';
 import { abandonAfterMs, DedupeWindow, delivered, Forwarder, forwardBody, type ForwardResult } from './forward.js';
 import { compactJournal, discardCompaction, shouldCompact, type CompactionPolicy } from './journal-compact.js';
-import { cutTornTail, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
+import { cutTornTail, eventLine, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
+import { EventIds } from './event-ids.js';
 import { JournalWriter } from './journal-writer.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DEFAULT_FORWARD_CONCURRENCY, MAX_FORWARD_CONCURRENCY } from './forward-limits.js';
 import { asideNotice, readAside } from './journal-aside.js';
 import { deliveredSince } from './journal-tail.js';
-import type { EventStore } from './listen.js';
+import type { EventStore, StoredEvent } from './listen.js';
 import type { DeliveryClient } from '../api/delivery.js';
-import type { Verdict } from './verify.js';
 import { countOf } from '../output/count.js';
 import { stringifyExact } from '../json/stringify-exact.js';
 
@@ -166,6 +165,9 @@ export class Spool implements EventStore {
   /** Digest → the append that stores it: a concurrent copy waits for the same fsync. */
   private readonly storing = new Map<string, Promise<void>>();
   private readonly pending = new DeliveryQueue();
+  /** What the target receives for an event received in this run: its payload's text from verification (not decoded from the JWS again). */
+  private readonly bodies = new WeakMap<SpooledEvent, string>();
+  private readonly ids = new EventIds();
   /** Events a forward was started for (now or before a restart) and not delivered: sent again as redeliveries. */
   private readonly sentBefore = new Set<string>();
   private readonly journal: JournalWriter;
@@ -260,7 +262,7 @@ export class Spool implements EventStore {
     }
   }
 
-  async accept(e: { digest: string; jws: string; verdict: Verdict; receivedAt: string }): Promise<'stored' | 'duplicate'> {
+  async accept(e: StoredEvent): Promise<'stored' | 'duplicate'> {
     if (this.closed) throw new Error('the spool is closed');
     const pending = this.storing.get(e.digest);
     if (pending) {
@@ -270,7 +272,7 @@ export class Spool implements EventStore {
     if (this.seen.has(e.digest)) return 'duplicate';
     const record: SpooledEvent = {
       t: 'event',
-      id: `${this.now().toString(36)}-${randomBytes(6).toString('hex')}`,
+      id: this.ids.next(this.now()),
       digest: e.digest,
       receivedAt: e.receivedAt,
       eventType: e.verdict.eventType,
@@ -279,7 +281,8 @@ export class Spool implements EventStore {
       payload: e.verdict.payload,
       target: this.opts.forwardTo ?? null,
     };
-    const write = this.append(record);
+    if (e.payloadText !== undefined) this.bodies.set(record, e.payloadText);
+    const write = this.append(record, e.payloadJson);
     this.storing.set(e.digest, write);
     try {
       await write;
@@ -298,9 +301,9 @@ export class Spool implements EventStore {
   }
 
   /** Appends one event; resolves after the fdatasync that covers it (a compaction in progress finishes first). */
-  private async append(record: SpooledEvent): Promise<void> {
+  private async append(record: SpooledEvent, payloadJson?: string): Promise<void> {
     if (this.compacting) await this.compacting;
-    await this.journal.append(this.line(record));
+    await this.journal.append(payloadJson === undefined ? this.line(record) : this.counted(eventLine(record, payloadJson)));
   }
 
   /** Writes a delivery record now (in the kernel when this returns); its fsync joins the next group commit. */
@@ -315,7 +318,11 @@ export class Spool implements EventStore {
 
   private line(r: SpooledEvent | DeliveryRecord): string {
     // stringifyExact: a payload's numbers stay as signed (LosslessNumber), in the journal too.
-    const text = `${stringifyExact(r)}\n`;
+    return this.counted(`${stringifyExact(r)}\n`);
+  }
+
+  /** A line about to be appended, counted towards the next compaction. */
+  private counted(text: string): string {
     this.appended += text.length;
     return text;
   }
@@ -384,7 +391,7 @@ export class Spool implements EventStore {
       }
       const redelivery = this.sentBefore.has(next.id);
       this.sentBefore.add(next.id);
-      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: forwardBody(next.jws, next.payload), redelivery }, undefined, this.stop.signal);
+      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: this.bodies.get(next) ?? forwardBody(next.jws, next.payload), redelivery }, undefined, this.stop.signal);
       // Stopped mid-delivery: unless the target took it, it stays undelivered in the journal, resumed at the next start.
       if (this.closed && !delivered(r)) break;
       const at = new Date(this.now()).toISOString();

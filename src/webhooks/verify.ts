@@ -70,11 +70,21 @@ function emptyVerdict(): Verdict {
 }
 
 /**
+ * Filled by verifyWebhook for a receiver that forwards: the payload's text
+ * exactly as signed (the JWS payload's bytes as UTF-8), once its signature
+ * verified, so the forward need not decode the JWS again. Not part of the
+ * verdict: verdicts cross threads (verify-pool.ts) and are printed.
+ */
+export interface SignedText {
+  payloadText?: string;
+}
+
+/**
  * The whole check of one webhook body. Never throws a VerificationError: it
  * becomes the verdict's reason. Key-set failures (network, not a JWKS) do
  * throw: they say nothing about the webhook.
  */
-export async function verifyWebhook(input: string | Uint8Array, store: KeyStore): Promise<Verdict> {
+export async function verifyWebhook(input: string | Uint8Array, store: KeyStore, signed?: SignedText): Promise<Verdict> {
   const v = emptyVerdict();
   let payloadBytes: Uint8Array;
   try {
@@ -114,6 +124,7 @@ export async function verifyWebhook(input: string | Uint8Array, store: KeyStore)
     return fail(v, new VerificationError(REASONS.PAYLOAD_NOT_JSON, 'the signature is genuine, but the payload is not JSON'));
   }
   v.payload = payload;
+  if (signed) signed.payloadText = payloadText;
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
     return fail(v, new VerificationError(REASONS.PAYLOAD_SHAPE, 'the signature is genuine, but the payload is not a JSON object'));
   }

@@ -378,8 +378,19 @@ async function listen() {
     }
   };
 
-  async function run(args) {
-    const child = spawn(NODE, [BIN, 'webhook', 'listen', '--jwks-file', jwksFile, ...args], { env: cliEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  // CPU seconds a process has used (every thread: WebCrypto verifies on libuv's pool), from /proc.
+  const cpuSeconds = (pid) => {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      return NaN;
+    }
+  };
+
+  // `program`: the receiver's command line after node (the CLI's, or the floor's minimal-listen.mjs); `forwards`: it delivers to the target.
+  async function run(args, { program = [BIN, 'webhook', 'listen', '--jwks-file', jwksFile], forwards = args.includes('--forward-to') } = {}) {
+    const child = spawn(NODE, [...program, ...args], { env: cliEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
     sandboxes.add(child);
     const url = await new Promise((res, rej) => {
       let err = '';
@@ -390,6 +401,9 @@ async function listen() {
       });
       child.once('exit', () => rej(new Error(`listen exited: ${err}`)));
     });
+    // One request before the clock starts, in every run: this process's first fetch() loads Node's own
+    // undici (85 ms of CPU here), which would otherwise land in the spooled run only (its scraper's first).
+    await fetch(new URL('/healthz', url)).then((r) => r.arrayBuffer(), () => undefined);
     const rss = [];
     const sampler = setInterval(() => rss.push(rssMiB(child.pid)), 500);
     // --metrics is served while the senders send, as a Prometheus server would scrape it.
@@ -404,6 +418,8 @@ async function listen() {
     const agent = new Agent({ connections: SENDERS });
     let next = 0;
     let ok = 0;
+    const cpu0 = cpuSeconds(child.pid);
+    const own0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: SENDERS }, async () => {
@@ -417,23 +433,35 @@ async function listen() {
     );
     const ackedMs = performance.now() - t0;
     const deliveredAtAck = delivered;
-    if (args.includes('--forward-to')) {
-      if (delivered < EVENTS) await new Promise((r) => (allDelivered = r));
-    }
+    if (forwards && delivered < EVENTS) await new Promise((r) => (allDelivered = r));
     const doneMs = performance.now() - t0;
+    // CPU per event until every event was delivered: the receiver's, and this process's (the senders and the target).
+    const cpuMs = ((cpuSeconds(child.pid) - cpu0) * 1000) / EVENTS;
+    const own = process.cpuUsage(own0);
+    const benchCpuMs = (own.user + own.system) / 1000 / EVENTS;
     clearInterval(sampler);
     clearInterval(scraper);
     child.kill('SIGINT');
     await new Promise((r) => child.once('exit', r));
     sandboxes.delete(child);
     await agent.close();
-    return { ok, ackedMs, doneMs, deliveredAtAck, scrapes, rss: rss.filter((x) => !Number.isNaN(x)) };
+    return { ok, ackedMs, doneMs, deliveredAtAck, scrapes, cpuMs, benchCpuMs, rss: rss.filter((x) => !Number.isNaN(x)) };
   }
 
   const verifyOnly = await run([]);
   delivered = 0;
   const concurrency = process.env.BENCH_FORWARD_CONCURRENCY ? ['--forward-concurrency', process.env.BENCH_FORWARD_CONCURRENCY] : [];
   const spooled = await run(['--forward-to', targetUrl, '--spool', join(TMP, 'spool'), '--metrics', ...concurrency]);
+  // BENCH_LISTEN_FLOOR=1: the same senders and target against the least a receiver can do (minimal-listen.mjs).
+  let floor;
+  if (process.env.BENCH_LISTEN_FLOOR === '1') {
+    const minimal = join(HERE, 'minimal-listen.mjs');
+    delivered = 0;
+    const verify = await run([], { program: [minimal, jwksFile] });
+    delivered = 0;
+    const spool = await run([targetUrl, join(TMP, 'minimal-journal.ndjson')], { program: [minimal, jwksFile], forwards: true });
+    floor = { verify, spool };
+  }
   target.close();
   const rate = (n, ms) => n / (ms / 1000);
   const ackRate = rate(EVENTS, spooled.ackedMs);
@@ -463,6 +491,17 @@ async function listen() {
     goal: '≥ 0.9×',
     pass: deliveryRate / ackRate >= 0.9 && delivered === EVENTS,
   });
+  // On a machine the senders, the target and the receiver keep busy, throughput follows CPU per event:
+  // the ratio the CPU figures predict (the receiver's and this process's, per event) is steadier than the timed one.
+  const cpuNote = (name, v, sp) => {
+    const perEvent = (r) => `${r.cpuMs.toFixed(2)} + ${r.benchCpuMs.toFixed(2)} ms`;
+    return `${name}: CPU an event (receiver + senders and target) ${perEvent(sp)} spooled, ${perEvent(v)} verify-only: ratio by CPU ${((v.cpuMs + v.benchCpuMs) / (sp.cpuMs + sp.benchCpuMs)).toFixed(2)}×`;
+  };
+  notes.push(cpuNote('listen', verifyOnly, spooled));
+  if (floor) {
+    const r = rate(EVENTS, floor.spool.ackedMs) / rate(EVENTS, floor.verify.ackedMs);
+    notes.push(`${cpuNote('listen floor (test/bench/minimal-listen.mjs)', floor.verify, floor.spool)}; timed ${Math.round(rate(EVENTS, floor.spool.ackedMs))} /s against ${Math.round(rate(EVENTS, floor.verify.ackedMs))} /s (${r.toFixed(2)}×), ${floor.spool.ok}/${EVENTS} and ${floor.verify.ok}/${EVENTS} acknowledged`);
+  }
   const { loadavg } = await import('node:os'); // here, not at the top: this section's own import
   notes.push(`listen: load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; ${spooled.scrapes} scrapes of /metrics answered; acknowledged ${spooled.ok}/${EVENTS} with --spool in ${(spooled.ackedMs / 1000).toFixed(2)} s (${spooled.deliveredAtAck} delivered by then), all delivered after ${(spooled.doneMs / 1000).toFixed(2)} s; verify-only ${verifyOnly.ok}/${EVENTS} in ${(verifyOnly.ackedMs / 1000).toFixed(2)} s; receiver RSS max ${early.toFixed(0)} MiB in the first half of the run, ${late.toFixed(0)} MiB in the second (${spooled.rss.length} samples); the verify-only receiver's ${halves(verifyOnly.rss)}`);
 }

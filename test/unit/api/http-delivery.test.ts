@@ -1,6 +1,7 @@
 // The delivery client (HttpDeliveryClient, ctx.delivery()): POSTs to a URL the
 // user chose with no token, no retries, any status as a result, a total
 // deadline, the reply capped and discarded, a pool sized by `connections`.
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -136,6 +137,20 @@ describe('HttpDeliveryClient', () => {
     expect(Date.now() - t).toBeLessThan(5000);
     server.closeAllConnections();
     await Promise.all([c.close(), c2.close()]);
+  });
+
+  it('many deliveries in flight on one stop signal share one listener on it, and leave none behind', async () => {
+    const held: ServerResponse[] = [];
+    handler = (_q, res) => held.push(res);
+    const stop = new AbortController();
+    const c = delivery({ connections: 32, signal: stop.signal });
+    const all = Promise.all(Array.from({ length: 20 }, () => c.deliver(url, { body: 'x', signal: stop.signal })));
+    await until(() => held.length === 20, 'twenty deliveries in flight');
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    for (const res of held.splice(0)) res.writeHead(200).end('ok');
+    expect((await all).map((r) => [r.status, r.excerpt])).toEqual(Array(20).fill([200, 'ok']));
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+    await c.close();
   });
 
   it('the pool: `connections` deliveries run at once, and no more', async () => {
