@@ -3,17 +3,9 @@ declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export default Agent;
 }
-declare module 'undici/lib/dispatcher/dispatcher.js' {
-  import { Dispatcher } from 'undici';
-  export default Dispatcher;
-}
 declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import { EnvHttpProxyAgent } from 'undici';
   export default EnvHttpProxyAgent;
-}
-declare module 'undici/lib/api/index.js' {
-  const api: Record<string, unknown>;
-  export default api;
 }
 declare module 'undici/lib/core/errors.js' {
   import { errors } from 'undici';
@@ -22,4 +14,13 @@ declare module 'undici/lib/core/errors.js' {
 declare module 'undici/lib/dispatcher/pool.js' {
   import { Pool } from 'undici';
   export default Pool;
+}
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import { Dispatcher } from 'undici';
+  export default Dispatcher;
+}
+declare module 'undici/lib/api/api-connect.js' {
+  import { Dispatcher } from 'undici';
+  const connect: Dispatcher['connect'];
+  export default connect;
 }

@@ -7,23 +7,19 @@
 // These paths are undici's own files (it has no exports map); a release that
 // moves them fails the build, never silently.
 import Agent from 'undici/lib/dispatcher/agent.js';
-import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
-import api from 'undici/lib/api/index.js';
 import errors from 'undici/lib/core/errors.js';
+import connect from 'undici/lib/api/api-connect.js';
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import type { Agent as AgentType, Dispatcher as DispatcherType, Pool as PoolType } from 'undici';
-// What undici's index does: every dispatcher gets request(), stream() and the rest.
-Object.assign(Dispatcher.prototype, api);
+// Of undici's request APIs (lib/api, which its index gives every dispatcher) only connect(): its
+// proxy agent opens the CONNECT tunnel with it. Requests go through dispatch with a handler of
+// partner's own (answer-reader.ts, delivery.ts): request(), stream() and the rest are never loaded.
+Dispatcher.prototype.connect = connect;
 
 export { Agent, EnvHttpProxyAgent, errors };
 export type { DispatcherType as Dispatcher };
-
-/** undici's request(url, opts) without its index: `dispatcher.request` with origin and path from the URL. */
-export function request(url: URL, opts: Omit<DispatcherType.RequestOptions, 'origin' | 'path'> & { dispatcher: DispatcherType }): Promise<DispatcherType.ResponseData> {
-  const { dispatcher, ...rest } = opts;
-  return dispatcher.request({ ...rest, origin: url.origin, path: `${url.pathname}${url.search}` });
-}
 
 /**
  * The keep-alive pool of one client: `connections` per origin, undici's own

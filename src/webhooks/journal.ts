@@ -56,7 +56,8 @@ export type JournalRecord = SpooledEvent | DeliveryRecord;
  * and a newline, without writing the payload a second time.
  */
 export function eventLine(r: SpooledEvent, payloadJson: string): string {
-  const q = JSON.stringify;
+  // null for a field that is missing at run time (never `undefined`, which is no JSON).
+  const q = (v: unknown) => JSON.stringify(v ?? null);
   return `{"t":"event","id":${q(r.id)},"digest":${q(r.digest)},"receivedAt":${q(r.receivedAt)},"eventType":${q(r.eventType)},"kid":${q(r.kid)},"jws":${q(r.jws)},"payload":${payloadJson},"target":${q(r.target)}}\n`;
 }
 
