@@ -172,9 +172,17 @@ class DeliveryAttempt implements Dispatcher.DispatchHandler, Stoppable {
     this.end(new InterruptedError());
   }
 
+  /**
+   * Ends the attempt: at once, even while it waits for a connection (a full
+   * pool), where undici would not hear an abort until it has one; a request
+   * that gets one later is aborted then (onRequestStart).
+   */
   private end(reason: Error): void {
     if (this.controller) this.controller.abort(reason);
-    else this.endedBy ??= reason;
+    else {
+      this.endedBy ??= reason;
+      this.reject(reason);
+    }
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {

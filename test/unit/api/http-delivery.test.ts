@@ -153,6 +153,30 @@ describe('HttpDeliveryClient', () => {
     await c.close();
   });
 
+  it('a delivery waiting for a connection (the pool full) ends at its deadline or on a stop, not when a connection frees', async () => {
+    // Before, its promise waited for a connection: undici hears an abort only once a request has one.
+    const held: ServerResponse[] = [];
+    handler = (_q, res) => held.push(res);
+    const stop = new AbortController();
+    const c = delivery({ connections: 1, timeoutMs: 60_000 });
+    const first = c.deliver(url, { body: 'x' });
+    await until(() => held.length === 1, 'the first delivery, holding the one connection');
+    const short = delivery({ connections: 1, timeoutMs: 300 });
+    // The same pool is what matters: a second client of one connection holds its own; fill it too.
+    const shortFirst = short.deliver(url, { body: 'x' }).catch((e: unknown) => e);
+    await until(() => held.length === 2, "the short client's connection taken");
+    const t = Date.now();
+    await expect(short.deliver(url, { body: 'queued-deadline' })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const queued = c.deliver(url, { body: 'queued-stop', signal: stop.signal });
+    stop.abort();
+    await expect(queued).rejects.toBeInstanceOf(InterruptedError);
+    expect(Date.now() - t).toBeLessThan(5000);
+    for (const res of held.splice(0)) res.writeHead(200).end();
+    expect((await first).status).toBe(200);
+    await shortFirst;
+    await Promise.all([c.close(), short.close()]);
+  });
+
   it('the pool: `connections` deliveries run at once, and no more', async () => {
     const held: ServerResponse[] = [];
     let inFlight = 0;
