@@ -81,21 +81,6 @@ export class ReplyExcerpt {
   }
 }
 
-/**
- * Reads a reply: keeps the first bytes, discards the rest, and drops the
- * connection (destroys the stream) rather than read more than `discardBytes`.
- */
-export async function readReply(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, excerptBytes = REPLY_EXCERPT_BYTES, discardBytes = REPLY_DISCARD_BYTES): Promise<string> {
-  const reply = new ReplyExcerpt(excerptBytes, discardBytes);
-  for await (const chunk of body) {
-    if (!reply.take(chunk)) {
-      body.destroy();
-      break;
-    }
-  }
-  return reply.text();
-}
-
 /** Only http(s) URLs are delivered to (the flags check it; this guards every other caller). */
 export function deliveryUrl(raw: string): URL {
   const url = new URL(raw);

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent, errors as undiciErrors } from 'undici';
-import { DeliveryError, deliveryUrl, HttpDeliveryClient, readReply, REPLY_EXCERPT_BYTES } from '../../../src/api/delivery.js';
+import { DeliveryError, deliveryUrl, HttpDeliveryClient, ReplyExcerpt, REPLY_EXCERPT_BYTES } from '../../../src/api/delivery.js';
 import { createContext } from '../../../src/context.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { testIO } from '../../../src/io.js';
@@ -227,41 +227,33 @@ describe('HttpDeliveryClient', () => {
 
 });
 
-describe('deliveryUrl and readReply', () => {
+describe('deliveryUrl and ReplyExcerpt', () => {
   it('takes any http(s) URL (plain http to a remote app is the user\'s choice), nothing else', () => {
     expect(deliveryUrl('http://app.internal:3000/hooks').host).toBe('app.internal:3000');
     expect(deliveryUrl('https://example.com/x').protocol).toBe('https:');
     expect(() => deliveryUrl('ftp://example.com/')).toThrow(/not an http\(s\) URL/);
   });
 
-  it('keeps at most the excerpt, across chunks, and stops reading past the discard cap', async () => {
-    let destroyed = false;
+  /** Feeds chunks until take() says stop, as the delivery handler does: the text, and how many were read. */
+  const read = (reply: ReplyExcerpt, chunks: string[]) => {
     let pulled = 0;
-    const body = {
-      async *[Symbol.asyncIterator]() {
-        for (let i = 0; i < 100; i++) {
-          pulled++;
-          yield Buffer.from('abcdefghij');
-        }
-      },
-      destroy: () => (destroyed = true),
-    };
-    expect(await readReply(body, 15, 35)).toBe('abcdefghijabcde');
-    expect(destroyed).toBe(true);
-    expect(pulled).toBe(4);
+    let stopped = false;
+    for (const c of chunks) {
+      pulled++;
+      if (!reply.take(Buffer.from(c))) {
+        stopped = true;
+        break;
+      }
+    }
+    return { text: reply.text(), pulled, stopped };
+  };
+
+  it('keeps at most the excerpt, across chunks, and stops reading past the discard cap', () => {
+    expect(read(new ReplyExcerpt(15, 35), Array(100).fill('abcdefghij'))).toEqual({ text: 'abcdefghijabcde', pulled: 4, stopped: true });
   });
 
-  it('a reply of exactly the discard cap is read to its end, not cut', async () => {
-    let destroyed = false;
-    const body = {
-      async *[Symbol.asyncIterator]() {
-        yield Buffer.from('0123456789');
-        yield Buffer.from('abcdefghij');
-      },
-      destroy: () => (destroyed = true),
-    };
-    expect(await readReply(body, 200, 20)).toBe('0123456789abcdefghij');
-    expect(destroyed).toBe(false);
+  it('a reply of exactly the discard cap is read to its end, not cut', () => {
+    expect(read(new ReplyExcerpt(200, 20), ['0123456789', 'abcdefghij'])).toEqual({ text: '0123456789abcdefghij', pulled: 2, stopped: false });
   });
 });
 
