@@ -28,6 +28,16 @@ export class LosslessNumber {
   valueOf(): number {
     return Number(this.source);
   }
+
+  /**
+   * What JSON.stringify writes for this number while stringifyExact runs (set there, then unset);
+   * otherwise nothing changes: the object itself, as JSON.stringify wrote it before.
+   */
+  static jsonInPlace: ((n: LosslessNumber) => string) | undefined;
+
+  toJSON(): unknown {
+    return LosslessNumber.jsonInPlace ? LosslessNumber.jsonInPlace(this) : this;
+  }
 }
 
 /** A value the output layer shows as it is, not walks into: anything but an array or object, or a LosslessNumber. */

@@ -121,6 +121,17 @@ describe('stringifyExact', () => {
     const v = { n: new LosslessNumber('1.0'), s: '\u0000#abc#0' };
     expect(stringifyExact(v)).toBe('{"n":1.0,"s":"\\u0000#abc#0"}');
   });
+
+  it('leaves JSON.stringify as it was, after it returned and after it threw', () => {
+    const n = new LosslessNumber('1.50');
+    expect(stringifyExact({ n })).toBe('{"n":1.50}');
+    expect(JSON.stringify({ n })).toBe('{"n":{"source":"1.50"}}');
+    const circular: Record<string, unknown> = { n };
+    circular.self = circular;
+    expect(() => stringifyExact(circular)).toThrow(TypeError);
+    expect(JSON.stringify({ n })).toBe('{"n":{"source":"1.50"}}');
+    expect(stringifyExact([n, { m: new LosslessNumber('9007199254740993') }])).toBe('[1.50,{"m":9007199254740993}]');
+  });
 });
 
 describe('LosslessNumber and exactNumber', () => {
