@@ -2,7 +2,7 @@
 // acknowledgement contract of `webhook listen --forward-to`: the sender gets
 // 2xx only once the event is safely kept (the target answered 2xx, or it is
 // in the spool); otherwise 503 with Retry-After, so the sender retries.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { DeliveryError, HttpDeliveryClient, type DeliveryClient } from '../api/delivery.js';
 import { InterruptedError } from '../errors.js';
 import { signedPayloadText } from './jws.js';
@@ -46,7 +46,8 @@ export function payloadDigest(payload: unknown): string {
 
 /** payloadDigest from the payload's JSON text as stringifyExact wrote it (a receiver that writes that text to the journal too). */
 export function digestOfJson(json: string): string {
-  return createHash('sha256').update(json).digest('hex');
+  // One call, no Hash object: a digest for every event the receiver takes.
+  return hash('sha256', json, 'hex');
 }
 
 /**
