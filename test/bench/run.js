@@ -394,11 +394,17 @@ async function listen() {
     sandboxes.add(child);
     const url = await new Promise((res, rej) => {
       let err = '';
-      child.stderr.on('data', (c) => {
+      // Only the start-up lines are read: the receiver prints a line an event after that, and
+      // keeping and searching them all cost this process (counted in its CPU an event) O(n²).
+      const startUp = (c) => {
         err += c;
         const m = /Listening for webhooks on (\S+)/.exec(err);
-        if (m) res(m[1]);
-      });
+        if (!m) return;
+        child.stderr.off('data', startUp);
+        child.stderr.resume();
+        res(m[1]);
+      };
+      child.stderr.on('data', startUp);
       child.once('exit', () => rej(new Error(`listen exited: ${err}`)));
     });
     // One request before the clock starts, in every run: this process's first fetch() loads Node's own
