@@ -282,7 +282,7 @@ complete -c partner -n '__partner_in \'webhook listen\'' -l forward-to -x -d 'PO
 complete -c partner -n '__partner_in \'webhook listen\'' -l events -x -a '(__fish_complete_list , __partner_list_1)' -d 'comma-separated event types to report and forward (default: all; others are acknowledged and ignored)'
 complete -c partner -n '__partner_in \'webhook listen\'' -l forward-timeout -x -d 'total time limit of one forward, like 5s or 500ms (default: 5s)'
 complete -c partner -n '__partner_in \'webhook listen\'' -l spool -x -d 'keep every verified event in this directory (append-only, fsync\'d journal, mode 0700) before acknowledging it; forward from there with retries'
-complete -c partner -n '__partner_in \'webhook listen\'' -l forward-concurrency -x -d 'with --spool: forwards in flight at most (default 16); events about one employee still go one at a time, in order'
+complete -c partner -n '__partner_in \'webhook listen\'' -l forward-concurrency -x -d 'with --spool: forwards in flight at most (default 64); events about one employee still go one at a time, in order'
 complete -c partner -n '__partner_in \'webhook listen\'' -l read-timeout -x -d 'a sender has this long for its headers, and as long again for its body, like 10s (default: 10s; 408 when over)'
 complete -c partner -n '__partner_in \'webhook listen\'' -l max-connections -x -d 'sender connections open at once (default 512, and under the open-files limit); at the cap an idle or slow one is closed to make room'
 complete -c partner -n '__partner_in \'webhook listen\'' -l max-body-memory -x -d 'MiB of request bodies held at once (default 16); past it a sender gets 503 with Retry-After'

@@ -30,7 +30,7 @@ describe('flag defaults', () => {
   it('a default the command applies is typed in the JSON (it was null)', () => {
     const flag = (cmd: string, f: string) => doc.commands.find((c) => c.name === cmd)!.flags.find((x) => x.name === f)!;
     expect(flag('employees list', '--concurrency')).toMatchObject({ default: 8, defaultText: '8' });
-    expect(flag('webhook listen', '--forward-concurrency')).toMatchObject({ default: 16, defaultText: '16' });
+    expect(flag('webhook listen', '--forward-concurrency')).toMatchObject({ default: 64, defaultText: '64' });
     expect(flag('employees list', '--page-size')).toMatchObject({ default: null, defaultText: '20; 100 with --all' });
     expect(flag('employees list', '--all')).toMatchObject({ default: false, defaultText: 'off' });
   });
