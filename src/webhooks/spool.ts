@@ -294,7 +294,7 @@ export class Spool implements EventStore {
     if (this.forwarder) {
       this.pending.push(record);
       this.waitingSince.set(record.id, this.now());
-      this.wakeAll();
+      this.wakeOne();
       await this.keepUp();
     }
     return 'stored';
@@ -329,6 +329,15 @@ export class Spool implements EventStore {
 
   private wakeAll(): void {
     for (const wake of this.sleepers.splice(0)) wake();
+  }
+
+  /**
+   * One more event may start (one stored, one retried, or the next of a
+   * subject): one idle worker is enough. Waking all of them (64 by default)
+   * for each event had 63 look, find nothing and sleep again, twice an event.
+   */
+  private wakeOne(): void {
+    this.sleepers.shift()?.();
   }
 
   /** Senders waiting in keepUp(), oldest first: each delivery lets one go. */
@@ -403,7 +412,7 @@ export class Spool implements EventStore {
         this.attempts.delete(next.id);
         this.waitingSince.delete(next.id);
         this.sentBefore.delete(next.id);
-        this.wakeAll(); // the next event of its subject may start
+        this.wakeOne(); // the next event of its subject may start (this worker looks too)
         this.releaseOne();
         this.tell({ event: next, result: r, redelivery });
         continue;
@@ -430,7 +439,7 @@ export class Spool implements EventStore {
       this.attempts.delete(next.id);
       this.waitingSince.delete(next.id);
       this.pending.done(next); // no longer blocks its subject
-      this.wakeAll();
+      this.wakeOne();
       this.releaseOne();
       this.tell({ event: next, result: r, redelivery, parked: park });
       this.opts.debug?.(`spool: ${next.id} parked after ${n} failed forward(s) (${park})`);
@@ -443,7 +452,7 @@ export class Spool implements EventStore {
       const timer = setTimeout(() => {
         this.backoffs.delete(timer);
         this.pending.retry(next);
-        this.wakeAll();
+        this.wakeOne();
       }, wait);
       this.backoffs.add(timer);
       this.tell({ event: next, result: r, redelivery, retryInMs: wait });

@@ -325,6 +325,32 @@ describe('spool delivery: several forwards in flight', () => {
     }
   });
 
+  it('an event stored, retried or next of its employee wakes one idle worker, not all of them', async () => {
+    const t = await holdingTarget();
+    try {
+      const s = await openSpool(tmp(), { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 64 });
+      spools.push(s);
+      // Counts the workers that look for an event (each woken worker looks once, then sleeps again).
+      const queue = (s as unknown as { pending: { take: () => unknown } }).pending;
+      const take = queue.take.bind(queue);
+      let looks = 0;
+      queue.take = () => (looks++, take());
+      await new Promise((r) => setTimeout(r, 50)); // the 64 workers have looked and sleep
+      looks = 0;
+      await s.accept(about('W', 1));
+      await until(() => t.held.length === 1, 'the forward');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(looks).toBeLessThanOrEqual(2);
+      looks = 0;
+      t.held[0]!.release(200);
+      await until(() => s.backlog === 0, 'the delivery');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(looks).toBeLessThanOrEqual(2);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('each delivery lets one waiting answer go, the one waiting longest (not every sender at once)', async () => {
     const t = await holdingTarget();
     try {
