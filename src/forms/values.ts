@@ -1,6 +1,8 @@
 // Values from scripts: a JSON file shaped like the schema (sections nested)
 // and `--set section.field=value` pairs coerced by the field's type.
 import { dateProblem } from '../text/calendar-date.js';
+import { isExact, withExactNumbers } from '../json/lossless-number.js';
+import { parseJsonExact } from '../json/parse-exact.js';
 import { own, put, unsafeKeyPath, UNSAFE_NAMES_HINT } from '../safe-keys.js';
 import { UsageError } from '../errors.js';
 import { setAt } from './paths.js';
@@ -12,18 +14,22 @@ import { issue, type FieldIssue } from './validate.js';
 export { parseSetFlag, type SetPair } from './set-flag.js';
 import type { SetPair } from './set-flag.js';
 
-/** Parses a values file; it must be a JSON object of sections. */
+/**
+ * Parses a values file; it must be a JSON object of sections. A number is
+ * sent as written: one that a double cannot carry (12345678901234567890,
+ * sent as 12345678901234567000) is refused, never rounded.
+ */
 export function parseValuesText(text: string, source: string): Record<string, unknown> {
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = parseJsonExact(text);
   } catch (err) {
     throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}`, 'The file holds one JSON object with a key per section, as `partner gp schema --entity NAME` shows.', 'INVALID_VALUES_FILE');
   }
   if (!isObj(v)) throw new UsageError(`${source} must hold a JSON object of sections, e.g. {"personal": {"firstName": "Ada"}}`, undefined, 'INVALID_VALUES_FILE');
   const unsafe = unsafeKeyPath(v);
   if (unsafe !== undefined) throw new UsageError(`${source}: "${unsafe.slice(0, 120)}" is not a field of any form`, UNSAFE_NAMES_HINT, 'INVALID_VALUES_FILE');
-  return v;
+  return withExactNumbers(v, source, (number, where) => new UsageError(`${where.slice(0, where.length - ` of ${source}`.length)} in ${source} is ${number.length > 40 ? `${number.slice(0, 40)}…` : number}, which would be sent as ${Number(number)}: ${TOO_PRECISE}`, 'Check the number; a value longer than that is usually text (an account or card number): write it in quotes.', 'INVALID_VALUES_FILE'));
 }
 
 /** Every schema that may describe `path`, conditions ignored (for coercion only). */
@@ -42,6 +48,7 @@ const FALSE = /^(false|no|n|0|off)$/i;
 /** What text became: the value (undefined for empty text), or the words saying what was expected. */
 export type Converted = { ok: true; value: unknown } | { ok: false; message: string };
 
+const TOO_PRECISE = 'a number has at most 15 to 17 significant digits, and partner never sends one rounded';
 const NUMBER_FORM = 'must be a number such as 2400000 or 1234.56 (a dot marks decimals; digits may be grouped with commas: 2,400,000 or 24,00,000)';
 const INTEGER_FORM = 'must be a whole number such as 2400000 (digits may be grouped with commas: 2,400,000 or 24,00,000)';
 
@@ -76,14 +83,20 @@ export function ambiguousNumber(text: string): { decimal: number; thousands: num
  * or `85,000` (85 or 85000?) as ambiguous (see ambiguousNumber).
  */
 export function parseNumberText(text: string): number | undefined {
+  const token = numberToken(text);
+  if (token === undefined) return undefined;
+  const n = Number(token);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The number a person typed as a JSON number token (no sign +, no grouping, 0 before a leading dot), or undefined. */
+function numberToken(text: string): string | undefined {
   const t = text.trim();
   if (ambiguousNumber(t)) return undefined;
-  if (PLAIN.test(t)) {
-    const n = Number(t);
-    return Number.isFinite(n) ? n : undefined;
-  }
-  for (const [sep, re] of grouped) if (t.includes(sep) && re.test(t)) return Number(t.split(sep).join(''));
-  return undefined;
+  let token: string | undefined;
+  if (PLAIN.test(t)) token = t;
+  else for (const [sep, re] of grouped) if (t.includes(sep) && re.test(t)) token = t.split(sep).join('');
+  return token?.replace(/^\+/, '').replace(/^(-?)\./, '$10.').replace(/\.(?=$|e)/i, '');
 }
 
 function numberValue(t: string, integer: boolean): Converted {
@@ -95,6 +108,8 @@ function numberValue(t: string, integer: boolean): Converted {
   }
   const n = parseNumberText(t);
   if (n === undefined) return { ok: false, message: integer ? INTEGER_FORM : NUMBER_FORM };
+  // Sent as typed or not at all: 12345678901234567890 would go as 12345678901234567000.
+  if (!isExact(numberToken(t)!)) return { ok: false, message: `has more digits than can be sent exactly ("${t.length > 40 ? `${t.slice(0, 40)}…` : t}" would be sent as ${n}): ${TOO_PRECISE}` };
   if (integer && !Number.isInteger(n)) return { ok: false, message: 'must be a whole number' };
   return { ok: true, value: n };
 }

@@ -1,7 +1,7 @@
 // The one text -> value converter (typed answers, --set) and --set parsing, case by case.
 import { describe, expect, it } from 'vitest';
 import { loadSchema } from '../../../src/forms/schema.js';
-import { applySets, coerce, parseNumberText, parseSetFlag, schemasAt, toValue } from '../../../src/forms/values.js';
+import { applySets, coerce, parseNumberText, parseSetFlag, parseValuesText, schemasAt, toValue } from '../../../src/forms/values.js';
 import { UsageError } from '../../../src/errors.js';
 
 const form = loadSchema({
@@ -46,6 +46,26 @@ describe('toValue', () => {
     expect(conv('i', 'ten')).toEqual({ ok: false, message: 'must be a whole number such as 2400000 (digits may be grouped with commas: 2,400,000 or 24,00,000)' });
     expect(conv('n', '')).toEqual({ ok: true, value: undefined });
     expect(conv('n', '   ')).toEqual({ ok: true, value: undefined });
+  });
+
+  it('a number is sent as typed or refused, never rounded (typed, --set and CSV cells alike)', () => {
+    expect(conv('n', '12345678901234567890')).toEqual({ ok: false, message: expect.stringContaining('"12345678901234567890" would be sent as 12345678901234567000') });
+    expect(conv('i', '9,007,199,254,740,993')).toEqual({ ok: false, message: expect.stringContaining('would be sent as 9007199254740992') });
+    expect(conv('n', '0.1000000000000000055511151231257827')).toEqual({ ok: false, message: expect.stringContaining('more digits than can be sent exactly') });
+    // What a double writes back as typed goes through, in every spelling the form takes.
+    expect(conv('n', '0.1')).toEqual({ ok: true, value: 0.1 });
+    expect(conv('n', '-.5')).toEqual({ ok: true, value: -0.5 });
+    expect(conv('n', '+.5')).toEqual({ ok: true, value: 0.5 });
+    expect(conv('n', '1.50')).toEqual({ ok: true, value: 1.5 });
+    expect(conv('n', '1E5')).toEqual({ ok: true, value: 100000 });
+    expect(conv('i', '9,007,199,254,740,991')).toEqual({ ok: true, value: 9007199254740991 });
+  });
+
+  it('a values file: its numbers as written, or refused naming the field (never rounded)', () => {
+    expect(parseValuesText('{"s":{"n":1.50,"nums":[1.0,2]}}', 'v.json')).toEqual({ s: { n: 1.5, nums: [1, 2] } });
+    expect(() => parseValuesText('{"s":{"n":12345678901234567890}}', 'v.json')).toThrow(UsageError);
+    expect(() => parseValuesText('{"s":{"n":12345678901234567890}}', 'v.json')).toThrow('s.n in v.json is 12345678901234567890, which would be sent as 12345678901234567000');
+    expect(() => parseValuesText('{"s":{"rows":[{"a":1e400}]}}', 'v.json')).toThrow(/^s\.rows\.0\.a in v\.json is 1e400/);
   });
 
   it('separators: one kind throughout, every group in place', () => {
