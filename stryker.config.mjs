@@ -2,6 +2,11 @@
 // deleted while every test still passes is untested. Runs the unit tests only
 // (the e2e tests run the bundled dist/, which mutants of src/ never reach).
 // One file at a time: `npm run mutate -- --mutate src/api/pages.ts`.
+// Stryker's vitest runner runs the tests in worker threads, where a test that sets process.env.TZ
+// does not change the zone (it does in the forked processes of `npm test`): the zone the local-time
+// tests set is given here, before the runners start, so they inherit it.
+process.env.TZ = 'Asia/Kolkata';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
