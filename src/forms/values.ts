@@ -84,8 +84,7 @@ export function ambiguousNumber(text: string): { decimal: number; thousands: num
  */
 export function parseNumberText(text: string): number | undefined {
   const token = numberToken(text);
-  if (token === undefined) return undefined;
-  const n = Number(token);
+  const n = Number(token); // NaN for no token
   return Number.isFinite(n) ? n : undefined;
 }
 

@@ -59,6 +59,11 @@ describe('toValue', () => {
     expect(conv('n', '1.50')).toEqual({ ok: true, value: 1.5 });
     expect(conv('n', '1E5')).toEqual({ ok: true, value: 100000 });
     expect(conv('i', '9,007,199,254,740,991')).toEqual({ ok: true, value: 9007199254740991 });
+    expect(parseNumberText(' 2,400,000 ')).toBe(2400000);
+    // A long one is quoted cut short: the message stays a line.
+    const long = '1234567890'.repeat(5);
+    expect(conv('n', long)).toEqual({ ok: false, message: expect.stringContaining(`("${long.slice(0, 40)}…" would be sent as 1.2345678901234567e+49)`) });
+    expect(conv('n', long.slice(0, 40))).toEqual({ ok: false, message: expect.stringContaining(`("${long.slice(0, 40)}" would be sent as`) });
   });
 
   it('a values file: its numbers as written, or refused naming the field (never rounded)', () => {
