@@ -14,8 +14,9 @@ const WRITTEN_MARKER = new RegExp(`"\\\\u0000#${NONCE}#(\\d+)"`, 'g');
 /**
  * JSON.stringify(value, null, space), LosslessNumbers written as their text.
  * Their toJSON gives the marker: JSON.stringify calls back for the numbers
- * only, where a replacer was called for every key (3-4x slower for an event
- * or a row, and the receiver and the exports write one for each).
+ * only, where a replacer was called for every key (1.5 times slower for a
+ * webhook event record; the receiver and the exports write one an event or
+ * a row).
  */
 export function stringifyExact(value: unknown, space?: number): string {
   if (!LosslessNumber.seen) return JSON.stringify(value, null, space);
