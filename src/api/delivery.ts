@@ -101,11 +101,6 @@ export interface DeliveryClientOptions {
   dispatcher?: Dispatcher;
 }
 
-/**
- * The HTTP client for deliveries (the API has its own: http.ts, HttpClient).
- * No token, no retries, no proxy (the receiver is usually the user's own
- * local app), every status a result, the reply capped and discarded.
- */
 /** The deadline fired (the attempt's own abort reason, told apart from undici's errors). */
 const DEADLINE = new Error('deadline');
 
@@ -202,6 +197,11 @@ class DeliveryAttempt implements Dispatcher.DispatchHandler, Stoppable {
   }
 }
 
+/**
+ * The HTTP client for deliveries (the API has its own: http.ts, HttpClient).
+ * No token, no retries, no proxy (the receiver is usually the user's own
+ * local app), every status a result, the reply capped and discarded.
+ */
 export class HttpDeliveryClient implements DeliveryClient {
   private readonly dispatcher: Dispatcher;
 

@@ -318,6 +318,7 @@ function comeBackLater(err: ApiError, waitMs: number, timeoutMs: number): ApiErr
   });
 }
 
+/** The error for the last failed attempt of a request. */
 function failure(err: unknown, a: { url: URL; method: string; attempts: number; answered: boolean; deadline: Deadline; timeoutMs: number }): Error {
   if (a.deadline.stopped) return new InterruptedError();
   if (a.deadline.expired) return timeoutError(a.url, a.method, a.timeoutMs, err);
