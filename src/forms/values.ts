@@ -29,7 +29,7 @@ export function parseValuesText(text: string, source: string): Record<string, un
   if (!isObj(v)) throw new UsageError(`${source} must hold a JSON object of sections, e.g. {"personal": {"firstName": "Ada"}}`, undefined, 'INVALID_VALUES_FILE');
   const unsafe = unsafeKeyPath(v);
   if (unsafe !== undefined) throw new UsageError(`${source}: "${unsafe.slice(0, 120)}" is not a field of any form`, UNSAFE_NAMES_HINT, 'INVALID_VALUES_FILE');
-  return withExactNumbers(v, source, (number, where) => new UsageError(`${where.slice(0, where.length - ` of ${source}`.length)} in ${source} is ${number.length > 40 ? `${number.slice(0, 40)}…` : number}, which would be sent as ${Number(number)}: ${TOO_PRECISE}`, 'Check the number; a value longer than that is usually text (an account or card number): write it in quotes.', 'INVALID_VALUES_FILE'));
+  return withExactNumbers(v, source, (number, where) => new UsageError(`${where.slice(0, where.length - ` of ${source}`.length)} in ${source} is ${number.length > 40 ? `${number.slice(0, 40)}…` : number}, ${Number.isFinite(Number(number)) ? `which would be sent as ${Number(number)}: ${TOO_PRECISE}` : 'past the largest number that can be sent'}`, 'Check the number; a value longer than that is usually text (an account or card number): write it in quotes.', 'INVALID_VALUES_FILE'));
 }
 
 /** Every schema that may describe `path`, conditions ignored (for coercion only). */

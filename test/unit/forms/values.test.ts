@@ -70,7 +70,7 @@ describe('toValue', () => {
     expect(parseValuesText('{"s":{"n":1.50,"nums":[1.0,2]}}', 'v.json')).toEqual({ s: { n: 1.5, nums: [1, 2] } });
     expect(() => parseValuesText('{"s":{"n":12345678901234567890}}', 'v.json')).toThrow(UsageError);
     expect(() => parseValuesText('{"s":{"n":12345678901234567890}}', 'v.json')).toThrow('s.n in v.json is 12345678901234567890, which would be sent as 12345678901234567000');
-    expect(() => parseValuesText('{"s":{"rows":[{"a":1e400}]}}', 'v.json')).toThrow(/^s\.rows\.0\.a in v\.json is 1e400/);
+    expect(() => parseValuesText('{"s":{"rows":[{"a":1e400}]}}', 'v.json')).toThrow('s.rows.0.a in v.json is 1e400, past the largest number that can be sent');
   });
 
   it('separators: one kind throughout, every group in place', () => {
