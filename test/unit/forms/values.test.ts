@@ -48,10 +48,12 @@ describe('toValue', () => {
     expect(conv('n', '   ')).toEqual({ ok: true, value: undefined });
   });
 
-  it('a number is sent as typed or refused, never rounded (typed, --set and CSV cells alike)', () => {
-    expect(conv('n', '12345678901234567890')).toEqual({ ok: false, message: expect.stringContaining('"12345678901234567890" would be sent as 12345678901234567000') });
-    expect(conv('i', '9,007,199,254,740,993')).toEqual({ ok: false, message: expect.stringContaining('would be sent as 9007199254740992') });
-    expect(conv('n', '0.1000000000000000055511151231257827')).toEqual({ ok: false, message: expect.stringContaining('more digits than can be sent exactly') });
+  it('a number is sent as typed or refused, never rounded (typed, --set and CSV cells alike), the value never quoted', () => {
+    const refused = { ok: false, message: 'has more digits than can be sent exactly: a number has at most 15 to 17 significant digits, and partner never sends one rounded' };
+    expect(conv('n', '12345678901234567890')).toEqual(refused);
+    expect(conv('i', '9,007,199,254,740,993')).toEqual(refused);
+    expect(conv('n', '0.1000000000000000055511151231257827')).toEqual(refused);
+    expect(conv('n', '1234567890'.repeat(5))).toEqual(refused);
     // What a double writes back as typed goes through, in every spelling the form takes.
     expect(conv('n', '0.1')).toEqual({ ok: true, value: 0.1 });
     expect(conv('n', '-.5')).toEqual({ ok: true, value: -0.5 });
@@ -60,17 +62,13 @@ describe('toValue', () => {
     expect(conv('n', '1E5')).toEqual({ ok: true, value: 100000 });
     expect(conv('i', '9,007,199,254,740,991')).toEqual({ ok: true, value: 9007199254740991 });
     expect(parseNumberText(' 2,400,000 ')).toBe(2400000);
-    // A long one is quoted cut short: the message stays a line.
-    const long = '1234567890'.repeat(5);
-    expect(conv('n', long)).toEqual({ ok: false, message: expect.stringContaining(`("${long.slice(0, 40)}…" would be sent as 1.2345678901234567e+49)`) });
-    expect(conv('n', long.slice(0, 40))).toEqual({ ok: false, message: expect.stringContaining(`("${long.slice(0, 40)}" would be sent as`) });
   });
 
-  it('a values file: its numbers as written, or refused naming the field (never rounded)', () => {
+  it('a values file: its numbers as written, or refused naming the field (never rounded, never quoted)', () => {
     expect(parseValuesText('{"s":{"n":1.50,"nums":[1.0,2]}}', 'v.json')).toEqual({ s: { n: 1.5, nums: [1, 2] } });
     expect(() => parseValuesText('{"s":{"n":12345678901234567890}}', 'v.json')).toThrow(UsageError);
-    expect(() => parseValuesText('{"s":{"n":12345678901234567890}}', 'v.json')).toThrow('s.n in v.json is 12345678901234567890, which would be sent as 12345678901234567000');
-    expect(() => parseValuesText('{"s":{"rows":[{"a":1e400}]}}', 'v.json')).toThrow('s.rows.0.a in v.json is 1e400, past the largest number that can be sent');
+    expect(() => parseValuesText('{"s":{"n":12345678901234567890}}', 'v.json')).toThrow('s.n in v.json has more digits than can be sent exactly: a number has at most 15 to 17 significant digits');
+    expect(() => parseValuesText('{"s":{"rows":[{"a":1e400}]}}', 'v.json')).toThrow('s.rows.0.a in v.json is past the largest number that can be sent');
   });
 
   it('separators: one kind throughout, every group in place', () => {
