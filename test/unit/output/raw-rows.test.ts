@@ -63,6 +63,10 @@ describe('rememberRawRows', () => {
     const rows = page('{"data":[{"id":"a","n":1},{"id":"b","n":2}],"pagination":{}}');
     expect(rawRows(rows)).toEqual(['{"id":"a","n":1}', '{"id":"b","n":2}']);
     expect(Object.keys(rows[0] as object)).toEqual(['id', 'n']);
+    // Kept on the page itself, out of sight: not a key, not in its JSON, not carried by a copy.
+    expect(Object.keys(rows)).toEqual(['0', '1']);
+    expect(JSON.stringify(rows)).toBe('[{"id":"a","n":1},{"id":"b","n":2}]');
+    expect(rawRows([...rows])).toBeUndefined();
     // Another array (a page cut by --limit, or with repeats skipped) is not that page.
     expect(rawRows(rows.slice(0, 1))).toBeUndefined();
     rows.push({ id: 'c' });
