@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, MaybeCreatedError, NetworkError, UsageError } from '../errors.js';
 import { draftName } from './drafts.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
-import { collectValues, failWithIssues, fillFixed, validateSections, type ValueFlags } from './inputs.js';
+import { collectValues, failWithIssues, fillFixed, issuesOf, type ValueFlags } from './inputs.js';
 import type { Prompter } from './prompter.js';
 import { review } from './review.js';
 import type { FormSchema } from './schema.js';
@@ -209,7 +209,7 @@ async function fromValues(f: FormFlow, s: Start): Promise<number> {
   const values = await collectValues(f.form, s.doc, f.values, f.ctx, f.entity);
   const doc = values.doc;
   fillFixed(f.form, doc, f.sections);
-  const issues = [...values.issues, ...validateSections(f.form, doc, f.sections), ...(f.extraIssues?.(doc) ?? [])];
+  const issues = [...issuesOf(f.form, values, f.sections), ...(f.extraIssues?.(doc) ?? [])];
   if (issues.length) failWithIssues(f.ctx, issues, f.values.fromFile !== undefined || f.values.sets.length > 0);
   if (f.dryRun) return f.showDryRun(doc, false);
   const out = await f.send(doc, runDraft(f, s));

@@ -70,6 +70,17 @@ export function validateSections(form: FormSchema, doc: Record<string, unknown>,
   return validateDoc(form, requestDoc(form, doc, sections), sections);
 }
 
+/**
+ * Every issue of values collected from a file and --set: theirs first, then
+ * the form's own checks on the fields they do not name. A --set value that
+ * could not be read is left out of the document, so the form would only add
+ * "is required" to the problem already said about that very field.
+ */
+export function issuesOf(form: FormSchema, collected: { doc: Record<string, unknown>; issues: FieldIssue[] }, sections: string[]): FieldIssue[] {
+  const named = new Set(collected.issues.map((i) => i.path));
+  return [...collected.issues, ...validateSections(form, collected.doc, sections).filter((i) => !named.has(i.path))];
+}
+
 /** Lists every issue on stderr and fails with exit 2: nothing was sent. */
 export function failWithIssues(ctx: Context, issues: FieldIssue[], flagsGiven: boolean): never {
   // As text, the list comes first; a script reading JSON gets the fields in the error's details instead.

@@ -224,7 +224,7 @@ function confirmOf(raw: unknown): boolean {
  */
 async function validated(env: ToolEnv, http: HttpClient, entity: string, values: Record<string, unknown>, sections: 'all' | 'dynamic') {
   const { loadServerForm } = await import('../forms/load.js');
-  const { collectValues, fillFixed, validateSections } = await import('../forms/inputs.js');
+  const { collectValues, fillFixed, issuesOf } = await import('../forms/inputs.js');
   const { buildBodies, dynamicBody, dynamicKeys } = await import('../forms/bodies.js');
   const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), env.ctx.log);
   const keys = sections === 'all' ? form.sections.map((x) => x.key) : dynamicKeys(form);
@@ -232,7 +232,7 @@ async function validated(env: ToolEnv, http: HttpClient, entity: string, values:
   if (Object.hasOwn(values, 'entity') && values.entity !== entity && !form.sections.some((x) => x.key === 'entity')) throw new UsageError(`values names entity "${String(values.entity).slice(0, 80)}" but the entity is "${entity}"`, 'Leave entity out of values, or make it the same.', 'INVALID_ARGUMENT');
   const collected = await collectValues(form, {}, { fromFile: 'values', fileValues: values, sets: [] }, env.ctx, entity);
   fillFixed(form, collected.doc, keys);
-  const issues = [...collected.issues, ...validateSections(form, collected.doc, keys)];
+  const issues = issuesOf(form, collected, keys);
   if (sections === 'dynamic') {
     for (const key of Object.keys(collected.doc)) {
       if (!keys.includes(key) && form.sections.some((x) => x.key === key)) issues.push({ path: key, message: 'is not a dynamic section (it is sent when the employee is created)', text: `${key} is not a dynamic section` });

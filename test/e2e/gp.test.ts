@@ -115,6 +115,15 @@ describe('gp create --from-file / --set', () => {
     expectCode(await runCli(['gp', 'create', '--entity', DEU, '--set', 'oops'], { env }), 2);
   });
 
+  it('a --set value that cannot be sent is its field\'s one problem, not also "is required"', async () => {
+    const before = posts();
+    const r = await runCli(['gp', 'create', '--entity', DEU, '--set', 'compensation.baseSalary=12345678901234567890', '-o', 'json'], { env });
+    expectCode(r, 2);
+    const salary = (JSON.parse(r.stderr) as { error: { details: { field: string; message: string }[] } }).error.details.filter((d) => d.field === 'compensation.baseSalary');
+    expect(salary.map((d) => d.message)).toEqual(['Annual gross base salary has more digits than can be sent exactly: a number has at most 15 to 17 significant digits, and partner never sends one rounded']);
+    expect(posts()).toBe(before);
+  });
+
   it('without a terminal and without values it fails naming --from-file and --set', async () => {
     const r = await runCli(['gp', 'create', '--entity', IND, '-o', 'table'], { env });
     expectCode(r, 2);
