@@ -7,6 +7,7 @@ import { compact, pruneHidden } from '../../../src/forms/answers.js';
 import { validateDoc, validateValue, titleAt } from '../../../src/forms/validate.js';
 import { buildBodies, dynamicKeys } from '../../../src/forms/bodies.js';
 import { applySets, coerce, parseSetFlag } from '../../../src/forms/values.js';
+import { issuesOf } from '../../../src/forms/inputs.js';
 import { getSchema, listEntities } from '../../../src/sandbox/forms.js';
 import { UsageError } from '../../../src/errors.js';
 
@@ -196,6 +197,18 @@ describe('bodies and --set', () => {
     const deu = loadSchema(getSchema('Acme Deutschland GmbH'));
     expect(coerce(deu, ['legal', 'taxClass'], '3')).toEqual({ value: 3 });
     expect(coerce(deu, ['legal', 'children'], 'oops')).toEqual({ error: 'must be JSON (a list or an object)' });
+  });
+
+  it('a --set value that cannot be used is its field\'s one problem; the form\'s checks name the others', () => {
+    const form = loadSchema(getSchema('Acme Deutschland GmbH'));
+    const doc: Record<string, unknown> = {};
+    const issues = applySets(form, doc, ['compensation.baseSalary=12345678901234567890', 'personal.firstName=Ada'].map(parseSetFlag));
+    const all = issuesOf(form, { doc, issues }, form.sections.map((x) => x.key));
+    expect(all.filter((i) => i.path === 'compensation.baseSalary').map((i) => i.text)).toEqual([issues[0]!.text]);
+    expect(issues[0]!.text).toContain('has more digits than can be sent exactly');
+    // The other fields are still checked: one left out is required, one given is not named.
+    expect(all.map((i) => i.path)).toContain('personal.lastName');
+    expect(all.map((i) => i.path)).not.toContain('personal.firstName');
   });
 
   it('refuses malformed --set flags', () => {

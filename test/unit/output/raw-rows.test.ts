@@ -67,6 +67,9 @@ describe('rememberRawRows', () => {
     expect(Object.keys(rows)).toEqual(['0', '1']);
     expect(JSON.stringify(rows)).toBe('[{"id":"a","n":1},{"id":"b","n":2}]');
     expect(rawRows([...rows])).toBeUndefined();
+    // Remembered again (the same array read from another body): the last body counts.
+    rememberRawRows('{"data":[{"id":"a","n":3},{"id":"b","n":4}]}', rows);
+    expect(rawRows(rows)).toEqual(['{"id":"a","n":3}', '{"id":"b","n":4}']);
     // Another array (a page cut by --limit, or with repeats skipped) is not that page.
     expect(rawRows(rows.slice(0, 1))).toBeUndefined();
     rows.push({ id: 'c' });
