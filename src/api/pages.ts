@@ -296,9 +296,9 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
       };
       // At most two answered pages wait beyond the window when the writer is behind (a fast
       // server, -o csv): a parsed page that waits long outlives two of V8's minor collections
-      // and is promoted, and the old generation fills with pages already written. With the
-      // window's worth held (the default), a 200,000-employee export peaked at 1.45x the RSS
-      // of a 20,000 one; with two, 1.2x, and no slower at 50 ms latency.
+      // and is promoted, and the old generation fills with pages already written. A -o csv walk
+      // of 200,000 employees promoted 97 MB with the window's worth held (the default), 9 MB
+      // with two, and was no slower at 50 ms latency (BENCHMARKS.md, memory).
       const answers = mapOrdered(range(), { limit: window, ahead: 2, pauseMs: () => adaptive?.pauseMs ?? 0, signal }, (n, _i, s) => fetchTracked(n, s, true));
       let any = false;
       for await (const raw of answers) {
