@@ -5,7 +5,7 @@
 // for help pay for little more than Node's own start-up. CommonJS
 // (bin/package.json): Node starts a CommonJS script without setting up its ES
 // module loader, which a bare --version then never pays for (0.87x the wall
-// time of the same script as an ES module on Node 24, farm-bench -n 30); the
+// time of the same script as an ES module on Node 24, 30 interleaved runs); the
 // CLI itself (dist/, ES modules) is imported below.
 'use strict';
 const { readFileSync, writeSync } = require('node:fs');

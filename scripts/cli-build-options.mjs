@@ -108,8 +108,8 @@ export const CORE = [
  * runs. Every entry (cli.ts and each dynamically imported module) also
  * imports the core, so the core's modules are reached by the same entries
  * and share one chunk: `employees list` loads 11 files instead of 41 (the
- * e2e test in employees-list.test.ts counts them). Measured with farm-bench
- * -n 30 against the build before: a one-page export 0.92x, `completion
+ * e2e test in employees-list.test.ts counts them). Measured in 30
+ * interleaved whole-process runs against the build before: a one-page export 0.92x, `completion
  * bash` 0.85x. What loads lazily still does (the HTTP stack, tables, jq,
  * forms, webhooks, the sandbox); only the grouping of code that runs anyway
  * changes. (The webhook worker is built on its own: scripts/bundle.mjs.)
