@@ -30,7 +30,7 @@ export function parseValuesText(text: string, source: string): Record<string, un
   const unsafe = unsafeKeyPath(v);
   if (unsafe !== undefined) throw new UsageError(`${source}: "${unsafe.slice(0, 120)}" is not a field of any form`, UNSAFE_NAMES_HINT, 'INVALID_VALUES_FILE');
   // The number is not quoted in the error: the field may be a secret.
-  return withExactNumbers(v, source, (number, where) => new UsageError(`${where.slice(0, where.length - ` of ${source}`.length)} in ${source} ${Number.isFinite(Number(number)) ? `has more digits than can be sent exactly: ${TOO_PRECISE}` : 'is past the largest number that can be sent'}`, 'Check the number; a value longer than that is usually text (an account or card number): write it in quotes.', 'INVALID_VALUES_FILE'));
+  return withExactNumbers(v, source, (number, path) => new UsageError(`${path} in ${source} ${Number.isFinite(Number(number)) ? `has more digits than can be sent exactly: ${TOO_PRECISE}` : 'is past the largest number that can be sent'}`, 'Check the number; a value longer than that is usually text (an account or card number): write it in quotes.', 'INVALID_VALUES_FILE'));
 }
 
 /** Every schema that may describe `path`, conditions ignored (for coercion only). */
@@ -106,11 +106,12 @@ function numberValue(t: string, integer: boolean): Converted {
     const decimal = Number.isInteger(two.decimal) ? String(two.decimal) : two.decimal.toFixed(4);
     return { ok: false, message: `is ambiguous: "${t}" could be ${two.decimal} or ${two.thousands}. Type ${two.thousands} for ${two.thousands}, or ${decimal} for ${two.decimal} (digits only; a dot marks decimals)` };
   }
-  const n = parseNumberText(t);
-  if (n === undefined) return { ok: false, message: integer ? INTEGER_FORM : NUMBER_FORM };
+  const token = numberToken(t);
+  const n = Number(token); // NaN for no token
+  if (token === undefined || !Number.isFinite(n)) return { ok: false, message: integer ? INTEGER_FORM : NUMBER_FORM };
   // Sent as typed or not at all: 12345678901234567890 would go as 12345678901234567000.
   // The value is not quoted: the field may be a secret (an account number typed as a number).
-  if (!isExact(numberToken(t)!)) return { ok: false, message: `has more digits than can be sent exactly: ${TOO_PRECISE}` };
+  if (!isExact(token)) return { ok: false, message: `has more digits than can be sent exactly: ${TOO_PRECISE}` };
   if (integer && !Number.isInteger(n)) return { ok: false, message: 'must be a whole number' };
   return { ok: true, value: n };
 }

@@ -98,17 +98,18 @@ export function notExact(source: string, where: string): CliError {
 /**
  * `doc` with every LosslessNumber in it replaced, in place, by its number
  * when a double holds it exactly (1.0 -> 1); the first one that it does not
- * is NUMBER_NOT_EXACT (or what `inexact` makes of it), named by its dot path
- * "of `what`". For documents partner computes with (a form: its bounds, enums,
- * defaults) or sends (a values file). A walk with its own stack: any depth.
+ * is NUMBER_NOT_EXACT named by its dot path "of `what`", or what `inexact`
+ * makes of its text and dot path ('' for `doc` itself). For documents partner
+ * computes with (a form: its bounds, enums, defaults) or sends (a values
+ * file). A walk with its own stack: any depth.
  */
-export function withExactNumbers<T>(doc: T, what: string, inexact: (source: string, where: string) => Error = notExact): T {
+export function withExactNumbers<T>(doc: T, what: string, inexact = (source: string, path: string): Error => notExact(source, path ? `${path} of ${what}` : what)): T {
   if (!LosslessNumber.seen) return doc;
-  const exact = (v: LosslessNumber, where: string): number => {
+  const exact = (v: LosslessNumber, path: string): number => {
     if (isExact(v.source)) return Number(v.source);
-    throw inexact(v.source, where);
+    throw inexact(v.source, path);
   };
-  if (doc instanceof LosslessNumber) return exact(doc, what) as T;
+  if (doc instanceof LosslessNumber) return exact(doc, '') as T;
   const todo: [Record<string, unknown> | unknown[], string][] = [];
   if (doc !== null && typeof doc === 'object') todo.push([doc as Record<string, unknown>, '']);
   for (let next = todo.pop(); next; next = todo.pop()) {
@@ -117,7 +118,7 @@ export function withExactNumbers<T>(doc: T, what: string, inexact: (source: stri
       const v = (holder as Record<string, unknown>)[key];
       if (v === null || typeof v !== 'object') continue;
       const at = path ? `${path}.${key}` : key;
-      if (v instanceof LosslessNumber) (holder as Record<string, unknown>)[key] = exact(v, `${at.length > 200 ? `${at.slice(0, 200)}…` : at} of ${what}`);
+      if (v instanceof LosslessNumber) (holder as Record<string, unknown>)[key] = exact(v, at.length > 200 ? `${at.slice(0, 200)}…` : at);
       else todo.push([v as Record<string, unknown>, at]);
     }
   }
