@@ -34,7 +34,9 @@ export async function startSecretService(dir: string, password = 'test-keyring-p
   mkdirSync(home, { recursive: true });
   mkdirSync(runtime, { recursive: true, mode: 0o700 });
   const children: ChildProcess[] = [];
-  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtime } });
+  // The socket in the test's own directory: the session config's `unix:tmpdir=/tmp` left a
+  // /tmp/dbus-* socket behind every run (the daemon is killed, so it never removes it).
+  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(runtime, 'bus')}`], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtime } });
   children.push(bus);
   const address = await firstLine(bus, 5_000);
   const env = { DBUS_SESSION_BUS_ADDRESS: address, HOME: home, XDG_RUNTIME_DIR: runtime, DISPLAY: '', WAYLAND_DISPLAY: '' };
