@@ -32,6 +32,8 @@ export async function readValuesFile(path: string, ctx: Context, flag = '--from-
 /** Draft (or nothing) + file + --set, in that order of precedence (later wins). */
 export async function collectValues(form: FormSchema, base: Record<string, unknown>, flags: ValueFlags, ctx: Context, entity?: string): Promise<{ doc: Record<string, unknown>; issues: FieldIssue[] }> {
   let doc = structuredClone(base);
+  // The sections the file and --set name: one the form does not have would be dropped without a word.
+  const named = new Set(flags.sets.filter((p) => p.text !== '').map((p) => p.path[0]!));
   if (flags.fromFile !== undefined) {
     const file = flags.fileValues ?? (await readValuesFile(flags.fromFile, ctx));
     if (Object.hasOwn(file, 'entity') && !form.sections.some((s) => s.key === 'entity')) {
@@ -42,9 +44,11 @@ export async function collectValues(form: FormSchema, base: Record<string, unkno
     dropPlaceholders(file);
     choicesByTitle(form, file);
     doc = mergeValues(doc, file);
+    for (const key of Object.keys(file)) named.add(key);
   }
-  const issues = applySets(form, doc, flags.sets);
-  return { doc, issues };
+  const known = new Set(form.sections.map((s) => s.key));
+  const unknown = [...named].filter((key) => !known.has(key)).map((key) => issue(form, key, 'is not a field of this form'));
+  return { doc, issues: [...unknown, ...applySets(form, doc, flags.sets)] };
 }
 
 /**

@@ -124,6 +124,14 @@ describe('gp create --from-file / --set', () => {
     expect(posts()).toBe(before);
   });
 
+  it('a --set naming a section the form does not have is refused by name, and nothing is sent', async () => {
+    const before = posts();
+    const r = await runCli(['gp', 'create', '--entity', IND, '--set', 'compensaton.baseSalary=5', '-o', 'table'], { env });
+    expectCode(r, 2);
+    expect(r.stderr).toContain('compensaton: compensaton is not a field of this form');
+    expect(posts()).toBe(before);
+  });
+
   it('without a terminal and without values it fails naming --from-file and --set', async () => {
     const r = await runCli(['gp', 'create', '--entity', IND, '-o', 'table'], { env });
     expectCode(r, 2);

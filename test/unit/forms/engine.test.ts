@@ -7,7 +7,8 @@ import { compact, pruneHidden } from '../../../src/forms/answers.js';
 import { validateDoc, validateValue, titleAt } from '../../../src/forms/validate.js';
 import { buildBodies, dynamicKeys } from '../../../src/forms/bodies.js';
 import { applySets, coerce, parseSetFlag } from '../../../src/forms/values.js';
-import { issuesOf } from '../../../src/forms/inputs.js';
+import { collectValues, issuesOf } from '../../../src/forms/inputs.js';
+import type { Context } from '../../../src/context.js';
 import { getSchema, listEntities } from '../../../src/sandbox/forms.js';
 import { UsageError } from '../../../src/errors.js';
 
@@ -209,6 +210,21 @@ describe('bodies and --set', () => {
     // The other fields are still checked: one left out is required, one given is not named.
     expect(all.map((i) => i.path)).toContain('personal.lastName');
     expect(all.map((i) => i.path)).not.toContain('personal.firstName');
+  });
+
+  it('a section the form does not have, named by the values file or --set, is a problem, not dropped without a word', async () => {
+    const form = loadSchema(getSchema('Acme Sverige AB'));
+    // The values are given, so nothing is read through the context.
+    const ctx = {} as Context;
+    const file = { compensation: { baseSalary: 5 }, personal: { firstName: 'Ada' } };
+    const fromFile = await collectValues(form, {}, { fromFile: 'values.json', fileValues: file, sets: ['nosuch.field=1', 'personal.lastName=Lovelace', 'gone.x='].map(parseSetFlag) }, ctx);
+    expect(fromFile.issues.map((i) => [i.path, i.message])).toEqual([
+      ['nosuch', 'is not a field of this form'],
+      ['compensation', 'is not a field of this form'],
+    ]);
+    // A draft's own sections (the base) are not the operator's typing now: not named.
+    const fromDraft = await collectValues(form, { oldSection: { a: 1 } }, { sets: [] }, ctx);
+    expect(fromDraft.issues).toEqual([]);
   });
 
   it('refuses malformed --set flags', () => {
