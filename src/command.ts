@@ -9,6 +9,9 @@
 import type { Context } from './context.js';
 import { compileOutput, resolveOutput, type Output, type OutputSpec, type OutputTarget } from './output/options.js';
 import { checkFiles, type FileRole, type NamedFile } from './config/own-files.js';
+import { kebab } from './text/kebab.js';
+
+export { kebab };
 
 export type { OutputSpec } from './output/options.js';
 
@@ -136,10 +139,6 @@ export function isGroup(t: TopLevel): t is GroupDef {
   return 'commands' in t;
 }
 
-/** `pageSize` -> `page-size`. */
-export function kebab(key: string): string {
-  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
 
 /** How a flag is named in messages: `--page-size`, `--no-progress`, or `<employee>` for an argument. */
 export function flagName(key: string, flag: Flag<unknown>, positional = false): string {

@@ -4,6 +4,7 @@
 // through it (writer.ts) and never decide a format themselves.
 import { UsageError } from '../errors.js';
 import { parseChoice } from '../options.js';
+import { kebab } from '../text/kebab.js';
 import { errorFormat, type ErrorFormat } from './error-format.js';
 import { checkKnownFields, parseFields } from './fields.js';
 import { decideFormat, knownFormat, type Format } from './format.js';
@@ -59,9 +60,20 @@ export interface Output {
   errors: ErrorFormat;
 }
 
+/** -o's format. A file name given to it (`--output out.csv`, a common slip) is pointed to the command's file flag. */
+function formatChoice(raw: unknown, spec: OutputSpec): Format | undefined {
+  try {
+    return parseChoice('--output', raw, spec.formats);
+  } catch (err) {
+    const text = String(raw).trim();
+    if (!(err instanceof UsageError) || spec.fileFlag === undefined || !/[./\\]/.test(text)) throw err;
+    throw new UsageError(err.message, `--output is the format; to write to a file, use --${kebab(spec.fileFlag)} ${text.slice(0, 40)} (and -o for its format).`, 'INVALID_OPTION');
+  }
+}
+
 /** Parses and cross-checks the output flags against what the command offers, and decides the format. Throws UsageError. */
 export function resolveOutput(raw: Record<string, unknown>, spec: OutputSpec, target: OutputTarget): Output {
-  const chosen = parseChoice('--output', raw.output, spec.formats);
+  const chosen = formatChoice(raw.output, spec);
   const jq = raw.jq === undefined ? undefined : String(raw.jq);
   const fields = parseFields(raw.fields as string | undefined);
   const quiet = raw.quiet === true;

@@ -142,7 +142,8 @@ describe('invalid input is refused before sending', () => {
     [['--employee-id', 'abc'], /UUID/],
     [['--sort-by', 'name'], /Allowed choices are startOn/],
     [['--sort-order', 'UP'], /ASC, DESC/],
-    [['-o', 'xml'], /Allowed choices are table, json, ndjson, csv/],
+    [['-o', 'xml'], /Allowed choices are table, json, ndjson, csv\.(?![\s\S]*--output-file)/],
+    [['--output', 'out.csv'], /Allowed choices are table, json, ndjson, csv[\s\S]*--output is the format; to write to a file, use --output-file out\.csv/],
     [['--pagesize', '5'], /unknown option '--pagesize'[\s\S]*Did you mean --page-size/],
   ])('%j exits 2 with a clear message and sends nothing', async (args, message) => {
     const before = listRequests();
