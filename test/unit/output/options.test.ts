@@ -9,6 +9,37 @@ import { UsageError } from '../../../src/errors.js';
 const PIPED = { stdoutIsTTY: false, stderrIsTTY: false };
 const TERMINAL = { stdoutIsTTY: true, stderrIsTTY: true };
 
+describe('-o given a file name', () => {
+  const files: OutputSpec = { formats: ['table', 'json', 'csv'], fileFlag: 'outputFile' };
+  const hintOf = (raw: Record<string, unknown>, spec: OutputSpec) => {
+    try {
+      resolveOutput(raw, spec, PIPED);
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).code).toBe('INVALID_OPTION');
+      expect((err as UsageError).message).toBe(`--output cannot be "${String(raw.output).trim().slice(0, 40)}". Allowed choices are ${spec.formats.join(', ')}.`);
+      return (err as UsageError).hint;
+    }
+    throw new Error('no error');
+  };
+
+  it('points a path to the command\'s file flag, with the name typed', () => {
+    for (const name of ['out.csv', 'reports/all', ' C:\\x ']) {
+      expect(hintOf({ output: name }, files)).toBe(`--output is the format; to write to a file, use --output-file ${name.trim()} (and -o for its format).`);
+    }
+  });
+
+  it('gives no hint for a word, or where the command writes no file', () => {
+    expect(hintOf({ output: 'xml' }, files)).toBeUndefined();
+    expect(hintOf({ output: 'out.csv' }, { formats: ['table', 'json'] })).toBeUndefined();
+  });
+
+  it('quotes at most 40 characters of a long name, as the message does', () => {
+    const long = `${'d/'.repeat(30)}out.csv`;
+    expect(hintOf({ output: long }, files)).toBe(`--output is the format; to write to a file, use --output-file ${long.slice(0, 40)} (and -o for its format).`);
+  });
+});
+
 describe('resolveOutput: the format without -o', () => {
   const stream: OutputSpec = { formats: ['table', 'ndjson'], piped: 'ndjson' };
   it('table on a terminal; piped, JSON unless the spec streams records (ndjson)', () => {
