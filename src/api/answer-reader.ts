@@ -8,6 +8,7 @@
 // for a node:http client (Node 24, in one process, /tmp scripts; issue 33).
 import { BodyTooLargeError } from '../input.js';
 import type { Dispatcher } from './undici.js';
+import type { Transport } from './node-transport.js';
 
 /** A whole answer: its status, headers and body bytes. */
 export interface Answer {
@@ -31,7 +32,7 @@ export interface ReadOptions {
 }
 
 /** Sends `request` on `dispatcher` and reads its whole answer (see ReadOptions). */
-export function readAnswer(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, opts: ReadOptions): Promise<Answer> {
+export function readAnswer(dispatcher: Transport, request: Dispatcher.DispatchOptions, opts: ReadOptions): Promise<Answer> {
   const reader = new AnswerReader(opts);
   if (!opts.signal.aborted) dispatcher.dispatch(request, reader);
   return reader.done;

@@ -1,4 +1,5 @@
-import { Agent, closeDispatcher, errors as undiciErrors, poolOptions, proxyAgent, type Dispatcher } from './undici.js';
+import type { Dispatcher } from './undici.js';
+import { CONNECT_TIMEOUT, CONNECTION_CLOSED, NodeTransport, type Transport } from './node-transport.js';
 import { readAnswer, type Answer } from './answer-reader.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
@@ -12,7 +13,7 @@ import { parseJsonExact } from '../json/parse-exact.js';
 import { stringifyExact } from '../json/stringify-exact.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
-export const RETRY_ERROR_CODES = new Set(['PROXY_CLOSED', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
+export const RETRY_ERROR_CODES = new Set(['PROXY_CLOSED', CONNECTION_CLOSED, 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
 
 export interface RetryEvent {
@@ -39,8 +40,8 @@ export interface HttpClientOptions {
   debug?: (line: string) => void;
   /** Told about every retry (the page walker lowers its concurrency on 429/503). */
   onRetry?: (e: RetryEvent) => void;
-  /** Tests: the dispatcher under the retry policy (an undici MockAgent) instead of the keep-alive proxy-aware agent. */
-  dispatcher?: Dispatcher;
+  /** Tests: the dispatcher under the retry policy (an undici MockAgent) instead of the keep-alive transport or proxy agent. */
+  dispatcher?: Transport;
   /** The audit log (audit/log.ts): told of every request that changes something before it is sent (it may refuse by throwing) and of its outcome. */
   audit?: (method: string, path: string) => AuditEntry | Promise<AuditEntry>;
 }
@@ -116,8 +117,9 @@ export { checkBaseUrl, isLoopback } from './urls.js';
 
 /**
  * The API client (webhook deliveries have their own: delivery.ts). One
- * keep-alive dispatcher, proxy-aware through HTTP(S)_PROXY / NO_PROXY except
- * for a loopback base URL, which is always reached directly; send() applies
+ * keep-alive transport: node:http(s) (node-transport.ts), or undici's proxy
+ * agent when HTTP(S)_PROXY is set (it honours NO_PROXY), except for a loopback
+ * base URL, which is always reached directly; send() applies
  * our retry policy: GET only, connection errors and 429/5xx, Retry-After
  * honoured, full-jitter backoff, at most maxRetries. An attempt is the
  * request AND its whole body: an answer cut off mid-body is asked for again
@@ -128,7 +130,9 @@ export { checkBaseUrl, isLoopback } from './urls.js';
 export class HttpClient {
   readonly baseUrl: URL;
   private readonly opts: HttpClientOptions;
-  private readonly dispatcher: Dispatcher;
+  /** The transport, once made: undici's proxy agent is loaded only when a proxy is set (transport()). */
+  private dispatcher?: Transport;
+  private dispatcherLoading?: Promise<Transport>;
   private readonly maxRetries: number;
   private readonly backoffBaseMs: number;
   /** Masks the token in error bodies (made once: it indexes every 8-character piece of the token's forms). */
@@ -138,10 +142,9 @@ export class HttpClient {
     this.opts = opts;
     this.redact = secretRedactor(opts.token);
     this.baseUrl = checkBaseUrl(opts.baseUrl);
-    const pool = poolOptions(opts.timeoutMs, opts.connections ?? 8);
     // Loopback (the sandbox, a local gateway) never goes through a proxy, whatever NO_PROXY says:
     // a proxy cannot reach our 127.0.0.1 and would see the bearer token in clear.
-    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) ? new Agent(pool) : proxyAgent(pool));
+    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) || !proxySet() ? new NodeTransport(transportOptions(opts)) : undefined);
     this.maxRetries = opts.maxRetries ?? 4;
     this.backoffBaseMs = opts.backoffBaseMs ?? 250;
   }
@@ -197,7 +200,7 @@ export class HttpClient {
         // Set once the headers are in: a failure after that cut the answer off mid-body.
         let answered = false;
         try {
-          res = await readAnswer(this.dispatcher, { method: method as Dispatcher.HttpMethod, origin: url.origin, path: `${url.pathname}${url.search}`, headers, body: payload }, {
+          res = await readAnswer(this.dispatcher ?? (await this.proxied()), { method: method as Dispatcher.HttpMethod, origin: url.origin, path: `${url.pathname}${url.search}`, headers, body: payload }, {
             maxBytes: init.maxBytes ?? MAX_RESPONSE_BYTES,
             signal,
             onHeaders: () => (answered = true),
@@ -291,9 +294,42 @@ export class HttpClient {
     return this.redact(text);
   }
 
-  async close(): Promise<void> {
-    await closeDispatcher(this.dispatcher);
+  /** undici's proxy agent, loaded at the first request (a lookup without a proxy never loads undici). */
+  private proxied(): Promise<Transport> {
+    this.dispatcherLoading ??= import('./undici.js').then(({ poolOptions, proxyAgent }) => {
+      const o = transportOptions(this.opts);
+      return (this.dispatcher = proxyAgent(poolOptions(this.opts.timeoutMs, o.connections)));
+    });
+    return this.dispatcherLoading;
   }
+
+  async close(): Promise<void> {
+    const transport = this.dispatcher ?? (await this.dispatcherLoading);
+    if (transport) await closeTransport(transport);
+  }
+}
+
+/** Whether a proxy is set for undici's proxy agent to use (it reads these four; NO_PROXY is its to apply). */
+function proxySet(): boolean {
+  return ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'].some((name) => (process.env[name] ?? '') !== '');
+}
+
+/** `connections` per origin, idle connections closed after 10 s, connecting within at most 10 s (the total deadline is Deadline's). */
+function transportOptions(opts: HttpClientOptions): { connections: number; keepAliveTimeout: number; connectTimeout: number } {
+  return { connections: opts.connections ?? 8, keepAliveTimeout: 10_000, connectTimeout: Math.min(opts.timeoutMs, 10_000) };
+}
+
+/**
+ * Closes a transport: gracefully (requests in flight finish) for at most
+ * `graceMs`, then by force. A request never settled (a connection a proxy
+ * agent keeps retrying) must not keep the process alive after the command ended.
+ */
+export async function closeTransport(d: Transport, graceMs = 1000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+  // A close that fails (a dispatcher already destroyed) leaves nothing to wait for either.
+  const closed = await Promise.race([d.close().then(() => 'closed' as const, () => 'closed' as const), late]).finally(() => clearTimeout(timer));
+  if (closed === 'late') await d.destroy().catch(() => undefined);
 }
 
 /**
@@ -322,12 +358,28 @@ function comeBackLater(err: ApiError, waitMs: number, timeoutMs: number): ApiErr
 function failure(err: unknown, a: { url: URL; method: string; attempts: number; answered: boolean; deadline: Deadline; timeoutMs: number }): Error {
   if (a.deadline.stopped) return new InterruptedError();
   if (a.deadline.expired) return timeoutError(a.url, a.method, a.timeoutMs, err);
-  if (a.answered && !isUndiciTimeout(err)) return cutError(err, a.url, a.method, a.attempts);
+  if (a.answered && !isTransportTimeout(err)) return cutError(err, a.url, a.method, a.attempts);
   return networkError(err, a.url, a.method, a.timeoutMs);
 }
 
-function isUndiciTimeout(err: unknown): boolean {
-  return err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || (err as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT';
+/** A transport's own time limit (connecting, or undici's headers and body timeouts through a proxy). */
+const TIMEOUT_CODES = new Set([CONNECT_TIMEOUT, 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function isTransportTimeout(err: unknown): boolean {
+  return TIMEOUT_CODES.has((err as { code?: string }).code ?? '');
+}
+
+/** An answer Node's HTTP parser refused (HPE_ codes); undici's says so in its message. */
+function isParseError(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code?.startsWith('HPE_') === true || e.message?.startsWith('Response does not match the HTTP/1.1 protocol') === true;
+}
+
+/** The parser's reason, without its "Parse Error: " prefix (bounded: it may quote the server's bytes). */
+function parseErrorText(err: unknown): string {
+  const message = (err as Error).message ?? '';
+  const undici = /^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/s.exec(message);
+  return (undici ? undici[1]! : message.replace(/^Parse Error: /, '')).slice(0, 200);
 }
 
 /** What to do next after a failure: a request that changes something may have taken effect. */
@@ -347,7 +399,14 @@ function timeoutError(url: URL, method: string, timeoutMs: number, cause: unknow
  */
 function cutError(err: unknown, url: URL, method: string, attempts: number): NetworkError {
   const code = (err as { code?: string }).code;
-  const what = code === 'ECONNRESET' ? 'The connection was reset' : code === 'UND_ERR_SOCKET' ? 'The connection was closed' : `The connection failed (${code ?? (err as Error).message})`;
+  const what =
+    code === 'ECONNRESET'
+      ? 'The connection was reset'
+      : code === 'UND_ERR_SOCKET' || code === CONNECTION_CLOSED
+        ? 'The connection was closed'
+        : isParseError(err)
+          ? `The server broke the HTTP/1.1 protocol (${parseErrorText(err)})`
+          : `The connection failed (${code ?? (err as Error).message})`;
   const hint = nextStep(method, 'Try again in a while; if it keeps happening, a proxy or load balancer on the way may be cutting answers off (check HTTPS_PROXY and NO_PROXY), or ask the API provider.');
   return new NetworkError(`${what} while the answer of ${method} ${url.origin}${url.pathname} was being received${attempts > 1 ? ` (${attempts} attempts)` : ''}`, hint, 'RESPONSE_CUT', err);
 }
@@ -355,6 +414,7 @@ function cutError(err: unknown, url: URL, method: string, attempts: number): Net
 function networkError(err: unknown, url: URL, method: string, timeoutMs: number): NetworkError {
   const e = err as Error & { code?: string };
   const where = `${method} ${url.origin}${url.pathname}`;
-  if (isUndiciTimeout(e)) return new NetworkError(`No answer from ${where} within ${timeoutMs / 1000} s`, nextStep(method, RAISE_TIMEOUT), 'TIMEOUT', err);
+  if (isTransportTimeout(e)) return new NetworkError(`No answer from ${where} within ${timeoutMs / 1000} s`, nextStep(method, RAISE_TIMEOUT), 'TIMEOUT', err);
+  if (isParseError(e)) return new NetworkError(`The answer of ${where} is not HTTP/1.1 (${parseErrorText(e)})`, 'Check the base URL: something other than the API answers there (an https port reached with http://, or another service).', 'NETWORK', err);
   return new NetworkError(`Could not reach ${where}: ${e.code === 'PROXY_CLOSED' ? e.message : (e.code ?? e.message)}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
 }

@@ -64,16 +64,3 @@ class ProxyPool extends Pool {
     });
   }
 }
-
-/**
- * Closes a dispatcher: gracefully (requests in flight finish) for at most
- * `graceMs`, then by force. A request undici never settles (a connection it
- * keeps retrying) must not keep the process alive after the command ended.
- */
-export async function closeDispatcher(d: DispatcherType, graceMs = 1000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
-  // A close that fails (a dispatcher already destroyed) leaves nothing to wait for either.
-  const closed = await Promise.race([d.close().then(() => 'closed' as const, () => 'closed' as const), late]).finally(() => clearTimeout(timer));
-  if (closed === 'late') await d.destroy().catch(() => undefined);
-}

@@ -1,0 +1,217 @@
+// The API client's transport for a direct connection (http.ts): node:http and
+// node:https on a keep-alive agent, behind the one call of undici's dispatcher
+// interface the client uses (dispatch with a handler: answer-reader.ts).
+// A proxy (HTTPS_PROXY, HTTP_PROXY) still goes through undici's proxy agent,
+// and tests still hand the client an undici MockAgent.
+//
+// Why not undici here: on Node 20, a process that has parsed one answer with
+// undici's parser (WebAssembly) waits about 0.25 s at exit for V8 to finish
+// optimising it; no flag may be set at run time to stop that (issue 33), and
+// Node's own parser is native. Loading undici also costs a lookup about 20 ms
+// even from the compile cache. Measured: docs/BENCHMARKS.md, "Lookups".
+import type http from 'node:http';
+import type https from 'node:https';
+import type { Dispatcher } from './undici.js';
+
+// Loaded at the first request of their kind: node:https (and TLS under it)
+// costs a start-up about 25 ms on Node 24, and the sandbox never uses it.
+const httpModule = () => process.getBuiltinModule('node:http') as typeof http;
+const httpsModule = () => process.getBuiltinModule('node:https') as typeof https;
+
+/** What the API client needs of a dispatcher: undici's Agent, MockAgent and this transport all have it. */
+export type Transport = Pick<Dispatcher, 'dispatch' | 'close' | 'destroy'>;
+
+export interface TransportOptions {
+  /** Keep-alive connections per origin. */
+  connections: number;
+  /** Idle time after which a kept connection is closed, ms. */
+  keepAliveTimeout: number;
+  /** Time to open a connection (TCP and TLS), ms: past it the request fails with CONNECT_TIMEOUT. */
+  connectTimeout: number;
+}
+
+/**
+ * A connection closed by the server (FIN) before or while answering: a
+ * retryable network failure, told apart from a reset (ECONNRESET) so that the
+ * message says which (http.ts cutError).
+ */
+export const CONNECTION_CLOSED = 'CONNECTION_CLOSED';
+export const CONNECT_TIMEOUT = 'CONNECT_TIMEOUT';
+
+function codedError(message: string, code: string, cause?: unknown): Error {
+  return Object.assign(new Error(message, { cause }), { code });
+}
+
+export class NodeTransport implements Transport {
+  private http?: http.Agent;
+  private https?: https.Agent;
+  private readonly inFlight = new Set<http.ClientRequest>();
+  /** Every open connection, in use or kept: the agents hand a socket back to their free list after a request has closed. */
+  private readonly sockets = new Set<import('node:net').Socket>();
+  private closing?: Promise<void>;
+  private drained?: () => void;
+
+  constructor(private readonly opts: TransportOptions) {}
+
+  private agentOptions(): http.AgentOptions {
+    const o = this.opts;
+    return { keepAlive: true, maxSockets: o.connections, maxFreeSockets: o.connections, timeout: o.keepAliveTimeout, scheduling: 'lifo' };
+  }
+
+  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = new URL(String(options.origin));
+    const secure = origin.protocol === 'https:';
+    const req = (secure ? httpsModule() : httpModule()).request({
+      agent: secure ? (this.https ??= new (httpsModule().Agent)(this.agentOptions())) : (this.http ??= new (httpModule().Agent)(this.agentOptions())),
+      method: options.method,
+      // URL keeps an IPv6 address in brackets; the socket wants it bare.
+      hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: origin.port || (secure ? 443 : 80),
+      path: options.path,
+      headers: options.headers as http.OutgoingHttpHeaders,
+    });
+    const exchange = new Exchange(req, handler, this.opts.connectTimeout);
+    this.inFlight.add(req);
+    req.once('socket', (socket) => {
+      if (this.sockets.has(socket)) return;
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    req.once('close', () => {
+      this.inFlight.delete(req);
+      if (this.inFlight.size === 0) this.drained?.();
+    });
+    if (this.closing) exchange.fail(codedError('the client is closed', 'CLIENT_CLOSED'));
+    else if (typeof options.body === 'string' || options.body instanceof Uint8Array) req.end(options.body);
+    else req.end();
+    return true;
+  }
+
+  /** Lets the requests in flight finish, then closes every connection. */
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      this.drained = resolve;
+      if (this.inFlight.size === 0) resolve();
+    }).then(() => this.destroyAgents());
+    return this.closing;
+  }
+
+  /** Ends every request in flight and closes every connection. */
+  destroy(): Promise<void> {
+    for (const req of this.inFlight) req.destroy(codedError('the client was destroyed', 'CLIENT_DESTROYED'));
+    this.destroyAgents();
+    return Promise.resolve();
+  }
+
+  private destroyAgents(): void {
+    this.http?.destroy();
+    this.https?.destroy();
+    for (const socket of this.sockets) socket.destroy();
+  }
+}
+
+/**
+ * One request and its answer, told to the handler as undici tells it:
+ * onRequestStart, onResponseStart, onResponseData..., then onResponseEnd or
+ * onResponseError (once, and nothing after it).
+ */
+class Exchange implements Dispatcher.DispatchController {
+  aborted = false;
+  paused = false;
+  reason: Error | null = null;
+  private ended = false;
+  private res?: http.IncomingMessage;
+  private socket?: import('node:net').Socket;
+  /** The socket's own error (a reset), if any: a response cut without one was closed (FIN). */
+  private socketError?: Error;
+  private readonly onSocketError = (err: Error) => (this.socketError ??= err);
+
+  constructor(
+    private readonly req: http.ClientRequest,
+    private readonly handler: Dispatcher.DispatchHandler,
+    connectTimeout: number,
+  ) {
+    req.once('socket', (socket) => {
+      // A kept connection carries one request after another: its listeners go when this one ends.
+      this.socket = socket;
+      socket.on('error', this.onSocketError);
+      if (!socket.connecting) return;
+      const timer = setTimeout(() => req.destroy(codedError(`no connection within ${connectTimeout} ms`, CONNECT_TIMEOUT)), connectTimeout);
+      const clear = () => {
+        clearTimeout(timer);
+        socket.off(secureEvent(socket), clear).off('close', clear);
+      };
+      socket.once(secureEvent(socket), clear).once('close', clear);
+    });
+    req.once('close', () => this.socket?.off('error', this.onSocketError));
+    req.on('error', (err) => this.fail(this.classify(err)));
+    req.once('response', (res) => this.respond(res));
+    handler.onRequestStart?.(this, {});
+  }
+
+  abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.ended = true;
+    this.req.destroy(reason);
+  }
+
+  pause(): void {
+    this.paused = true;
+    this.res?.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.res?.resume();
+  }
+
+  fail(err: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.handler.onResponseError?.(this, err);
+    this.req.destroy();
+  }
+
+  private respond(res: http.IncomingMessage): void {
+    this.res = res;
+    this.handler.onResponseStart?.(this, res.statusCode ?? 0, headersOf(res), res.statusMessage);
+    if (this.ended) {
+      res.resume();
+      return;
+    }
+    res.on('data', (chunk: Buffer) => {
+      if (!this.ended) this.handler.onResponseData?.(this, chunk);
+    });
+    res.once('end', () => {
+      if (this.ended) return;
+      this.ended = true;
+      this.handler.onResponseEnd?.(this, {});
+    });
+    res.on('error', (err) => this.fail(this.classify(err)));
+    // Closed before its end without an error event (older Nodes): cut off.
+    res.once('close', () => {
+      if (!res.complete) this.fail(this.classify(codedError('aborted', 'ECONNRESET')));
+    });
+  }
+
+  /** Node calls a FIN "socket hang up" or "aborted" with the code of a reset: it was not one unless the socket said so. */
+  private classify(err: Error & { code?: string }): Error {
+    const closed = err.code === 'ECONNRESET' && (err.message === 'socket hang up' || err.message === 'aborted') && this.socketError === undefined;
+    return closed ? codedError('the other side closed the connection', CONNECTION_CLOSED, err) : err;
+  }
+}
+
+function secureEvent(socket: import('node:net').Socket): 'secureConnect' | 'connect' {
+  return 'encrypted' in socket ? 'secureConnect' : 'connect';
+}
+
+/** Response headers as undici gives them: lower-case names, a repeated header as an array. */
+function headersOf(res: http.IncomingMessage): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, values] of Object.entries(res.headersDistinct)) {
+    if (values !== undefined) out[name] = values.length === 1 ? values[0]! : values;
+  }
+  return out;
+}
