@@ -369,6 +369,20 @@ function isTransportTimeout(err: unknown): boolean {
   return TIMEOUT_CODES.has((err as { code?: string }).code ?? '');
 }
 
+/** OpenSSL's and Node's codes for a server certificate that was checked and refused: the request never went out. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /** An answer Node's HTTP parser refused (HPE_ codes); undici's says so in its message. */
 function isParseError(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
@@ -415,6 +429,14 @@ function networkError(err: unknown, url: URL, method: string, timeoutMs: number)
   const e = err as Error & { code?: string };
   const where = `${method} ${url.origin}${url.pathname}`;
   if (isTransportTimeout(e)) return new NetworkError(`No answer from ${where} within ${timeoutMs / 1000} s`, nextStep(method, RAISE_TIMEOUT), 'TIMEOUT', err);
+  if (e.code !== undefined && UNTRUSTED_CERTIFICATE.has(e.code)) {
+    return new NetworkError(
+      `The TLS certificate of ${url.origin} is not trusted (${e.code}); nothing was sent`,
+      'Check the base URL. A gateway of your own with a private certificate authority: give its CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.',
+      'NETWORK',
+      err,
+    );
+  }
   if (isParseError(e)) return new NetworkError(`The answer of ${where} is not HTTP/1.1 (${parseErrorText(e)})`, 'Check the base URL: something other than the API answers there (an https port reached with http://, or another service).', 'NETWORK', err);
   return new NetworkError(`Could not reach ${where}: ${e.code === 'PROXY_CLOSED' ? e.message : (e.code ?? e.message)}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
 }
