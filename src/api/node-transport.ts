@@ -52,31 +52,11 @@ export class NodeTransport implements Transport {
   private http?: http.Agent;
   private https?: https.Agent;
   private readonly inFlight = new Set<http.ClientRequest>();
-  /** Every open connection, in use or kept: the agents hand a socket back to their free list after a request has closed. */
-  private readonly sockets = new Set<import('node:net').Socket>();
   private readonly targets = new Map<string, Target>();
   private closing?: Promise<void>;
   private drained?: () => void;
 
   constructor(private readonly opts: TransportOptions) {}
-
-  /** Where an origin's requests go, parsed once: a lookup of 100 profiles sends 700 requests to one origin. */
-  private target(origin: string): Target {
-    let t = this.targets.get(origin);
-    if (!t) {
-      const url = new URL(origin);
-      const secure = url.protocol === 'https:';
-      // URL keeps an IPv6 address in brackets; the socket wants it bare.
-      t = { secure, hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port || (secure ? 443 : 80) };
-      this.targets.set(origin, t);
-    }
-    return t;
-  }
-
-  private agentOptions(): http.AgentOptions {
-    const o = this.opts;
-    return { keepAlive: true, maxSockets: o.connections, maxFreeSockets: o.connections, timeout: o.keepAliveTimeout, scheduling: 'lifo' };
-  }
 
   dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const { secure, hostname, port } = this.target(String(options.origin));
@@ -88,20 +68,14 @@ export class NodeTransport implements Transport {
       path: options.path,
       headers: options.headers as http.OutgoingHttpHeaders,
     });
-    const exchange = new Exchange(req, handler, this.opts.connectTimeout);
     this.inFlight.add(req);
-    req.once('socket', (socket) => {
-      if (this.sockets.has(socket)) return;
-      this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
-    });
-    req.once('close', () => {
+    const exchange = new Exchange(req, handler, this.opts.connectTimeout, () => {
       this.inFlight.delete(req);
       if (this.inFlight.size === 0) this.drained?.();
     });
     if (this.closing) exchange.fail(codedError('the client is closed', 'CLIENT_CLOSED'));
-    else if (typeof options.body === 'string' || options.body instanceof Uint8Array) req.end(options.body);
-    else req.end();
+    // The API client sends JSON text or nothing (http.ts).
+    else req.end(options.body as string | undefined);
     return true;
   }
 
@@ -121,17 +95,35 @@ export class NodeTransport implements Transport {
     return Promise.resolve();
   }
 
+  /** Where an origin's requests go, parsed once: a lookup of 100 profiles sends 700 requests to one origin. */
+  private target(origin: string): Target {
+    let t = this.targets.get(origin);
+    if (!t) {
+      const url = new URL(origin);
+      const secure = url.protocol === 'https:';
+      // URL keeps an IPv6 address in brackets; the socket wants it bare.
+      t = { secure, hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port || (secure ? 443 : 80) };
+      this.targets.set(origin, t);
+    }
+    return t;
+  }
+
+  /** Kept connections, at most `connections` per origin (Node reuses the most recently freed first). */
+  private agentOptions(): http.AgentOptions {
+    const o = this.opts;
+    return { keepAlive: true, maxSockets: o.connections, maxFreeSockets: o.connections, timeout: o.keepAliveTimeout };
+  }
+
   private destroyAgents(): void {
     this.http?.destroy();
     this.https?.destroy();
-    for (const socket of this.sockets) socket.destroy();
   }
 }
 
 /**
  * One request and its answer, told to the handler as undici tells it:
  * onRequestStart, onResponseStart, onResponseData..., then onResponseEnd or
- * onResponseError (once, and nothing after it).
+ * onResponseError (once, and nothing after it: the request is destroyed).
  */
 class Exchange implements Dispatcher.DispatchController {
   aborted = false;
@@ -139,36 +131,27 @@ class Exchange implements Dispatcher.DispatchController {
   reason: Error | null = null;
   private ended = false;
   private res?: http.IncomingMessage;
-  private socket?: import('node:net').Socket;
-  /** The socket's own error (a reset), if any: a response cut without one was closed (FIN). */
-  private socketError?: Error;
-  private readonly onSocketError = (err: Error) => (this.socketError ??= err);
 
   constructor(
     private readonly req: http.ClientRequest,
     private readonly handler: Dispatcher.DispatchHandler,
     connectTimeout: number,
+    onClose: () => void,
   ) {
-    req.once('socket', (socket) => {
-      // A kept connection carries one request after another: its listeners go when this one ends.
-      this.socket = socket;
-      socket.on('error', this.onSocketError);
+    req.on('socket', (socket) => {
+      // A kept connection is connected already; a new one has connectTimeout to connect (and shake hands).
       if (!socket.connecting) return;
       const timer = setTimeout(() => req.destroy(codedError(`no connection within ${connectTimeout} ms`, CONNECT_TIMEOUT)), connectTimeout);
-      const clear = () => {
-        clearTimeout(timer);
-        socket.off(secureEvent(socket), clear).off('close', clear);
-      };
-      socket.once(secureEvent(socket), clear).once('close', clear);
+      const clear = () => clearTimeout(timer);
+      socket.once('encrypted' in socket ? 'secureConnect' : 'connect', clear).once('close', clear);
     });
-    req.once('close', () => this.socket?.off('error', this.onSocketError));
-    req.on('error', (err) => this.fail(this.classify(err)));
-    req.once('response', (res) => this.respond(res));
+    req.on('error', (err) => this.fail(classify(err)));
+    req.on('response', (res) => this.respond(res));
+    req.on('close', onClose);
     handler.onRequestStart?.(this, {});
   }
 
   abort(reason: Error): void {
-    if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
     this.ended = true;
@@ -195,41 +178,32 @@ class Exchange implements Dispatcher.DispatchController {
   private respond(res: http.IncomingMessage): void {
     this.res = res;
     this.handler.onResponseStart?.(this, res.statusCode ?? 0, headersOf(res), res.statusMessage);
-    if (this.ended) {
-      res.resume();
-      return;
-    }
-    res.on('data', (chunk: Buffer) => {
-      if (!this.ended) this.handler.onResponseData?.(this, chunk);
-    });
-    res.once('end', () => {
+    res.on('data', (chunk: Buffer) => this.handler.onResponseData?.(this, chunk));
+    res.on('end', () => {
       if (this.ended) return;
       this.ended = true;
       this.handler.onResponseEnd?.(this, {});
     });
-    res.on('error', (err) => this.fail(this.classify(err)));
-    // Closed before its end without an error event (older Nodes): cut off.
-    res.once('close', () => {
-      if (!res.complete) this.fail(this.classify(codedError('aborted', 'ECONNRESET')));
-    });
-  }
-
-  /** Node calls a FIN "socket hang up" or "aborted" with the code of a reset: it was not one unless the socket said so. */
-  private classify(err: Error & { code?: string }): Error {
-    const closed = err.code === 'ECONNRESET' && (err.message === 'socket hang up' || err.message === 'aborted') && this.socketError === undefined;
-    return closed ? codedError('the other side closed the connection', CONNECTION_CLOSED, err) : err;
+    // Cut off: a reset, or the connection closed before the end ("aborted").
+    res.on('error', (err) => this.fail(classify(err)));
   }
 }
 
-function secureEvent(socket: import('node:net').Socket): 'secureConnect' | 'connect' {
-  return 'encrypted' in socket ? 'secureConnect' : 'connect';
+/**
+ * Node names a connection closed (FIN) before or during an answer "socket
+ * hang up" or "aborted", with the code of a reset; a reset is "read
+ * ECONNRESET". The client says which (http.ts cutError).
+ */
+function classify(err: Error & { code?: string }): Error {
+  const closed = err.code === 'ECONNRESET' && (err.message === 'socket hang up' || err.message === 'aborted');
+  return closed ? codedError('the other side closed the connection', CONNECTION_CLOSED, err) : err;
 }
 
 /** Response headers as undici gives them: lower-case names, a repeated header as an array; on no prototype. */
 function headersOf(res: http.IncomingMessage): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
+  for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     const value = raw[i + 1]!;
     const had = out[name];

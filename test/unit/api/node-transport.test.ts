@@ -106,7 +106,7 @@ describe('NodeTransport', () => {
       Object.assign(got, { method: req.method, url: req.url, headers: req.headers });
       req.on('data', (c) => (got.body += c));
       req.on('end', () => {
-        res.setHeader('set-cookie', ['a=1', 'b=2']);
+        res.setHeader('set-cookie', ['a=1', 'b=2', 'c=3']);
         res.setHeader('x-one', 'v');
         res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}');
       });
@@ -118,7 +118,7 @@ describe('NodeTransport', () => {
     expect(told.status).toBe(201);
     expect(told.body).toBe('{"ok":true}');
     // As undici gives them: lower-case names, a repeated header as an array, one value as a string.
-    expect(told.headers).toMatchObject({ 'set-cookie': ['a=1', 'b=2'], 'x-one': 'v', 'content-type': 'application/json' });
+    expect(told.headers).toMatchObject({ 'set-cookie': ['a=1', 'b=2', 'c=3'], 'x-one': 'v', 'content-type': 'application/json' });
   });
 
   it('builds the headers on no prototype: a header named __proto__ is a key like any other', async () => {
@@ -167,6 +167,8 @@ describe('NodeTransport', () => {
       const told = await send(transport(), { origin: `http://127.0.0.1:${port}` });
       expect(told.events).toEqual(['start', 'headers', 'data', 'error']);
       expect(told.error?.code).toBe(CONNECTION_CLOSED);
+      // Node's own error stays underneath, for --debug.
+      expect((told.error?.cause as { code?: string }).code).toBe('ECONNRESET');
     });
 
     it('reset (RST) mid-body: ECONNRESET', async () => {
@@ -199,6 +201,50 @@ describe('NodeTransport', () => {
     expect(told.events).toEqual(['start', 'error']);
     expect(told.error?.code).toBe(CONNECT_TIMEOUT);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('a connection made in time is not cut by the connect limit, however long the answer takes', async () => {
+    const s = await serve((_req, res) => setTimeout(() => res.end('slow'), 250));
+    const told = await send(transport(4, 100), { origin: s.origin });
+    expect(told.events.at(-1)).toBe('end');
+    expect(told.body).toBe('slow');
+  });
+
+  it('reaches an IPv6 address written in brackets ([::1])', async (t) => {
+    const server = createServer((_req, res) => res.end('six'));
+    const listening = await new Promise<boolean>((r) => server.once('error', () => r(false)).listen(0, '::1', () => r(true)));
+    if (!listening) return t.skip();
+    servers.push(server);
+    const told = await send(transport(), { origin: `http://[::1]:${(server.address() as AddressInfo).port}` });
+    expect(told.body).toBe('six');
+  });
+
+  it('pause() holds the body back until resume(), and says so', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('first');
+      setTimeout(() => res.end('second'), 20);
+    });
+    const t = transport();
+    const seen: string[] = [];
+    await new Promise<void>((resolve) => {
+      t.dispatch({ method: 'GET', origin: s.origin, path: '/x', headers: {} }, {
+        onResponseData: (c, chunk) => {
+          seen.push(`${chunk}@${c.paused}`);
+          if (seen.length === 1) {
+            c.pause();
+            seen.push(`paused:${c.paused}`);
+            setTimeout(() => {
+              seen.push('resume');
+              c.resume();
+            }, 80);
+          }
+        },
+        onResponseEnd: () => resolve(),
+        onResponseError: () => resolve(),
+      });
+    });
+    expect(seen).toEqual(['first@false', 'paused:true', 'resume', 'second@false']);
   });
 
   it('aborted by the handler: nothing more is told, and the connection is dropped', async () => {
