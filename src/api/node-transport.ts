@@ -51,7 +51,7 @@ interface Target {
 export class NodeTransport implements Transport {
   private http?: http.Agent;
   private https?: https.Agent;
-  private readonly inFlight = new Set<http.ClientRequest>();
+  private readonly inFlight = new Set<Exchange>();
   private readonly targets = new Map<string, Target>();
   private closing?: Promise<void>;
   private drained?: () => void;
@@ -68,11 +68,11 @@ export class NodeTransport implements Transport {
       path: options.path,
       headers: options.headers as http.OutgoingHttpHeaders,
     });
-    this.inFlight.add(req);
-    const exchange = new Exchange(req, handler, this.opts.connectTimeout, () => {
-      this.inFlight.delete(req);
+    const exchange: Exchange = new Exchange(req, handler, this.opts.connectTimeout, () => {
+      this.inFlight.delete(exchange);
       if (this.inFlight.size === 0) this.drained?.();
     });
+    this.inFlight.add(exchange);
     if (this.closing) exchange.fail(codedError('the client is closed', 'CLIENT_CLOSED'));
     // The API client sends JSON text or nothing (http.ts).
     else req.end(options.body as string | undefined);
@@ -90,7 +90,7 @@ export class NodeTransport implements Transport {
 
   /** Ends every request in flight and closes every connection. */
   destroy(): Promise<void> {
-    for (const req of this.inFlight) req.destroy(codedError('the client was destroyed', 'CLIENT_DESTROYED'));
+    for (const exchange of this.inFlight) exchange.fail(codedError('the client was destroyed', 'CLIENT_DESTROYED'));
     this.destroyAgents();
     return Promise.resolve();
   }
@@ -141,7 +141,7 @@ class Exchange implements Dispatcher.DispatchController {
     req.on('socket', (socket) => {
       // A kept connection is connected already; a new one has connectTimeout to connect (and shake hands).
       if (!socket.connecting) return;
-      const timer = setTimeout(() => req.destroy(codedError(`no connection within ${connectTimeout} ms`, CONNECT_TIMEOUT)), connectTimeout);
+      const timer = setTimeout(() => this.fail(codedError(`no connection within ${connectTimeout} ms`, CONNECT_TIMEOUT)), connectTimeout);
       const clear = () => clearTimeout(timer);
       socket.once('encrypted' in socket ? 'secureConnect' : 'connect', clear).once('close', clear);
     });
@@ -155,7 +155,7 @@ class Exchange implements Dispatcher.DispatchController {
     this.aborted = true;
     this.reason = reason;
     this.ended = true;
-    this.req.destroy(reason);
+    this.req.destroy();
   }
 
   pause(): void {
@@ -168,6 +168,12 @@ class Exchange implements Dispatcher.DispatchController {
     this.res?.resume();
   }
 
+  /**
+   * Tells the handler `err` and ends the request. The request is destroyed
+   * without an error: the handler has it already, and a socket destroyed with
+   * one after the answer's last byte (a cap reached on the last chunk) has no
+   * listener left for it, and the process would die of it.
+   */
   fail(err: Error): void {
     if (this.ended) return;
     this.ended = true;

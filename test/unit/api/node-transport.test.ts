@@ -247,6 +247,27 @@ describe('NodeTransport', () => {
     expect(seen).toEqual(['first@false', 'paused:true', 'resume', 'second@false']);
   });
 
+  it('aborted by the handler on the answer’s last chunk (a body cap): no error escapes, the connection is dropped', async () => {
+    // The whole answer in one read: it is complete before its data is handed on, and Node has taken its
+    // error listener off the socket. A socket destroyed with the abort's error there killed the process.
+    const s = await serve((_req, res) => res.end('y'.repeat(101)));
+    const t = transport();
+    const told: string[] = [];
+    await new Promise<void>((resolve) => {
+      t.dispatch({ method: 'GET', origin: s.origin, path: '/x', headers: {} }, {
+        onResponseData: (c) => {
+          told.push('data');
+          c.abort(new Error('over the cap'));
+          setTimeout(resolve, 50);
+        },
+        onResponseEnd: () => void told.push('end'),
+        onResponseError: () => void told.push('error'),
+      });
+    });
+    expect(told).toEqual(['data']);
+    await until(() => s.seen.open === 0);
+  });
+
   it('aborted by the handler: nothing more is told, and the connection is dropped', async () => {
     const s = await serve((_req, res) => {
       res.writeHead(200, { 'content-length': '1000' });
