@@ -167,6 +167,7 @@ describe('NodeTransport', () => {
       const told = await send(transport(), { origin: `http://127.0.0.1:${port}` });
       expect(told.events).toEqual(['start', 'headers', 'data', 'error']);
       expect(told.error?.code).toBe(CONNECTION_CLOSED);
+      expect(told.error?.message).toBe('the other side closed the connection');
       // Node's own error stays underneath, for --debug.
       expect((told.error?.cause as { code?: string }).code).toBe('ECONNRESET');
     });
@@ -200,6 +201,7 @@ describe('NodeTransport', () => {
     const told = await send(transport(4, 150), { origin: `https://127.0.0.1:${port}` });
     expect(told.events).toEqual(['start', 'error']);
     expect(told.error?.code).toBe(CONNECT_TIMEOUT);
+    expect(told.error?.message).toBe('no connection within 150 ms');
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
@@ -278,8 +280,9 @@ describe('NodeTransport', () => {
     await new Promise<void>((resolve) => {
       t.dispatch({ method: 'GET', origin: s.origin, path: '/x', headers: {} }, {
         onResponseStart: (c) => {
-          told.push('headers');
+          told.push(`headers aborted:${c.aborted}`);
           c.abort(new Error('enough'));
+          told.push(`aborted:${c.aborted} ${c.reason?.message}`);
           setTimeout(resolve, 50);
         },
         onResponseData: () => void told.push('data'),
@@ -287,7 +290,7 @@ describe('NodeTransport', () => {
         onResponseError: () => void told.push('error'),
       });
     });
-    expect(told).toEqual(['headers']);
+    expect(told).toEqual(['headers aborted:false', 'aborted:true enough']);
     await until(() => s.seen.open === 0);
   });
 
@@ -297,7 +300,7 @@ describe('NodeTransport', () => {
     const inFlight = send(t, { origin: s.origin });
     await new Promise((r) => setTimeout(r, 10));
     const closed = t.close();
-    expect((await send(t, { origin: s.origin })).error?.code).toBe('CLIENT_CLOSED');
+    expect((await send(t, { origin: s.origin })).error).toMatchObject({ code: 'CLIENT_CLOSED', message: 'the client is closed' });
     expect((await inFlight).body).toBe('late');
     await closed;
     await until(() => s.seen.open === 0);
@@ -306,6 +309,6 @@ describe('NodeTransport', () => {
     const pending = send(u, { origin: s.origin });
     await new Promise((r) => setTimeout(r, 10));
     await u.destroy();
-    expect((await pending).error?.code).toBe('CLIENT_DESTROYED');
+    expect((await pending).error).toMatchObject({ code: 'CLIENT_DESTROYED', message: 'the client was destroyed' });
   });
 });
