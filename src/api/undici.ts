@@ -1,11 +1,15 @@
-// The parts of undici the CLI uses, imported past its index. The index also
-// loads fetch, WebSocket, EventSource, the caches and the cookie helpers, and
-// the cookie helpers read globalThis.Headers: that getter makes Node load its
-// own copy of undici and compile a second HTTP parser (WebAssembly) that is
-// never used, and the process then waits at exit for V8 to finish optimising
-// it. Every command that makes a request paid for that (README, Benchmarks).
-// These paths are undici's own files (it has no exports map); a release that
-// moves them fails the build, never silently.
+// The parts of undici partner uses, imported past its index: the API
+// client's agents behind a proxy (a direct request goes through node:http,
+// node-transport.ts) and the delivery client of `webhook listen`, `replay`
+// and `sandbox emit` (delivery.ts). The index also loads fetch, WebSocket,
+// EventSource, the caches and the cookie helpers, and the cookie helpers read
+// globalThis.Headers: that getter makes Node load its own copy of undici and
+// compile a second HTTP parser (WebAssembly) that is never used. Measured
+// with the index instead (issue 33): `sandbox emit --to` 1.27x the wall time
+// on Node 24, 1.11x on Node 20 (11 paired runs); a lookup through a proxy
+// pays the same. These paths are undici's own files (it has no exports map):
+// undici is pinned to the exact version they were checked against, and a
+// release that moves them fails the build, never silently.
 import Agent from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
