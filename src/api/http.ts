@@ -130,7 +130,7 @@ export { checkBaseUrl, isLoopback } from './urls.js';
 export class HttpClient {
   readonly baseUrl: URL;
   private readonly opts: HttpClientOptions;
-  /** The transport, once made: undici's proxy agent is loaded only when a proxy is set (transport()). */
+  /** The transport, once made: undici's proxy agent is loaded only when a proxy is set (proxied()). */
   private dispatcher?: Transport;
   private dispatcherLoading?: Promise<Transport>;
   private readonly maxRetries: number;
