@@ -15,8 +15,10 @@ import type { Dispatcher } from './undici.js';
 
 // Loaded at the first request of their kind: node:https (and TLS under it)
 // costs a start-up about 25 ms on Node 24, and the sandbox never uses it.
-const httpModule = () => process.getBuiltinModule('node:http') as typeof http;
-const httpsModule = () => process.getBuiltinModule('node:https') as typeof https;
+let httpLoaded: typeof http | undefined;
+let httpsLoaded: typeof https | undefined;
+const httpModule = () => (httpLoaded ??= process.getBuiltinModule('node:http') as typeof http);
+const httpsModule = () => (httpsLoaded ??= process.getBuiltinModule('node:https') as typeof https);
 
 /** What the API client needs of a dispatcher: undici's Agent, MockAgent and this transport all have it. */
 export type Transport = Pick<Dispatcher, 'dispatch' | 'close' | 'destroy'>;
