@@ -359,6 +359,7 @@ function failure(err: unknown, a: { url: URL; method: string; attempts: number; 
   if (a.deadline.stopped) return new InterruptedError();
   if (a.deadline.expired) return timeoutError(a.url, a.method, a.timeoutMs, err);
   if (a.answered && !isTransportTimeout(err)) return cutError(err, a.url, a.method, a.attempts);
+  if (DROPPED.has((err as { code?: string }).code ?? '')) return droppedError(err, a.url, a.method, a.attempts);
   return networkError(err, a.url, a.method, a.timeoutMs);
 }
 
@@ -405,6 +406,20 @@ const RAISE_TIMEOUT = 'Raise the limit with --timeout SECONDS, or check the serv
 
 function timeoutError(url: URL, method: string, timeoutMs: number, cause: unknown): NetworkError {
   return new NetworkError(`No complete answer from ${method} ${url.origin}${url.pathname} within ${timeoutMs / 1000} s`, nextStep(method, RAISE_TIMEOUT), 'TIMEOUT', cause);
+}
+
+/** A connection that was made, then closed or reset before any answer: the server was reached. */
+const DROPPED = new Set([CONNECTION_CLOSED, 'UND_ERR_SOCKET', 'ECONNRESET']);
+
+/**
+ * The connection was made and dropped before the answer began (on every
+ * attempt, for a GET): not "could not reach", and not a code name.
+ */
+function droppedError(err: unknown, url: URL, method: string, attempts: number): NetworkError {
+  const where = `${method} ${url.origin}${url.pathname}`;
+  const what = (err as { code?: string }).code === 'ECONNRESET' ? `The connection was reset before ${where} was answered` : `The server closed the connection without answering ${where}`;
+  const hint = nextStep(method, 'Try again in a while; if it keeps happening, check that the base URL is the API, and any proxy on the way (HTTPS_PROXY, NO_PROXY), or ask the API provider.');
+  return new NetworkError(`${what}${attempts > 1 ? ` (${attempts} attempts)` : ''}`, hint, 'NETWORK', err);
 }
 
 /**

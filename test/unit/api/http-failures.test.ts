@@ -154,6 +154,55 @@ describe("undici's timeouts", () => {
   });
 });
 
+describe('a connection dropped before any answer, from a real server', () => {
+  let raw: NetServer;
+  let port: number;
+  let requests = 0;
+  let how: 'close' | 'reset' = 'close';
+  const open = new Set<Socket>();
+  beforeAll(async () => {
+    raw = createNetServer((s: Socket) => {
+      open.add(s);
+      s.once('close', () => open.delete(s));
+      s.once('data', () => {
+        requests++;
+        if (how === 'close') s.end();
+        else s.resetAndDestroy();
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    port = (raw.address() as AddressInfo).port;
+  });
+  afterAll(() => {
+    open.forEach((s) => s.destroy());
+    return new Promise<void>((r) => raw.close(() => r()));
+  });
+  const http = () => new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, maxRetries: 1, backoffBaseMs: 1 });
+
+  it('closed: a GET asked twice, then "closed the connection without answering", not "could not reach" or a code name', async () => {
+    how = 'close';
+    requests = 0;
+    const c = http();
+    const err = await failed(c.get('/v1/x'));
+    await c.close();
+    expect(requests).toBe(2);
+    expect(err.code).toBe('NETWORK');
+    expect(err.message).toBe(`The server closed the connection without answering GET http://127.0.0.1:${port}/v1/x (2 attempts)`);
+    expect(err.hint).toMatch(/^Try again in a while; if it keeps happening, check that the base URL is the API/);
+  });
+
+  it('reset: a POST asked once, said as a reset, and the hint says it may have taken effect', async () => {
+    how = 'reset';
+    requests = 0;
+    const c = http();
+    const err = await failed(c.send('POST', '/v1/x', { body: { a: 1 } }));
+    await c.close();
+    expect(requests).toBe(1);
+    expect(err.message).toBe(`The connection was reset before POST http://127.0.0.1:${port}/v1/x was answered`);
+    expect(err.hint).toMatch(/^The request was sent: check whether it took effect/);
+  });
+});
+
 describe('an answer cut off by something other than a reset or a close', () => {
   it('an error with another code mid-body: RESPONSE_CUT naming the code, not retried', async () => {
     const d = new MidBody(coded('ERR_STREAM_PREMATURE_CLOSE', 'Premature close'));
