@@ -452,6 +452,9 @@ function networkError(err: unknown, url: URL, method: string, timeoutMs: number)
       err,
     );
   }
+  if (e.code === 'HPE_HEADER_OVERFLOW') {
+    return new NetworkError(`The answer of ${where} has headers larger than 16 KiB; it was not read`, 'No answer of the API has headers that large: check the base URL (another service may be answering), or ask the API provider.', 'NETWORK', err);
+  }
   if (isParseError(e)) return new NetworkError(`The answer of ${where} is not HTTP/1.1 (${parseErrorText(e)})`, 'Check the base URL: something other than the API answers there (an https port reached with http://, or another service).', 'NETWORK', err);
   return new NetworkError(`Could not reach ${where}: ${e.code === 'PROXY_CLOSED' ? e.message : (e.code ?? e.message)}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
 }

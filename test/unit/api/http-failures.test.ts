@@ -191,6 +191,21 @@ describe('a connection dropped before any answer, from a real server', () => {
     expect(err.hint).toMatch(/^Try again in a while; if it keeps happening, check that the base URL is the API/);
   });
 
+  it('headers past 16 KiB: said as such, not "not HTTP/1.1", and not retried', async () => {
+    const big = createNetServer((s: Socket) => s.once('data', () => s.end(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(40_000)}\r\ncontent-length: 2\r\n\r\n{}`)));
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
+    const at = (big.address() as AddressInfo).port;
+    const c = new HttpClient({ baseUrl: `http://127.0.0.1:${at}`, userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 1 });
+    try {
+      const err = await failed(c.get('/v1/x'));
+      expect(err.message).toBe(`The answer of GET http://127.0.0.1:${at}/v1/x has headers larger than 16 KiB; it was not read`);
+      expect(err.hint).toMatch(/^No answer of the API has headers that large/);
+    } finally {
+      await c.close();
+      await new Promise<void>((r) => big.close(() => r()));
+    }
+  });
+
   it('reset: a POST asked once, said as a reset, and the hint says it may have taken effect', async () => {
     how = 'reset';
     requests = 0;
