@@ -139,7 +139,6 @@ export function isGroup(t: TopLevel): t is GroupDef {
   return 'commands' in t;
 }
 
-
 /** How a flag is named in messages: `--page-size`, `--no-progress`, or `<employee>` for an argument. */
 export function flagName(key: string, flag: Flag<unknown>, positional = false): string {
   if (positional) return `<${kebab(key)}>`;

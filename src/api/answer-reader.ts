@@ -1,5 +1,6 @@
-// One request of the API client (http.ts) through undici's dispatch with a
-// handler of our own that collects the answer, not undici's request(): no
+// One request of the API client (http.ts) through its transport's dispatch
+// (node-transport.ts, or undici's agent behind a proxy) with a handler of our
+// own that collects the answer, not undici's request(): no
 // body stream, no async iteration over it, no abort wiring of undici's per
 // request. A lookup runs a few hundred requests in a process that lives a
 // second, mostly before V8 has optimised anything, so the code run per request

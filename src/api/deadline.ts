@@ -1,4 +1,14 @@
-// The total deadline of one HTTP attempt (the API client's --timeout).
+// The total deadline of one HTTP attempt (the API client's --timeout), and
+// the time limits of the connections under it.
+
+/**
+ * Idle connections closed after 10 s; connecting within at most 10 s (or the
+ * request's whole time limit if shorter). The same for node:http
+ * (node-transport.ts) and undici's agents (undici.ts poolOptions).
+ */
+export function connectionLimits(timeoutMs: number): { keepAliveTimeout: number; connectTimeout: number } {
+  return { keepAliveTimeout: 10_000, connectTimeout: Math.min(timeoutMs, 10_000) };
+}
 
 /**
  * The --timeout of one attempt, as a total deadline: headers AND the whole

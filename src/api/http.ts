@@ -7,7 +7,7 @@ import { BodyTooLargeError, firstInvalidUtf8 } from '../input.js';
 import { apiErrorFrom, badJsonError, headerCorrelation, redirectError } from './errors.js';
 import type { AuditEntry } from '../audit/log.js';
 import { secretRedactor } from './redact.js';
-import { Deadline } from './deadline.js';
+import { connectionLimits, Deadline } from './deadline.js';
 import { checkBaseUrl, isLoopback } from './urls.js';
 import { parseJsonExact } from '../json/parse-exact.js';
 import { stringifyExact } from '../json/stringify-exact.js';
@@ -144,7 +144,7 @@ export class HttpClient {
     this.baseUrl = checkBaseUrl(opts.baseUrl);
     // Loopback (the sandbox, a local gateway) never goes through a proxy, whatever NO_PROXY says:
     // a proxy cannot reach our 127.0.0.1 and would see the bearer token in clear.
-    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) || !proxySet() ? new NodeTransport(transportOptions(opts)) : undefined);
+    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) || !proxySet() ? new NodeTransport({ connections: opts.connections ?? 8, ...connectionLimits(opts.timeoutMs) }) : undefined);
     this.maxRetries = opts.maxRetries ?? 4;
     this.backoffBaseMs = opts.backoffBaseMs ?? 250;
   }
@@ -296,10 +296,7 @@ export class HttpClient {
 
   /** undici's proxy agent, loaded at the first request (a lookup without a proxy never loads undici). */
   private proxied(): Promise<Transport> {
-    this.dispatcherLoading ??= import('./undici.js').then(({ poolOptions, proxyAgent }) => {
-      const o = transportOptions(this.opts);
-      return (this.dispatcher = proxyAgent(poolOptions(this.opts.timeoutMs, o.connections)));
-    });
+    this.dispatcherLoading ??= import('./undici.js').then(({ poolOptions, proxyAgent }) => (this.dispatcher = proxyAgent(poolOptions(this.opts.timeoutMs, this.opts.connections ?? 8))));
     return this.dispatcherLoading;
   }
 
@@ -312,11 +309,6 @@ export class HttpClient {
 /** Whether a proxy is set for undici's proxy agent to use (it reads these four; NO_PROXY is its to apply). */
 function proxySet(): boolean {
   return ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'].some((name) => (process.env[name] ?? '') !== '');
-}
-
-/** `connections` per origin, idle connections closed after 10 s, connecting within at most 10 s (the total deadline is Deadline's). */
-function transportOptions(opts: HttpClientOptions): { connections: number; keepAliveTimeout: number; connectTimeout: number } {
-  return { connections: opts.connections ?? 8, keepAliveTimeout: 10_000, connectTimeout: Math.min(opts.timeoutMs, 10_000) };
 }
 
 /**

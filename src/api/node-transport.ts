@@ -35,7 +35,7 @@ export interface TransportOptions {
 /**
  * A connection closed by the server (FIN) before or while answering: a
  * retryable network failure, told apart from a reset (ECONNRESET) so that the
- * message says which (http.ts cutError).
+ * message says which (http.ts cutError, droppedError).
  */
 export const CONNECTION_CLOSED = 'CONNECTION_CLOSED';
 export const CONNECT_TIMEOUT = 'CONNECT_TIMEOUT';

@@ -17,6 +17,7 @@ import errors from 'undici/lib/core/errors.js';
 import connect from 'undici/lib/api/api-connect.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import type { Agent as AgentType, Dispatcher as DispatcherType, Pool as PoolType } from 'undici';
+import { connectionLimits } from './deadline.js';
 // Of undici's request APIs (lib/api, which its index gives every dispatcher) only connect(): its
 // proxy agent opens the CONNECT tunnel with it. Requests go through dispatch with a handler of
 // partner's own (answer-reader.ts, delivery.ts): request(), stream() and the rest are never loaded.
@@ -26,17 +27,18 @@ export { Agent, EnvHttpProxyAgent, errors };
 export type { DispatcherType as Dispatcher };
 
 /**
- * The keep-alive pool of one client: `connections` per origin, undici's own
+ * The keep-alive pool of one client (connectionLimits), with undici's own
  * timeouts at the client's deadline (the total deadline is the caller's:
- * Deadline), connecting within at most 10 s.
+ * Deadline).
  */
 export function poolOptions(timeoutMs: number, connections: number): AgentType.Options {
+  const t = connectionLimits(timeoutMs);
   return {
     connections,
-    keepAliveTimeout: 10_000,
+    keepAliveTimeout: t.keepAliveTimeout,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    connect: { timeout: Math.min(timeoutMs, 10_000) },
+    connect: { timeout: t.connectTimeout },
   };
 }
 
