@@ -6,7 +6,7 @@
 // (bin/package.json): Node starts a CommonJS script without setting up its ES
 // module loader, which a bare --version then never pays for (0.87x the wall
 // time of the same script as an ES module on Node 24, 30 interleaved runs); the
-// CLI itself (dist/, ES modules) is imported below.
+// CLI itself is one CommonJS script (dist/cli.cjs), help one ES module.
 'use strict';
 const { readFileSync, writeSync } = require('node:fs');
 
@@ -18,13 +18,11 @@ async function launch() {
     writeAll(`${versionLine()}\n`);
     return;
   }
-  // Everything but the version runs dist/: compiled once, then from Node's cache (bin/compile-cache.js).
+  // Everything but the version runs dist/: compiled once, then from V8's cache (bin/compile-cache.js for
+  // ES modules, bin/code-cache.js for the CLI's own script).
   require('./compile-cache.js').enableCompileCache();
   const helpAsked = args.length <= 1 || args.includes('--help') || args.includes('-h') || args[0] === 'help';
-  if (!(helpAsked && (await import('../dist/help.js')).printHelp(args))) {
-    const { main } = await import('../dist/cli.js');
-    await main(args);
-  }
+  if (!(helpAsked && (await import('../dist/help.js')).printHelp(args))) await require('./code-cache.js').loadCli().main(args);
 }
 
 /**

@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fetchNode, pinnedNode } from './fetch-node.mjs';
 import { buildInfo } from './build-info.mjs';
+import { topLevelAwaitImport } from './cli-build-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -69,19 +70,8 @@ export function versionLine(info: { version: string; commit: string; date: strin
         }));
       },
     },
-    {
-      // CommonJS has no top-level await: a module that awaits an import at its top
-      // (config/conf-engine.ts: conf loaded between two looks at the signal listeners)
-      // requires it there instead, which esbuild runs in place, at the same point.
-      name: 'top-level-await-import',
-      setup(b) {
-        b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
-          const source = readFileSync(args.path, 'utf8');
-          const pattern = /^((?:const|let) [^=\n]+= )await import\(('[^']+')\);$/gm;
-          return pattern.test(source) ? { contents: source.replace(pattern, '$1require($2);'), loader: 'ts' } : undefined;
-        });
-      },
-    },
+    // CommonJS has no top-level await (the CLI's own bundle does the same).
+    topLevelAwaitImport(),
   ],
   logLevel: 'warning',
 });

@@ -1,13 +1,12 @@
-// Builds dist/ from src/ with esbuild: our modules and commander in one
-// start-up file (dist/cli.js), every lazily imported command in its own chunk.
-// Pure-JS dependencies on hot paths are bundled too, so Node does not resolve
-// and read their CommonJS files one by one. Measured (median of 10-20 runs):
-// `partner --help` 1.62x -> 1.45x of `node -e 0`; importing undici 87 ms ->
-// one chunk, a one-page `employees list` 340 -> 283 ms. Dependencies that read
-// their own files (jq-wasm), or load only in a few commands, stay external.
+// Builds dist/ from src/ with esbuild: the CLI as one CommonJS script
+// (dist/cli.cjs, which bin/code-cache.js compiles with V8's code cache), the
+// help entry and the workers as one ES module each. Pure-JS dependencies on
+// hot paths are bundled too, so Node does not resolve and read their files one
+// by one. Dependencies that read their own files (jq-wasm), or load only in a
+// few commands, stay external.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cliBuildOptions, external } from './cli-build-options.mjs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cliBuildOptions, external, workerBuildOptions } from './cli-build-options.mjs';
 import { buildInfo } from './build-info.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -19,16 +18,18 @@ await build({
   entryPoints: { cli: 'src/cli.ts' },
   outdir: 'dist',
 });
+// bin/code-cache.js reads the script as latin1 (a copy, where UTF-8 would be decoded): it must be
+// ASCII. esbuild escapes strings and names, but not regular expressions or the comments it keeps.
+const cli = new URL('../dist/cli.cjs', import.meta.url);
+writeFileSync(cli, asciiOnly(readFileSync(cli, 'utf8')));
 
 // The workers of `webhook verify --file` (dist/verify-worker.js) and of `--jq` (dist/jq-worker.js,
 // where a filter that never ends can be stopped), and the keyring child process
 // (dist/keyring-child.js: one keyring call, killed when it blocks): one file each. A worker
 // thread loads its own copy of every module anyway, so sharing chunks with the CLI saves nothing,
-// and it would tie the worker to the CLI's core chunk (commander and all) it never uses.
+// and it would tie the worker to the CLI's script (commander and all) it never uses.
 await build({
-  ...cliBuildOptions,
-  splitting: false,
-  plugins: cliBuildOptions.plugins.filter((p) => p.name !== 'core-chunk'),
+  ...workerBuildOptions,
   entryPoints: { 'verify-worker': 'src/webhooks/verify-worker.ts', 'jq-worker': 'src/output/jq-worker.ts', 'keyring-child': 'src/config/keyring-child.ts' },
   outdir: 'dist',
 });
@@ -54,3 +55,16 @@ await build({
   ],
   logLevel: 'warning',
 });
+
+/**
+ * The script with every character past ASCII written as a \u escape: in a
+ * regular expression (with or without the u flag) and in a comment that
+ * means the same. A character escaped by a backslash already would not, and
+ * fails the build.
+ */
+function asciiOnly(code) {
+  return code.replace(/[^\x00-\x7f]/g, (c, at) => {
+    if (code[at - 1] === '\\') throw new Error(`dist/cli.cjs: an escaped non-ASCII character at ${at}; write it as \\u${c.charCodeAt(0).toString(16)} in the source`);
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}

@@ -1,12 +1,12 @@
-// The esbuild options of the CLI's bundle (dist/cli.js and its chunks), shared
-// by scripts/bundle.mjs and the benchmark's second build without the walk's
-// integrity checks (test/bench/run.js), so both are built the same way.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// The esbuild options of the CLI's bundle (dist/cli.cjs) and of its workers' files, shared
+// by scripts/bundle.mjs, the single executable's build (scripts/build-binary.mjs) and the
+// benchmark's second build without the walk's integrity checks (test/bench/run.js).
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const BUNDLED = new Set(['commander', 'undici', 'chalk', 'string-width', 'get-east-asian-width']);
+// conf and jose are ES modules only: a CommonJS script cannot require() them on Node 20.18, so they are bundled too.
+const BUNDLED = new Set(['commander', 'undici', 'chalk', 'string-width', 'get-east-asian-width', 'conf', 'jose']);
 
 /** Dependencies left to Node's resolver (read their own files, or load only in a few commands). */
 export const external = Object.keys(pkg.dependencies)
@@ -78,77 +78,66 @@ function startupTrims() {
 }
 
 /**
- * The modules every command loads once it runs (the command tree and
- * commander, the context, the config, the output layer), and the small API
- * helpers every API command shares. See coreChunk.
+ * CommonJS has no top-level await: a module that awaits an import at its top
+ * (config/conf-engine.ts: conf loaded between two looks at the signal
+ * listeners) requires it there instead, which esbuild runs in place, at the
+ * same point. The CLI's bundle and the single executable's both need it.
  */
-export const CORE = [
-  'src/program.ts',
-  'src/context.ts',
-  'src/config/resolve.ts',
-  'src/output/writer.ts',
-  'src/output/options.ts',
-  'src/output/count.ts',
-  'src/api/employees.ts',
-  'src/concurrency.ts',
-  // The one capped reader: every API answer (http.ts) and every input flag read through it.
-  'src/input.ts',
-  // The one reading of an answer's JSON (http.ts) and its numbers, which the output layer writes.
-  'src/json/parse-exact.ts',
-  // The pager (#32): cli.ts reaches it through help-entry.ts at every start, program.ts when a command pages.
-  'src/output/pager.ts',
-];
-
-/**
- * Puts the CORE modules in one chunk. esbuild splits shared code by the set
- * of entry points (dynamic imports count as entries) that reach each module,
- * so code used by a different mix of commands lands in a different chunk:
- * an API command loaded 41 modules, most under 3 KB, and Node's ES module
- * loader costs about 0.4 ms a module (resolve, read, link) before any of it
- * runs. Every entry (cli.ts and each dynamically imported module) also
- * imports the core, so the core's modules are reached by the same entries
- * and share one chunk: `employees list` loads 11 files instead of 41 (the
- * e2e test in employees-list.test.ts counts them). Measured in 30
- * interleaved whole-process runs against the build before: a one-page export 0.92x, `completion
- * bash` 0.85x. What loads lazily still does (the HTTP stack, tables, jq,
- * forms, webhooks, the sandbox); only the grouping of code that runs anyway
- * changes. (The webhook worker is built on its own: scripts/bundle.mjs.)
- */
-function coreChunk() {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const core = new Set(CORE.map((f) => join(root, f)));
-  // The entries: cli.ts and every module src/ imports dynamically (found before the build, so that
-  // a module first reached by a static import is known to be one too).
-  const entries = new Set([join(root, 'src', 'cli.ts')]);
-  for (const file of readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })) {
-    if (!file.endsWith('.ts')) continue;
-    const path = join(root, 'src', file);
-    for (const [, spec] of readFileSync(path, 'utf8').matchAll(/\bimport\(\s*'(\.[^']+)\.js'\s*\)/g)) entries.add(join(dirname(path), `${spec}.ts`));
-  }
-  const imports = [...core].map((f) => `import ${JSON.stringify(f)};`).join('');
+export function topLevelAwaitImport() {
   return {
-    name: 'core-chunk',
+    name: 'top-level-await-import',
     setup(b) {
-      b.onLoad({ filter: /\.ts$/ }, (args) => {
-        if (!entries.has(args.path) || core.has(args.path)) return undefined;
-        return { contents: `${readFileSync(args.path, 'utf8')}\n${imports}\n`, loader: 'ts' };
+      b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const pattern = /^((?:const|let) [^=\n]+= )await import\(('[^']+')\);$/gm;
+        return pattern.test(source) ? { contents: source.replace(pattern, '$1require($2);'), loader: 'ts' } : undefined;
       });
     },
   };
 }
 
-/** Options for the start-up file and its lazily imported chunks; add entryPoints and outdir. */
+/**
+ * Options for the CLI's bundle, dist/cli.cjs: one CommonJS script that
+ * bin/code-cache.js compiles with V8's code cache (add entryPoints and
+ * outdir). One script, not ES module chunks: Node 20 keeps no compiled code
+ * for ES modules, and every start compiled the chunks again (a one-page table
+ * 1.45x a minimal client there); from a code cache a lookup compiles almost
+ * nothing, on every Node (docs/ARCHITECTURE.md, "One script, compiled once").
+ * Code a command does not run costs only its bytes: esbuild keeps each
+ * lazily imported module's code unrun until it is imported.
+ */
 export const cliBuildOptions = {
   bundle: true,
-  splitting: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outExtension: { '.js': '.cjs' },
+  external,
+  // ASCII only (esbuild's default, checked by scripts/bundle.mjs): the launcher reads the script as latin1, a copy, not a UTF-8 decoding.
+  charset: 'ascii',
+  // ES module semantics kept: strict mode, as the ES modules the sources are; import.meta.url is this file's URL
+  // (workers and package.json are found beside it), which a CommonJS script computes from its own name.
+  banner: { js: "'use strict';\nvar __partnerMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__partnerMetaUrl' },
+  // A dependency imported on first use (jq-wasm, @inquirer/prompts, the MCP SDK; all have CommonJS builds) is
+  // require()d: import() in a script compiled by node:vm needs an experimental Node feature, which warns.
+  supported: { 'dynamic-import': false },
+  plugins: [startupTrims(), topLevelAwaitImport()],
+  logLevel: 'warning',
+};
+
+/**
+ * Options for the worker threads' and the keyring child's files (one ES module
+ * each, no chunks; add entryPoints and outdir).
+ */
+export const workerBuildOptions = {
+  bundle: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   external,
-  // Chunks beside cli.js: modules resolve ../package.json from dist/.
-  chunkNames: '[name]-[hash]',
-  // commander is CommonJS and require()s Node built-ins; give the ESM bundle a require.
+  // Bundled CommonJS dependencies require() Node built-ins: give the ES module a require.
   banner: { js: "import { createRequire as __partnerRequire } from 'node:module'; const require = __partnerRequire(import.meta.url);" },
-  plugins: [startupTrims(), coreChunk()],
+  plugins: [startupTrims()],
   logLevel: 'warning',
 };

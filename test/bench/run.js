@@ -142,7 +142,7 @@ async function buildUnchecked() {
     ...cliBuildOptions,
     entryPoints: { cli: join(ROOT, 'src', 'cli.ts') },
     outdir: join(dir, 'dist'),
-    // The same plugins as the real build (start-up trims, the core chunk), plus the swap.
+    // The same plugins as the real build (start-up trims, top-level awaits), plus the swap.
     plugins: [
       ...cliBuildOptions.plugins,
       {
@@ -153,8 +153,9 @@ async function buildUnchecked() {
       },
     ],
   });
-  const launcher = join(dir, 'partner.mjs');
-  writeFileSync(launcher, "import { main } from './dist/cli.js';\nawait main(process.argv.slice(2));\n");
+  // Compiled from the code cache as bin/partner.js does it (bin/code-cache.js), so only the checks differ.
+  const launcher = join(dir, 'partner.cjs');
+  writeFileSync(launcher, `require(${JSON.stringify(join(ROOT, 'bin', 'code-cache.js'))}).loadCli(process.env, require('node:path').join(__dirname, 'dist', 'cli.cjs')).main(process.argv.slice(2));\n`);
   return launcher;
 }
 

@@ -44,11 +44,12 @@ afterAll(() => dir.cleanup());
 describe('npm pack', () => {
   it('holds the built CLI and the man pages, no tests and no TypeScript sources', () => {
     expect(files).toContain('bin/partner.js');
-    expect(files).toContain('dist/cli.js');
+    expect(files).toContain('dist/cli.cjs');
     expect(files).toContain('dist/help.js');
     expect(files).toContain('docs/man/partner-employees-list.1');
     expect(files).toContain('package.json');
     expect(files).toContain('bin/compile-cache.js');
+    expect(files).toContain('bin/code-cache.js');
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('scripts/') || (/\.ts$/.test(f) && !f.endsWith('.d.ts')))).toEqual([]);
   });
 });

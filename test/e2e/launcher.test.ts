@@ -4,7 +4,7 @@
 // (test/helpers/main-in-process.ts follows the launcher's steps); here both
 // paths must answer alike, byte for byte, so those tests say what a person gets.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,16 +64,97 @@ describe('bin/partner.js', () => {
   });
 });
 
-// Node >= 22.1 has a compile cache (module.enableCompileCache); .ci/run runs these on Node 22 and 24.
-describe.skipIf(typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function')('the compile cache (bin/compile-cache.js)', () => {
-  it('a command leaves compiled code in <cache dir>/compile-cache, and runs from it the next time alike', async () => {
-    const cache = env.PARTNER_CACHE_DIR!;
-    const first = await runCli(['employees', 'list', '--page-size', '2', '-o', 'csv'], { env });
-    expect(first.code, first.stderr).toBe(0);
-    const entries = readdirSync(join(cache, 'compile-cache'), { recursive: true });
-    expect(entries.length).toBeGreaterThan(1);
-    const second = await runCli(['employees', 'list', '--page-size', '2', '-o', 'csv'], { env });
-    expect(second).toEqual(first);
+/** The code cache's files (bin/code-cache.js) under a cache directory. */
+function codeCaches(cache: string): string[] {
+  return existsSync(join(cache, 'code-cache')) ? readdirSync(join(cache, 'code-cache')) : [];
+}
+
+describe('the code cache of the CLI (bin/code-cache.js)', () => {
+  const list = ['employees', 'list', '--page-size', '2', '-o', 'csv'];
+
+  it('a command leaves the code it compiled in <cache dir>/code-cache, private, and the next run uses it as it is', async () => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, 'c');
+      const first = await runCli(list, { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      expect(first.code, first.stderr).toBe(0);
+      const [name, ...more] = codeCaches(cache);
+      expect(more).toEqual([]);
+      expect(name).toMatch(/^cli-[0-9a-f]{8}-[0-9a-f]{8}\.bin$/);
+      const file = join(cache, 'code-cache', name!);
+      const written = statSync(file);
+      expect(written.size).toBeGreaterThan(100_000);
+      expect(written.mode & 0o777).toBe(0o600);
+      expect(statSync(join(cache, 'code-cache')).mode & 0o777).toBe(0o700);
+      // Accepted by V8: a cache that was used is not written again.
+      const second = await runCli(list, { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      expect(second).toEqual(first);
+      const after = statSync(file);
+      expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('a cache V8 refuses (damaged) is written anew, and the command runs alike', async () => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, 'c');
+      const first = await runCli(list, { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      const file = join(cache, 'code-cache', codeCaches(cache)[0]!);
+      const garbage = Buffer.alloc(statSync(file).size, 0x5a);
+      writeFileSync(file, garbage);
+      const second = await runCli(list, { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      expect(second).toEqual(first);
+      expect(codeCaches(cache)).toHaveLength(1);
+      expect(readFileSync(file).equals(garbage)).toBe(false);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("another build's cache goes once it is a week old; this build's and a recent one stay", async () => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, 'c');
+      mkdirSync(join(cache, 'code-cache'), { recursive: true, mode: 0o700 });
+      chmodSync(cache, 0o700);
+      const old = join(cache, 'code-cache', 'cli-00000000-00000000.bin');
+      const recent = join(cache, 'code-cache', 'cli-00000001-00000000.bin');
+      const leftover = join(cache, 'code-cache', 'cli-00000002-00000000.bin.123.tmp');
+      for (const f of [old, recent, leftover]) writeFileSync(f, 'x', { mode: 0o600 });
+      const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+      const sixDaysAgo = new Date(Date.now() - 6 * 24 * 3600 * 1000);
+      utimesSync(old, eightDaysAgo, eightDaysAgo);
+      utimesSync(leftover, eightDaysAgo, eightDaysAgo);
+      utimesSync(recent, sixDaysAgo, sixDaysAgo);
+      const r = await runCli(list, { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      expect(r.code, r.stderr).toBe(0);
+      const left = codeCaches(cache);
+      expect(left).toHaveLength(2);
+      expect(left).toContain('cli-00000001-00000000.bin');
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it.each([
+    ['NODE_DISABLE_COMPILE_CACHE set', (d: string) => (mkdirSync(d, { mode: 0o700 }), { NODE_DISABLE_COMPILE_CACHE: '1' })],
+    ['a symbolic link', (d: string) => (mkdirSync(`${d}-real`, { mode: 0o700 }), symlinkSync(`${d}-real`, d), {})],
+    ['open to other users', (d: string) => (mkdirSync(d), chmodSync(d, 0o777), {})],
+  ])('with the cache directory %s, no compiled code is kept, and the command runs as usual', async (_, make) => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, 'c');
+      const extra = make(cache);
+      const r = await runCli(list, { env: { ...env, ...extra, PARTNER_CACHE_DIR: cache } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.split('\n')[1]).toMatch(/^[0-9a-f-]{36},ACME-00001,/);
+      expect(existsSync(join(cache, 'code-cache'))).toBe(false);
+      expect(existsSync(join(cache, 'compile-cache'))).toBe(false);
+    } finally {
+      dir.cleanup();
+    }
   });
 
   it('--version compiles nothing: no cache written', async () => {
@@ -86,19 +167,19 @@ describe.skipIf(typeof (module as { enableCompileCache?: unknown }).enableCompil
       dir.cleanup();
     }
   });
+});
 
-  it.each([
-    ['a symbolic link', (d: string) => (mkdirSync(`${d}-real`, { mode: 0o700 }), symlinkSync(`${d}-real`, d))],
-    ['open to other users', (d: string) => (mkdirSync(d), chmodSync(d, 0o777))],
-  ])('a cache directory that is %s gets no compiled code, and the command runs as usual', async (_, make) => {
+// Node >= 22.1 has a compile cache (module.enableCompileCache) for ES modules (help, workers); .ci/run runs this on Node 22 and 24.
+describe.skipIf(typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function')('the compile cache (bin/compile-cache.js)', () => {
+  it('help, an ES module, leaves compiled code in <cache dir>/compile-cache, and runs from it the next time alike', async () => {
     const dir = tempDir();
     try {
       const cache = join(dir.path, 'c');
-      make(cache);
-      const r = await runCli(['employees', 'list', '--page-size', '2', '-o', 'csv'], { env: { ...env, PARTNER_CACHE_DIR: cache } });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout.split('\n')[1]).toMatch(/^[0-9a-f-]{36},ACME-00001,/);
-      expect(existsSync(join(cache, 'compile-cache'))).toBe(false);
+      const first = await runCli(['employees', '--help'], { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      expect(first.code, first.stderr).toBe(0);
+      expect(readdirSync(join(cache, 'compile-cache'), { recursive: true }).length).toBeGreaterThan(1);
+      const second = await runCli(['employees', '--help'], { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      expect(second).toEqual(first);
     } finally {
       dir.cleanup();
     }
