@@ -815,7 +815,7 @@ async function bulkMemory() {
 const all = { walk, memory, startup, verify, listen, profile, table: tables, bulk, search };
 const started = Date.now();
 try {
-  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
+  if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
   for (const s of sections) {
     if (!all[s]) throw new Error(`unknown section "${s}" (${Object.keys(all).join(', ')})`);
     await all[s]();
