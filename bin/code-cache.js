@@ -37,7 +37,7 @@ function loadCli(env = process.env, file = SCRIPT) {
   // The script never calls import() (scripts/cli-build-options.mjs), which a vm script can do only through an experimental feature.
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   // Written at exit, when it holds what this run compiled, not only the top of the script.
-  if (cache && (!cachedData || script.cachedDataRejected)) process.once('exit', () => saveCache(cache, script));
+  if (cache && (!cachedData || script.cachedDataRejected)) process.once('exit', () => saveCache(cache, script, cachedData !== undefined));
   const module = { exports: {} };
   script.runInThisContext()(module.exports, Module.createRequire(file), module, file, dirname(file));
   return module.exports;
@@ -86,21 +86,29 @@ function readCache(path) {
 
 /**
  * Writes the cache whole or not at all: a temporary file of this process,
- * renamed over the old one, so a second partner starting meanwhile reads the
- * old cache or the new one, never half of one. Any failure (a full disk, a
- * read-only directory) leaves no cache, and the next run compiles again.
+ * then put in place, so a second partner starting meanwhile reads the old
+ * cache or the new one, never half of one. A cache V8 refused is replaced;
+ * otherwise the first process to finish keeps its cache (a link fails if one
+ * is there): a sandbox or a listener that ran for hours must not replace the
+ * cache of the lookups made meanwhile. Any failure (a full disk, a read-only
+ * directory) leaves no cache, and the next run compiles again.
  */
-function saveCache(path, script) {
+function saveCache(path, script, replace) {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
-    fs.renameSync(tmp, path);
-  } catch {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      // Never made.
+    if (replace) fs.renameSync(tmp, path);
+    else {
+      try {
+        fs.linkSync(tmp, path);
+      } catch (err) {
+        // Another process was first (EEXIST); a file system without links: put in place all the same.
+        if (err.code !== 'EEXIST') fs.renameSync(tmp, path);
+      }
+      removeQuietly(tmp);
     }
+  } catch {
+    removeQuietly(tmp);
     return;
   }
   removeOld(dirname(path), basename(path));
@@ -117,6 +125,15 @@ function removeOld(dir, kept) {
     }
   } catch {
     // Tidying only.
+  }
+}
+
+/** Removes a file if it is there; never throws (this runs at exit). */
+function removeQuietly(file) {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Left for removeOld.
   }
 }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheDir as launcherCacheDir } from '../../bin/compile-cache.js';
 import { cacheDir } from '../../src/config/paths.js';
-import { ROOT, runCli, sandboxEnv, tempDir, waitFor } from '../helpers/cli.js';
+import { ROOT, runCli, sandboxEnv, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
 
 let env: NodeJS.ProcessEnv;
@@ -113,6 +113,28 @@ describe('the code cache of the CLI (bin/code-cache.js)', () => {
     }
   });
 
+  it('a sandbox that ran meanwhile, stopping later, leaves the cache of the lookup that finished first', async () => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, 'c');
+      const server = spawnCli(['sandbox', 'start', '--port', '0'], { env: { ...env, PARTNER_CACHE_DIR: cache }, timeoutMs: 30_000 });
+      await waitFor(() => /listening on http:\/\/\S+/.test(server.stdout()), 15_000);
+      const url = /listening on (http:\/\/\S+)/.exec(server.stdout())![1]!;
+      const r = await runCli(list, { env: { ...env, PARTNER_BASE_URL: url, PARTNER_CACHE_DIR: cache } });
+      expect(r.code, r.stderr).toBe(0);
+      const file = join(cache, 'code-cache', codeCaches(cache)[0]!);
+      const lookup = statSync(file);
+      server.child.kill('SIGINT');
+      expect((await server.done).code).toBe(130);
+      const after = statSync(file);
+      expect([after.ino, after.mtimeMs, after.size]).toEqual([lookup.ino, lookup.mtimeMs, lookup.size]);
+      // The sandbox's own cache was made and dropped, not left behind as a temporary file.
+      expect(codeCaches(cache)).toHaveLength(1);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it("another build's cache goes once it is a week old; this build's and a recent one stay", async () => {
     const dir = tempDir();
     try {
@@ -142,6 +164,8 @@ describe('the code cache of the CLI (bin/code-cache.js)', () => {
     ['NODE_DISABLE_COMPILE_CACHE set', (d: string) => (mkdirSync(d, { mode: 0o700 }), { NODE_DISABLE_COMPILE_CACHE: '1' })],
     ['a symbolic link', (d: string) => (mkdirSync(`${d}-real`, { mode: 0o700 }), symlinkSync(`${d}-real`, d), {})],
     ['open to other users', (d: string) => (mkdirSync(d), chmodSync(d, 0o777), {})],
+    ['private, but its code-cache a link', (d: string) => (mkdirSync(d, { mode: 0o700 }), mkdirSync(`${d}-real`, { mode: 0o700 }), symlinkSync(`${d}-real`, join(d, 'code-cache')), {})],
+    ['private, but its code-cache open to other users', (d: string) => (mkdirSync(join(d, 'code-cache'), { recursive: true, mode: 0o700 }), chmodSync(join(d, 'code-cache'), 0o777), {})],
   ])('with the cache directory %s, no compiled code is kept, and the command runs as usual', async (_, make) => {
     const dir = tempDir();
     try {
@@ -150,8 +174,10 @@ describe('the code cache of the CLI (bin/code-cache.js)', () => {
       const r = await runCli(list, { env: { ...env, ...extra, PARTNER_CACHE_DIR: cache } });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.split('\n')[1]).toMatch(/^[0-9a-f-]{36},ACME-00001,/);
-      expect(existsSync(join(cache, 'code-cache'))).toBe(false);
-      expect(existsSync(join(cache, 'compile-cache'))).toBe(false);
+      expect(codeCaches(cache).filter((f) => f.endsWith('.bin'))).toEqual([]);
+      expect(existsSync(`${cache}-real`) ? readdirSync(`${cache}-real`) : []).toEqual([]);
+      // Node's compile cache goes by the same rule for the directory itself.
+      if (!/private/.test(_)) expect(existsSync(join(cache, 'compile-cache'))).toBe(false);
     } finally {
       dir.cleanup();
     }
