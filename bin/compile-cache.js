@@ -10,15 +10,45 @@
 'use strict';
 const { lstatSync, mkdirSync } = require('node:fs');
 const Module = require('node:module');
-const { homedir } = require('node:os');
-const { join } = require('node:path');
+const { userInfo } = require('node:os');
+const { isAbsolute, join } = require('node:path');
 
-/** partner's cache directory: the same answer as src/config/paths.ts cacheDir (a unit test holds them together). */
+/**
+ * partner's cache directory: the same answer as src/config/paths.ts cacheDir
+ * (a test holds them together), or undefined where that one refuses (a
+ * relative PARTNER_CACHE_DIR, no home): compiled code is never kept under a
+ * relative path, which would be the current directory's, where anyone who
+ * put a directory could have put code.
+ */
 function cacheDir(env) {
-  if (env.PARTNER_CACHE_DIR) return env.PARTNER_CACHE_DIR;
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'partner', 'Cache');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'partner');
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'partner');
+  if (env.PARTNER_CACHE_DIR) return isAbsolute(env.PARTNER_CACHE_DIR) ? env.PARTNER_CACHE_DIR : undefined;
+  const under = (variable, ...fallback) => {
+    if (env[variable] && isAbsolute(env[variable])) return env[variable];
+    const home = homeDir(env);
+    return home && join(home, ...fallback);
+  };
+  if (process.platform === 'win32') {
+    const local = under('LOCALAPPDATA', 'AppData', 'Local');
+    return local && join(local, 'partner', 'Cache');
+  }
+  if (process.platform === 'darwin') {
+    const home = homeDir(env);
+    return home && join(home, 'Library', 'Caches', 'partner');
+  }
+  const xdg = under('XDG_CACHE_HOME', '.cache');
+  return xdg && join(xdg, 'partner');
+}
+
+/** HOME (USERPROFILE on Windows) if absolute, else the account's home if absolute (src/config/paths.ts homeDir), else undefined. */
+function homeDir(env) {
+  const fromEnv = process.platform === 'win32' ? env.USERPROFILE : env.HOME;
+  if (fromEnv && isAbsolute(fromEnv)) return fromEnv;
+  try {
+    const home = userInfo().homedir;
+    return home && isAbsolute(home) ? home : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -29,6 +59,7 @@ function cacheDir(env) {
 function privateCacheDir(env) {
   try {
     const dir = cacheDir(env);
+    if (!dir) return undefined;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);
     if (!st.isDirectory()) return undefined;

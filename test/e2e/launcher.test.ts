@@ -64,13 +64,14 @@ describe('bin/partner.js', () => {
   });
 });
 
+const list = ['employees', 'list', '--page-size', '2', '-o', 'csv'];
+
 /** The code cache's files (bin/code-cache.js) under a cache directory. */
 function codeCaches(cache: string): string[] {
   return existsSync(join(cache, 'code-cache')) ? readdirSync(join(cache, 'code-cache')) : [];
 }
 
 describe('the code cache of the CLI (bin/code-cache.js)', () => {
-  const list = ['employees', 'list', '--page-size', '2', '-o', 'csv'];
 
   it('a command leaves the code it compiled in <cache dir>/code-cache, private, and the next run uses it as it is', async () => {
     const dir = tempDir();
@@ -213,8 +214,38 @@ describe.skipIf(typeof (module as { enableCompileCache?: unknown }).enableCompil
 });
 
 describe("the launcher's cache directory", () => {
-  it('is the one the CLI uses (src/config/paths.ts), for every way of setting it', () => {
-    for (const e of [{ PARTNER_CACHE_DIR: '/x/p' }, { XDG_CACHE_HOME: '/x/xdg' }, {}, { XDG_CACHE_HOME: '' }, { LOCALAPPDATA: 'C:/u' }]) expect(launcherCacheDir(e)).toBe(cacheDir(e));
+  it('is the one the CLI uses (src/config/paths.ts), for every way of setting it; none where the CLI refuses one', () => {
+    const envs = [{ PARTNER_CACHE_DIR: '/x/p' }, { XDG_CACHE_HOME: '/x/xdg' }, {}, { XDG_CACHE_HOME: '' }, { LOCALAPPDATA: 'C:/u' }, { HOME: '/h' }, { HOME: '', XDG_CACHE_HOME: 'rel' }, { HOME: 'rel' }, { PARTNER_CACHE_DIR: 'rel' }];
+    for (const e of envs) {
+      let cli: string | undefined;
+      try {
+        cli = cacheDir(e);
+      } catch {
+        cli = undefined;
+      }
+      expect(launcherCacheDir(e), JSON.stringify(e)).toBe(cli);
+    }
+    expect(launcherCacheDir({ PARTNER_CACHE_DIR: 'rel' })).toBeUndefined();
+  });
+
+  it.each([
+    ['XDG_CACHE_HOME', { XDG_CACHE_HOME: 'rel' }],
+    ['PARTNER_CACHE_DIR', { PARTNER_CACHE_DIR: 'rel' }],
+  ])('a relative %s never puts compiled code in the current directory', async (_, relative) => {
+    const dir = tempDir();
+    try {
+      const home = join(dir.path, 'home');
+      const work = join(dir.path, 'work');
+      mkdirSync(home);
+      mkdirSync(work);
+      const base: NodeJS.ProcessEnv = { ...env, HOME: home, PARTNER_CACHE_DIR: undefined, XDG_CACHE_HOME: undefined, ...relative };
+      await runCli(list, { env: base, cwd: work });
+      expect(readdirSync(work)).toEqual([]);
+      // A relative XDG_CACHE_HOME is passed over for the home's .cache, as the CLI does.
+      if (relative.XDG_CACHE_HOME) expect(codeCaches(join(home, '.cache', 'partner'))).toHaveLength(1);
+    } finally {
+      dir.cleanup();
+    }
   });
 });
 
