@@ -98,7 +98,7 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
   runtime.service = def.service;
   const globals = readGlobals(cmd, runtime.env);
   const [mod, { createContext }] = await Promise.all([def.load() as Promise<CommandModule<unknown>>, import('./context.js')]);
-  // Only on a terminal (output/pager.ts is in the core chunk: cli.ts reaches it through help-entry.ts anyway).
+  // Only on a terminal (output/pager.ts: cli.ts reaches it through help-entry.ts anyway).
   if (runtime.io.stdoutIsTTY && globals.pager !== false && def.pager !== false) runtime.onPager?.(installPager(runtime.io, runtime.env));
   const io: IO = {
     ...runtime.io,
