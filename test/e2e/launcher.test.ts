@@ -228,7 +228,7 @@ describe("the launcher's cache directory", () => {
     expect(launcherCacheDir({ PARTNER_CACHE_DIR: 'rel' })).toBeUndefined();
   });
 
-  it.each([
+  it.each<[string, Record<string, string>]>([
     ['XDG_CACHE_HOME', { XDG_CACHE_HOME: 'rel' }],
     ['PARTNER_CACHE_DIR', { PARTNER_CACHE_DIR: 'rel' }],
   ])('a relative %s never puts compiled code in the current directory', async (_, relative) => {
