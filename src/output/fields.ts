@@ -123,12 +123,48 @@ export function flatten(value: unknown): Record<string, unknown> {
 
 /** `room`: the levels of arrays and objects still allowed below `prefix`. */
 function flattenInto(value: unknown, prefix: string, out: Record<string, unknown>, room: number): void {
-  if (!isScalar(value)) {
-    if (room === 0) throw nestedTooDeep(prefix);
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as object);
-    if (entries.length === 0 && prefix) put(out, prefix, Array.isArray(value) ? [] : {});
-    for (const [k, v] of entries) flattenInto(v, prefix ? `${prefix}.${k}` : k, out, room - 1);
-  } else if (prefix) {
-    put(out, prefix, value);
+  if (isScalar(value)) {
+    if (prefix) put(out, prefix, value);
+    return;
   }
+  if (room === 0) throw nestedTooDeep(prefix);
+  // Indexed loops, not entry pairs: `profile get -o ndjson` flattens 80 keys an employee (issue 33).
+  if (Array.isArray(value)) {
+    if (value.length === 0 && prefix) put(out, prefix, []);
+    for (let i = 0; i < value.length; i++) flattenInto(value[i], prefix ? dotPath(prefix, String(i)) : String(i), out, room - 1);
+    return;
+  }
+  const keys = Object.keys(value as object);
+  if (keys.length === 0 && prefix) put(out, prefix, {});
+  for (const k of keys) flattenInto((value as Record<string, unknown>)[k], prefix ? dotPath(prefix, k) : k, out, room - 1);
+}
+
+/**
+ * `prefix.key`, the same string each time it is asked for: every record of a
+ * list has the same paths, and a key V8 has already hashed is set without
+ * hashing it again (flattening 100 profiles: 16 to 27 ms with a new string
+ * each time, 6 to 11 ms with these). At most DOT_PATHS_KEPT kept (the keys
+ * are the API's, any number of them): past that the table starts again.
+ */
+const dotPaths = new Map<string, Map<string, string>>();
+const DOT_PATHS_KEPT = 50_000;
+let dotPathsKept = 0;
+
+/** How many dot paths are kept now (tests). */
+export function keptDotPaths(): number {
+  return dotPathsKept;
+}
+
+function dotPath(prefix: string, key: string): string {
+  let byKey = dotPaths.get(prefix);
+  if (byKey === undefined) dotPaths.set(prefix, (byKey = new Map()));
+  let path = byKey.get(key);
+  if (path === undefined) {
+    path = `${prefix}.${key}`;
+    if (++dotPathsKept > DOT_PATHS_KEPT) {
+      dotPaths.clear();
+      dotPathsKept = 0;
+    } else byKey.set(key, path);
+  }
+  return path;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flatten, getPath, parseFields, pickFields } from '../../../src/output/fields.js';
+import { flatten, getPath, keptDotPaths, parseFields, pickFields } from '../../../src/output/fields.js';
 import { UsageError } from '../../../src/errors.js';
 import { failure, nested } from '../../helpers/nested.js';
 
@@ -21,6 +21,22 @@ describe('fields', () => {
   it('flattens to dot paths', () => {
     expect(flatten(v)).toEqual({ a: 1, 'b.c': 'x', 'b.d': null, 'list.0.degree': 'BSc' });
     expect(flatten({ e: [], o: {} })).toEqual({ e: [], o: {} });
+  });
+  it('makes each dot path once for every record alike, and keeps at most 50,000 of them, flattening exactly past that', () => {
+    const record = { id: 1, zq: { a: 'x', b: [{ c: 2 }] } };
+    flatten(record);
+    const kept = keptDotPaths();
+    // Ten more records of the same shape: their paths are the ones made for the first.
+    for (let i = 0; i < 10; i++) expect(flatten({ ...record, id: i })).toEqual({ id: i, 'zq.a': 'x', 'zq.b.0.c': 2 });
+    expect(keptDotPaths()).toBe(kept);
+    // An answer with any number of keys (they are the API's): the table starts again rather than grow.
+    const wide: Record<string, number> = {};
+    for (let i = 0; i < 60_000; i++) wide[`k${i}`] = i;
+    const flat = flatten({ w: wide });
+    expect(Object.keys(flat)).toHaveLength(60_000);
+    expect([flat['w.k0'], flat['w.k49999'], flat['w.k50000'], flat['w.k59999']]).toEqual([0, 49_999, 50_000, 59_999]);
+    expect(keptDotPaths()).toBeLessThanOrEqual(50_000);
+    expect(flatten(record)).toEqual({ id: 1, 'zq.a': 'x', 'zq.b.0.c': 2 });
   });
   it('flattens 64 levels; refuses 65 or 100,000 with NESTED_TOO_DEEP naming the path, never a stack overflow', async () => {
     expect(Object.keys(flatten({ a: nested(63) }))).toEqual([`a${'.0'.repeat(63)}`]);
