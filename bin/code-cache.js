@@ -1,4 +1,4 @@
-// Loads the CLI (dist/cli.cjs, one CommonJS script) with V8's code cache:
+// Loads the CLI (dist/cli.cjs, one CommonJS script; dist/help.cjs for help) with V8's code cache:
 // the code a run compiled is kept in <cache dir>/code-cache and handed to V8
 // the next time, so a lookup does not compile the CLI at every start. Node's
 // own compile cache (bin/compile-cache.js) cannot do this on Node 20, where
@@ -14,14 +14,14 @@ const { basename, dirname, join } = require('node:path');
 const vm = require('node:vm');
 const { privateCacheDir } = require('./compile-cache.js');
 
-const SCRIPT = join(__dirname, '..', 'dist', 'cli.cjs');
+const DIST = join(__dirname, '..', 'dist');
 /** Another build's cache is removed once it has not been written for this long (an upgrade leaves one behind). */
 const OTHER_BUILD_MS = 7 * 24 * 3600 * 1000;
 /** A larger file is not a cache this script wrote (about 1 MB). */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** Runs dist/cli.cjs (or `file`) and returns its exports, compiled from the code cache when there is one. */
-function loadCli(env = process.env, file = SCRIPT) {
+/** Runs dist/<name>.cjs (or the script `file`) and returns its exports, compiled from the code cache when there is one. */
+function loadScript(name, env = process.env, file = join(DIST, `${name}.cjs`)) {
   const fd = fs.openSync(file, 'r');
   let source;
   let stat;
@@ -32,7 +32,7 @@ function loadCli(env = process.env, file = SCRIPT) {
   } finally {
     fs.closeSync(fd);
   }
-  const cache = env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFile(env, stat);
+  const cache = env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFile(env, name, stat);
   const cachedData = cache && readCache(cache);
   // The script never calls import() (scripts/cli-build-options.mjs), which a vm script can do only through an experimental feature.
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
@@ -44,12 +44,12 @@ function loadCli(env = process.env, file = SCRIPT) {
 }
 
 /**
- * <cache dir>/code-cache/cli-<build>-<runtime>.bin. V8 checks only the
+ * <cache dir>/code-cache/<name>-<build>-<runtime>.bin. V8 checks only the
  * source's length, its own version and its flags before it uses a cache, so
  * the name carries the script's identity (size, change time, inode) and the
  * Node and flags it was made by: a rebuilt script never meets an old cache.
  */
-function cacheFile(env, stat) {
+function cacheFile(env, name, stat) {
   const root = privateCacheDir(env);
   if (!root) return undefined;
   const dir = join(root, 'code-cache');
@@ -66,7 +66,7 @@ function cacheFile(env, stat) {
   }
   const build = fnv1a(`${stat.size}:${stat.mtimeNs}:${stat.ino}`);
   const runtime = fnv1a(`${process.version}:${process.arch}:${process.execArgv.join(' ')}:${env.NODE_OPTIONS ?? ''}`);
-  return join(dir, `cli-${build}-${runtime}.bin`);
+  return join(dir, `${name}-${build}-${runtime}.bin`);
 }
 
 /** The cache's bytes, or undefined (none yet, a link, not a file, too large). */
@@ -114,12 +114,12 @@ function saveCache(path, script, replace) {
   removeOld(dirname(path), basename(path));
 }
 
-/** Removes the caches of other builds (and temporary files) not written for a week. */
+/** Removes the caches of this script's other builds (and its temporary files) not written for a week. */
 function removeOld(dir, kept) {
-  const build = kept.split('-')[1];
+  const [script, build] = kept.split('-');
   try {
     for (const name of fs.readdirSync(dir)) {
-      if (name === kept || (name.startsWith(`cli-${build}-`) && name.endsWith('.bin'))) continue;
+      if (!name.startsWith(`${script}-`) || name === kept || (name.startsWith(`${script}-${build}-`) && name.endsWith('.bin'))) continue;
       const file = join(dir, name);
       if (Date.now() - fs.lstatSync(file).mtimeMs > OTHER_BUILD_MS) fs.unlinkSync(file);
     }
@@ -144,4 +144,4 @@ function fnv1a(text) {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-module.exports = { loadCli };
+module.exports = { loadScript };

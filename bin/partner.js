@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Launcher only: the CLI lives in the built output (npm ci builds it).
-// A bare `--version` is answered here, and help from dist/help.js (one
-// module, no commander), so scripts that probe the version and people who ask
+// A bare `--version` is answered here, and help from dist/help.cjs (one
+// script, no commander), so scripts that probe the version and people who ask
 // for help pay for little more than Node's own start-up. CommonJS
 // (bin/package.json): Node starts a CommonJS script without setting up its ES
 // module loader, which a bare --version then never pays for (0.87x the wall
 // time of the same script as an ES module on Node 24, 30 interleaved runs); the
-// CLI itself is one CommonJS script (dist/cli.cjs), help one ES module.
+// CLI itself is one CommonJS script (dist/cli.cjs), help another (dist/help.cjs).
 'use strict';
 const { readFileSync, writeSync } = require('node:fs');
 
@@ -18,11 +18,12 @@ async function launch() {
     writeAll(`${versionLine()}\n`);
     return;
   }
-  // Everything but the version runs dist/: compiled once, then from V8's cache (bin/compile-cache.js for
-  // ES modules, bin/code-cache.js for the CLI's own script).
+  // Everything but the version runs dist/: compiled once, then from V8's cache (bin/code-cache.js for
+  // partner's own scripts, bin/compile-cache.js for the workers' ES modules).
   require('./compile-cache.js').enableCompileCache();
   const helpAsked = args.length <= 1 || args.includes('--help') || args.includes('-h') || args[0] === 'help';
-  if (!(helpAsked && (await import('../dist/help.js')).printHelp(args))) await require('./code-cache.js').loadCli().main(args);
+  const { loadScript } = require('./code-cache.js');
+  if (!(helpAsked && loadScript('help').printHelp(args))) await loadScript('cli').main(args);
 }
 
 /**

@@ -155,7 +155,7 @@ async function buildUnchecked() {
   });
   // Compiled from the code cache as bin/partner.js does it (bin/code-cache.js), so only the checks differ.
   const launcher = join(dir, 'partner.cjs');
-  writeFileSync(launcher, `require(${JSON.stringify(join(ROOT, 'bin', 'code-cache.js'))}).loadCli(process.env, require('node:path').join(__dirname, 'dist', 'cli.cjs')).main(process.argv.slice(2));\n`);
+  writeFileSync(launcher, `require(${JSON.stringify(join(ROOT, 'bin', 'code-cache.js'))}).loadScript('cli', process.env, require('node:path').join(__dirname, 'dist', 'cli.cjs')).main(process.argv.slice(2));\n`);
   return launcher;
 }
 

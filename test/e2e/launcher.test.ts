@@ -97,6 +97,21 @@ describe('the code cache of the CLI (bin/code-cache.js)', () => {
     }
   });
 
+  it("help has its own script and cache, beside the CLI's", async () => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, 'c');
+      const help = await runCli(['employees', '--help'], { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      expect(help.code, help.stderr).toBe(0);
+      expect(codeCaches(cache)).toEqual([expect.stringMatching(/^help-[0-9a-f]{8}-[0-9a-f]{8}\.bin$/)]);
+      await runCli(list, { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      expect(codeCaches(cache).map((f) => f.split('-')[0]).sort()).toEqual(['cli', 'help']);
+      expect(await runCli(['employees', '--help'], { env: { ...env, PARTNER_CACHE_DIR: cache } })).toEqual(help);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it('a cache V8 refuses (damaged) is written anew, and the command runs alike', async () => {
     const dir = tempDir();
     try {
@@ -196,16 +211,18 @@ describe('the code cache of the CLI (bin/code-cache.js)', () => {
   });
 });
 
-// Node >= 22.1 has a compile cache (module.enableCompileCache) for ES modules (help, workers); .ci/run runs this on Node 22 and 24.
+// Node >= 22.1 has a compile cache (module.enableCompileCache) for ES modules (the workers); .ci/run runs this on Node 22 and 24.
 describe.skipIf(typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function')('the compile cache (bin/compile-cache.js)', () => {
-  it('help, an ES module, leaves compiled code in <cache dir>/compile-cache, and runs from it the next time alike', async () => {
+  it("--jq's worker, an ES module, leaves compiled code in <cache dir>/compile-cache, and runs from it the next time alike", async () => {
     const dir = tempDir();
     try {
       const cache = join(dir.path, 'c');
-      const first = await runCli(['employees', '--help'], { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      const jq = ['employees', 'list', '--page-size', '2', '--jq', '.data[0].employeeCode'];
+      const first = await runCli(jq, { env: { ...env, PARTNER_CACHE_DIR: cache } });
       expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toBe('ACME-00001\n');
       expect(readdirSync(join(cache, 'compile-cache'), { recursive: true }).length).toBeGreaterThan(1);
-      const second = await runCli(['employees', '--help'], { env: { ...env, PARTNER_CACHE_DIR: cache } });
+      const second = await runCli(jq, { env: { ...env, PARTNER_CACHE_DIR: cache } });
       expect(second).toEqual(first);
     } finally {
       dir.cleanup();
