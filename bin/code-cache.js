@@ -32,7 +32,7 @@ function loadScript(name, env = process.env, file = join(DIST, `${name}.cjs`)) {
   } finally {
     fs.closeSync(fd);
   }
-  const cache = env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFile(env, name, stat);
+  const cache = env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFile(env, name, file, stat);
   const cachedData = cache && readCache(cache);
   // The script never calls import() (scripts/cli-build-options.mjs), which a vm script can do only through an experimental feature.
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
@@ -46,10 +46,11 @@ function loadScript(name, env = process.env, file = join(DIST, `${name}.cjs`)) {
 /**
  * <cache dir>/code-cache/<name>-<build>-<runtime>.bin. V8 checks only the
  * source's length, its own version and its flags before it uses a cache, so
- * the name carries the script's identity (size, change time, inode) and the
- * Node and flags it was made by: a rebuilt script never meets an old cache.
+ * the name carries the script's identity (its content hash from the build,
+ * size, change time, inode) and the Node and flags it was made by: a rebuilt
+ * script never meets an old cache, even at the same length and date.
  */
-function cacheFile(env, name, stat) {
+function cacheFile(env, name, file, stat) {
   const root = privateCacheDir(env);
   if (!root) return undefined;
   const dir = join(root, 'code-cache');
@@ -64,9 +65,19 @@ function cacheFile(env, name, stat) {
   } catch {
     return undefined;
   }
-  const build = fnv1a(`${stat.size}:${stat.mtimeNs}:${stat.ino}`);
+  const build = fnv1a(`${contentHash(file)}:${stat.size}:${stat.mtimeNs}:${stat.ino}`);
   const runtime = fnv1a(`${process.version}:${process.arch}:${process.execArgv.join(' ')}:${env.NODE_OPTIONS ?? ''}`);
   return join(dir, `${name}-${build}-${runtime}.bin`);
+}
+
+/** The script's content hash from scripts.json beside it (scripts/bundle.mjs), or '' when it cannot be read. */
+function contentHash(file) {
+  try {
+    const hash = JSON.parse(fs.readFileSync(join(dirname(file), 'scripts.json'), 'utf8'))[basename(file)];
+    return typeof hash === 'string' ? hash : '';
+  } catch {
+    return '';
+  }
 }
 
 /** The cache's bytes, or undefined (none yet, a link, not a file, too large). */

@@ -5,6 +5,7 @@
 // by one. Dependencies that read their own files (jq-wasm), or load only in a
 // few commands, stay external.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cliBuildOptions, workerBuildOptions } from './cli-build-options.mjs';
 import { buildInfo } from './build-info.mjs';
@@ -50,10 +51,17 @@ await build({
 
 // bin/code-cache.js reads the scripts as latin1 (a copy, where UTF-8 would be decoded): they must be
 // ASCII. esbuild escapes strings and names, but not regular expressions or the comments it keeps.
+// dist/scripts.json: each script's content hash, part of its code cache's name (bin/code-cache.js). V8
+// checks only a cache's length: a script changed in place at the same length (an npm tarball gives every
+// file the same date) must not meet the cache of the one before.
+const hashes = {};
 for (const name of ['cli.cjs', 'help.cjs']) {
   const file = new URL(`../dist/${name}`, import.meta.url);
-  writeFileSync(file, asciiOnly(readFileSync(file, 'utf8'), name));
+  const code = asciiOnly(readFileSync(file, 'utf8'), name);
+  writeFileSync(file, code);
+  hashes[name] = createHash('sha256').update(code).digest('hex').slice(0, 16);
 }
+writeFileSync(new URL('../dist/scripts.json', import.meta.url), `${JSON.stringify(hashes)}\n`);
 
 /**
  * The script with every character past ASCII written as a \u escape: in a

@@ -45,6 +45,7 @@ describe('npm pack', () => {
   it('holds the built CLI and the man pages, no tests and no TypeScript sources', () => {
     expect(files).toContain('bin/partner.js');
     expect(files).toContain('dist/cli.cjs');
+    expect(files).toContain('dist/scripts.json');
     expect(files).toContain('dist/help.cjs');
     expect(files).toContain('docs/man/partner-employees-list.1');
     expect(files).toContain('package.json');

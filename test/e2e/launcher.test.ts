@@ -3,15 +3,18 @@
 // check arguments, usage errors and rendering run the CLI in-process
 // (test/helpers/main-in-process.ts follows the launcher's steps); here both
 // paths must answer alike, byte for byte, so those tests say what a person gets.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheDir as launcherCacheDir } from '../../bin/compile-cache.js';
 import { cacheDir } from '../../src/config/paths.js';
 import { ROOT, runCli, sandboxEnv, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+
+const execFileAsync = promisify(execFile);
 
 let env: NodeJS.ProcessEnv;
 let close: () => Promise<void>;
@@ -146,6 +149,32 @@ describe('the code cache of the CLI (bin/code-cache.js)', () => {
       expect([after.ino, after.mtimeMs, after.size]).toEqual([lookup.ino, lookup.mtimeMs, lookup.size]);
       // The sandbox's own cache was made and dropped, not left behind as a temporary file.
       expect(codeCaches(cache)).toHaveLength(1);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("a script changed at the same length and date meets no old cache: the build's content hash names it", async () => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, 'c');
+      // A copy of the package beside the real one, whose scripts.json can be changed as a build would change it.
+      const copy = join(dir.path, 'pkg');
+      cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+      cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true, preserveTimestamps: true });
+      cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
+      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+      // Not a synchronous spawn: the sandbox answers from this process.
+      const run = async () => (await execFileAsync(process.execPath, [join(copy, 'bin', 'partner.js'), ...list], { env: { ...env, PARTNER_CACHE_DIR: cache }, encoding: 'utf8' })).stdout;
+      const first = await run();
+      expect(first.split('\n')[1]).toMatch(/^[0-9a-f-]{36},ACME-00001,/);
+      expect(codeCaches(cache)).toHaveLength(1);
+      const hashes = JSON.parse(readFileSync(join(copy, 'dist', 'scripts.json'), 'utf8')) as Record<string, string>;
+      expect(Object.keys(hashes).sort()).toEqual(['cli.cjs', 'help.cjs']);
+      expect(hashes['cli.cjs']).toMatch(/^[0-9a-f]{16}$/);
+      writeFileSync(join(copy, 'dist', 'scripts.json'), JSON.stringify({ ...hashes, 'cli.cjs': '0'.repeat(16) }));
+      expect(await run()).toBe(first);
+      expect(codeCaches(cache)).toHaveLength(2);
     } finally {
       dir.cleanup();
     }
