@@ -51,20 +51,8 @@ function loadScript(name, env = process.env, file = join(DIST, `${name}.cjs`)) {
  * script never meets an old cache, even at the same length and date.
  */
 function cacheFile(env, name, file, stat) {
-  const root = privateCacheDir(env);
-  if (!root) return undefined;
-  const dir = join(root, 'code-cache');
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (err) {
-    if (err.code !== 'EEXIST') return undefined;
-  }
-  try {
-    const st = fs.lstatSync(dir);
-    if (!st.isDirectory() || (process.platform !== 'win32' && (st.uid !== process.getuid() || st.mode & 0o077))) return undefined;
-  } catch {
-    return undefined;
-  }
+  const dir = privateCacheDir(env, 'code-cache');
+  if (!dir) return undefined;
   const build = fnv1a(`${contentHash(file)}:${stat.size}:${stat.mtimeNs}:${stat.ino}`);
   const runtime = fnv1a(`${process.version}:${process.arch}:${process.execArgv.join(' ')}:${env.NODE_OPTIONS ?? ''}`);
   return join(dir, `${name}-${build}-${runtime}.bin`);

@@ -52,22 +52,26 @@ function homeDir(env) {
 }
 
 /**
- * partner's cache directory, made 0700 if missing, when it is safe to run
- * compiled code from: a directory (not a link to one), the user's own, closed
- * to everyone else. Undefined otherwise. Throws nothing.
+ * partner's cache directory (or `sub` in it), made 0700 if missing, when it
+ * is safe to run compiled code from: each a directory (not a link to one),
+ * the user's own, closed to everyone else. Undefined otherwise. Throws nothing.
  */
-function privateCacheDir(env) {
+function privateCacheDir(env, sub) {
   try {
-    const dir = cacheDir(env);
-    if (!dir) return undefined;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = lstatSync(dir);
-    if (!st.isDirectory()) return undefined;
-    if (process.platform !== 'win32' && (st.uid !== process.getuid() || st.mode & 0o077)) return undefined;
-    return dir;
+    const root = cacheDir(env);
+    if (!root || !privateDir(root)) return undefined;
+    return sub ? privateDir(join(root, sub)) : root;
   } catch {
     return undefined;
   }
+}
+
+function privateDir(dir) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (!st.isDirectory()) return undefined;
+  if (process.platform !== 'win32' && (st.uid !== process.getuid() || st.mode & 0o077)) return undefined;
+  return dir;
 }
 
 /** Turns the compile cache on in <cache dir>/compile-cache; returns that directory, or undefined when it stays off. */
