@@ -96,15 +96,21 @@ export function outputFailure(stream: Writable): OutputWriteError | undefined {
   return err && !isOutputGone(err) ? new OutputWriteError(err) : undefined;
 }
 
-/** Resolves once what was written to `stream` has left the process (or failed). */
+/**
+ * Resolves once what was written to `stream` has left the process (or failed).
+ * An empty write's callback comes after every write before it: 'drain' alone
+ * is emitted only after a write that was refused (past the high-water mark),
+ * so a short last write still in flight to a slow pipe would never end it.
+ */
 export function outputFlushed(stream: Writable): Promise<void> {
-  if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+  if (stream.writableLength === 0 || stream.destroyed || stream.writableEnded) return Promise.resolve();
   return new Promise((resolve) => {
     const settle = () => {
-      stream.off('drain', settle).off('close', settle).off('error', settle);
+      stream.off('close', settle).off('error', settle);
       resolve();
     };
-    stream.on('drain', settle).on('close', settle).on('error', settle);
+    stream.on('close', settle).on('error', settle);
+    stream.write('', settle);
   });
 }
 

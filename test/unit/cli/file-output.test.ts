@@ -3,7 +3,7 @@
 // writeChunk failing with OutputWriteError rather than "output closed".
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileOutput, outputFailure, outputFlushed } from '../../../src/io.js';
 import { OutputClosedError, OutputWriteError } from '../../../src/errors.js';
@@ -65,5 +65,35 @@ describe('outputFailure', () => {
     out.on('error', () => undefined);
     out.destroy(Object.assign(new Error('write EFBIG'), { code: 'EFBIG' }));
     expect(outputFailure(out)?.message).toMatch(/EFBIG \(the file-size limit was reached, see `ulimit -f`\)/);
+  });
+});
+
+describe('outputFlushed', () => {
+  it('waits for a short write still in flight, which ends with no drain (a slow pipe, a worker thread)', async () => {
+    const done: string[] = [];
+    const slow = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        setTimeout(() => {
+          done.push(chunk.toString());
+          cb();
+        }, 30);
+      },
+    });
+    // Below the high-water mark: write() says go on, so no 'drain' will follow.
+    expect(slow.write('last row\n')).toBe(true);
+    const timeout = new Promise<string>((r) => setTimeout(() => r('still waiting after 2 s'), 2000).unref());
+    const flushed = outputFlushed(slow).then(() => 'flushed');
+    expect(await Promise.race([flushed, timeout])).toBe('flushed');
+    expect(done).toEqual(['last row\n', '']);
+  });
+
+  it('ends when a write in flight fails (the reader left)', async () => {
+    const failing = new Writable({ write: (_c, _e, cb) => setTimeout(() => cb(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })), 30) });
+    failing.on('error', () => undefined);
+    failing.write('x');
+    const timeout = new Promise<string>((r) => setTimeout(() => r('still waiting after 2 s'), 2000).unref());
+    expect(await Promise.race([outputFlushed(failing).then(() => 'ended'), timeout])).toBe('ended');
+    expect(outputFailure(failing)).toBeUndefined();
+    expect(failing.errored).toMatchObject({ code: 'EPIPE' });
   });
 });
