@@ -15,8 +15,45 @@ import type { Transport } from './node-transport.js';
 export interface Answer {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
+  /** Valid until `release()`: its memory then serves another answer. */
   body: Buffer;
+  /** Gives the body's memory back for the next answer; `body` must not be read after it. */
+  release(): void;
 }
+
+/**
+ * Buffers the bodies are gathered in, kept for the next answers. The chunks
+ * the socket hands over are copied as they come and dropped at once: held
+ * until their answer ended, they outlived two of V8's minor collections
+ * whenever other pages were parsed meanwhile, and a promoted buffer's memory
+ * (outside the heap) is freed only by a full collection, which V8 lets wait
+ * for 64 MB of it: a 200,000-employee export peaked 30 MB higher than a
+ * 20,000 one for that alone (BENCHMARKS.md, memory). Kept buffers are live,
+ * not garbage, and few: at most KEPT_BUFFERS of at most KEPT_BUFFER_BYTES.
+ */
+const KEPT_BUFFERS = 16;
+const KEPT_BUFFER_BYTES = 1024 * 1024;
+const BUFFER_STEP = 64 * 1024;
+const kept: Buffer[] = [];
+
+/** A buffer of at least `bytes`: a kept one, or a new one (a multiple of 64 KiB, never Node's shared pool). */
+function takeBuffer(bytes: number): Buffer {
+  for (let i = kept.length - 1; i >= 0; i--) {
+    if (kept[i]!.length >= bytes) return kept.splice(i, 1)[0]!;
+  }
+  return Buffer.allocUnsafeSlow(Math.ceil(Math.max(bytes, 1) / BUFFER_STEP) * BUFFER_STEP);
+}
+
+function keepBuffer(buf: Buffer): void {
+  if (buf.length <= KEPT_BUFFER_BYTES && kept.length < KEPT_BUFFERS) kept.push(buf);
+}
+
+/** How many buffers are kept for reuse (for tests). */
+export function keptBuffers(): number {
+  return kept.length;
+}
+
+const EMPTY = Buffer.alloc(0);
 
 export interface ReadOptions {
   /** The body's cap: past it (declared or as it arrives) the request is aborted with BodyTooLargeError. */
@@ -47,8 +84,11 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   private controller?: Dispatcher.DispatchController;
   private statusCode = 0;
   private headers: Answer['headers'] = {};
-  private readonly chunks: Buffer[] = [];
+  /** Where the body is gathered (takeBuffer), once a byte of it came. */
+  private buffer?: Buffer;
   private size = 0;
+  /** The declared length, when there is one within the cap: the buffer is taken at that size. */
+  private declared = 0;
   private readonly onAbort = () => this.fail(this.opts.signal.reason);
 
   constructor(private readonly opts: ReadOptions) {
@@ -73,17 +113,37 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     const header = headers['content-length'];
     const declared = Number(Array.isArray(header) ? header[0] : header);
     if (Number.isFinite(declared) && declared > this.opts.maxBytes) this.tooLarge(controller);
+    else if (Number.isSafeInteger(declared) && declared > 0) this.declared = declared;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.size += chunk.length;
-    if (this.size > this.opts.maxBytes) this.tooLarge(controller);
-    else this.chunks.push(chunk);
+    if (this.settled) return;
+    const size = this.size + chunk.length;
+    if (size > this.opts.maxBytes) return this.tooLarge(controller);
+    let buffer = this.buffer;
+    if (!buffer || buffer.length < size) {
+      const bigger = takeBuffer(Math.max(size, this.declared, buffer ? buffer.length * 2 : 0));
+      if (buffer) {
+        buffer.copy(bigger, 0, 0, this.size);
+        keepBuffer(buffer);
+      }
+      buffer = this.buffer = bigger;
+    }
+    chunk.copy(buffer, this.size);
+    this.size = size;
   }
 
   onResponseEnd(): void {
-    // Most answers come in one chunk: no copy.
-    if (this.settle()) this.resolve({ statusCode: this.statusCode, headers: this.headers, body: this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size) });
+    let buffer = this.buffer;
+    this.buffer = undefined;
+    if (!this.settle()) return;
+    const body = buffer ? buffer.subarray(0, this.size) : EMPTY;
+    // Once: a buffer kept twice would be handed to two answers at once.
+    const release = () => {
+      if (buffer) keepBuffer(buffer);
+      buffer = undefined;
+    };
+    this.resolve({ statusCode: this.statusCode, headers: this.headers, body, release });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
@@ -107,6 +167,9 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   private settle(): boolean {
     if (this.settled) return false;
     this.settled = true;
+    // An answer that failed gives its buffer back (one that ended hands it over: onResponseEnd).
+    if (this.buffer) keepBuffer(this.buffer);
+    this.buffer = undefined;
     this.opts.signal.removeEventListener('abort', this.onAbort);
     return true;
   }

@@ -226,6 +226,7 @@ export class HttpClient {
           // No time left for a backoff: this answer stands.
           if (asked === undefined && left <= 0) break;
           const waitMs = asked ?? Math.min(backoffMs(attempt, this.backoffBaseMs), left);
+          res.release();
           await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, status, waitMs });
           continue;
         }
@@ -253,6 +254,9 @@ export class HttpClient {
       text = ok ? strictUtf8.decode(bytes) : bytes.toString('utf8');
     } catch {
       throw new InvalidUtf8ResponseError(`${method} ${url.origin}${url.pathname}${url.search}`, res.statusCode, bytes);
+    } finally {
+      // Decoded (a copy) or described: the bytes serve the next answer (answer-reader.ts).
+      res.release();
     }
     if (res.statusCode >= 300 && res.statusCode < 400) {
       const location = typeof resHeaders.location === 'string' ? resHeaders.location : undefined;

@@ -1,0 +1,122 @@
+// readAnswer gathers a body into buffers it keeps for the next answers
+// (answer-reader.ts: a chunk held until its answer ended was promoted, and its
+// memory waited for a full collection). A transport of the test's own hands
+// the handler exactly the chunks each test names, a turn of the event loop
+// apart, as a socket would.
+import { createHash } from 'node:crypto';
+import { setImmediate as turn } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { keptBuffers, readAnswer, type Answer } from '../../../src/api/answer-reader.js';
+import { BodyTooLargeError } from '../../../src/input.js';
+import type { Transport } from '../../../src/api/node-transport.js';
+import type { Dispatcher } from '../../../src/api/undici.js';
+
+const MiB = 1024 * 1024;
+
+/** A transport whose one answer is `chunks`, with `headers`; `aborted` says whether the reader stopped it. */
+function answering(chunks: Buffer[], headers: Record<string, string> = {}) {
+  const state = { aborted: false, dispatched: 0 };
+  const controller = { abort: () => (state.aborted = true), pause: () => undefined, resume: () => undefined, aborted: false, paused: false, reason: null } as unknown as Dispatcher.DispatchController;
+  const transport = {
+    dispatch(_options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+      state.dispatched++;
+      void (async () => {
+        handler.onRequestStart?.(controller, {});
+        await turn();
+        handler.onResponseStart?.(controller, 200, headers, 'OK');
+        for (const chunk of chunks) {
+          await turn();
+          if (state.aborted) return;
+          handler.onResponseData?.(controller, chunk);
+        }
+        await turn();
+        if (!state.aborted) handler.onResponseEnd?.(controller, {});
+      })();
+      return true;
+    },
+  } as unknown as Transport;
+  return { transport, state };
+}
+
+function read(transport: Transport, maxBytes = 16 * MiB): Promise<Answer> {
+  return readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes, signal: new AbortController().signal });
+}
+
+/** `n` bytes of a pattern that differs at every offset (mod 251), starting from `seed`. */
+function bytes(n: number, seed = 0): Buffer {
+  const b = Buffer.allocUnsafe(n);
+  for (let i = 0; i < n; i++) b[i] = (i + seed) % 251;
+  return b;
+}
+
+function cut(b: Buffer, size: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (let at = 0; at < b.length; at += size) out.push(b.subarray(at, at + size));
+  return out;
+}
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+// In order: the module's kept buffers are shared by the tests of this file.
+describe('readAnswer', () => {
+  it('takes the buffer at the declared length, gathers every chunk exactly, and keeps it once released', async () => {
+    expect(keptBuffers()).toBe(0);
+    const body = bytes(300_000);
+    const { transport } = answering(cut(body, 40_000), { 'content-length': '300000' });
+    const answer = await read(transport);
+    expect(sha(answer.body)).toBe(sha(body));
+    expect(answer.body.length).toBe(300_000);
+    // 300,000 bytes in 64 KiB steps: one buffer of five steps, not doubled from the first chunk's (64, 128, 256, 512 KiB).
+    expect(answer.body.buffer.byteLength).toBe(5 * 64 * 1024);
+    expect(keptBuffers()).toBe(0);
+    answer.release();
+    expect(keptBuffers()).toBe(1);
+    // Released twice, kept once: a buffer kept twice would be handed to two answers at once.
+    answer.release();
+    expect(keptBuffers()).toBe(1);
+  });
+
+  it('grows without a declared length, and the next answer reuses a kept buffer with nothing of the last one', async () => {
+    const long = bytes(500_000, 7);
+    const first = await read(answering(cut(long, 65_536)).transport);
+    expect(sha(first.body)).toBe(sha(long));
+    // The kept buffer (320 KiB) was too small to finish in: it was taken, outgrown and kept again, with the one it outgrew.
+    first.release();
+    const kept = keptBuffers();
+    const short = bytes(1000, 99);
+    const second = await read(answering([short]).transport);
+    expect(keptBuffers()).toBe(kept - 1);
+    expect(second.body.length).toBe(1000);
+    expect(sha(second.body)).toBe(sha(short));
+    second.release();
+    expect(keptBuffers()).toBe(kept);
+  });
+
+  it('keeps at most 16 buffers, none over 1 MiB', async () => {
+    const answers: Answer[] = [];
+    for (let i = 0; i < 20; i++) answers.push(await read(answering([bytes(10, i)]).transport));
+    expect(answers.map((a) => a.body[0])).toEqual(Array.from({ length: 20 }, (_, i) => i % 251));
+    for (const a of answers) a.release();
+    expect(keptBuffers()).toBe(16);
+    const big = await read(answering(cut(bytes(2 * MiB), MiB)).transport);
+    expect(big.body.length).toBe(2 * MiB);
+    big.release();
+    expect(keptBuffers()).toBe(16);
+  });
+
+  it('an answer over the cap fails, stops the transport, and gives its buffer back', async () => {
+    const before = keptBuffers();
+    const { transport, state } = answering([bytes(70_000), bytes(70_000), bytes(70_000)]);
+    const err = await read(transport, 100_000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BodyTooLargeError);
+    expect(state.aborted).toBe(true);
+    // It took a kept buffer for its first chunk and gave it back on failing.
+    expect(keptBuffers()).toBe(before);
+  });
+
+  it('an empty answer is an empty body', async () => {
+    const answer = await read(answering([]).transport);
+    expect(answer.body.length).toBe(0);
+    answer.release();
+  });
+});
