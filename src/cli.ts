@@ -31,9 +31,12 @@ export async function main(
   io: IO = systemIO(process.env, { color: !argv.includes('--no-color'), input: !argv.includes('--no-input') }),
   // The process's own, except for tests that run the CLI in-process (test/helpers/main-in-process.ts).
   env: NodeJS.ProcessEnv = process.env,
+  // False on the worker thread a command was sent to (command-worker.ts): it runs there.
+  workers = true,
 ): Promise<number> {
   const controller = new AbortController();
   const runtime: Runtime = { io, env, signal: controller.signal, exitCode: 0, helpJson: helpJsonText };
+  if (workers) runtime.runInWorker = async () => (await import('./command-worker.js')).runInWorker(argv, io, env, controller.signal);
   let interrupted = false;
   // Output longer than the terminal goes through a pager (output/pager.ts), put on stdout when the command starts.
   let pager: PagedStdout | undefined;
@@ -84,11 +87,16 @@ export async function main(
     if (argv[0] === '--version' || argv[0] === '-V') argv = ['version', ...argv.slice(1)];
     const { buildProgram } = await import('./program.js');
     await buildProgram(runtime, { argv }).parseAsync(argv, { from: 'user' });
-    // Everything printed has left the process, or the command fails: an export cut by a full disk never exits 0.
-    // With a pager: the person reads to the end (or quits) first.
-    await (pager ? pager.close() : outputFlushed(io.stdout));
-    const failed = interrupted ? undefined : outputFailure(io.stdout);
-    code = interrupted ? ExitCode.INTERRUPTED : failed ? await report(failed, runtime, false) : runtime.exitCode;
+    if (runtime.delegated) {
+      // Sent to a worker thread: it wrote, reported and cleaned up; its exit code stands (a second report of a failed write would repeat its own).
+      code = interrupted ? ExitCode.INTERRUPTED : runtime.exitCode;
+    } else {
+      // Everything printed has left the process, or the command fails: an export cut by a full disk never exits 0.
+      // With a pager: the person reads to the end (or quits) first.
+      await (pager ? pager.close() : outputFlushed(io.stdout));
+      const failed = interrupted ? undefined : outputFailure(io.stdout);
+      code = interrupted ? ExitCode.INTERRUPTED : failed ? await report(failed, runtime, false) : runtime.exitCode;
+    }
   } catch (err) {
     // A stop signal wins over a closed output (a closing terminal brings both): 130. A failed
     // write is the cause of whatever the command then met (its own abort, a cut walk).
@@ -132,4 +140,10 @@ async function report(err: unknown, runtime: Runtime, interrupted: boolean): Pro
 /** Commander's own errors carry a `commander.*` code (checked without loading commander). */
 function isCommanderError(err: unknown): err is { code: string; exitCode: number } {
   return err instanceof Error && typeof (err as { code?: unknown }).code === 'string' && ((err as unknown as { code: string }).code).startsWith('commander.');
+}
+
+/** The worker thread's entry (command-worker.ts): main() on the main thread's arguments and streams. */
+export async function workerMain(): Promise<void> {
+  const { serveWorker } = await import('./command-worker.js');
+  await serveWorker((argv, io, env) => main(argv, io, env, false));
 }

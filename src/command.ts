@@ -7,6 +7,7 @@
 // lives here and in the flag builders (flags.ts), nowhere else: `run` never
 // sees a raw string.
 import type { Context } from './context.js';
+import type { IO } from './io.js';
 import { compileOutput, resolveOutput, type Output, type OutputSpec, type OutputTarget } from './output/options.js';
 import { checkFiles, type FileRole, type NamedFile } from './config/own-files.js';
 import { kebab } from './text/kebab.js';
@@ -77,6 +78,12 @@ export interface CommandDef {
    * with its own code (0). Ctrl-C still interrupts (130).
    */
   service?: { graceMs: number };
+  /**
+   * True when this run's work is long and allocates without end (an export of
+   * every page): it runs on a worker thread with a bounded young generation
+   * (command-worker.ts), where there is one. Given the options and the terminal.
+   */
+  worker?: (opts: never, io: IO) => boolean;
   /** Cross-flag rules and derived values of the command's own flags, after every flag parsed on its own. Throws UsageError. */
   refine?: (parsed: never, env: NodeJS.ProcessEnv) => unknown;
   /** The run module, imported only when the command runs (typed by OptionsOf in that module). */
@@ -109,6 +116,7 @@ export function defineCommand<F extends Flags = Record<never, never>, A extends 
   needsToken?: boolean;
   pager?: false;
   service?: { graceMs: number };
+  worker?: (opts: R & WithOutput<O>, io: IO) => boolean;
   refine?: (parsed: Parsed<F, A, O>, env: NodeJS.ProcessEnv) => R;
   load: () => Promise<unknown>;
 }): CommandDef & { readonly __options?: R & WithOutput<O> } {

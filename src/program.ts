@@ -36,6 +36,10 @@ export interface Runtime {
   onPager?: (pager: PagedStdout | undefined) => void;
   /** The running command is a service (CommandDef.service): SIGTERM is its normal stop. */
   service?: { graceMs: number };
+  /** Runs the same arguments on a worker thread (command-worker.ts): its exit code, or undefined where there is none. Unset on that thread. */
+  runInWorker?: () => Promise<number | undefined>;
+  /** The command ran on a worker thread, which reported its own failures: `exitCode` is its exit code. */
+  delegated?: boolean;
 }
 
 /**
@@ -97,6 +101,14 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
   runtime.commandPath = commandPath(cmd);
   runtime.service = def.service;
   const globals = readGlobals(cmd, runtime.env);
+  if (def.worker?.(opts as never, runtime.io) && runtime.runInWorker) {
+    const code = await runtime.runInWorker();
+    if (code !== undefined) {
+      runtime.delegated = true;
+      runtime.exitCode = code;
+      return;
+    }
+  }
   const [mod, { createContext }] = await Promise.all([def.load() as Promise<CommandModule<unknown>>, import('./context.js')]);
   // Only on a terminal (output/pager.ts: cli.ts reaches it through help-entry.ts anyway).
   if (runtime.io.stdoutIsTTY && globals.pager !== false && def.pager !== false) runtime.onPager?.(installPager(runtime.io, runtime.env));
