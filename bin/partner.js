@@ -23,7 +23,12 @@ async function launch() {
   require('./compile-cache.js').enableCompileCache();
   const helpAsked = args.length <= 1 || args.includes('--help') || args.includes('-h') || args[0] === 'help';
   const { loadScript } = require('./code-cache.js');
-  if (!(helpAsked && loadScript('help').printHelp(args))) await loadScript('cli').main(args);
+  if (helpAsked && loadScript('help').printHelp(args)) return;
+  // An export of every page runs on a worker thread (src/command-worker.ts): started now, it loads
+  // while this thread loads the CLI and parses the arguments.
+  const workers = require('./command-worker.js');
+  const early = workers.looksLikeWorkerCommand(args) ? workers.startWorker() : undefined;
+  await loadScript('cli').main(args, undefined, undefined, { early });
 }
 
 /**

@@ -8,6 +8,7 @@ import { envFlag, outputFailure, outputFlushed, streamColor, systemIO, type IO }
 import { helpJsonText, printHelp } from './help-entry.js';
 import { wrapMessage } from './text/wrap.js';
 import type { PagedStdout } from './output/pager.js';
+import type { Worker } from 'node:worker_threads';
 
 export type { Runtime } from './program.js';
 
@@ -31,12 +32,13 @@ export async function main(
   io: IO = systemIO(process.env, { color: !argv.includes('--no-color'), input: !argv.includes('--no-input') }),
   // The process's own, except for tests that run the CLI in-process (test/helpers/main-in-process.ts).
   env: NodeJS.ProcessEnv = process.env,
-  // False on the worker thread a command was sent to (command-worker.ts): it runs there.
-  workers = true,
+  // A command whose definition says so runs on a worker thread (command-worker.ts): `early` is one the
+  // launcher started when the arguments looked like it. False on that thread: the command runs there.
+  workers: { early?: Worker } | false = {},
 ): Promise<number> {
   const controller = new AbortController();
   const runtime: Runtime = { io, env, signal: controller.signal, exitCode: 0, helpJson: helpJsonText };
-  if (workers) runtime.runInWorker = async () => (await import('./command-worker.js')).runInWorker(argv, io, env, controller.signal);
+  if (workers) runtime.runInWorker = async () => (await import('./command-worker.js')).runInWorker(argv, io, env, controller.signal, workers.early);
   let interrupted = false;
   // Output longer than the terminal goes through a pager (output/pager.ts), put on stdout when the command starts.
   let pager: PagedStdout | undefined;
@@ -107,6 +109,8 @@ export async function main(
     await pager?.close();
     await runtime.context?.cleanup();
     for (const s of STOP_SIGNALS) process.off(s, onStop);
+    // Started for a command that ran here after all (a usage error, a table on a terminal).
+    if (workers && !runtime.delegated) void workers.early?.terminate();
   }
   process.exitCode = code;
   return code;

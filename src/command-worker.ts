@@ -7,7 +7,10 @@
 // flag changed in a running process (issue 33). docs/ARCHITECTURE.md,
 // "Exports on a worker thread".
 //
-// The worker runs the CLI's own main() on the same arguments, with an IO whose
+// The worker is made by bin/command-worker.js: by the launcher before it loads
+// the CLI when the arguments look like such a command (its start then overlaps
+// the main thread's), or here. It loads the CLI, then waits to be told the
+// arguments: it runs the CLI's own main() on them, with an IO whose
 // stdout and stderr are this process's, reached through the thread's port: each
 // write is acknowledged once the main thread's stream has taken it (or failed:
 // the worker's stream fails with the same error, so a full disk or a reader
@@ -15,25 +18,17 @@
 // signals reach the worker as they would reach a process. The worker's exit
 // code is the command's.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { InterruptedError } from './errors.js';
 import { outputFlushed, type IO } from './io.js';
+import type * as Launcher from '../bin/command-worker.js';
 
-/**
- * The worker's young generation, in MiB: what Node 20 gives a process (two
- * semi-spaces of 16 MiB and the young large-object space). A smaller one made
- * a 200,000-employee export promote more and peak higher (BENCHMARKS.md).
- */
-export const WORKER_YOUNG_GENERATION_MB = 48;
-
-/** What the worker is told: the arguments, the scripts to load, and the main thread's terminal facts. */
-interface WorkerData {
-  loader: string;
-  script: string;
-  argv: string[];
-  io: WorkerIOFacts;
+/** Main to worker, first: what to run, and the main thread's terminal facts. */
+interface Go {
+  go: { argv: string[]; io: WorkerIOFacts };
 }
 
 type WorkerIOFacts = Omit<IO, 'stdin' | 'stdout' | 'stderr'>;
@@ -54,24 +49,21 @@ interface Signal {
   signal: NodeJS.Signals;
 }
 
-// Run by the worker: loads the same script (from the same code cache) and calls its workerMain().
-const BOOT = `const { workerData } = require('node:worker_threads');
-require(workerData.loader).loadScript('cli', process.env, workerData.script).workerMain();`;
-
 /**
- * Runs `argv` on a worker thread and gives its exit code, or undefined where
- * there is no worker to start: the CLI is not the built script beside its
- * launcher (tests run the sources in-process; the single executable has no
- * files to start a worker from). Stop signals (an InterruptedError on
- * `signal`) are passed on.
+ * Runs `argv` on a worker thread (`early`, when the launcher started one,
+ * bin/command-worker.js) and gives its exit code, or undefined where there is
+ * no worker to start: the CLI is not the built script beside its launcher
+ * (tests run the sources in-process; the single executable has no files to
+ * start a worker from). Stop signals (an InterruptedError on `signal`) are
+ * passed on.
  */
-export async function runInWorker(argv: string[], io: IO, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<number | undefined> {
+export async function runInWorker(argv: string[], io: IO, env: NodeJS.ProcessEnv, signal: AbortSignal, early?: Worker): Promise<number | undefined> {
   const url = import.meta.url;
   if (!url.startsWith('file:') || !url.endsWith('/dist/cli.cjs')) return undefined;
-  const script = fileURLToPath(url);
-  const loader = fileURLToPath(new URL('../bin/code-cache.js', url));
-  if (!existsSync(loader)) return undefined;
-  return runOnThread({ loader, script, argv, io: ioFacts(io) }, io, env, signal);
+  const launcher = fileURLToPath(new URL('../bin/command-worker.js', url));
+  if (!early && !existsSync(launcher)) return undefined;
+  const worker = early ?? (createRequire(url)(launcher) as typeof Launcher).startWorker(fileURLToPath(url), env);
+  return runOnThread(worker, { go: { argv, io: ioFacts(io) } }, io, signal);
 }
 
 function ioFacts(io: IO): WorkerIOFacts {
@@ -80,15 +72,9 @@ function ioFacts(io: IO): WorkerIOFacts {
   return { ...facts, canPrompt: false };
 }
 
-async function runOnThread(data: WorkerData, io: IO, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<number> {
-  const { Worker } = await import('node:worker_threads');
-  const worker: Worker = new Worker(BOOT, {
-    eval: true,
-    workerData: data,
-    env,
-    stdin: false,
-    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-  });
+async function runOnThread(worker: Worker, go: Go, io: IO, signal: AbortSignal): Promise<number> {
+  // The command runs on it now: the process waits for it.
+  worker.ref();
   const onAbort = () => {
     const reason: unknown = signal.reason;
     // A stop signal goes on; a stdout that failed is told to the worker by the write's Ack.
@@ -100,6 +86,9 @@ async function runOnThread(data: WorkerData, io: IO, env: NodeJS.ProcessEnv, sig
     return await new Promise<number>((resolve, reject) => {
       worker.once('error', reject);
       worker.once('exit', resolve);
+      worker.postMessage(go);
+      // Stopped before it was told (Ctrl-C while the main thread parsed): it stops at once.
+      if (signal.aborted) onAbort();
     });
   } finally {
     signal.removeEventListener('abort', onAbort);
@@ -151,18 +140,21 @@ class PortOutput extends Writable {
   }
 }
 
-/** The worker's side: `main` on the main thread's arguments and streams; the thread then ends with its exit code. */
+/** The worker's side: `main` on the main thread's arguments and streams once told them; the thread then ends with its exit code. */
 export async function serveWorker(main: (argv: string[], io: IO, env: NodeJS.ProcessEnv) => Promise<number>): Promise<void> {
-  const { parentPort, workerData } = await import('node:worker_threads');
+  const { parentPort } = await import('node:worker_threads');
   const port = parentPort!;
-  const data = workerData as WorkerData;
-  const io: IO = { ...data.io, stdin: process.stdin, stdout: new PortOutput(port, 1), stderr: new PortOutput(port, 2) };
-  port.on('message', (m: Ack | Signal) => {
-    // cli.ts listens for stop signals on `process`; a worker receives none of its own.
-    if ('signal' in m) process.emit(m.signal as 'SIGINT', m.signal);
-    else PortOutput.settle(m);
+  const go = new Promise<Go['go']>((resolve) => {
+    port.on('message', (m: Go | Ack | Signal) => {
+      if ('go' in m) resolve(m.go);
+      // cli.ts listens for stop signals on `process`; a worker receives none of its own.
+      else if ('signal' in m) process.emit(m.signal as 'SIGINT', m.signal);
+      else PortOutput.settle(m);
+    });
   });
-  const code = await main(data.argv, io, process.env);
+  const { argv, io: facts } = await go;
+  const io: IO = { ...facts, stdin: process.stdin, stdout: new PortOutput(port, 1), stderr: new PortOutput(port, 2) };
+  const code = await main(argv, io, process.env);
   await outputFlushed(io.stderr);
   process.exit(code);
 }

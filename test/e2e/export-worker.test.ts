@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKER_YOUNG_GENERATION_MB } from '../../src/command-worker.js';
+import { YOUNG_GENERATION_MB } from '../../bin/command-worker.js';
 import { runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
 
 let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
@@ -52,7 +52,7 @@ describe('exports on a worker thread', () => {
     expect(threads.filter((x) => x.main)).toEqual([{ main: true, young: null, requests: 0 }]);
     const workers = threads.filter((x) => !x.main);
     expect(workers).toHaveLength(1);
-    expect(workers[0]!.young).toBe(WORKER_YOUNG_GENERATION_MB);
+    expect(workers[0]!.young).toBe(YOUNG_GENERATION_MB);
     expect(workers[0]!.requests).toBe(5);
   });
 
@@ -77,6 +77,17 @@ describe('exports on a worker thread', () => {
     expect(threads).toHaveLength(1);
     expect(threads[0]!.main).toBe(true);
     expect(threads[0]!.requests).toBe(5);
+  });
+
+  it('a usage error with a worker started for it (the launcher guessed from the words): one error, from the main thread', async () => {
+    const t = threadsEnv();
+    const r = await runCli(['employees', 'list', '--all', '--page', '2', '-o', 'csv'], { env: t.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.match(/Error:/g)).toHaveLength(1);
+    expect(r.stderr).toContain('--page cannot be used with --all');
+    // The worker, if it got as far as its own exit, sent nothing.
+    expect(t.threads().filter((x) => x.requests > 0)).toEqual([]);
   });
 
   it('a failure on the worker is reported once, as on the main thread, with the same exit code', async () => {

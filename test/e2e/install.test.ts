@@ -51,6 +51,7 @@ describe('npm pack', () => {
     expect(files).toContain('package.json');
     expect(files).toContain('bin/compile-cache.js');
     expect(files).toContain('bin/code-cache.js');
+    expect(files).toContain('bin/command-worker.js');
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('scripts/') || (/\.ts$/.test(f) && !f.endsWith('.d.ts')))).toEqual([]);
   });
 });
