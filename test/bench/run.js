@@ -8,7 +8,7 @@
 // process start-up, as does every baseline.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -153,10 +153,11 @@ async function buildUnchecked() {
       },
     ],
   });
-  // Compiled from the code cache as bin/partner.js does it (bin/code-cache.js), so only the checks differ.
-  const launcher = join(dir, 'partner.cjs');
-  writeFileSync(launcher, `require(${JSON.stringify(join(ROOT, 'bin', 'code-cache.js'))}).loadScript('cli', process.env, require('node:path').join(__dirname, 'dist', 'cli.cjs')).main(process.argv.slice(2));\n`);
-  return launcher;
+  // Run by a copy of the launcher (bin/), which finds dist/ beside it: compiled from the code cache and
+  // the export on a worker thread (bin/command-worker.js) as in the product, so only the checks differ.
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  for (const file of readdirSync(join(ROOT, 'bin'))) if (/\.(js|json)$/.test(file)) copyFileSync(join(ROOT, 'bin', file), join(dir, 'bin', file));
+  return join(dir, 'bin', 'partner.js');
 }
 
 // 1. The walk: against a sequential walk with plain fetch (≥ 6× faster), and
