@@ -53,6 +53,11 @@ export function keptBuffers(): number {
   return kept.length;
 }
 
+/** The sizes of the kept buffers, in the order they are looked through from the end (for tests). */
+export function keptSizes(): number[] {
+  return kept.map((b) => b.length);
+}
+
 const EMPTY = Buffer.alloc(0);
 
 export interface ReadOptions {
@@ -113,7 +118,8 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     const header = headers['content-length'];
     const declared = Number(Array.isArray(header) ? header[0] : header);
     if (Number.isFinite(declared) && declared > this.opts.maxBytes) this.tooLarge(controller);
-    else if (Number.isSafeInteger(declared) && declared > 0) this.declared = declared;
+    // Within the cap here: the buffer is taken at that size (NaN, without the header, is not > 0).
+    else if (declared > 0) this.declared = declared;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {

@@ -6,16 +6,20 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { keptBuffers, readAnswer, type Answer } from '../../../src/api/answer-reader.js';
+import { keptBuffers, keptSizes, readAnswer, type Answer } from '../../../src/api/answer-reader.js';
 import { BodyTooLargeError } from '../../../src/input.js';
 import type { Transport } from '../../../src/api/node-transport.js';
 import type { Dispatcher } from '../../../src/api/undici.js';
 
 const MiB = 1024 * 1024;
 
-/** A transport whose one answer is `chunks`, with `headers`; `aborted` says whether the reader stopped it. */
-function answering(chunks: Buffer[], headers: Record<string, string> = {}) {
-  const state = { aborted: false, dispatched: 0 };
+/**
+ * A transport whose one answer is `chunks`, with `headers`; `aborted` says whether the reader stopped it.
+ * `deaf`: it goes on to the end after an abort (a chunk already on its way); `finished` then resolves.
+ */
+function answering(chunks: Buffer[], headers: Record<string, string> = {}, deaf = false) {
+  let finish!: () => void;
+  const state = { aborted: false, dispatched: 0, finished: new Promise<void>((r) => (finish = r)) };
   const controller = { abort: () => (state.aborted = true), pause: () => undefined, resume: () => undefined, aborted: false, paused: false, reason: null } as unknown as Dispatcher.DispatchController;
   const transport = {
     dispatch(_options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
@@ -26,12 +30,15 @@ function answering(chunks: Buffer[], headers: Record<string, string> = {}) {
         handler.onResponseStart?.(controller, 200, headers, 'OK');
         for (const chunk of chunks) {
           await turn();
-          if (state.aborted) return;
+          if (state.aborted && !deaf) return;
           handler.onResponseData?.(controller, chunk);
         }
         await turn();
-        if (!state.aborted) handler.onResponseEnd?.(controller, {});
-      })();
+        if (!state.aborted || deaf) handler.onResponseEnd?.(controller, {});
+      })()
+        // A handler that throws fails the answer at once, not after the test's timeout.
+        .catch((err: Error) => handler.onResponseError?.(controller, err))
+        .finally(finish);
       return true;
     },
   } as unknown as Transport;
@@ -80,6 +87,8 @@ describe('readAnswer', () => {
     const long = bytes(500_000, 7);
     const first = await read(answering(cut(long, 65_536)).transport);
     expect(sha(first.body)).toBe(sha(long));
+    // Outgrown, it doubled: the kept 320 KiB to 640 KiB, not a step at a time.
+    expect(first.body.buffer.byteLength).toBe(10 * 64 * 1024);
     // The kept buffer (320 KiB) was too small to finish in: it was taken, outgrown and kept again, with the one it outgrew.
     first.release();
     const kept = keptBuffers();
@@ -90,6 +99,37 @@ describe('readAnswer', () => {
     expect(sha(second.body)).toBe(sha(short));
     second.release();
     expect(keptBuffers()).toBe(kept);
+  });
+
+  it('takes a kept buffer of exactly the size needed, wherever it is among the kept', async () => {
+    // Kept from the tests before: 320 KiB, then 640 KiB (looked through from the end).
+    const [small, large] = keptSizes();
+    expect(keptSizes()).toEqual([5 * 64 * 1024, 10 * 64 * 1024]);
+    // Exactly the size of the last one: it is taken.
+    const exact = await read(answering(cut(bytes(large!, 3), 100_000), { 'content-length': String(large) }).transport);
+    expect(exact.body.buffer.byteLength).toBe(large);
+    expect(keptSizes()).toEqual([small]);
+    // With the 640 KiB still held, the first of the list is the one that fits.
+    const first = await read(answering([bytes(300_000, 4)], { 'content-length': '300000' }).transport);
+    expect(first.body.buffer.byteLength).toBe(small);
+    expect(keptSizes()).toEqual([]);
+    exact.release();
+    first.release();
+    expect(keptSizes()).toEqual([large, small]);
+  });
+
+  it('a body that fills its buffer exactly stays in it', async () => {
+    const fill = 1024 * 1024;
+    const whole = await read(answering(cut(bytes(fill, 9), 100_000), { 'content-length': String(fill) }).transport);
+    expect(whole.body.buffer.byteLength).toBe(fill);
+    expect(sha(whole.body)).toBe(sha(bytes(fill, 9)));
+    // 1 MiB is kept; a buffer over it is not, even with room among the kept.
+    const room = keptBuffers();
+    whole.release();
+    expect(keptBuffers()).toBe(room + 1);
+    const over = await read(answering(cut(bytes(fill + 1), 200_000)).transport);
+    over.release();
+    expect(keptBuffers()).toBe(room + 1);
   });
 
   it('keeps at most 16 buffers, none over 1 MiB', async () => {
@@ -106,12 +146,49 @@ describe('readAnswer', () => {
 
   it('an answer over the cap fails, stops the transport, and gives its buffer back', async () => {
     const before = keptBuffers();
-    const { transport, state } = answering([bytes(70_000), bytes(70_000), bytes(70_000)]);
+    // The transport hands on the chunks already on their way after the abort, and the end.
+    const { transport, state } = answering([bytes(70_000), bytes(70_000), bytes(70_000)], {}, true);
     const err = await read(transport, 100_000).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BodyTooLargeError);
     expect(state.aborted).toBe(true);
-    // It took a kept buffer for its first chunk and gave it back on failing.
+    await state.finished;
+    // It took a kept buffer for its first chunk and gave it back on failing; what came after took none.
     expect(keptBuffers()).toBe(before);
+  });
+
+  it('without a declared length, the first buffer is the first chunk in 64 KiB steps', async () => {
+    const answer = await read(answering([bytes(100)], {}).transport);
+    expect(answer.body.length).toBe(100);
+    expect(answer.body.buffer.byteLength).toBeGreaterThanOrEqual(64 * 1024);
+    answer.release();
+  });
+
+  it('stopped by its signal mid-body: rejects with the reason, and chunks still arriving take no buffer', async () => {
+    const before = keptBuffers();
+    const { transport, state } = answering([bytes(1000), bytes(1000), bytes(1000), bytes(1000)], {}, true);
+    const controller = new AbortController();
+    const reading = readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, {
+      maxBytes: 100_000,
+      signal: controller.signal,
+      onHeaders: () => setImmediate(() => setImmediate(() => controller.abort(new Error('Ctrl-C')))),
+    });
+    expect(((await reading.catch((e: unknown) => e)) as Error).message).toBe('Ctrl-C');
+    expect(state.aborted).toBe(true);
+    await state.finished;
+    expect(keptBuffers()).toBe(before);
+  });
+
+  it('a declared length of exactly the cap is read; a signal already aborted sends nothing', async () => {
+    const { transport } = answering([bytes(1000)], { 'content-length': '1000' });
+    const answer = await read(transport, 1000);
+    expect(answer.body.length).toBe(1000);
+    answer.release();
+    const stopped = answering([bytes(10)]);
+    const controller = new AbortController();
+    controller.abort(new Error('stopped before'));
+    const err = await readAnswer(stopped.transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes: 100, signal: controller.signal }).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('stopped before');
+    expect(stopped.state.dispatched).toBe(0);
   });
 
   it('an empty answer is an empty body', async () => {
