@@ -48,11 +48,6 @@ function keepBuffer(buf: Buffer): void {
   if (buf.length <= KEPT_BUFFER_BYTES && kept.length < KEPT_BUFFERS) kept.push(buf);
 }
 
-/** How many buffers are kept for reuse (for tests). */
-export function keptBuffers(): number {
-  return kept.length;
-}
-
 /** The sizes of the kept buffers, in the order they are looked through from the end (for tests). */
 export function keptSizes(): number[] {
   return kept.map((b) => b.length);
@@ -92,7 +87,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   /** Where the body is gathered (takeBuffer), once a byte of it came. */
   private buffer?: Buffer;
   private size = 0;
-  /** The declared length, when there is one within the cap: the buffer is taken at that size. */
+  /** The declared length (at most KEPT_BUFFER_BYTES), when there is one within the cap: the buffer is taken at that size. */
   private declared = 0;
   private readonly onAbort = () => this.fail(this.opts.signal.reason);
 
@@ -118,8 +113,9 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     const header = headers['content-length'];
     const declared = Number(Array.isArray(header) ? header[0] : header);
     if (Number.isFinite(declared) && declared > this.opts.maxBytes) this.tooLarge(controller);
-    // Within the cap here: the buffer is taken at that size (NaN, without the header, is not > 0).
-    else if (declared > 0) this.declared = declared;
+    // Within the cap here: the buffer is taken at that size (NaN, without the header, is not > 0), up to
+    // what a kept buffer may be: a length that lies reserves no more, and a true one past it grows as it comes.
+    else if (declared > 0) this.declared = Math.min(declared, KEPT_BUFFER_BYTES);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
