@@ -12,7 +12,7 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutate.config.ts' },
   plugins: ['@stryker-mutator/vitest-runner'],
-  mutate: ['src/pid-lock.ts', 'src/webhooks/verify.ts', 'src/webhooks/jws.ts', 'src/webhooks/signature.ts', 'src/webhooks/reasons.ts', 'src/webhooks/journal.ts', 'src/webhooks/journal-writer.ts', 'src/api/pages.ts', 'src/api/walk-audit.ts', 'src/api/id-set.ts', 'src/api/http.ts', 'src/api/answer-reader.ts', 'src/api/node-transport.ts', 'src/api/redact.ts', 'src/api/adaptive-concurrency.ts', 'src/concurrency.ts', 'src/output/csv.ts', 'src/output/sanitize.ts', 'src/forms/typed-text.ts', 'src/forms/bulk/journal.ts', 'src/forms/bulk/identity.ts', 'src/audit/log.ts', 'src/audit/read.ts', 'src/audit/fields.ts', 'src/config/token-store.ts', 'src/forms/drafts.ts'],
+  mutate: ['src/pid-lock.ts', 'src/webhooks/verify.ts', 'src/webhooks/jws.ts', 'src/webhooks/signature.ts', 'src/webhooks/reasons.ts', 'src/webhooks/journal.ts', 'src/webhooks/journal-writer.ts', 'src/api/pages.ts', 'src/api/walk-audit.ts', 'src/api/id-set.ts', 'src/api/http.ts', 'src/api/answer-reader.ts', 'src/api/deadline.ts', 'src/api/node-transport.ts', 'src/api/redact.ts', 'src/api/adaptive-concurrency.ts', 'src/concurrency.ts', 'src/output/csv.ts', 'src/output/sanitize.ts', 'src/forms/typed-text.ts', 'src/forms/bulk/journal.ts', 'src/forms/bulk/identity.ts', 'src/audit/log.ts', 'src/audit/read.ts', 'src/audit/fields.ts', 'src/config/token-store.ts', 'src/forms/drafts.ts'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
   // A mutant that hangs a test (a promise never settled) is killed once this passes, on top of 1.5x the

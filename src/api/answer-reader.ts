@@ -10,6 +10,7 @@
 import { BodyTooLargeError } from '../input.js';
 import type { Dispatcher } from './undici.js';
 import type { Transport } from './node-transport.js';
+import type { RequestStop } from './deadline.js';
 
 /** A whole answer: its status, headers and body bytes. */
 export interface Answer {
@@ -59,12 +60,13 @@ export interface ReadOptions {
   /** The body's cap: past it (declared or as it arrives) the request is aborted with BodyTooLargeError. */
   maxBytes: number;
   /**
-   * Ends the request: the promise rejects with the signal's reason at once,
-   * even while undici still waits for a connection (it would only hear an
-   * abort once the request has one: a proxy that swallows CONNECT would
-   * outlive --timeout); an answer that comes after all is thrown away.
+   * Ends the request (its Deadline): the promise rejects with the stop's
+   * reason at once, even while undici still waits for a connection (it would
+   * only hear an abort once the request has one: a proxy that swallows
+   * CONNECT would outlive --timeout); an answer that comes after all is
+   * thrown away.
    */
-  signal: AbortSignal;
+  stop: RequestStop;
   /** Told when the status and headers are in: a failure after that cut the answer off mid-body. */
   onHeaders?: () => void;
 }
@@ -72,7 +74,7 @@ export interface ReadOptions {
 /** Sends `request` on `dispatcher` and reads its whole answer (see ReadOptions). */
 export function readAnswer(dispatcher: Transport, request: Dispatcher.DispatchOptions, opts: ReadOptions): Promise<Answer> {
   const reader = new AnswerReader(opts);
-  if (!opts.signal.aborted) dispatcher.dispatch(request, reader);
+  if (!opts.stop.aborted) dispatcher.dispatch(request, reader);
   return reader.done;
 }
 
@@ -89,21 +91,21 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   private size = 0;
   /** The declared length (at most KEPT_BUFFER_BYTES), when there is one within the cap: the buffer is taken at that size. */
   private declared = 0;
-  private readonly onAbort = () => this.fail(this.opts.signal.reason);
+  private readonly onStop = (reason: unknown) => this.fail(reason);
 
   constructor(private readonly opts: ReadOptions) {
     this.done = new Promise<Answer>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
     });
-    if (opts.signal.aborted) this.fail(opts.signal.reason);
-    else opts.signal.addEventListener('abort', this.onAbort, { once: true });
+    if (opts.stop.aborted) this.fail(opts.stop.reason);
+    else opts.stop.onEnd = this.onStop;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     // Ended while it waited for a connection: it goes no further.
-    if (this.settled) controller.abort(this.opts.signal.reason ?? new Error('request ended'));
+    if (this.settled) controller.abort(this.opts.stop.reason instanceof Error ? this.opts.stop.reason : new Error('request ended'));
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Answer['headers']): void {
@@ -158,21 +160,21 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     this.fail(new BodyTooLargeError(this.opts.maxBytes));
   }
 
-  /** Ends the request here (the signal, the cap): rejects, and tells undici to stop. */
+  /** Ends the request here (the stop, the cap): rejects, and tells undici to stop. */
   private fail(err: unknown): void {
     if (!this.settle()) return;
     this.reject(err);
     this.controller?.abort(err instanceof Error ? err : new Error(String(err)));
   }
 
-  /** True the first time: an answer settles once, and its listener on the signal goes. */
+  /** True the first time: an answer settles once, and stops listening to its stop. */
   private settle(): boolean {
     if (this.settled) return false;
     this.settled = true;
     // An answer that failed gives its buffer back (one that ended hands it over: onResponseEnd).
     if (this.buffer) keepBuffer(this.buffer);
     this.buffer = undefined;
-    this.opts.signal.removeEventListener('abort', this.onAbort);
+    if (this.opts.stop.onEnd === this.onStop) this.opts.stop.onEnd = undefined;
     return true;
   }
 }

@@ -11,22 +11,40 @@ export function connectionLimits(timeoutMs: number): { keepAliveTimeout: number;
 }
 
 /**
+ * What ends a request early: its deadline, or a stop (Ctrl-C). It tells one
+ * listener, the attempt in flight (answer-reader.ts), through a plain
+ * callback: an AbortSignal per request (an EventTarget, its listener added
+ * and removed) was about 4% of the CPU of `profile get` of 100 employees,
+ * 700 requests in a process that lives half a second (issue 33).
+ */
+export interface RequestStop {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  /** Called once, when it ends; set by the attempt waiting on it, which clears it when it settles. */
+  onEnd?: (reason: unknown) => void;
+}
+
+/**
  * The --timeout of one attempt, as a total deadline: headers AND the whole
  * body within it (undici's own timeouts only bound the gap between bytes, so
  * a server sending a byte a second was never cut off). Paused while the retry
  * policy waits between attempts, restarted for the next attempt.
  *
- * Its signal is the one request's signal: it also aborts when any of the
- * `stops` does (Ctrl-C, a walk that ended), through ONE listener per stop
- * signal shared by every deadline waiting on it (see `watch`), removed when
- * the last of them is disposed. Not AbortSignal.any per request: that showed
- * in the profile of a long export (~12 ms in 200 pages), and listen sends
- * hundreds of deliveries a second. Not a listener per request either: dozens
- * of requests in flight on the CLI's one Ctrl-C signal (`profile get` with
- * several employees) made Node warn of a listener leak (issue 21.9).
+ * It also ends when any of the `stops` aborts (Ctrl-C, a walk that ended),
+ * through ONE listener per stop signal shared by every deadline waiting on it
+ * (see `watch`), removed when the last of them is disposed. Not
+ * AbortSignal.any per request: that showed in the profile of a long export
+ * (~12 ms in 200 pages), and listen sends hundreds of deliveries a second.
+ * Not a listener per request either: dozens of requests in flight on the
+ * CLI's one Ctrl-C signal (`profile get` with several employees) made Node
+ * warn of a listener leak (issue 21.9).
  */
-export class Deadline {
-  private readonly ctrl = new AbortController();
+export class Deadline implements RequestStop {
+  onEnd?: (reason: unknown) => void;
+  private ended = false;
+  private why: unknown;
+  /** Made only when asked for (`signal`): the retry policy's wait between attempts. */
+  private ctrl?: AbortController;
   private timer?: NodeJS.Timeout;
   private timedOut = false;
   private readonly stops: AbortSignal[];
@@ -38,7 +56,7 @@ export class Deadline {
     // A signal named twice (the client's and the caller's are often the same) is watched once.
     this.stops = [...new Set(stops.filter((s): s is AbortSignal => s !== undefined))];
     for (const s of this.stops) {
-      if (s.aborted) this.ctrl.abort(s.reason);
+      if (s.aborted) this.end(s.reason);
       else watch(s, this);
     }
     this.start();
@@ -46,11 +64,23 @@ export class Deadline {
 
   /** A stop signal aborted: so does this request. */
   stopBy(signal: AbortSignal): void {
-    this.ctrl.abort(signal.reason);
+    this.end(signal.reason);
   }
 
-  /** Aborts at the deadline, or when one of the stops aborts. */
+  get aborted(): boolean {
+    return this.ended;
+  }
+
+  get reason(): unknown {
+    return this.why;
+  }
+
+  /** Aborts at the deadline, or when one of the stops aborts (already aborted if it has). */
   get signal(): AbortSignal {
+    if (!this.ctrl) {
+      this.ctrl = new AbortController();
+      if (this.ended) this.ctrl.abort(this.why);
+    }
     return this.ctrl.signal;
   }
 
@@ -68,7 +98,7 @@ export class Deadline {
     this.stop();
     this.timer = setTimeout(() => {
       this.timedOut = true;
-      this.ctrl.abort(new Error('deadline'));
+      this.end(new Error('deadline'));
     }, this.ms);
   }
 
@@ -81,6 +111,15 @@ export class Deadline {
   dispose(): void {
     this.stop();
     for (const s of this.stops) unwatch(s, this);
+  }
+
+  /** Ends once, with the first reason: told to the attempt in flight and to the signal, if one was asked for. */
+  private end(reason: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.why = reason;
+    this.ctrl?.abort(reason);
+    this.onEnd?.(reason);
   }
 }
 

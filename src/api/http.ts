@@ -189,7 +189,6 @@ export class HttpClient {
     // A write is in the audit log before it goes out (path only: a query string may hold values).
     const audit = IDEMPOTENT.has(method) ? undefined : await this.opts.audit?.(method, url.pathname);
     const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
-    const signal = deadline.signal;
     const started = Date.now();
     let res: Answer;
     // --timeout bounds the waiting too: a Retry-After past what is left of it ends the retries at once.
@@ -202,14 +201,14 @@ export class HttpClient {
         try {
           res = await readAnswer(this.dispatcher ?? (await this.proxied()), { method: method as Dispatcher.HttpMethod, origin: url.origin, path: `${url.pathname}${url.search}`, headers, body: payload }, {
             maxBytes: init.maxBytes ?? MAX_RESPONSE_BYTES,
-            signal,
+            stop: deadline,
             onHeaders: () => (answered = true),
           });
         } catch (err) {
           if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
           this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
           const code = (err as { code?: string }).code;
-          if (attempt <= retries && !signal.aborted && RETRY_ERROR_CODES.has(code ?? '') && leftMs() > 0) {
+          if (attempt <= retries && !deadline.aborted && RETRY_ERROR_CODES.has(code ?? '') && leftMs() > 0) {
             await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: Math.min(backoffMs(attempt, this.backoffBaseMs), leftMs()) });
             continue;
           }

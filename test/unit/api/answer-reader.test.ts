@@ -8,6 +8,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { keptSizes, readAnswer, type Answer } from '../../../src/api/answer-reader.js';
 import { BodyTooLargeError } from '../../../src/input.js';
+import { Deadline } from '../../../src/api/deadline.js';
 import type { Transport } from '../../../src/api/node-transport.js';
 import type { Dispatcher } from '../../../src/api/undici.js';
 
@@ -46,7 +47,7 @@ function answering(chunks: Buffer[], headers: Record<string, string> = {}, deaf 
 }
 
 function read(transport: Transport, maxBytes = 16 * MiB): Promise<Answer> {
-  return readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes, signal: new AbortController().signal });
+  return readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes, stop: { aborted: false, reason: undefined } });
 }
 
 /** `n` bytes of a pattern that differs at every offset (mod 251), starting from `seed`. */
@@ -177,12 +178,16 @@ describe('readAnswer', () => {
     const before = keptSizes().length;
     const { transport, state } = answering([bytes(1000), bytes(1000), bytes(1000), bytes(1000)], {}, true);
     const controller = new AbortController();
+    const deadline = new Deadline(60_000, [controller.signal]);
     const reading = readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, {
       maxBytes: 100_000,
-      signal: controller.signal,
+      stop: deadline,
       onHeaders: () => setImmediate(() => setImmediate(() => controller.abort(new Error('Ctrl-C')))),
     });
     expect(((await reading.catch((e: unknown) => e)) as Error).message).toBe('Ctrl-C');
+    deadline.dispose();
+    // It stopped listening when it settled: the deadline holds nothing of it.
+    expect(deadline.onEnd).toBeUndefined();
     expect(state.aborted).toBe(true);
     await state.finished;
     expect(keptSizes().length).toBe(before);
@@ -194,9 +199,7 @@ describe('readAnswer', () => {
     expect(answer.body.length).toBe(1000);
     answer.release();
     const stopped = answering([bytes(10)]);
-    const controller = new AbortController();
-    controller.abort(new Error('stopped before'));
-    const err = await readAnswer(stopped.transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes: 100, signal: controller.signal }).catch((e: unknown) => e);
+    const err = await readAnswer(stopped.transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes: 100, stop: { aborted: true, reason: new Error('stopped before') } }).catch((e: unknown) => e);
     expect((err as Error).message).toBe('stopped before');
     expect(stopped.state.dispatched).toBe(0);
   });

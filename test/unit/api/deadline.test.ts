@@ -41,6 +41,24 @@ describe('Deadline', () => {
     d.dispose();
   });
 
+  it('tells its one listener once, with the first reason, and a signal asked for later is already aborted with it', () => {
+    vi.useFakeTimers();
+    const stop = new AbortController();
+    const d = new Deadline(1000, [stop.signal]);
+    const told: unknown[] = [];
+    d.onEnd = (reason) => told.push(reason);
+    expect(d.aborted).toBe(false);
+    vi.advanceTimersByTime(1000);
+    expect(d.aborted).toBe(true);
+    expect(d.reason).toEqual(new Error('deadline'));
+    // A stop after the deadline changes nothing: ended once.
+    stop.abort(new Error('Ctrl-C'));
+    expect(told).toEqual([new Error('deadline')]);
+    expect(d.signal.aborted).toBe(true);
+    expect(d.signal.reason).toBe(d.reason);
+    d.dispose();
+  });
+
   it('is paused by stop() and given the whole time again by start()', () => {
     vi.useFakeTimers();
     const d = new Deadline(1000);
