@@ -72,7 +72,8 @@ function ioFacts(io: IO): WorkerIOFacts {
   return { ...facts, canPrompt: false };
 }
 
-async function runOnThread(worker: Worker, go: Go, io: IO, signal: AbortSignal): Promise<number> {
+/** The main thread's side of a command on `worker` (exported for its unit test): its writes, stop signals and exit code. */
+export async function runOnThread(worker: Pick<Worker, 'ref' | 'on' | 'once' | 'postMessage'>, go: Go, io: IO, signal: AbortSignal): Promise<number> {
   // The command runs on it now: the process waits for it.
   worker.ref();
   const onAbort = () => {

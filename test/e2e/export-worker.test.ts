@@ -103,4 +103,16 @@ describe('exports on a worker thread', () => {
     expect(onWorker.stderr.match(/Error:/g)).toHaveLength(1);
     expect(onWorker.stderr.split('\n')[0]).toBe(onMain.stderr.split('\n')[0]);
   });
+
+  it('everything the worker wrote to stderr before it ended is there: --debug lines, then the whole error', async () => {
+    const t = threadsEnv();
+    // Several writes in a row: the last ones wait for the first's acknowledgement when the command ends.
+    const r = await runCli(['employees', 'list', '--all', '-o', 'csv', '--debug'], { env: { ...t.env, PARTNER_TOKEN: ctx.sandbox.tokens.noPermission } });
+    expect(t.threads().filter((x) => !x.main)).toHaveLength(1);
+    expect(r.code).toBe(4);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(/^\[debug\] GET http:\/\/127\.0\.0\.1:\d+\/v1\/employees\?page=1&pageSize=100 -> 403 in \d+ ms$/);
+    expect(lines[1]).toBe('Error: Insufficient permissions (FORBIDDEN, HTTP 403)');
+    expect(lines.at(-1)).toBe('The token is valid but lacks permission for this operation; ask your account manager for access.');
+  });
 });
