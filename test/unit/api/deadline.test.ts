@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Deadline } from '../../../src/api/deadline.js';
+import { connectionLimits, Deadline } from '../../../src/api/deadline.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -59,6 +59,17 @@ describe('Deadline', () => {
     d.dispose();
   });
 
+  it('gives one signal, made when first asked for: a listener added to it hears the end', () => {
+    vi.useFakeTimers();
+    const d = new Deadline(1000);
+    const signal = d.signal;
+    expect(d.signal).toBe(signal);
+    let heard = 0;
+    signal.addEventListener('abort', () => heard++);
+    vi.advanceTimersByTime(1000);
+    expect(heard).toBe(1);
+  });
+
   it('is paused by stop() and given the whole time again by start()', () => {
     vi.useFakeTimers();
     const d = new Deadline(1000);
@@ -113,5 +124,12 @@ describe('Deadline: one listener per stop signal (issue 21.9)', () => {
     const late = new Deadline(60_000, [stop.signal]);
     expect(late.signal.aborted).toBe(true);
     late.dispose();
+  });
+});
+
+describe('connectionLimits', () => {
+  it('connects within 10 s, or within the whole time limit when it is shorter', () => {
+    expect(connectionLimits(60_000)).toEqual({ keepAliveTimeout: 10_000, connectTimeout: 10_000 });
+    expect(connectionLimits(2_000)).toEqual({ keepAliveTimeout: 10_000, connectTimeout: 2_000 });
   });
 });
