@@ -174,7 +174,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     // An answer that failed gives its buffer back (one that ended hands it over: onResponseEnd).
     if (this.buffer) keepBuffer(this.buffer);
     this.buffer = undefined;
-    if (this.opts.stop.onEnd === this.onStop) this.opts.stop.onEnd = undefined;
+    this.opts.stop.onEnd = undefined;
     return true;
   }
 }

@@ -8,7 +8,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { keptSizes, readAnswer, type Answer } from '../../../src/api/answer-reader.js';
 import { BodyTooLargeError } from '../../../src/input.js';
-import { Deadline } from '../../../src/api/deadline.js';
+import { Deadline, type RequestStop } from '../../../src/api/deadline.js';
 import type { Transport } from '../../../src/api/node-transport.js';
 import type { Dispatcher } from '../../../src/api/undici.js';
 
@@ -191,6 +191,32 @@ describe('readAnswer', () => {
     expect(state.aborted).toBe(true);
     await state.finished;
     expect(keptSizes().length).toBe(before);
+  });
+
+  it('cut off by the transport mid-body: rejects with its error, gives the buffer back, and stops listening to its stop', async () => {
+    const before = keptSizes().length;
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    const transport = {
+      dispatch(_options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+        const controller = { abort: () => undefined } as unknown as Dispatcher.DispatchController;
+        void (async () => {
+          handler.onRequestStart?.(controller, {});
+          await turn();
+          handler.onResponseStart?.(controller, 200, {}, 'OK');
+          handler.onResponseData?.(controller, bytes(1000));
+          await turn();
+          // Taken from the kept ones while the body comes.
+          expect(keptSizes().length).toBe(before - 1);
+          handler.onResponseError?.(controller, reset);
+        })();
+        return true;
+      },
+    } as unknown as Transport;
+    const stop: RequestStop = { aborted: false, reason: undefined };
+    const err = await readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes: 100_000, stop }).catch((e: unknown) => e);
+    expect(err).toBe(reset);
+    expect(keptSizes().length).toBe(before);
+    expect(stop.onEnd).toBeUndefined();
   });
 
   it('a declared length of exactly the cap is read; a signal already aborted sends nothing', async () => {
