@@ -45,7 +45,7 @@ export function fetchNode(version, cache = process.env.PARTNER_NODE_CACHE || joi
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const arg = process.argv[2];
   if (!arg) {
     process.stderr.write('usage: node scripts/fetch-node.mjs <major|version>\n');
