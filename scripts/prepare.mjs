@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildInfo } from './build-info.mjs';
 import { withoutPrepare } from './pack-manifest.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -68,6 +69,8 @@ if (hasEsbuild()) {
     run(process.execPath, ['scripts/bundle.mjs'], work);
     rmSync(join(root, 'dist'), { recursive: true, force: true });
     cpSync(join(work, 'dist'), join(root, 'dist'), { recursive: true });
+    // Built outside the checkout, the bundle could not tell its commit (`partner --version`): the checkout can.
+    writeFileSync(join(root, 'dist', 'build-info.json'), `${JSON.stringify(buildInfo(new URL('..', import.meta.url)))}\n`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
