@@ -1,5 +1,6 @@
-// The package a user installs: `npm pack` gives a tarball with the built CLI
-// and the man pages but no tests and no TypeScript sources, and `npm install
+// The package a user installs: `npm pack` gives a tarball with the built CLI,
+// the man pages and its runtime dependencies (bundled, the keyring's native
+// package excepted) but no tests and no TypeScript sources, and `npm install
 // -g` of that tarball into an empty prefix gives a `partner` that runs
 // against the embedded sandbox and man pages where `man` finds them.
 // Dependencies come from npm's cache (--prefer-offline). The tarball is packed
@@ -8,7 +9,7 @@
 // package whose prepack and postpack scripts are run around it, as npm pack
 // runs them.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +31,8 @@ function npmEnv(): NodeJS.ProcessEnv {
 }
 
 beforeAll(async () => {
-  for (const entry of ['package.json', 'package-lock.json', 'bin', 'dist', 'completions', 'docs/man', 'scripts/pack-manifest.mjs']) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
+  // node_modules too: the bundled dependencies are packed from it.
+  for (const entry of ['package.json', 'package-lock.json', 'bin', 'dist', 'completions', 'docs/man', 'scripts/pack-manifest.mjs', 'node_modules']) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
   await run('npm', ['run', 'prepack'], { cwd: copy, env: npmEnv() });
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir.path], { cwd: copy, env: npmEnv(), maxBuffer: 16 << 20 });
   await run('npm', ['run', 'postpack'], { cwd: copy, env: npmEnv() });
@@ -52,7 +54,17 @@ describe('npm pack', () => {
     expect(files).toContain('bin/compile-cache.js');
     expect(files).toContain('bin/code-cache.js');
     expect(files).toContain('bin/command-worker.js');
-    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('scripts/') || (/\.ts$/.test(f) && !f.endsWith('.d.ts')))).toEqual([]);
+    const own = files.filter((f) => !f.startsWith('node_modules/'));
+    expect(own.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('scripts/') || (/\.ts$/.test(f) && !f.endsWith('.d.ts')))).toEqual([]);
+  });
+
+  it('holds every runtime dependency but the keyring (chosen per platform at install), and no development one', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    for (const name of Object.keys(pkg.dependencies).filter((d) => d !== '@napi-rs/keyring')) expect(files, name).toContain(`node_modules/${name}/package.json`);
+    // What they depend on comes with them (the MCP SDK's zod).
+    expect(files).toContain('node_modules/zod/package.json');
+    expect(files.filter((f) => f.startsWith('node_modules/@napi-rs/'))).toEqual([]);
+    for (const name of ['vitest', 'esbuild', 'typescript']) expect(files.filter((f) => f.startsWith(`node_modules/${name}/`)), name).toEqual([]);
   });
 });
 
@@ -75,6 +87,12 @@ describe('npm install -g of the tarball into an empty prefix', () => {
   it('draws no note about a prepare script (nothing is built)', () => {
     expect(installOutput).not.toMatch(/prepare|allowScripts|install-scripts/i);
     expect((JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'partner-cli', 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.prepare).toBeUndefined();
+  });
+
+  it("installs the keyring's native package for this platform from the registry", () => {
+    const installed = readdirSync(join(prefix, 'lib', 'node_modules', 'partner-cli', 'node_modules', '@napi-rs'));
+    expect(installed).toContain('keyring');
+    expect(installed.filter((n) => n.startsWith(`keyring-${process.platform}-${process.arch}`))).toHaveLength(1);
   });
 
   it('gives a partner that runs against the embedded sandbox', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/cli.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bundleDependencies: string[] };
 const sources = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
   .map((f) => readFileSync(join(ROOT, 'src', f), 'utf8'));
@@ -26,5 +26,13 @@ describe('package.json dependencies', () => {
     const deep = new Set(specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:') && /\/lib\//.test(s)).map(packageOf));
     expect([...deep]).toContain('undici');
     for (const name of deep) expect(pkg.dependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('each but the keyring is bundled in the package, so a git install extracts none of them while npm prepares it', () => {
+    // `npm install -g git+…` prepares the clone in a nested, global npm install that relinks the global
+    // package while the outer install extracts its dependencies into it (TAR_ENTRY_ERROR by the
+    // thousand); bundled ones come inside the packed clone, after it. The keyring's native package is
+    // chosen per platform at install, so it is installed, never bundled (README, Install).
+    expect([...pkg.bundleDependencies].sort()).toEqual(Object.keys(pkg.dependencies).filter((d) => d !== '@napi-rs/keyring').sort());
   });
 });
