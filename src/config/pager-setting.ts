@@ -13,7 +13,7 @@ export interface ConfiguredPager {
 }
 
 /** Why a file's owner or mode makes its commands untrustworthy, or undefined. */
-export function notTrusted(st: { uid: number; mode: number }, uid = process.getuid?.()): string | undefined {
+export function notTrusted(st: { uid: number; mode: number }, uid: number | undefined): string | undefined {
   // Windows: the profile's ACL; no owner or mode bits to read.
   if (uid === undefined) return undefined;
   if (st.uid !== uid) return `it belongs to another user (uid ${st.uid})`;
