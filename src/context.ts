@@ -3,6 +3,7 @@
 // store and the clock. Expensive members are created on first use (each says
 // what it depends on), so a command pays only for what it uses.
 import { join } from 'node:path';
+import type { Command } from 'commander';
 import { wrapMessage } from './text/wrap.js';
 import { packageVersion } from './version.js';
 import { AuthError, UsageError } from './errors.js';
@@ -18,19 +19,10 @@ import type { ErrorFormat } from './output/error-format.js';
 import type { Prompter } from './forms/prompter.js';
 import { colors, writeWarning, type Colors } from './output/colors.js';
 import type { Output } from './output/options.js';
+import type { Clock, GlobalOptions, Logger, RunBasics } from './run-basics.js';
 
-export interface GlobalOptions {
-  profile?: string;
-  baseUrl?: string;
-  sandbox: boolean;
-  debug: boolean;
-  /** Per-request time limit, seconds. */
-  timeout: number;
-  color: boolean;
-  input: boolean;
-  /** false with --no-pager: output longer than the terminal is written as it is. */
-  pager?: boolean;
-}
+// Commands take these from here with the rest of their context.
+export type { Clock, GlobalOptions, Logger, RunBasics };
 
 export interface HttpOptions {
   /** Keep-alive connections (the page walker's concurrency). */
@@ -55,32 +47,15 @@ export interface DeliveryOptions {
   signal?: AbortSignal;
 }
 
-export interface Logger {
-  debug(message: string): void;
-  warn(message: string): void;
-  info(message: string): void;
-}
-
-export interface Clock {
-  now(): number;
-}
-
 /**
  * What a command receives. Everything it touches comes from here; expensive
  * members (config file, HTTP client, the in-process sandbox) are created on
  * first use.
  */
-export interface Context {
-  io: IO;
-  env: NodeJS.ProcessEnv;
-  globals: GlobalOptions;
+export interface Context extends RunBasics {
   version: string;
-  /** Aborted on Ctrl-C. */
-  signal: AbortSignal;
-  clock: Clock;
   /** The runtime: Node.js version, platform and architecture (doctor, `partner version`). */
   system: { node: string; platform: string; arch: string };
-  log: Logger;
   /** The command's resolved output when it prints data (the run receives it as `opts.out`); undefined otherwise. */
   out?: Output;
   /** How this run's errors are printed (the output contract's rule): text, or one JSON object. */
@@ -111,6 +86,8 @@ export interface Context {
   prompter(): Promise<Prompter>;
   /** Drafts of half-filled forms (config dir, 0600). */
   drafts(): Promise<DraftStore>;
+  /** The whole command tree as commander holds it, declared in full (shell completion scripts are generated from it). */
+  commandTree(): Command;
   /** Runs after the command, success or failure (close servers, remove temp files). */
   onCleanup(fn: () => unknown): void;
   cleanup(): Promise<void>;
@@ -136,6 +113,8 @@ export interface ContextInit {
   command?: string;
   /** Tests: the keyring (default: the operating system's, each call in a child process). */
   keyring?: KeyringBackend;
+  /** The command tree the command runs in (program.ts); the tree stands above the context, so it is handed in. */
+  commandTree?: () => Command;
 }
 
 export function createContext(init: ContextInit): Context {
@@ -282,6 +261,10 @@ export function createContext(init: ContextInit): Context {
       // Depends on the config dir (env).
       drafts ??= import('./forms/drafts.js').then(({ DraftStore }) => new DraftStore(env, () => ctx.clock.now()));
       return drafts;
+    },
+    commandTree() {
+      if (!init.commandTree) throw new Error('no command tree: this context was not made by program.ts');
+      return init.commandTree();
     },
     onCleanup(fn) {
       cleanups.push(fn);

@@ -7,6 +7,7 @@ import { outputFailure, systemIO, type IO } from './io.js';
 import { TOP_LEVEL } from './commands/index.js';
 import { helpDocument, helpJsonRequest } from './help-json.js';
 import { pageText } from './output/pager.js';
+import { configuredPager } from './config/pager-setting.js';
 
 /** Throws OutputWriteError when the help could not be written whole (`> /dev/full`); a closed pipe (`| head`) is not a failure. */
 export function printHelp(argv: string[], io: IO = systemIO(process.env)): boolean {
@@ -23,7 +24,10 @@ export function printHelp(argv: string[], io: IO = systemIO(process.env)): boole
   if (!target) return false;
   const text = renderHelp(target, TOP_LEVEL, helpWidth(io));
   // Help taller than the terminal goes through the pager, as gh's does (never when piped).
-  if (io.stdoutIsTTY && io.stdout === process.stdout && pageText(text, process.stdout.rows, process.env, argv)) return true;
+  if (io.stdoutIsTTY && io.stdout === process.stdout) {
+    const term = { rows: process.stdout.rows, columns: process.stdout.columns, stderr: io.stderr, stderrColor: io.stderrColor, stderrColumns: io.stderrColumns, config: () => configuredPager(process.env) };
+    if (pageText(text, term, process.env, argv)) return true;
+  }
   io.stdout.write(text);
   // stdout on a file or a device is written at once (io.ts, FileOutput): a failure is known here.
   const failed = outputFailure(io.stdout);

@@ -7,6 +7,7 @@
 // are answered from here before commander is loaded at all.
 import { flagName, HELP_SECTIONS, isGroup, kebab, type CommandDef, type Flag, type GroupDef, type OutputSpec, type TopLevel } from './command.js';
 import { GLOBAL_FLAG_NAMES, GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS } from './commands/globals.js';
+import { HELP_SUMMARY } from './commands/help.js';
 import { EXIT_CODE_LIST, findTopic, HELP_TOPICS, type HelpTopic } from './help-topics.js';
 import { wrapText } from './text/wrap.js';
 
@@ -98,9 +99,6 @@ export function globalsPointer(def: CommandDef): string {
   const named = commandGlobals(def);
   return named.length ? `Global flags: ${named.join(', ')} and more (partner help globals).` : 'Global flags: partner help globals.';
 }
-
-/** What `partner help` does, in the overview, in `partner help help` and in the completions. */
-export const HELP_SUMMARY = 'show the help of a command or topic, e.g. `partner help employees list`';
 
 export function renderTopic(topic: HelpTopic, width: number): string {
   let out = `${wrapText(capitalise(topic.summary), width)}\n\n${wrapText(topic.body, width)}\n`;

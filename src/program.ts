@@ -8,6 +8,7 @@ import { errorFormatOf, errorFormatOfWords } from './output/options.js';
 import type { ErrorFormat } from './output/error-format.js';
 import type { Output } from './output/options.js';
 import { installPager, type PagedStdout } from './output/pager.js';
+import { configuredPager } from './config/pager-setting.js';
 import { buildInfo, versionLine } from './version.js';
 import { helpWidth } from './text/width.js';
 import { PROGRAM_SUMMARY, renderHelp } from './help.js';
@@ -111,7 +112,7 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
   }
   const [mod, { createContext }] = await Promise.all([def.load() as Promise<CommandModule<unknown>>, import('./context.js')]);
   // Only on a terminal (output/pager.ts: cli.ts reaches it through help-entry.ts anyway).
-  if (runtime.io.stdoutIsTTY && globals.pager !== false && def.pager !== false) runtime.onPager?.(installPager(runtime.io, runtime.env));
+  if (runtime.io.stdoutIsTTY && globals.pager !== false && def.pager !== false) runtime.onPager?.(installPager(runtime.io, runtime.env, () => configuredPager(runtime.env)));
   const io: IO = {
     ...runtime.io,
     color: runtime.io.color && globals.color,
@@ -120,7 +121,9 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
   };
   const out = (opts as { out?: Output }).out;
   runtime.errors = out?.errors ?? runtime.errors;
-  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false, out, errors: runtime.errors, command: runtime.commandPath });
+  // The tree is declared in full when completion is wanted (buildProgram), so the root is the whole tree.
+  const commandTree = () => rootOf(cmd);
+  const ctx = createContext({ io, env: runtime.env, globals, signal: runtime.signal, needsToken: def.needsToken !== false, out, errors: runtime.errors, command: runtime.commandPath, commandTree });
   runtime.context = ctx;
   const code = await mod.run(opts, ctx);
   runtime.exitCode = typeof code === 'number' ? code : 0;
@@ -138,6 +141,12 @@ function commanderMessage(s: string): string {
 function applyToAll(cmd: Command, fn: (c: Command) => void): void {
   fn(cmd);
   for (const sub of cmd.commands) applyToAll(sub, fn);
+}
+
+function rootOf(cmd: Command): Command {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  return root;
 }
 
 function commandPath(cmd: Command): string {

@@ -5,7 +5,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
 import { BodyTooLargeError, firstInvalidUtf8 } from '../input.js';
 import { apiErrorFrom, badJsonError, headerCorrelation, redirectError } from './errors.js';
-import type { AuditEntry } from '../audit/log.js';
 import { secretRedactor } from './redact.js';
 import { connectionLimits, Deadline } from './deadline.js';
 import { checkBaseUrl, isLoopback } from './urls.js';
@@ -23,6 +22,12 @@ export interface RetryEvent {
   status?: number;
   errorCode?: string;
   waitMs: number;
+}
+
+/** The two ends of one write, as the client reports them (the audit log, audit/log.ts, keeps them). */
+export interface AuditEntry {
+  answered(status: number, correlationId: string | undefined, body: Uint8Array | undefined): void;
+  failed(err: unknown): void;
 }
 
 export interface HttpClientOptions {

@@ -4,7 +4,7 @@ import type { AdaptiveConcurrency } from './adaptive-concurrency.js';
 import { IdSet } from './id-set.js';
 import type { Pagination } from './types.js';
 import { newFindings, type WalkFindings } from './walk-audit.js';
-import { formatCount } from '../output/count.js';
+import { formatCount } from '../text/count.js';
 import { isExact, LosslessNumber } from '../json/lossless-number.js';
 
 export interface Page<T> {

@@ -21,6 +21,7 @@ import { ensurePrivateDir } from '../config/secure-files.js';
 import { underLock } from '../config/locked-file.js';
 import { errnoText } from '../config/file.js';
 import { isUuid } from '../options.js';
+import type { AuditEntry } from '../api/http.js';
 
 export const AUDIT_FILE = 'audit.ndjson';
 /** Rotated files kept besides the current one: the log holds at most (KEEP + 1) × maxBytes. */
@@ -78,12 +79,6 @@ export interface AuditScope {
   baseUrl: string;
   command: string;
   user: string;
-}
-
-/** The two ends of one write, as the HTTP client reports them. */
-export interface AuditEntry {
-  answered(status: number, correlationId: string | undefined, body: Uint8Array | undefined): void;
-  failed(err: unknown): void;
 }
 
 /** A text field as the log keeps it: control characters out, at most `max` characters. */

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { closest } from '../text/suggest.js';
-import { HELP_SUMMARY } from '../help.js';
+
+/** What `partner help` does, in the overview, in `partner help help` and in the completions. */
+export const HELP_SUMMARY = 'show the help of a command or topic, e.g. `partner help employees list`';
 
 /** The help document as JSON text, filtered by --jq when given (help-entry.ts helpJsonText); undefined: no such command. */
 export type HelpJson = (words: string[], jq: string | undefined) => Promise<string | undefined>;

@@ -24,47 +24,60 @@ function valueFlags(options: OptionSpec[]): string[] {
   return options.filter((o) => o.takesValue).flatMap(flagNames);
 }
 
-export function renderBash(spec: ProgramSpec, header: string): string {
-  const fn = `_${spec.name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+interface BashArms {
+  sub: string[];
+  flags: string[];
+  valueFlags: string[];
+  values: string[];
+}
+
+/** The case arms of each lookup: subcommands, flags, flags taking a value, and where values come from, by command path. */
+function bashArms(spec: ProgramSpec, fn: string): BashArms {
   const commands = allCommands(spec);
   const key = (c: CommandSpec) => sq(c.path.join(' '));
-
-  const subArms = commands.filter((c) => c.subcommands.length > 0).map((c) => caseArm([key(c)], `${fn}_r=${sq(c.subcommands.map((s) => s.name).join(' '))}`));
-  const flagArms = commands.filter((c) => c.options.length > 0).map((c) => caseArm([key(c)], `${fn}_r=${sq(c.options.flatMap(flagNames).join(' '))}`));
+  const sub = commands.filter((c) => c.subcommands.length > 0).map((c) => caseArm([key(c)], `${fn}_r=${sq(c.subcommands.map((s) => s.name).join(' '))}`));
+  const flags = commands.filter((c) => c.options.length > 0).map((c) => caseArm([key(c)], `${fn}_r=${sq(c.options.flatMap(flagNames).join(' '))}`));
   const valueFlagArms = commands.filter((c) => valueFlags(c.options).length > 0).map((c) => caseArm([key(c)], `${fn}_r=${sq(valueFlags(c.options).join(' '))}`));
-
-  const valueArms: string[] = [];
+  const values: string[] = [];
   for (const c of commands) {
     const path = c.path.join(' ');
     for (const o of c.options) {
-      if (o.values) valueArms.push(caseArm(flagNames(o).map((f) => sq(`${path}|${f}`)), `${fn}_r=${sq(valueCode(spec, o.values))}`));
+      if (o.values) values.push(caseArm(flagNames(o).map((f) => sq(`${path}|${f}`)), `${fn}_r=${sq(valueCode(spec, o.values))}`));
     }
     if (c.rest) {
       // Earlier positionals first (free text), then every index from `from` on.
-      for (let i = 0; i < c.rest.from; i++) valueArms.push(caseArm([sq(`${path}|#${i}`)], `${fn}_r=''`));
-      valueArms.push(caseArm([`${sq(`${path}|#`)}*`], `${fn}_r=${sq(valueCode(spec, c.rest.values))}`));
+      for (let i = 0; i < c.rest.from; i++) values.push(caseArm([sq(`${path}|#${i}`)], `${fn}_r=''`));
+      values.push(caseArm([`${sq(`${path}|#`)}*`], `${fn}_r=${sq(valueCode(spec, c.rest.values))}`));
     }
     c.args.forEach((a, i) => {
-      if (a && !c.rest) valueArms.push(caseArm([sq(`${path}|#${i}`)], `${fn}_r=${sq(valueCode(spec, a))}`));
+      if (a && !c.rest) values.push(caseArm([sq(`${path}|#${i}`)], `${fn}_r=${sq(valueCode(spec, a))}`));
     });
   }
   for (const o of spec.globals) {
-    if (o.values) valueArms.push(caseArm(flagNames(o).map((f) => `*${sq(`|${f}`)}`), `${fn}_r=${sq(valueCode(spec, o.values))}`));
+    if (o.values) values.push(caseArm(flagNames(o).map((f) => `*${sq(`|${f}`)}`), `${fn}_r=${sq(valueCode(spec, o.values))}`));
   }
+  return { sub, flags, valueFlags: valueFlagArms, values };
+}
 
-  const globalFlags = spec.globals.flatMap(flagNames).join(' ');
-  const globalValueFlags = valueFlags(spec.globals).join(' ');
-
+/** The comment at the top: what generated the script, and how to load it. */
+function bashHeader(spec: ProgramSpec, header: string): string {
   return `${header.split('\n').map((l) => `# ${l}`.trimEnd()).join('\n')}
 #
 # Load it in the current shell:   source <(${spec.name} completion bash)
 # or install it for bash-completion:
 #   ${spec.name} completion bash > ~/.local/share/bash-completion/completions/${spec.name}
 
-# Subcommands of a command path.
+`;
+}
+
+/** The lookups by command path (shell functions of case statements). */
+function bashLookups(spec: ProgramSpec, fn: string, arms: BashArms): string {
+  const globalFlags = spec.globals.flatMap(flagNames).join(' ');
+  const globalValueFlags = valueFlags(spec.globals).join(' ');
+  return `# Subcommands of a command path.
 ${fn}_subcommands() {
   case $1 in
-${subArms.join('\n')}
+${arms.sub.join('\n')}
     *) ${fn}_r='' ;;
   esac
 }
@@ -72,7 +85,7 @@ ${subArms.join('\n')}
 # Flags of a command path (global flags appended).
 ${fn}_flags() {
   case $1 in
-${flagArms.join('\n')}
+${arms.flags.join('\n')}
     *) ${fn}_r='' ;;
   esac
   ${fn}_r+=${sq(` ${globalFlags}`)}
@@ -81,7 +94,7 @@ ${flagArms.join('\n')}
 # Flags of a command path that take a value (global ones appended).
 ${fn}_value_flags() {
   case $1 in
-${valueFlagArms.join('\n')}
+${arms.valueFlags.join('\n')}
     *) ${fn}_r='' ;;
   esac
   ${fn}_r+=${sq(` ${globalValueFlags}`)}
@@ -91,12 +104,17 @@ ${valueFlagArms.join('\n')}
 # w:words, l:comma-separated list of words, p: profile names, f: files.
 ${fn}_values() {
   case "$1|$2" in
-${valueArms.join('\n')}
+${arms.values.join('\n')}
     *) ${fn}_r='' ;;
   esac
 }
 
-${fn}_complete_values() {
+`;
+}
+
+/** Turns a value code (w:, l:, p, f) into the candidates for the word under the cursor. */
+function bashValueCompleter(fn: string): string {
+  return `${fn}_complete_values() {
   local code=$1 prefix=$2 head='' name
   case $code in
     w:*) COMPREPLY=($(compgen -P "$prefix" -W "\${code#w:}" -- "$cur")) ;;
@@ -115,7 +133,12 @@ ${fn}_complete_values() {
   esac
 }
 
-${fn}() {
+`;
+}
+
+/** The completion function: walks the words before the cursor, then completes a flag, a subcommand or a value. */
+function bashMain(fn: string): string {
+  return `${fn}() {
   local cur=\${COMP_WORDS[COMP_CWORD]} word cmdpath='' expect='' nargs=0 i ${fn}_r
   COMPREPLY=()
   # Walk the words before the cursor: descend into subcommands, skip flag values.
@@ -171,6 +194,11 @@ ${fn}() {
   return 0
 }
 
-complete -F ${fn} ${spec.name}
+`;
+}
+
+export function renderBash(spec: ProgramSpec, header: string): string {
+  const fn = `_${spec.name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  return `${bashHeader(spec, header)}${bashLookups(spec, fn, bashArms(spec, fn))}${bashValueCompleter(fn)}${bashMain(fn)}complete -F ${fn} ${spec.name}
 `;
 }

@@ -9,11 +9,13 @@ function fq(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-export function renderFish(spec: ProgramSpec, header: string): string {
+/** The flags among `options` that take a value. */
+const valueFlags = (options: OptionSpec[]) => options.filter((o) => o.takesValue).flatMap(flagNames);
+
+/** The `complete` lines of every command, flag and argument, and the list functions their values need. */
+function fishCompletions(spec: ProgramSpec, fn: string): { lines: string[]; lists: string[] } {
   const name = spec.name;
-  const fn = `__${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
   const commands = allCommands(spec);
-  const valueFlags = (options: OptionSpec[]) => options.filter((o) => o.takesValue).flatMap(flagNames);
   const lists: string[] = [];
 
   const valueArgs = (v: ValueSource): string => {
@@ -51,6 +53,22 @@ export function renderFish(spec: ProgramSpec, header: string): string {
   }
   for (const o of spec.globals) lines.push(optionLine(o));
 
+  return { lines, lists };
+}
+
+/** The comment at the top: what generated the script, and how to load it. */
+function fishHeader(name: string, header: string): string {
+  return `${header.split('\n').map((l) => `# ${l}`.trimEnd()).join('\n')}
+#
+# Load it in the current shell:   ${name} completion fish | source
+# or install it:   ${name} completion fish > ~/.config/fish/completions/${name}.fish
+
+`;
+}
+
+/** The lookups by command path: subcommands, and flags that take a value. */
+function fishLookups(spec: ProgramSpec, fn: string): string {
+  const commands = allCommands(spec);
   const subCases = commands
     .filter((c) => c.subcommands.length > 0)
     .map((c) => `        case ${fq(c.path.join(' '))}\n            printf '%s\\n' ${c.subcommands.map((s) => fq(s.name)).join(' ')}`);
@@ -58,12 +76,7 @@ export function renderFish(spec: ProgramSpec, header: string): string {
     .filter((c) => valueFlags(c.options).length > 0)
     .map((c) => `        case ${fq(c.path.join(' '))}\n            printf '%s\\n' ${valueFlags(c.options).map(fq).join(' ')}`);
 
-  return `${header.split('\n').map((l) => `# ${l}`.trimEnd()).join('\n')}
-#
-# Load it in the current shell:   ${name} completion fish | source
-# or install it:   ${name} completion fish > ~/.config/fish/completions/${name}.fish
-
-# Subcommands of a command path.
+  return `# Subcommands of a command path.
 function ${fn}_subcommands
     switch $argv[1]
 ${subCases.join('\n')}
@@ -78,7 +91,12 @@ ${valueFlagCases.join('\n')}
     printf '%s\\n' ${valueFlags(spec.globals).map(fq).join(' ')}
 end
 
-# "positional-count|command path" of the command line before the cursor.
+`;
+}
+
+/** Where the cursor is (command path, positional index), read from the command line, and the profile names. */
+function fishWalker(fn: string): string {
+  return `# "positional-count|command path" of the command line before the cursor.
 function ${fn}_state
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -130,9 +148,16 @@ function ${fn}_profiles
     $cmd ${COMPLETE_COMMAND} profiles 2>/dev/null
 end
 
-${lists.join('\n\n')}
+`;
+}
+
+export function renderFish(spec: ProgramSpec, header: string): string {
+  const name = spec.name;
+  const fn = `__${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const complete = fishCompletions(spec, fn);
+  return `${fishHeader(name, header)}${fishLookups(spec, fn)}${fishWalker(fn)}${complete.lists.join('\n\n')}
 
 complete -c ${name} -f
-${lines.join('\n')}
+${complete.lines.join('\n')}
 `;
 }

@@ -24,44 +24,61 @@ function arm(patterns: string[], body: string): string {
   return `    ${patterns.join('|')}) ${body} ;;`;
 }
 
-export function renderZsh(spec: ProgramSpec, header: string): string {
-  const fn = `_${spec.name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+/** The flags among `options` that take a value. */
+const valueFlags = (options: OptionSpec[]) => options.filter((o) => o.takesValue).flatMap(flagNames);
+
+interface ZshArms {
+  sub: string[];
+  flags: string[];
+  valueFlags: string[];
+  values: string[];
+}
+
+/** The case arms of each lookup: subcommands, flags, flags taking a value, and where values come from, by command path. */
+function zshArms(spec: ProgramSpec): ZshArms {
   const commands = allCommands(spec);
   const key = (c: CommandSpec) => sq(c.path.join(' '));
-  const valueFlags = (options: OptionSpec[]) => options.filter((o) => o.takesValue).flatMap(flagNames);
-
-  const subArms = commands.filter((c) => c.subcommands.length > 0).map((c) => arm([key(c)], `reply=(${c.subcommands.map((s) => described(s.name, s.description)).join(' ')})`));
-  const flagArms = commands.filter((c) => c.options.length > 0).map((c) => arm([key(c)], `reply=(${flagEntries(c.options).join(' ')})`));
+  const sub = commands.filter((c) => c.subcommands.length > 0).map((c) => arm([key(c)], `reply=(${c.subcommands.map((s) => described(s.name, s.description)).join(' ')})`));
+  const flags = commands.filter((c) => c.options.length > 0).map((c) => arm([key(c)], `reply=(${flagEntries(c.options).join(' ')})`));
   const valueFlagArms = commands.filter((c) => valueFlags(c.options).length > 0).map((c) => arm([key(c)], `reply=(${valueFlags(c.options).map(sq).join(' ')})`));
-  const valueArms: string[] = [];
+  const values: string[] = [];
   for (const c of commands) {
     const path = c.path.join(' ');
     for (const o of c.options) {
-      if (o.values) valueArms.push(arm(flagNames(o).map((f) => sq(`${path}|${f}`)), `REPLY=${sq(valueCode(spec, o.values))}`));
+      if (o.values) values.push(arm(flagNames(o).map((f) => sq(`${path}|${f}`)), `REPLY=${sq(valueCode(spec, o.values))}`));
     }
     if (c.rest) {
       // Earlier positionals first (free text), then every index from `from` on.
-      for (let i = 0; i < c.rest.from; i++) valueArms.push(arm([sq(`${path}|#${i}`)], `REPLY=''`));
-      valueArms.push(arm([`${sq(`${path}|#`)}*`], `REPLY=${sq(valueCode(spec, c.rest.values))}`));
+      for (let i = 0; i < c.rest.from; i++) values.push(arm([sq(`${path}|#${i}`)], `REPLY=''`));
+      values.push(arm([`${sq(`${path}|#`)}*`], `REPLY=${sq(valueCode(spec, c.rest.values))}`));
     }
     c.args.forEach((a, i) => {
-      if (a && !c.rest) valueArms.push(arm([sq(`${path}|#${i}`)], `REPLY=${sq(valueCode(spec, a))}`));
+      if (a && !c.rest) values.push(arm([sq(`${path}|#${i}`)], `REPLY=${sq(valueCode(spec, a))}`));
     });
   }
   for (const o of spec.globals) {
-    if (o.values) valueArms.push(arm(flagNames(o).map((f) => `*${sq(`|${f}`)}`), `REPLY=${sq(valueCode(spec, o.values))}`));
+    if (o.values) values.push(arm(flagNames(o).map((f) => `*${sq(`|${f}`)}`), `REPLY=${sq(valueCode(spec, o.values))}`));
   }
+  return { sub, flags, valueFlags: valueFlagArms, values };
+}
 
+/** The comment at the top: what generated the script, and how to load it. */
+function zshHeader(spec: ProgramSpec, header: string): string {
   return `#compdef ${spec.name}
 ${header.split('\n').map((l) => `# ${l}`.trimEnd()).join('\n')}
 #
 # Load it in the current shell (after compinit):   source <(${spec.name} completion zsh)
 # or save it as _${spec.name} in a directory of your $fpath.
 
-# Subcommands of a command path, as "name:description".
+`;
+}
+
+/** The lookups by command path (shell functions of case statements). */
+function zshLookups(spec: ProgramSpec, fn: string, arms: ZshArms): string {
+  return `# Subcommands of a command path, as "name:description".
 ${fn}_subcommands() {
   case $1 in
-${subArms.join('\n')}
+${arms.sub.join('\n')}
     *) reply=() ;;
   esac
 }
@@ -69,7 +86,7 @@ ${subArms.join('\n')}
 # Flags of a command path, as "flag:description" (global flags appended).
 ${fn}_flags() {
   case $1 in
-${flagArms.join('\n')}
+${arms.flags.join('\n')}
     *) reply=() ;;
   esac
   reply+=(${flagEntries(spec.globals).join(' ')})
@@ -78,7 +95,7 @@ ${flagArms.join('\n')}
 # Flags of a command path that take a value (global ones appended).
 ${fn}_value_flags() {
   case $1 in
-${valueFlagArms.join('\n')}
+${arms.valueFlags.join('\n')}
     *) reply=() ;;
   esac
   reply+=(${valueFlags(spec.globals).map(sq).join(' ')})
@@ -88,12 +105,17 @@ ${valueFlagArms.join('\n')}
 # w:words, l:comma-separated list of words, p: profile names, f: files.
 ${fn}_values() {
   case "$1|$2" in
-${valueArms.join('\n')}
+${arms.values.join('\n')}
     *) REPLY='' ;;
   esac
 }
 
-${fn}() {
+`;
+}
+
+/** The completion function: walks the words before the cursor, then completes a flag, a subcommand or a value. */
+function zshMain(spec: ProgramSpec, fn: string): string {
+  return `${fn}() {
   local cmdpath='' expect='' word cur=\${words[CURRENT]} flag='' REPLY
   local -i nargs=0 i
   local -a reply names vals
@@ -165,4 +187,9 @@ else
   compdef ${fn} ${spec.name}
 fi
 `;
+}
+
+export function renderZsh(spec: ProgramSpec, header: string): string {
+  const fn = `_${spec.name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  return `${zshHeader(spec, header)}${zshLookups(spec, fn, zshArms(spec))}${zshMain(spec, fn)}`;
 }

@@ -93,8 +93,12 @@ export function parseConfig(text: string): { ok: true; config: ConfigData } | { 
   return { ok: true, config };
 }
 
-/** Reads and checks the config file; an absent one is empty. Symbolic links are refused, never followed. */
-export function readConfigFile(path: string): ConfigData {
+/**
+ * Reads and checks the config file; an absent one is empty. Symbolic links are
+ * refused, never followed. `seen` is told the owner and mode of the file read
+ * (from its open descriptor: the file whose text is returned).
+ */
+export function readConfigFile(path: string, seen?: (st: { uid: number; mode: number }) => void): ConfigData {
   refuseSymlink(path);
   let fd: number;
   try {
@@ -109,6 +113,7 @@ export function readConfigFile(path: string): ConfigData {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw damagedConfig(path, 'it is not a regular file');
+    seen?.(st);
     if (st.size > MAX_CONFIG_BYTES) throw damagedConfig(path, `it is ${st.size} bytes, more than a config file can be (${MAX_CONFIG_BYTES})`);
     // One byte more than it said it had: a file still growing past the bound is seen as too large.
     const buf = readFully(fd, st.size + 1);

@@ -2,7 +2,7 @@
 // --body-file`, `dynamic-details submit --body-file`), shown, confirmed (or
 // --yes) and sent as it is. When the entity's form can be read, its secret
 // fields are masked in what is shown; the body itself is not changed.
-import type { Context } from '../context.js';
+import type { FormContext } from './form-context.js';
 import { ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { type OutputOptions, writeRecord } from '../output/writer.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
@@ -12,7 +12,7 @@ import { loadSchema, type FormSchema } from './schema.js';
 import { maskedNote, maskSecrets } from './secrets.js';
 
 /** Reads the body: one JSON object (at most 4 MiB; `-` reads stdin). */
-export async function readBodyFile(path: string, ctx: Context): Promise<Record<string, unknown>> {
+export async function readBodyFile(path: string, ctx: FormContext): Promise<Record<string, unknown>> {
   try {
     return await readValuesFile(path, ctx, '--body-file');
   } catch (err) {
@@ -32,7 +32,7 @@ export function showBody(body: Record<string, unknown>, form?: FormSchema, revea
  * Shows what will be sent and asks; `--yes` skips the question. Without a
  * terminal (and without --yes) nothing is sent: a usage error says to add --yes.
  */
-export async function confirmSend(ctx: Context, prompter: Prompter, o: { what: string; body: Record<string, unknown>; form?: FormSchema; yes: boolean; reveal?: boolean }): Promise<boolean> {
+export async function confirmSend(ctx: FormContext, prompter: Prompter, o: { what: string; body: Record<string, unknown>; form?: FormSchema; yes: boolean; reveal?: boolean }): Promise<boolean> {
   ctx.io.stderr.write(`${o.what}:\n${showBody(o.body, o.form, o.reveal)}\n`);
   if (o.yes) return true;
   if (!ctx.io.canPrompt) throw new UsageError('Not sent: confirm the body with --yes (no terminal to ask on)', 'Check the body above, then run the command again with --yes.', 'CONFIRMATION_REQUIRED');
@@ -43,14 +43,14 @@ export async function confirmSend(ctx: Context, prompter: Prompter, o: { what: s
  * `--dry-run` with `--body-file`: the body as it would be sent, on stdout, its
  * secret fields masked (unless --reveal) when the entity's form could be read.
  */
-export async function dryRunBody(ctx: Context, body: Record<string, unknown>, form: FormSchema | undefined, opts: { out: OutputOptions; reveal?: boolean }): Promise<number> {
+export async function dryRunBody(ctx: FormContext, body: Record<string, unknown>, form: FormSchema | undefined, opts: { out: OutputOptions; reveal?: boolean }): Promise<number> {
   await writeRecord(ctx.io, ctx.io.stdout, form ? maskSecrets(form, body, { reveal: opts.reveal }) : body, opts.out);
   ctx.log.info(`Dry run: nothing was sent.${form ? maskedNote(form, body, opts.reveal) : " The entity's form could not be read, so no field is masked."}`);
   return ExitCode.OK;
 }
 
 /** The entity's form when it can be read (for masking only); undefined otherwise. */
-export async function formIfReadable(ctx: Context, fetch: () => Promise<unknown>): Promise<FormSchema | undefined> {
+export async function formIfReadable(ctx: FormContext, fetch: () => Promise<unknown>): Promise<FormSchema | undefined> {
   try {
     return loadSchema(await fetch());
   } catch (err) {

@@ -6,7 +6,7 @@
 import { whenAgo } from '../text/when.js';
 import { suggestion } from '../text/command-line.js';
 import { wrapMessage } from '../text/wrap.js';
-import type { Context } from '../context.js';
+import type { FormContext } from './form-context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, MaybeCreatedError, NetworkError, UsageError } from '../errors.js';
 import { draftName } from './drafts.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
@@ -67,7 +67,7 @@ export interface RunDraft {
 }
 
 export interface FormFlow {
-  ctx: Context;
+  ctx: FormContext;
   prompter: Prompter;
   form: FormSchema;
   /** The sections this command fills. */
@@ -307,7 +307,7 @@ export function notSent(err: unknown): boolean {
  * `keep` is added to the hint (where the answers are kept). After Ctrl-C the
  * CLI prints only "Interrupted.", so the words go to stderr here.
  */
-export function createFailure(ctx: Pick<Context, 'io'>, err: unknown, o: { email?: string; keep?: string } = {}): unknown {
+export function createFailure(ctx: Pick<FormContext, 'io'>, err: unknown, o: { email?: string; keep?: string } = {}): unknown {
   // The 409 stays the cause: its status and correlation id are shown (render-error.ts answerOf).
   if (isConflict(err)) return new CliError(conflictMessage(err, o.email), { code: 'CONFLICT', exitCode: ExitCode.CONFLICT, hint: suggestion('Nothing was created. Look for the existing employee with:', LOOK_FOR_EMPLOYEE), cause: err });
   if (!(err instanceof NetworkError || err instanceof InterruptedError) || notSent(err)) return err;

@@ -1,7 +1,7 @@
 // What gp create and dynamic-details submit share: reading --from-file and
 // --set into the answers, filling fixed values, listing every issue, and
 // turning a server 422 into issues the wizard can ask again.
-import type { Context } from '../context.js';
+import type { FormContext } from './form-context.js';
 import { ApiError, InvalidValuesError, UsageError } from '../errors.js';
 import { readInputFile } from '../input.js';
 import { sanitizeTerminal } from '../output/sanitize.js';
@@ -22,7 +22,7 @@ export interface ValueFlags {
 }
 
 /** A values file (`--from-file`, `--body-file`; "-" is stdin) through the one capped reader, strict UTF-8. */
-export async function readValuesFile(path: string, ctx: Context, flag = '--from-file'): Promise<Record<string, unknown>> {
+export async function readValuesFile(path: string, ctx: FormContext, flag = '--from-file'): Promise<Record<string, unknown>> {
   // A values file (not a --body-file, which is a request body as sent) can be started from the form's skeleton.
   const missingHint = flag === '--from-file' ? `To start one with every field of the form: partner gp template --entity NAME --values > ${/^[\w@%+=:,./-]{1,200}$/.test(path) ? path : 'values.json'}` : undefined;
   const text = await readInputFile(path, { flag, maxBytes: MAX_VALUES_BYTES, stdin: ctx.io.stdin, signal: ctx.signal, code: 'INVALID_VALUES_FILE', missingHint });
@@ -30,7 +30,7 @@ export async function readValuesFile(path: string, ctx: Context, flag = '--from-
 }
 
 /** Draft (or nothing) + file + --set, in that order of precedence (later wins). */
-export async function collectValues(form: FormSchema, base: Record<string, unknown>, flags: ValueFlags, ctx: Context, entity?: string): Promise<{ doc: Record<string, unknown>; issues: FieldIssue[] }> {
+export async function collectValues(form: FormSchema, base: Record<string, unknown>, flags: ValueFlags, ctx: FormContext, entity?: string): Promise<{ doc: Record<string, unknown>; issues: FieldIssue[] }> {
   let doc = structuredClone(base);
   // The sections the file and --set name: one the form does not have would be dropped without a word.
   const named = new Set(flags.sets.filter((p) => p.text !== '').map((p) => p.path[0]!));
@@ -86,7 +86,7 @@ export function issuesOf(form: FormSchema, collected: { doc: Record<string, unkn
 }
 
 /** Lists every issue on stderr and fails with exit 2: nothing was sent. */
-export function failWithIssues(ctx: Context, issues: FieldIssue[], flagsGiven: boolean): never {
+export function failWithIssues(ctx: FormContext, issues: FieldIssue[], flagsGiven: boolean): never {
   // As text, the list comes first; a script reading JSON gets the fields in the error's details instead.
   if (ctx.errors !== 'json') {
     const c = ctx.errColors;

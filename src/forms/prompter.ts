@@ -1,6 +1,6 @@
 // The only place that talks to @inquirer/prompts. Everything else asks
 // through the Prompter interface, so tests can script the answers.
-import type { Context } from '../context.js';
+import type { FormContext } from './form-context.js';
 import { CancelledError, InterruptedError } from '../errors.js';
 import { cellWidth } from '../output/cells.js';
 import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
@@ -134,7 +134,7 @@ function graphemeBackspace(stdin: NodeJS.ReadableStream, answer: (text: string) 
   };
 }
 
-export function inquirerPrompter(ctx: Pick<Context, 'io' | 'signal' | 'errColors'>): Prompter {
+export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errColors'>): Prompter {
   // Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge.
   const fit = (text: string) => (ctx.io.stderrColumns ? wrapText(text, ctx.io.stderrColumns) : text);
   const lib = () => import('@inquirer/prompts');

@@ -14,7 +14,7 @@ import { employeeMatcher, searchBatches, type SearchCount } from '../api/employe
 import { EMPLOYEE_STATUSES, PAGE_SIZE_MAX, PROFILE_SECTIONS, SORT_BY_FIELDS, SORT_ORDERS, type Employee, type ProfileSection } from '../api/types.js';
 import { CliError, ExitCode, InvalidValuesError, UsageError } from '../errors.js';
 import { isUuid, parseChoice, parseInteger, parseText } from '../options.js';
-import { maskAccount } from '../commands/profile/get.run.js';
+import { maskBankSection } from '../output/mask.js';
 import { unsafeKeyPath } from '../safe-keys.js';
 import type { FormSchema } from '../forms/schema.js';
 import { OUTPUT, read, write, type JsonSchemaObject, type ToolAnnotations, type ToolName } from './describe.js';
@@ -56,13 +56,6 @@ function employeeRef(raw: unknown, name: string): string {
   const ref = parseText(name, typeof raw === 'string' ? raw : raw === undefined ? undefined : String(raw), 100);
   if (ref === undefined) throw new UsageError(`${name} is required`, undefined, 'MISSING_ARGUMENT');
   return ref;
-}
-
-/** Bank account numbers and IBANs, masked to their last 4 characters (as `profile get` shows them). */
-function maskBank(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskBank);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /^(accountNumber|iban)$/i.test(k) ? maskAccount(v) : maskBank(v)]));
 }
 
 export const TOOLS: Tool[] = [
@@ -169,7 +162,7 @@ export const TOOLS: Tool[] = [
       const who = await resolveEmployee(http, ref, env.signal);
       const doc: Record<string, unknown> = { id: who.id, employeeCode: who.code ?? null };
       const values = await Promise.all(sections.map((s) => getProfileSection(http, who.id, s, env.signal)));
-      sections.forEach((s, i) => (doc[s] = s === 'bank' && !env.reveal ? maskBank(values[i]) : values[i]));
+      sections.forEach((s, i) => (doc[s] = s === 'bank' && !env.reveal ? maskBankSection(values[i]) : values[i]));
       return doc;
     },
   },
@@ -183,7 +176,7 @@ export const TOOLS: Tool[] = [
       const entity = employeeRef(a.entity, 'entity');
       const raw = await getFormSchema(await env.http(), { employmentType: 'GLOBAL_PAYROLL', entity });
       const { loadServerForm } = await import('../forms/load.js');
-      const { outline } = await import('../commands/gp/schema.run.js');
+      const { outline } = await import('../forms/outline.js');
       return { entity, fields: outline(loadServerForm(raw, env.ctx.log)) };
     },
   },

@@ -53,7 +53,8 @@ interface EmscriptenModule {
 type Factory = (moduleArg: Record<string, unknown>) => Promise<EmscriptenModule>;
 type WasiFn = (fd: number, iov: number, iovcnt: number, pnum: number) => number;
 
-async function fastRunner(): Promise<JqRunner> {
+/** jq-wasm's Emscripten factory and its module, compiled from the wasm inlined in the factory's file. */
+async function loadJqWasm(): Promise<{ factory: Factory; wasm: WebAssembly.Module }> {
   const require = createRequire(import.meta.url);
   const path = require.resolve('jq-wasm/dist/build/jq.js');
   const factory = require(path) as Factory;
@@ -63,11 +64,36 @@ async function fastRunner(): Promise<JqRunner> {
   const start = source.indexOf(`${marker}AGFzbQ`);
   if (start < 0) throw new Error('no inlined wasm');
   const end = source.indexOf('"', start);
-  const wasm = await WebAssembly.compile(Buffer.from(source.slice(start + marker.length, end), 'base64'));
+  return { factory, wasm: await WebAssembly.compile(Buffer.from(source.slice(start + marker.length, end), 'base64')) };
+}
 
+/** jq's reads of fd 0, served from `stdin` straight into its memory; other descriptors go to `orig`. */
+function stdinReader(stdin: Uint8Array, memory: () => WebAssembly.Memory | undefined, orig: WasiFn): WasiFn {
+  let pos = 0;
+  return (fd, iov, iovcnt, pnum) => {
+    const mem = memory();
+    if (fd !== 0 || !mem) return orig(fd, iov, iovcnt, pnum);
+    const view = new DataView(mem.buffer);
+    const heap = new Uint8Array(mem.buffer);
+    let total = 0;
+    for (let i = 0; i < iovcnt; i++) {
+      const ptr = view.getUint32(iov + i * 8, true);
+      const len = view.getUint32(iov + i * 8 + 4, true);
+      const n = Math.min(len, stdin.length - pos);
+      heap.set(stdin.subarray(pos, pos + n), ptr);
+      pos += n;
+      total += n;
+      if (n < len) break;
+    }
+    view.setUint32(pnum, total, true);
+    return 0;
+  };
+}
+
+async function fastRunner(): Promise<JqRunner> {
+  const { factory, wasm } = await loadJqWasm();
   const run: JqRunner = async (input, args, limits) => {
     const stdin = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
-    let pos = 0;
     // One buffer that doubles (not a Buffer per write: jq may write two bytes at a time, and
     // millions of small objects would cost the heap a hundred times the bytes counted).
     let out = Buffer.allocUnsafe(65_536);
@@ -84,23 +110,7 @@ async function fastRunner(): Promise<JqRunner> {
           const orig = fn as WasiFn;
           if (fn.name === '_fd_read') {
             wrapped++;
-            imports[key] = (fd: number, iov: number, iovcnt: number, pnum: number) => {
-              if (fd !== 0 || !memory) return orig(fd, iov, iovcnt, pnum);
-              const view = new DataView(memory.buffer);
-              const heap = new Uint8Array(memory.buffer);
-              let total = 0;
-              for (let i = 0; i < iovcnt; i++) {
-                const ptr = view.getUint32(iov + i * 8, true);
-                const len = view.getUint32(iov + i * 8 + 4, true);
-                const n = Math.min(len, stdin.length - pos);
-                heap.set(stdin.subarray(pos, pos + n), ptr);
-                pos += n;
-                total += n;
-                if (n < len) break;
-              }
-              view.setUint32(pnum, total, true);
-              return 0;
-            };
+            imports[key] = stdinReader(stdin, () => memory, orig);
           } else if (fn.name === '_fd_write') {
             wrapped++;
             imports[key] = (fd: number, iov: number, iovcnt: number, pnum: number) => {

@@ -3,35 +3,75 @@
 // `less -FRX`; an empty value (or `cat`) means none.
 // Only on a terminal (a pipe or a file is never paged), only for commands
 // that allow it (not the wizard, not `webhook listen`), never with
-// --no-pager. Quitting the pager early is a normal end (the output's reader
-// went away, exit 0); Ctrl-C stops the pager with the command (130).
+// --no-pager, and only for output taller than the screen (in rows: a line
+// wider than the terminal takes several). Quitting the pager early is a
+// normal end (the output's reader went away, exit 0); Ctrl-C stops the
+// pager with the command (130). The config file is read by the entry
+// points (config/pager-setting.ts), which hand in what it says.
 import type { ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
-import { readConfigFile } from '../config/file.js';
-import { configFile } from '../config/paths.js';
+import { wrapMessage } from '../text/wrap.js';
+import { ScreenRows, screenRows } from './screen-rows.js';
 
 // child_process is loaded when a pager starts: help (which imports this module) must not pay for it.
 const childProcess = () => process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
 
-/**
- * The config file's "pager" (gh's `pager` key), read only on a terminal; a
- * file that cannot be read sets none here (the command that needs the file
- * says what is wrong with it, help does not have to).
- */
-export function configuredPager(env: NodeJS.ProcessEnv): string | undefined {
-  try {
-    return readConfigFile(configFile(env)).pager;
-  } catch {
-    return undefined;
-  }
+/** What the entry point read of the config file's "pager" (config/pager-setting.ts ConfiguredPager). */
+export interface PagerConfig {
+  pager?: string;
+  /** The config's pager is not run: why, said as a warning. */
+  refused?: string;
 }
 
-/** The pager to run, or undefined for none: PARTNER_PAGER, then the config's "pager", then PAGER (set but empty: none), then `less -FRX`. */
-export function pagerCommand(env: NodeJS.ProcessEnv, configured: () => string | undefined = () => configuredPager(env)): string | undefined {
-  const chosen = env.PARTNER_PAGER ?? configured() ?? env.PAGER ?? 'less -FRX';
-  const trimmed = chosen.trim();
+/** Where the pager's warnings go: stderr, and whether it takes colour and how wide it is. */
+export interface WarningTarget {
+  stderr: NodeJS.WritableStream | Writable;
+  stderrColor?: boolean;
+  stderrColumns?: number;
+}
+
+/** The pager to run and where it was set (for a message that names it). */
+export interface PagerChoice {
+  command: string;
+  from: string;
+}
+
+/**
+ * The pager to run, or undefined for none: PARTNER_PAGER, then the config's
+ * "pager" (asked only when PARTNER_PAGER is not set), then PAGER (set but
+ * empty: none), then `less -FRX`. A config pager that was refused is passed
+ * over, with its warning.
+ */
+export function pagerChoice(env: NodeJS.ProcessEnv, config: () => PagerConfig = () => ({}), warn: (message: string) => void = () => undefined): PagerChoice | undefined {
+  let chosen: PagerChoice;
+  if (env.PARTNER_PAGER !== undefined) chosen = { command: env.PARTNER_PAGER, from: 'PARTNER_PAGER' };
+  else {
+    const c = config();
+    if (c.refused) warn(c.refused);
+    if (c.pager !== undefined) chosen = { command: c.pager, from: 'the config file\'s "pager"' };
+    else if (env.PAGER !== undefined) chosen = { command: env.PAGER, from: 'PAGER' };
+    else chosen = { command: 'less -FRX', from: 'the default' };
+  }
+  const trimmed = chosen.command.trim();
   // `cat` as a pager is no pager (git's rule too): write directly.
-  return trimmed === '' || trimmed === 'cat' ? undefined : trimmed;
+  return trimmed === '' || trimmed === 'cat' ? undefined : { command: trimmed, from: chosen.from };
+}
+
+/** The same warning is written once per run, whichever path (help, a command) meets it again. */
+const warned = new Set<string>();
+
+/** A warning line as the logger writes it (output/colors.ts writeWarning), without loading chalk for help. */
+function warnOnce(to: WarningTarget, message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  const label = to.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:';
+  to.stderr.write(`${wrapMessage(`${label} ${message}`, to.stderrColumns)}\n`);
+}
+
+/** The pager could not be started: said once, and the output is written as it is. */
+function cannotStart(choice: PagerChoice, err: NodeJS.ErrnoException): string {
+  const what = err.code === 'ENOENT' ? 'was not found' : `could not be started (${err.code ?? err.message})`;
+  return `the pager "${choice.command}" (${choice.from}) ${what}; the output is shown without a pager. Set PARTNER_PAGER to a pager you have (less, more), or to "" for none.`;
 }
 
 /** Whether a pager is wanted: --no-pager (anywhere before `--`) turns it off. */
@@ -56,24 +96,26 @@ function pagerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
 }
 
-/** Lines `text` takes, counting a last line without a newline. */
-function lineCount(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+/** What a pager needs to know of the terminal and the run: its size, stderr for warnings, the config's pager. */
+export interface PagerTerminal extends WarningTarget {
+  rows: number | undefined;
+  columns: number | undefined;
+  /** The config file's "pager", read on demand (config/pager-setting.ts). */
+  config?: () => PagerConfig;
 }
 
 /**
  * Help (answered before the CLI loads, synchronously): through the pager when
  * it is taller than the terminal. false: not paged (write it yourself).
  */
-export function pageText(text: string, rows: number | undefined, env: NodeJS.ProcessEnv, argv: readonly string[]): boolean {
-  if (!rows || !pagerWanted(argv) || lineCount(text) < rows) return false;
-  const command = pagerCommand(env);
-  if (!command) return false;
-  const [file, args] = argvOf(command);
+export function pageText(text: string, term: PagerTerminal, env: NodeJS.ProcessEnv, argv: readonly string[]): boolean {
+  if (!term.rows || !pagerWanted(argv) || screenRows(text, term.columns) <= term.rows) return false;
+  const choice = pagerChoice(env, term.config, (m) => warnOnce(term, m));
+  if (!choice) return false;
+  const [file, args] = argvOf(choice.command);
   const r = childProcess().spawnSync(file, args, { input: text, stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv(env) });
-  // A pager that could not start (not installed): the text is written as it is.
+  // A pager that could not start (not installed): said, and the text is written as it is.
+  if (r.error) warnOnce(term, cannotStart(choice, r.error));
   return !r.error;
 }
 
@@ -82,26 +124,39 @@ const MAX_HELD_STDERR = 1024 * 1024;
 
 /**
  * stdout on a terminal, for a command that allows a pager: what is written is
- * held until it is taller than the terminal, then the pager starts and
- * everything streams into it (a short output is written as it is when the
- * command ends). While the pager has the screen, stderr is held
+ * held until it is taller than the terminal (more rows than it has), then the
+ * pager starts and everything streams into it (output that fits is written as
+ * it is when the command ends). While the pager has the screen, stderr is held
  * (`HeldStderr`) and written when it has ended, so nothing draws over it.
  */
 export class PagedStdout extends Writable {
   private held: Buffer[] = [];
-  private lines = 0;
+  private readonly screen: ScreenRows;
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
+  /** A line to show again once the pager has ended (keepInView). */
+  private footer: string | undefined;
   readonly stderr: HeldStderr;
 
   constructor(
     private readonly target: NodeJS.WriteStream,
     stderr: NodeJS.WriteStream,
-    private command: string | undefined,
+    private choice: PagerChoice | undefined,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly warnings: WarningTarget = { stderr },
   ) {
     super();
     this.stderr = new HeldStderr(stderr);
+    this.screen = new ScreenRows(target.columns);
+  }
+
+  /**
+   * A line the reader must see even when they quit the pager before its end (a
+   * page's footer: where the next page is). It is written as part of the output
+   * as usual, and once more below the pager when one was shown.
+   */
+  keepInView(line: string): void {
+    this.footer = line;
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
@@ -109,13 +164,13 @@ export class PagedStdout extends Writable {
       this.toPager(chunk, done);
       return;
     }
-    if (!this.command) {
+    if (!this.choice) {
       this.target.write(chunk, (err) => done(err ?? null));
       return;
     }
     this.held.push(chunk);
-    this.lines += lineCount(chunk.toString('latin1'));
-    if (this.lines < (this.target.rows || 24)) {
+    // Output that fits the screen (as many rows as it has, or fewer) is not paged.
+    if (this.screen.add(chunk) <= (this.target.rows || 24)) {
       done();
       return;
     }
@@ -134,11 +189,16 @@ export class PagedStdout extends Writable {
     void this.exited.then(() => done());
   }
 
-  /** Ends the output and waits for the pager (the person reading it) to finish; then what stderr held is written. */
+  /** Ends the output and waits for the pager (the person reading it) to finish; then the footer again, and what stderr held. */
   async close(): Promise<void> {
     if (!this.writableEnded && !this.destroyed) this.end();
     if (!this.writableFinished && !this.destroyed) await new Promise<void>((resolve) => this.once('finish', resolve).once('error', () => resolve()).once('close', resolve));
     await this.exited;
+    if (this.child && this.footer !== undefined) {
+      const footer = `${this.footer}\n`;
+      this.footer = undefined;
+      await new Promise<void>((resolve) => this.target.write(footer, () => resolve()));
+    }
     this.stderr.release();
   }
 
@@ -148,13 +208,16 @@ export class PagedStdout extends Writable {
   }
 
   private start(done: (err?: Error | null) => void): void {
-    const [file, args] = argvOf(this.command!);
+    const choice = this.choice!;
+    const [file, args] = argvOf(choice.command);
     const child = childProcess().spawn(file, args, { stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv(this.env) });
     this.exited = new Promise((resolve) => child.once('close', () => resolve()));
-    let startFailed = false;
+    let spawned = false;
+    let startFailed: NodeJS.ErrnoException | undefined;
+    child.once('spawn', () => (spawned = true));
     child.once('error', (err: NodeJS.ErrnoException) => {
-      // The pager is not installed (ENOENT): write directly, as without one.
-      if (this.child === child && err.code === 'ENOENT') startFailed = true;
+      // The pager is not installed (ENOENT) or cannot run: write directly, as without one.
+      if (this.child === child && !spawned) startFailed = err;
     });
     // The pager quit (q) before reading everything: the output's reader went away, as with `| head`.
     child.stdin!.on('error', () => undefined);
@@ -165,8 +228,10 @@ export class PagedStdout extends Writable {
     this.toPager(held, (err) => {
       if (err && startFailed) {
         this.child = undefined;
-        this.command = undefined;
+        this.choice = undefined;
+        this.exited = Promise.resolve();
         this.stderr.release();
+        warnOnce(this.warnings, cannotStart(choice, startFailed));
         this.target.write(held, (e) => done(e ?? null));
         return;
       }
@@ -253,19 +318,28 @@ interface PagerIO {
   stdout: NodeJS.WritableStream | Writable;
   stderr: NodeJS.WritableStream | Writable;
   stdoutIsTTY: boolean;
+  stderrColor?: boolean;
+  stderrColumns?: number;
 }
 
 /**
  * Puts a pager between the command and a terminal's stdout (and holds stderr
  * while it shows), when stdout is a terminal and a pager is set. Returns it,
- * or undefined when output goes out as it is.
+ * or undefined when output goes out as it is. `config`: the config file's
+ * "pager", as the entry point read it (config/pager-setting.ts).
  */
-export function installPager(io: PagerIO, env: NodeJS.ProcessEnv): PagedStdout | undefined {
+export function installPager(io: PagerIO, env: NodeJS.ProcessEnv, config?: () => PagerConfig): PagedStdout | undefined {
   if (!io.stdoutIsTTY || io.stdout !== process.stdout) return undefined;
-  const command = pagerCommand(env);
-  if (!command) return undefined;
-  const paged = new PagedStdout(process.stdout, process.stderr, command, env);
+  const warnings = { stderr: process.stderr, stderrColor: io.stderrColor, stderrColumns: io.stderrColumns };
+  const choice = pagerChoice(env, config, (m) => warnOnce(warnings, m));
+  if (!choice) return undefined;
+  const paged = new PagedStdout(process.stdout, process.stderr, choice, env, warnings);
   io.stdout = paged;
   io.stderr = paged.stderr;
   return paged;
+}
+
+/** Tells the pager under `out`, if there is one, of a line the reader must see (PagedStdout.keepInView). */
+export function keepInView(out: NodeJS.WritableStream | Writable, line: string): void {
+  if (out instanceof PagedStdout) out.keepInView(line);
 }

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { formatCount } from './count.js';
+import { formatCount } from '../text/count.js';
 
 /** What the page walker knows after each page. */
 export interface ProgressState {

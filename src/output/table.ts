@@ -1,7 +1,7 @@
 import { colors, type Colors } from './colors.js';
 import { sanitizeCell } from './sanitize.js';
 import { cellWidth, padCell, truncateCell, wrapCells } from './cells.js';
-import { countOf } from './count.js';
+import { countOf } from '../text/count.js';
 
 export { displayText } from './cells.js';
 

@@ -8,6 +8,7 @@ import { jsonOf } from './depth.js';
 import { checkFieldsPresent, flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
+import { keepInView } from './pager.js';
 import type { Column, TableLayout } from './table.js';
 import { jsonSafe, jsonText, sanitizeCell, sanitizeTerminal } from './sanitize.js';
 
@@ -44,111 +45,149 @@ export interface ListSpec {
 /** Rows per table block when a long stream is shown as a table. */
 const TABLE_BLOCK = 500;
 
+type Items = AsyncIterable<unknown> | Iterable<unknown>;
+
+/** What every list writer takes: where to write, the spec, the options, and the columns --fields asked for. */
+interface ListRun {
+  io: IO;
+  out: Writable;
+  spec: ListSpec;
+  opts: OutputOptions;
+  fieldColumns: Column[] | undefined;
+}
+
 /**
  * The one entry point for lists. Items are consumed as they arrive and written
  * with backpressure, so memory stays flat for NDJSON, CSV and JSON arrays.
  */
-export async function writeList(io: IO, out: Writable, items: AsyncIterable<unknown> | Iterable<unknown>, spec: ListSpec, opts: OutputOptions): Promise<number> {
+export async function writeList(io: IO, out: Writable, items: Items, spec: ListSpec, opts: OutputOptions): Promise<number> {
   // A field that is also a default column keeps its kind (a code is never cut) and style (status colours).
   const fieldColumns = opts.fields?.map((f): Column => {
     const known = spec.columns.find((c) => c.key === f && !c.value);
     return { key: f, kind: known?.kind, style: known?.style };
   });
-  let count = 0;
-  if (opts.quiet) {
-    const idField = spec.idField ?? 'id';
-    const { displayText } = await tableModule();
-    for await (const item of items) {
-      count++;
-      await writeChunk(out, `${sanitizeTerminal(displayText(getPath(item, idField), idField))}\n`);
-    }
-    return count;
-  }
-  if (opts.jq !== undefined) {
-    // One document, as -o json prints it: every page of --all, not page by page.
-    const all: unknown[] = [];
-    for await (const item of items) all.push(project(item, opts.fields));
-    await writeJq(io, out, spec.pagination ? { data: all, pagination: spec.pagination() ?? null } : all, opts.jq);
-    return all.length;
-  }
+  const run: ListRun = { io, out, spec, opts, fieldColumns };
+  if (opts.quiet) return writeIds(run, items);
+  // One document, as -o json prints it: every page of --all, not page by page.
+  if (opts.jq !== undefined) return writeListJq(run, items, opts.jq);
   switch (opts.format) {
-    case 'ndjson': {
-      // One write per batch of rows ready together (a page), not per row; the rows are
-      // serialised once each and made safe to print in one pass over the batch (jsonSafe).
-      for await (const batch of readyBatches(items)) {
-        let chunk = '';
-        const raw = opts.fields ? undefined : rawRows(batch);
-        for (let k = 0; k < batch.length; k++) chunk += `${raw?.[k] ?? jsonOf(project(batch[k], opts.fields))}\n`;
-        count += batch.length;
-        await writeChunk(out, jsonSafe(chunk));
-      }
-      break;
+    case 'ndjson':
+      return writeNdjson(run, items);
+    case 'json':
+      return writeJsonArray(run, items);
+    case 'csv':
+      return writeCsvList(run, items);
+    case 'table':
+      return writeTable(run, items);
+  }
+  return 0;
+}
+
+/** -q: the id of each item, one per line. */
+async function writeIds({ out, spec }: ListRun, items: Items): Promise<number> {
+  const idField = spec.idField ?? 'id';
+  const { displayText } = await tableModule();
+  let count = 0;
+  for await (const item of items) {
+    count++;
+    await writeChunk(out, `${sanitizeTerminal(displayText(getPath(item, idField), idField))}\n`);
+  }
+  return count;
+}
+
+async function writeListJq({ io, out, spec, opts }: ListRun, items: Items, jq: string): Promise<number> {
+  const all: unknown[] = [];
+  for await (const item of items) all.push(project(item, opts.fields));
+  await writeJq(io, out, spec.pagination ? { data: all, pagination: spec.pagination() ?? null } : all, jq);
+  return all.length;
+}
+
+/**
+ * One write per batch of rows ready together (a page), not per row; the rows are
+ * serialised once each and made safe to print in one pass over the batch (jsonSafe).
+ */
+async function writeNdjson({ out, opts }: ListRun, items: Items): Promise<number> {
+  let count = 0;
+  for await (const batch of readyBatches(items)) {
+    let chunk = '';
+    const raw = opts.fields ? undefined : rawRows(batch);
+    for (let k = 0; k < batch.length; k++) chunk += `${raw?.[k] ?? jsonOf(project(batch[k], opts.fields))}\n`;
+    count += batch.length;
+    await writeChunk(out, jsonSafe(chunk));
+  }
+  return count;
+}
+
+/** One formatting rule, streamed: one record per line inside the array, in constant memory; a write per batch. */
+async function writeJsonArray({ out, spec, opts }: ListRun, items: Items): Promise<number> {
+  let count = 0;
+  const indent = spec.pagination ? '    ' : '  ';
+  await writeChunk(out, spec.pagination ? '{\n  "data": [' : '[');
+  for await (const batch of readyBatches(items)) {
+    let chunk = '';
+    const raw = opts.fields ? undefined : rawRows(batch);
+    for (let k = 0; k < batch.length; k++) chunk += `${count++ === 0 ? '\n' : ',\n'}${indent}${raw?.[k] ?? jsonOf(project(batch[k], opts.fields))}`;
+    await writeChunk(out, jsonSafe(chunk));
+  }
+  const close = count === 0 ? ']' : `\n${indent.slice(2)}]`;
+  await writeChunk(out, spec.pagination ? `${close},\n  "pagination": ${jsonText(spec.pagination() ?? null)}\n}\n` : `${close}\n`);
+  return count;
+}
+
+async function writeCsvList({ io, out, spec, opts, fieldColumns }: ListRun, items: Items): Promise<number> {
+  const cols = fieldColumns ?? spec.csvColumns;
+  // On a terminal every cell is made safe to print; files and pipes keep the data (formulas neutralised unless --csv-raw).
+  const csvOpts = { raw: opts.csvRaw, terminal: io.stdoutIsTTY, columns: cols.map((c) => c.key) };
+  // The header too: --fields paths are the user's, but a header is a cell like any other.
+  await writeChunk(out, csvStart(io, out, opts) + csvRecord(cols.map((c) => c.header ?? c.key), csvOpts));
+  let count = 0;
+  for await (const batch of readyBatches(items)) {
+    let chunk = '';
+    for (const item of batch) chunk += csvRecord(cols.map((c) => cellValue(item, c)), csvOpts);
+    count += batch.length;
+    await writeChunk(out, chunk);
+  }
+  return count;
+}
+
+/** The first block decides the layout (columns shown, widths); later blocks follow it under the same header. */
+async function writeTable({ io, out, spec, fieldColumns }: ListRun, items: Items): Promise<number> {
+  const cols = fieldColumns ?? spec.columns;
+  const { displayText, hiddenNote, layoutTable, renderHeader, renderRows } = await tableModule();
+  let layout: TableLayout | undefined;
+  let block: string[][] = [];
+  let count = 0;
+  const flush = async () => {
+    if (block.length === 0) return;
+    let text = '';
+    if (!layout) {
+      layout = layoutTable(cols, block, { columns: io.stdoutIsTTY ? io.columns : undefined, color: io.color });
+      text = renderHeader(layout);
     }
-    case 'json': {
-      // One formatting rule, streamed: one record per line inside the array, in constant memory; a write per batch.
-      const indent = spec.pagination ? '    ' : '  ';
-      await writeChunk(out, spec.pagination ? '{\n  "data": [' : '[');
-      for await (const batch of readyBatches(items)) {
-        let chunk = '';
-        const raw = opts.fields ? undefined : rawRows(batch);
-        for (let k = 0; k < batch.length; k++) chunk += `${count++ === 0 ? '\n' : ',\n'}${indent}${raw?.[k] ?? jsonOf(project(batch[k], opts.fields))}`;
-        await writeChunk(out, jsonSafe(chunk));
-      }
-      const close = count === 0 ? ']' : `\n${indent.slice(2)}]`;
-      await writeChunk(out, spec.pagination ? `${close},\n  "pagination": ${jsonText(spec.pagination() ?? null)}\n}\n` : `${close}\n`);
-      break;
+    await writeChunk(out, text + renderRows(layout, block));
+    block = [];
+  };
+  try {
+    for await (const item of items) {
+      block.push(cols.map((c) => sanitizeCell(displayText(cellValue(item, c), c.key))));
+      count++;
+      if (block.length >= TABLE_BLOCK) await flush();
     }
-    case 'csv': {
-      const cols = fieldColumns ?? spec.csvColumns;
-      // On a terminal every cell is made safe to print; files and pipes keep the data (formulas neutralised unless --csv-raw).
-      const terminal = io.stdoutIsTTY;
-      const csvOpts = { raw: opts.csvRaw, terminal, columns: cols.map((c) => c.key) };
-      // The header too: --fields paths are the user's, but a header is a cell like any other.
-      await writeChunk(out, csvStart(io, out, opts) + csvRecord(cols.map((c) => c.header ?? c.key), csvOpts));
-      for await (const batch of readyBatches(items)) {
-        let chunk = '';
-        for (const item of batch) chunk += csvRecord(cols.map((c) => cellValue(item, c)), csvOpts);
-        count += batch.length;
-        await writeChunk(out, chunk);
-      }
-      break;
-    }
-    case 'table': {
-      const cols = fieldColumns ?? spec.columns;
-      const { displayText, hiddenNote, layoutTable, renderHeader, renderRows } = await tableModule();
-      // The first block decides the layout (columns shown, widths); later blocks follow it under the same header.
-      let layout: TableLayout | undefined;
-      let block: string[][] = [];
-      const flush = async () => {
-        if (block.length === 0) return;
-        let text = '';
-        if (!layout) {
-          layout = layoutTable(cols, block, { columns: io.stdoutIsTTY ? io.columns : undefined, color: io.color });
-          text = renderHeader(layout);
-        }
-        await writeChunk(out, text + renderRows(layout, block));
-        block = [];
-      };
-      try {
-        for await (const item of items) {
-          block.push(cols.map((c) => sanitizeCell(displayText(cellValue(item, c), c.key))));
-          count++;
-          if (block.length >= TABLE_BLOCK) await flush();
-        }
-      } catch (err) {
-        // The rows read before a failure (a page that could not be had, Ctrl-C) are shown, as -o csv and
-        // ndjson have written theirs: what the error says was written was.
-        await flush().catch(() => undefined);
-        throw err;
-      }
-      await flush();
-      const note = layout && hiddenNote(layout);
-      if (layout && note) await writeChunk(out, `${layout.colors.dim(note)}\n`);
-      if (count === 0) await writeChunk(out, 'No results.\n');
-      const footer = spec.footer?.();
-      if (footer) await writeChunk(out, `${footer}\n`);
-      break;
-    }
+  } catch (err) {
+    // The rows read before a failure (a page that could not be had, Ctrl-C) are shown, as -o csv and
+    // ndjson have written theirs: what the error says was written was.
+    await flush().catch(() => undefined);
+    throw err;
+  }
+  await flush();
+  const note = layout && hiddenNote(layout);
+  if (layout && note) await writeChunk(out, `${layout.colors.dim(note)}\n`);
+  if (count === 0) await writeChunk(out, 'No results.\n');
+  const footer = spec.footer?.();
+  if (footer) {
+    // Where the next page is: seen even when the reader quits the pager before the end.
+    keepInView(out, footer);
+    await writeChunk(out, `${footer}\n`);
   }
   return count;
 }

@@ -15,7 +15,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, fsyncSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir } from '../config/paths.js';
 
 /** The part of node:sea used here (injected by tests). */
 export interface SeaAssets {
@@ -35,9 +34,8 @@ function nodeSea(): SeaAssets | undefined {
 
 export interface AddonOptions {
   sea?: SeaAssets;
-  /** Where the private directory is made (default: the user's cache, config/paths.ts). */
-  baseDir?: string;
-  env?: NodeJS.ProcessEnv;
+  /** Where the private directory is made (the caller's choice: the user's cache, config/paths.ts); a function is asked only inside the executable. */
+  baseDir: string | (() => string);
 }
 
 /**
@@ -46,11 +44,11 @@ export interface AddonOptions {
  * Throws when the private directory is not private (a message saying what
  * to fix), or the asset is missing from the executable.
  */
-export function seaNativeAddon<T>(pkg: string, opts: AddonOptions = {}): T | undefined {
+export function seaNativeAddon<T>(pkg: string, opts: AddonOptions): T | undefined {
   const sea = opts.sea ?? nodeSea();
   if (!sea?.isSea()) return undefined;
   const bytes = Buffer.from(sea.getRawAsset(addonAssetKey(pkg)));
-  const file = extractAddon(bytes, privateAddonDir(opts.baseDir ?? join(cacheDir(opts.env ?? process.env), 'native')));
+  const file = extractAddon(bytes, privateAddonDir(typeof opts.baseDir === 'function' ? opts.baseDir() : opts.baseDir));
   const module = { exports: {} as T };
   process.dlopen(module, file);
   return module.exports;

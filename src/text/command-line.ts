@@ -1,7 +1,7 @@
 // Commands printed for the user to run next (resume a draft, re-run a bulk
 // job, see a whole document): quoted for a POSIX shell, and aimed at the
 // same server as the command that printed them.
-import type { GlobalOptions } from '../context.js';
+import type { GlobalOptions } from '../run-basics.js';
 
 /** A shell word: as it is when it is safe unquoted, else in double quotes with ", \, $ and ` escaped. */
 export function q(s: string): string {

@@ -3,7 +3,7 @@
 // only what is drawn for a person goes through here. The clock is the
 // caller's (ctx.clock), so a test fixes "now" and the zone (TZ).
 
-import { countOf } from '../output/count.js';
+import { countOf } from './count.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

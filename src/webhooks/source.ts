@@ -2,13 +2,27 @@
 // context: --jwks-file (offline), --jwks-url (no token sent), or the active
 // profile's base URL (through the one HttpClient, so proxy, timeout and
 // --debug apply). The disk cache lives in the user's cache dir.
-import type { Context } from '../context.js';
+import type { RunBasics } from '../run-basics.js';
+import type { HttpClient } from '../api/http.js';
 import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
 import { checkBaseUrl } from '../api/urls.js';
-import type { KeyFlags } from '../commands/webhook/key-flags.js';
 import { cacheDir, configDir } from '../config/paths.js';
 import { cacheSecret } from './cache-secret.js';
 import { JWKS_PATH, MAX_JWKS_BYTES, KeySetError, KeyStore, type FetchedJwks, type JwksFetcher } from './jwks.js';
+
+/** Where the key set comes from (`webhook verify` and `listen` read these from their flags: commands/webhook/key-flags.ts). */
+export interface KeyFlags {
+  jwksUrl?: string;
+  jwksFile?: string;
+  /** false with --no-cache */
+  cache: boolean;
+}
+
+/** What the key store needs of a command's context: the profile's base URL and an HTTP client (context.ts satisfies it). */
+export interface KeySourceContext extends Pick<RunBasics, 'env' | 'clock' | 'log'> {
+  profile(): Promise<{ baseUrl?: string }>;
+  http(opts?: { baseUrl?: string; token?: string | null; connections?: number }): Promise<HttpClient>;
+}
 
 function headerText(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
@@ -24,7 +38,7 @@ function wrapFetchError(err: unknown, url: string): never {
 }
 
 /** `oneShot`: a command that answers once and never checks again (`webhook verify`): see KeyStoreOptions.oneShot. */
-export async function keyStoreFor(ctx: Context, flags: KeyFlags, opts: { oneShot?: boolean } = {}): Promise<KeyStore> {
+export async function keyStoreFor(ctx: KeySourceContext, flags: KeyFlags, opts: { oneShot?: boolean } = {}): Promise<KeyStore> {
   const common = {
     oneShot: opts.oneShot,
     cacheDir: cacheDir(ctx.env),
@@ -38,7 +52,7 @@ export async function keyStoreFor(ctx: Context, flags: KeyFlags, opts: { oneShot
   if (flags.jwksUrl !== undefined) {
     const target = checkBaseUrl(flags.jwksUrl);
     const url = target.toString();
-    let client: import('../api/http.js').HttpClient | undefined;
+    let client: HttpClient | undefined;
     const fetch: JwksFetcher = async (): Promise<FetchedJwks> => {
       // No token: the key set is public, and this address is not the API's.
       client ??= await ctx.http({ baseUrl: target.origin, token: null, connections: 1 });

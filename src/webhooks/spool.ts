@@ -47,7 +47,7 @@ import { asideNotice, readAside } from './journal-aside.js';
 import { deliveredSince } from './journal-tail.js';
 import type { EventStore, StoredEvent } from './listen.js';
 import type { DeliveryClient } from '../api/delivery.js';
-import { countOf } from '../output/count.js';
+import { countOf } from '../text/count.js';
 import { stringifyExact } from '../json/stringify-exact.js';
 
 export { JOURNAL, readJournal, SpoolError, type SpooledEvent } from './journal.js';

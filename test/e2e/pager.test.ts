@@ -3,11 +3,11 @@
 // --no-pager turns it off; never when piped; quitting early is exit 0 and
 // Ctrl-C is 130; help pages too. On a real pseudo-terminal (util-linux
 // `script`) at 80x24, with a recording pager.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCode, runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
-import { CTRL_C, hasScript, Pty } from '../helpers/pty.js';
+import { CTRL_C, hasScript, Pty, strip } from '../helpers/pty.js';
 
 let env: NodeJS.ProcessEnv;
 let dir: string;
@@ -37,6 +37,8 @@ function recording(): { file: string; pager: string } {
 }
 
 const LONG = ['employees', 'list', '--page-size', '40', '-o', 'table'];
+/** Terminal text as one line of words: colour codes out, a wrapped message joined. */
+const flat = (out: string) => strip(out).replace(/\s+/g, ' ');
 const at80x24 = { columns: 80, rows: 24 };
 
 describe.skipIf(!hasScript)('the pager', () => {
@@ -95,6 +97,32 @@ describe.skipIf(!hasScript)('the pager', () => {
     expect(readFileSync(overridden.file, 'utf8')).toMatch(/ACME-00040/);
   });
 
+  it('is refused from a config file that other users can write, or that another user owns, with a warning', async () => {
+    const { PARTNER_PAGER: _, ...noPartnerPager } = env;
+    const configDir = join(dir, `config-${++n}`);
+    mkdirSync(configDir, { mode: 0o700 });
+    const config = join(configDir, 'config.json');
+    const planted = recording();
+    writeFileSync(config, JSON.stringify({ pager: planted.pager, profiles: {} }), { mode: 0o600 });
+    chmodSync(config, 0o666);
+    const out = await runOnTerminal(LONG, { env: { ...noPartnerPager, PARTNER_CONFIG_DIR: configDir, PAGER: '' }, ...at80x24 });
+    expect(existsSync(planted.file)).toBe(false);
+    expect(out).toMatch(/ACME-00040/);
+    expect(flat(out).match(/warning: the pager set in \S*config\.json is not run: other users can write it \(mode 666\)/g)).toHaveLength(1);
+    // Help is not paged by it either.
+    const help = await runOnTerminal(['help', 'gp', 'create'], { env: { ...noPartnerPager, PARTNER_CONFIG_DIR: configDir, PAGER: '' }, ...at80x24 });
+    expect(existsSync(planted.file)).toBe(false);
+    expect(flat(help)).toMatch(/not run: other users can write it/);
+    // Another user's file (only root can make one here).
+    if (process.getuid?.() === 0) {
+      chmodSync(config, 0o644);
+      chownSync(config, 65534, 65534);
+      const owned = await runOnTerminal(LONG, { env: { ...noPartnerPager, PARTNER_CONFIG_DIR: configDir, PAGER: '' }, ...at80x24 });
+      expect(existsSync(planted.file)).toBe(false);
+      expect(flat(owned)).toMatch(/not run: it belongs to another user \(uid 65534\)/);
+    }
+  });
+
   it('is turned off by --no-pager', async () => {
     const { file, pager } = recording();
     const out = await runOnTerminal([...LONG, '--no-pager'], { env: { ...env, PARTNER_PAGER: pager }, ...at80x24 });
@@ -110,14 +138,48 @@ describe.skipIf(!hasScript)('the pager', () => {
     expect(r.stdout).toMatch(/ACME-00040/);
   });
 
-  it('quitting it early is a normal exit (0)', async () => {
+  it('quitting it early is a normal exit (0), and the page\'s footer is still seen below it', async () => {
     const p = new Pty(LONG, { ...env, PARTNER_PAGER: 'head -3' }, at80x24);
     try {
       expect(await p.done).toBe(0);
-      expect(p.out.trim().split('\n')).toHaveLength(3);
+      const lines = p.out.trim().split('\n');
+      // What the pager showed (3 lines), then where the next page is.
+      expect(lines).toHaveLength(4);
+      expect(lines[1]).toMatch(/^ACME-00001 /);
+      expect(lines[3]).toBe('Page 1 of 2 · 45 employees · next: --page 2, or --all');
     } finally {
       p.kill();
     }
+  });
+
+  it('is not started for output exactly as tall as the terminal (24 lines, footer included, on 24 rows); one more row pages', async () => {
+    // At 80 columns: the header, 20 rows, two lines on the hidden columns and the footer.
+    const fits = recording();
+    const out = strip(await runOnTerminal(['employees', 'list', '--page-size', '20', '-o', 'table'], { env: { ...env, PARTNER_PAGER: fits.pager }, ...at80x24 }));
+    expect(existsSync(fits.file)).toBe(false);
+    expect(out.trim().split('\n')).toHaveLength(24);
+    expect(out).toMatch(/^CODE +NAME/);
+    expect(out).toMatch(/ACME-00020[^]*\nPage 1 of 3 · 45 employees · next: --page 2, or --all\n/);
+    const taller = recording();
+    await runOnTerminal(['employees', 'list', '--page-size', '21', '-o', 'table'], { env: { ...env, PARTNER_PAGER: taller.pager }, ...at80x24 });
+    expect(readFileSync(taller.file, 'utf8').trim().split('\n')).toHaveLength(25);
+  });
+
+  it('counts rows, not lines: a line wider than the terminal takes several', async () => {
+    // 15 lines of a key/value block whose long values wrap at 40 columns: more rows than 24.
+    const { file, pager } = recording();
+    const out = await runOnTerminal(['employees', 'list', '--page-size', '3', '-o', 'json'], { env: { ...env, PARTNER_PAGER: pager }, columns: 40, rows: 24 });
+    expect(out).toContain('PAGER DONE');
+    expect(readFileSync(file, 'utf8')).toMatch(/"pagination"/);
+  });
+
+  it('says once, on stderr, that a pager that is not installed was not used, and prints the output', async () => {
+    const out = await runOnTerminal(LONG, { env: { ...env, PARTNER_PAGER: 'nosuchpager-partner-test' }, ...at80x24 });
+    expect(out).toMatch(/ACME-00040/);
+    expect(flat(out).match(/warning: the pager "nosuchpager-partner-test" \(PARTNER_PAGER\) was not found/g)).toHaveLength(1);
+    const help = await runOnTerminal(['help', 'gp', 'create'], { env: { ...env, PARTNER_PAGER: 'nosuchpager-partner-test' }, ...at80x24 });
+    expect(help).toMatch(/^Create a GP employee/im);
+    expect(flat(help).match(/warning: the pager "nosuchpager-partner-test"/g)).toHaveLength(1);
   });
 
   it('holds what stderr says while the pager has the screen, and writes it after', async () => {

@@ -5,7 +5,7 @@ import { AUDIT_FIELDS, readAudit, type AuditEntryView } from '../../audit/read.j
 import { stateDir } from '../../config/paths.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
-import { countOf } from '../../output/count.js';
+import { countOf } from '../../text/count.js';
 import { whenAgo } from '../../text/when.js';
 
 export type AuditListOptions = OptionsOf<typeof list>;

@@ -4,7 +4,7 @@ import type { OptionsOf } from '../../command.js';
 import type { discard } from './discard.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { draftName, type Draft } from '../../forms/drafts.js';
-import { countOf } from '../../output/count.js';
+import { countOf } from '../../text/count.js';
 import { sanitizeTerminal } from '../../output/sanitize.js';
 import { selectDrafts } from './list.run.js';
 

@@ -14,7 +14,7 @@ import { batched } from '../../output/batch.js';
 import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
-import { countOf, formatCount } from '../../output/count.js';
+import { countOf, formatCount } from '../../text/count.js';
 
 export type ListOptions = OptionsOf<typeof list>;
 

@@ -6,7 +6,7 @@
 import type { FormSchema } from '../../forms/schema.js';
 import { placeholder } from '../../forms/values.js';
 import { put } from '../../safe-keys.js';
-import { outline } from './schema.run.js';
+import { outline } from '../../forms/outline.js';
 import { describeField } from './template.run.js';
 
 type Node = Record<string, unknown> | unknown[];

@@ -10,7 +10,7 @@ import { loadServerForm } from '../../forms/load.js';
 import { merge } from '../../forms/questions.js';
 import type { FormSchema } from '../../forms/schema.js';
 import { schemasAt } from '../../forms/values.js';
-import { outline, type OutlineRow } from './schema.run.js';
+import { outline, type OutlineRow } from '../../forms/outline.js';
 
 export type TemplateOptions = OptionsOf<typeof template>;
 

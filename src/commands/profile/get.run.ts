@@ -14,6 +14,7 @@ import { checkFieldsPresent, flatten, getPath } from '../../output/fields.js';
 import { renderError, renderErrorJson } from '../../output/render-error.js';
 import { sanitizeCell } from '../../output/sanitize.js';
 import { renderKeyValue } from '../../output/table.js';
+import { ACCOUNT_KEY, maskAccount } from '../../output/mask.js';
 import { writeList, writeRecord, type ListSpec } from '../../output/writer.js';
 import { put } from '../../safe-keys.js';
 
@@ -137,13 +138,6 @@ function flatRecord(doc: Record<string, unknown>, fields?: string[]): Record<str
   return out;
 }
 
-/** The account number on screen: its last 4 characters. */
-export function maskAccount(value: unknown): unknown {
-  if (value === null || value === undefined || typeof value === 'object') return value;
-  const text = String(value);
-  return text.length <= 4 ? '****' : `****${text.slice(-4)}`;
-}
-
 function tableBlock(r: ProfileResult, sections: ProfileSection[], opts: GetOptions, ctx: Context): string {
   const c = ctx.colors;
   const personal = r.values.get('personal') as Record<string, unknown> | undefined;
@@ -158,7 +152,7 @@ function tableBlock(r: ProfileResult, sections: ProfileSection[], opts: GetOptio
   }
   for (const s of sections) {
     if (!r.values.has(s)) continue;
-    const mask = s === 'bank' && !opts.reveal ? (path: string, v: unknown) => (/(^|\.)(accountNumber|iban)$/i.test(path) ? maskAccount(v) : v) : undefined;
+    const mask = s === 'bank' && !opts.reveal ? (path: string, v: unknown) => (ACCOUNT_KEY.test(path.slice(path.lastIndexOf('.') + 1)) ? maskAccount(v) : v) : undefined;
     out += `\n${c.bold(s)}\n${renderKeyValue(r.values.get(s), 1, { mask, width: ctx.io.columns, labels: 'human' })}`;
   }
   return `${out}\n`;

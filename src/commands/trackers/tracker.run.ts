@@ -6,7 +6,7 @@ import type { onboarding } from './onboarding.js';
 import type { TrackerKind } from './tracker.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
-import { countOf } from '../../output/count.js';
+import { countOf } from '../../text/count.js';
 import { jsonOf } from '../../output/depth.js';
 import { isScalar } from '../../json/lossless-number.js';
 

@@ -2,13 +2,7 @@
 import { checkBaseUrl } from '../../api/urls.js';
 import { UsageError } from '../../errors.js';
 import { custom, negated, path } from '../../flags.js';
-
-export interface KeyFlags {
-  jwksUrl?: string;
-  jwksFile?: string;
-  /** false with --no-cache */
-  cache: boolean;
-}
+import type { KeyFlags } from '../../webhooks/source.js';
 
 export const KEY_FLAGS = {
   jwksUrl: custom('fetch the key set here (default: <base URL>/v1/partner/.well-known/jwks.json of the active profile)', 'url', (raw) => {

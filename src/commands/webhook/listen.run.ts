@@ -7,7 +7,7 @@ import { startReceiver, type ReceivedEvent } from '../../webhooks/listen.js';
 import { deliveryLine, deliveryRecord, eventLine, eventRecord, fieldsLine, showEventType } from '../../webhooks/render.js';
 import { openSpool, type DeliveryAttempt } from '../../webhooks/spool.js';
 import { wrapMessage } from '../../text/wrap.js';
-import { countOf } from '../../output/count.js';
+import { countOf } from '../../text/count.js';
 import { abandonAfterMs, FORWARD_CONNECTIONS } from '../../webhooks/forward.js';
 import { keyStoreFor } from '../../webhooks/source.js';
 import { connectionCap, descriptorLimit } from '../../webhooks/connection-guard.js';

@@ -6,7 +6,7 @@ import { writeList } from '../../output/writer.js';
 import { parseSince } from '../../webhooks/duration.js';
 import { replayList, replayRecord } from '../../webhooks/render.js';
 import { appendRecord, replay, selectEvents } from '../../webhooks/replay.js';
-import { countOf } from '../../output/count.js';
+import { countOf } from '../../text/count.js';
 
 export type ReplayOptions = OptionsOf<typeof replayCommand>;
 

@@ -12,7 +12,7 @@ import type { KeyStore } from '../../webhooks/jwks.js';
 import { keyStoreFor } from '../../webhooks/source.js';
 import { BATCH_LINES, needsRecheck, VerifyPool } from '../../webhooks/verify-pool.js';
 import { MAX_WEBHOOK_BYTES, tooLargeVerdict, verifyWebhook, type Verdict } from '../../webhooks/verify.js';
-import { countOf } from '../../output/count.js';
+import { countOf } from '../../text/count.js';
 
 export type VerifyOptions = OptionsOf<typeof verify>;
 

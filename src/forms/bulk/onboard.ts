@@ -18,7 +18,7 @@
 // its work e-mail (and a 409 for its e-mail is looked up too) before anything
 // is sent again.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Context } from '../../context.js';
+import type { FormContext } from '../form-context.js';
 import type { HttpClient } from '../../api/http.js';
 import { parseRetryAfter } from '../../api/http.js';
 import { AdaptiveConcurrency } from '../../api/adaptive-concurrency.js';
@@ -35,7 +35,7 @@ import { sheetRows, type CsvRow, type CsvSheet } from './read.js';
 import { defaultResultsPath, ResultsFile, type Outcome, type Result } from './results.js';
 import { BULK_DEFAULT_CONCURRENCY } from './limits.js';
 import { rowDoc, unknownColumns, type RowIssue } from './rows.js';
-import { countOf, formatCount } from '../../output/count.js';
+import { countOf, formatCount } from '../../text/count.js';
 import { partnerCommand, q } from '../../text/command-line.js';
 
 export { defaultResultsPath } from './results.js';
@@ -111,7 +111,7 @@ function emailColumn(form: FormSchema, columns: string[]): number | undefined {
   return i < 0 ? undefined : i;
 }
 
-async function checkRows(ctx: Context, form: FormSchema, sheet: CsvSheet, journal: Journal | undefined): Promise<Check> {
+async function checkRows(ctx: FormContext, form: FormSchema, sheet: CsvSheet, journal: Journal | undefined): Promise<Check> {
   const email = emailColumn(form, sheet.columns);
   const c: Check = { total: 0, todo: 0, listed: [], problems: 0, invalid: new Map(), orphans: new Map(), identify: identities(sheet.columns, email) };
   const match = new SheetMatch(journal);
@@ -143,7 +143,7 @@ async function checkRows(ctx: Context, form: FormSchema, sheet: CsvSheet, journa
   return c;
 }
 
-export async function bulkOnboard(ctx: Context, http: HttpClient, form: FormSchema, opts: BulkOptions): Promise<number> {
+export async function bulkOnboard(ctx: FormContext, http: HttpClient, form: FormSchema, opts: BulkOptions): Promise<number> {
   const { sheet } = opts;
   const unknown = unknownColumns(form, sheet.columns);
   if (unknown.length) {
@@ -187,7 +187,7 @@ interface Tally {
   [k: string]: number;
 }
 
-async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: BulkOptions, journal: Journal, check: Check, resultsPath: string): Promise<number> {
+async function send(ctx: FormContext, http: HttpClient, form: FormSchema, opts: BulkOptions, journal: Journal, check: Check, resultsPath: string): Promise<number> {
   const { sheet } = opts;
   const adaptive = opts.adaptive ?? new AdaptiveConcurrency({ max: opts.concurrency ?? BULK_DEFAULT_CONCURRENCY });
   const run: RowRun = { ctx, http, form, entity: opts.entity, columns: sheet.columns, journal, adaptive, found: new Map(), stop: undefined };
@@ -298,7 +298,7 @@ function notRun(row: number, prior: JournalEntry | undefined, check: Check): Res
 }
 
 interface RowRun {
-  ctx: Context;
+  ctx: FormContext;
   http: HttpClient;
   form: FormSchema;
   entity: string;
@@ -471,7 +471,7 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
  * The employees with these work e-mails (lower case), walking the list once
  * (only for POSTs whose answer was lost: the list has no e-mail filter).
  */
-async function findByWorkEmail(ctx: Context, http: HttpClient, emails: Set<string>): Promise<Map<string, { id: string; code?: string }>> {
+async function findByWorkEmail(ctx: FormContext, http: HttpClient, emails: Set<string>): Promise<Map<string, { id: string; code?: string }>> {
   const found = new Map<string, { id: string; code?: string }>();
   if (!emails.size) return found;
   for (let page = 1; page <= 10_000; page++) {

@@ -8,7 +8,7 @@ import { maskedNote, maskSecrets, secretsResumeNote, withoutSecrets } from '../.
 import { displayValue } from '../../../src/forms/display.js';
 import type { Wizard } from '../../../src/forms/wizard.js';
 import { reviewText } from '../../../src/forms/review.js';
-import { outline } from '../../../src/commands/gp/schema.run.js';
+import { outline } from '../../../src/forms/outline.js';
 import { colors } from '../../../src/output/colors.js';
 import { getSchema } from '../../../src/sandbox/forms.js';
 

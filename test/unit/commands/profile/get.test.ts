@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvColumns, maskAccount, profileDocument, type ProfileResult } from '../../../../src/commands/profile/get.run.js';
+import { csvColumns, profileDocument, type ProfileResult } from '../../../../src/commands/profile/get.run.js';
 import { get } from '../../../../src/commands/profile/get.js';
 import { parserFor } from '../../../helpers/parse.js';
 
@@ -53,13 +53,6 @@ describe('profile get: parse', () => {
 });
 
 describe('profile get: output helpers', () => {
-  it('masks the account number to its last 4 characters', () => {
-    expect(maskAccount('DE85500105170777783659')).toBe('****3659');
-    expect(maskAccount('123')).toBe('****');
-    expect(maskAccount(12345678)).toBe('****5678');
-    expect(maskAccount(null)).toBeNull();
-  });
-
   it('builds the document keyed by section, skipping failed sections', () => {
     const r: ProfileResult = { ref: 'A', id: ID, values: new Map<never, unknown>([['bank', { accountNumber: 'X' }]] as never), failures: [] };
     expect(profileDocument(r, ['personal', 'bank'])).toEqual({ id: ID, bank: { accountNumber: 'X' } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, formatCount } from '../../../src/output/count.js';
+import { countOf, formatCount } from '../../../src/text/count.js';
 
 describe('formatCount', () => {
   it('writes what toLocaleString("en-US") writes, for every digit count and sign', () => {
