@@ -252,7 +252,7 @@ export function renderChecks(checks: Check[], ctx: Pick<Context, 'colors'> & { i
  * The keyring is probed (one read of an entry that does not exist) unless the
  * token was just read from it.
  */
-export async function checkTokenStorage(profile: ResolvedProfile, tokens: () => Promise<TokenStore>): Promise<Check> {
+export async function checkTokenStorage(profile: ResolvedProfile, tokens: () => Promise<TokenStore>, _debug = false): Promise<Check> {
   const name = 'keyring';
   if (profile.tokenStorage === 'sandbox') return { name, status: 'skip', message: 'not used by the embedded sandbox' };
   if (profile.tokenStorage === 'keyring') {
