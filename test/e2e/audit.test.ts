@@ -247,6 +247,33 @@ describe('turned off per profile', () => {
     }
   });
 
+  it('a record a full disk cut short (the disk freed since): set aside before the next write, which is listed whole; audit list says so', async () => {
+    const d = tempDir();
+    try {
+      const e = isolatedEnv(d.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+      expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('cut-1')], { env: e }), 0);
+      // What a full disk leaves: a "sent" record without its end and without a newline.
+      const cut = '{"v":1,"id":"0123456789abcdef","event":"sent","time":"2026-11-28T01:0';
+      writeFileSync(logFile(e), cut, { flag: 'a' });
+      expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('cut-2')], { env: e }), 0);
+      // The log holds whole lines only; the cut record is kept aside.
+      for (const l of logText(e).trimEnd().split('\n')) expect(() => JSON.parse(l)).not.toThrow();
+      const aside = readFileSync(join(e.PARTNER_STATE_DIR!, 'audit.cut.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { bytes: string });
+      expect(aside.map((a) => Buffer.from(a.bytes, 'base64').toString())).toEqual([cut]);
+      const r = await runCli(['audit', 'list', '-o', 'json'], { env: e });
+      expectCode(r, 0);
+      expect((JSON.parse(r.stdout) as Entry[]).map((x) => [x.method, x.outcome])).toEqual([['POST', 'answered'], ['PATCH', 'answered'], ['POST', 'answered'], ['PATCH', 'answered']]);
+      expect(r.stderr).toMatch(/1 cut record was set aside in .*audit\.cut\.ndjson/);
+      // A damaged line in the log itself: every whole record still listed, and the count said.
+      writeFileSync(logFile(e), 'not a record\n', { flag: 'a' });
+      const damaged = await runCli(['audit', 'list', '-o', 'json'], { env: e });
+      expect(JSON.parse(damaged.stdout)).toHaveLength(4);
+      expect(damaged.stderr).toMatch(/1 line of the audit log could not be read/);
+    } finally {
+      d.cleanup();
+    }
+  });
+
   it('a log that cannot be written stops the write before it is sent', async () => {
     const d = tempDir();
     try {

@@ -1,7 +1,9 @@
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../command.js';
 import type { list } from './list.js';
-import { AUDIT_FIELDS, readAudit, type AuditEntryView } from '../../audit/read.js';
+import { AUDIT_FIELDS, readAuditLog, type AuditEntryView } from '../../audit/read.js';
+import { CUT_FILE } from '../../audit/log.js';
+import { join } from 'node:path';
 import { stateDir } from '../../config/paths.js';
 import type { Column } from '../../output/table.js';
 import { writeList, type ListSpec } from '../../output/writer.js';
@@ -30,12 +32,23 @@ const columns = (now: number): Column[] => [
 
 export async function run(opts: AuditListOptions, ctx: Context): Promise<void> {
   const dir = stateDir(ctx.env);
-  const entries = readAudit(dir, opts.since);
+  const { entries, unreadable, setAside } = readAuditLog(dir, opts.since);
+  const damage = damageNote(unreadable, setAside, dir);
   const spec: ListSpec = {
     columns: columns(ctx.clock.now()),
     csvColumns: AUDIT_FIELDS.map((key) => ({ key })),
     idField: 'id',
     footer: () => `${countOf(entries.length, 'write')}${opts.since === undefined ? '' : ` since ${whenAgo(new Date(opts.since).toISOString(), ctx.clock.now())}`} · log: ${dir}`,
   };
+  // Every whole record is listed; what could not be read is said once, on stderr (whatever the format of stdout).
+  if (damage) ctx.log.warn(damage);
   await writeList(ctx.io, ctx.io.stdout, entries, spec, opts.out);
+}
+
+/** How many lines of the log could not be read, and how many cut records were set aside; undefined when none. */
+export function damageNote(unreadable: number, setAside: number, dir: string): string | undefined {
+  const parts: string[] = [];
+  if (unreadable > 0) parts.push(`${countOf(unreadable, 'line')} of the audit log could not be read (cut by a full disk or a crash, or damaged); every whole record is listed`);
+  if (setAside > 0) parts.push(`${countOf(setAside, 'cut record')} ${setAside === 1 ? 'was' : 'were'} set aside in ${join(dir, CUT_FILE)} (records a full disk cut short)`);
+  return parts.length > 0 ? `${parts.join('; ')}.` : undefined;
 }
