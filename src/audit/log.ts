@@ -62,6 +62,8 @@ export interface AnsweredRecord {
   status: number;
   correlationId: string | null;
   employee: string | null;
+  /** The employee code the answer named (a create's 201), for the table's "whom". */
+  employeeCode?: string | null;
 }
 
 export interface FailedRecord {
@@ -102,16 +104,25 @@ export function employeeOfPath(path: string): string | null {
   return m && isUuid(m[1]!) ? m[1]!.toLowerCase() : null;
 }
 
-/** The id of what an answer created (`{"id": "<uuid>"}`, a gp create's 201), or null; only a small body is looked at. */
-export function employeeOfAnswer(body: Uint8Array | undefined): string | null {
-  if (!body || body.length === 0 || body.length > 64 * 1024) return null;
+/** Who an answer is about: the id and the employee code of what it created (`{"id": "<uuid>", "employeeCode": "ACME-00046"}`, a gp create's 201); only a small body is looked at. */
+export function identityOfAnswer(body: Uint8Array | undefined): { id: string | null; code: string | null } {
+  const none = { id: null, code: null };
+  if (!body || body.length === 0 || body.length > 64 * 1024) return none;
   try {
-    // An array, a string or null has no "id"; JSON.parse gives no object an inherited one.
-    const id = (JSON.parse(Buffer.from(body).toString('utf8')) as { id?: unknown } | null)?.id;
-    return typeof id === 'string' && isUuid(id) ? id.toLowerCase() : null;
+    // An array, a string or null has neither; JSON.parse gives no object an inherited one.
+    const doc = JSON.parse(Buffer.from(body).toString('utf8')) as { id?: unknown; employeeCode?: unknown } | null;
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return none;
+    const id = typeof doc.id === 'string' && isUuid(doc.id) ? doc.id.toLowerCase() : null;
+    const code = typeof doc.employeeCode === 'string' ? clip(doc.employeeCode, 64) : '';
+    return { id, code: code === '' ? null : code };
   } catch {
-    return null;
+    return none;
   }
+}
+
+/** The id of what an answer created (`{"id": "<uuid>"}`, a gp create's 201), or null. */
+export function employeeOfAnswer(body: Uint8Array | undefined): string | null {
+  return identityOfAnswer(body).id;
 }
 
 /** The operating-system account running partner (the password database first: USER can be set to anything). */
@@ -191,8 +202,10 @@ export class AuditLog {
       }
     };
     return {
-      answered: (status, correlationId, body) =>
-        finish({ v: 1, id, event: 'answered', time: this.time(), status, correlationId: correlationId === undefined ? null : clip(correlationId, 128), employee: employee ?? employeeOfAnswer(body) }),
+      answered: (status, correlationId, body) => {
+        const who = identityOfAnswer(body);
+        finish({ v: 1, id, event: 'answered', time: this.time(), status, correlationId: correlationId === undefined ? null : clip(correlationId, 128), employee: employee ?? who.id, employeeCode: who.code });
+      },
       failed: (err) => finish({ v: 1, id, event: 'failed', time: this.time(), error: clip(err instanceof CliError ? err.code : ((err as { code?: unknown })?.code as string | undefined) ?? 'ERROR', 40) }),
     };
   }

@@ -18,6 +18,8 @@ export interface AuditEntryView {
   method: string;
   path: string;
   employee: string | null;
+  /** The employee's code, when an answer named it (a create's 201; then every write of that employee shows it). */
+  employeeCode: string | null;
   status: number | null;
   correlationId: string | null;
   error: string | null;
@@ -109,6 +111,7 @@ export function fold(records: Record<string, unknown>[]): AuditEntryView[] {
         method: str(r.method, 10) ?? '',
         path: str(r.path, 400) ?? '',
         employee: orNull(r.employee, 36),
+        employeeCode: null,
         status: null,
         correlationId: null,
         error: null,
@@ -130,6 +133,7 @@ export function fold(records: Record<string, unknown>[]): AuditEntryView[] {
       e.status = r.status as number;
       e.correlationId = orNull(r.correlationId, 128);
       e.employee ??= orNull(r.employee, 36);
+      e.employeeCode = orNull(r.employeeCode, 64);
       e.answeredAt = r.time;
     } else if (r.event === 'failed') {
       e.outcome = 'failed';
@@ -137,7 +141,12 @@ export function fold(records: Record<string, unknown>[]): AuditEntryView[] {
       e.answeredAt = r.time;
     }
   }
-  return [...byId.values()].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  const entries = [...byId.values()].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  // An employee's code, once an answer named it, for every write of that employee (its PATCH after the POST).
+  const codes = new Map<string, string>();
+  for (const e of entries) if (e.employee && e.employeeCode) codes.set(e.employee, e.employeeCode);
+  for (const e of entries) if (e.employee && !e.employeeCode) e.employeeCode = codes.get(e.employee) ?? null;
+  return entries;
 }
 
 /** The log as `audit list` shows it: every write, and what could not be read. */

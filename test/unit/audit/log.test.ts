@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readAuditLog } from '../../../src/audit/read.js';
-import { AUDIT_FILE, CUT_FILE, AuditLog, AuditUnwritableError, clip, DEFAULT_MAX_BYTES, employeeOfAnswer, employeeOfPath, KEEP, MAX_RECORD_BYTES, osUser, rotated } from '../../../src/audit/log.js';
+import { AUDIT_FILE, CUT_FILE, AuditLog, AuditUnwritableError, clip, DEFAULT_MAX_BYTES, employeeOfAnswer, identityOfAnswer, employeeOfPath, KEEP, MAX_RECORD_BYTES, osUser, rotated } from '../../../src/audit/log.js';
 import { CliError, NetworkError } from '../../../src/errors.js';
 
 const ID = '3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a';
@@ -94,7 +94,7 @@ describe('AuditLog', () => {
     expect(sent).toEqual({ v: 1, id: expect.stringMatching(/^[0-9a-f]{16}$/), event: 'sent', time: '2026-11-28T01:00:01.000Z', profile: 'prod', baseUrl: 'https://api.example.com', method: 'PATCH', path: `/v1/employees/${ID}/dynamic-details`, employee: ID, command: 'partner gp create', user: 'zoe', pid: 4242 });
     entry.answered(204, 'corr-1', undefined);
     const [, answered] = lines();
-    expect(answered).toEqual({ v: 1, id: sent!.id, event: 'answered', time: '2026-11-28T01:00:02.000Z', status: 204, correlationId: 'corr-1', employee: ID });
+    expect(answered).toEqual({ v: 1, id: sent!.id, event: 'answered', time: '2026-11-28T01:00:02.000Z', status: 204, correlationId: 'corr-1', employee: ID, employeeCode: null });
     expect(Object.keys(sent!)).toEqual(['v', 'id', 'event', 'time', 'profile', 'baseUrl', 'method', 'path', 'employee', 'command', 'user', 'pid']);
   });
 
@@ -102,7 +102,12 @@ describe('AuditLog', () => {
     const entry = log().sent(SCOPE, 'POST', '/v1/employees/gp-employments');
     expect(lines()[0]!.employee).toBeNull();
     entry.answered(201, undefined, Buffer.from(JSON.stringify({ id: ID })));
-    expect(lines()[1]).toMatchObject({ event: 'answered', status: 201, correlationId: null, employee: ID });
+    expect(lines()[1]).toMatchObject({ event: 'answered', status: 201, correlationId: null, employee: ID, employeeCode: null });
+    // The employee's code too when the answer names it (whom the write was about, for the table), cleaned and bounded.
+    log().sent(SCOPE, 'POST', '/v1/employees/gp-employments').answered(201, undefined, Buffer.from(JSON.stringify({ id: ID, employeeCode: 'ACME-\u001b[31m00046' })));
+    expect(lines()[3]).toMatchObject({ employee: ID, employeeCode: 'ACME-[31m00046' });
+    expect(identityOfAnswer(Buffer.from(JSON.stringify({ employeeCode: 7 })))).toEqual({ id: null, code: null });
+    expect(identityOfAnswer(Buffer.from(JSON.stringify({ employeeCode: 'x'.repeat(100) }))).code).toHaveLength(64);
   });
 
   it('a failure is recorded with the error code (CliError, errno-like, or ERROR)', () => {
