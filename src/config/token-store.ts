@@ -7,7 +7,7 @@
 import { AuthError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { Profile } from './file.js';
 import { KeyringError, type KeyringBackend } from './keyring.js';
-import { KEYRING_GUIDE, wordsFor } from './keyring-words.js';
+import { wordsFor } from './keyring-words.js';
 import type { ConfigStore } from './store.js';
 import { tokenDefect } from './token-text.js';
 
@@ -20,9 +20,6 @@ export interface TokenRead {
   /** Why there is no usable token although the profile says where it is (keyring locked, entry gone, token damaged). */
   problem?: CliError;
 }
-
-/** How to get a keyring, for a message that cannot say which problem it is (doctor's file-token line). */
-export const KEYRING_HELP = `Unlock the keyring, or start one (on Linux a Secret Service such as gnome-keyring: ${KEYRING_GUIDE})`;
 
 /** The account login writes and deletes to find out, before it asks for the token, whether the keyring can store one. */
 export const PROBE_ACCOUNT = '(partner login probe)';

@@ -6,7 +6,7 @@ import { AuthError, CliError, UsageError } from '../../../src/errors.js';
 import type { Profile } from '../../../src/config/file.js';
 import { KeyringError } from '../../../src/config/keyring.js';
 import type { ConfigStore } from '../../../src/config/store.js';
-import { invalidToken, KEYRING_HELP, keyringService, keyringUnavailable, PROBE_ACCOUNT, removeByHand, storageOf, TokenStore } from '../../../src/config/token-store.js';
+import { invalidToken, keyringService, keyringUnavailable, PROBE_ACCOUNT, removeByHand, storageOf, TokenStore } from '../../../src/config/token-store.js';
 import { keyringWords } from '../../../src/config/keyring-words.js';
 import { entryKey, memoryKeyring, type MemoryKeyring } from '../../helpers/keyring.js';
 
@@ -69,8 +69,8 @@ describe('errors', () => {
     expect(saved).toMatchObject({ code: 'INVALID_TOKEN', exitCode: 3, message: 'The token of profile "a" in the keyring is empty', hint: 'Log in again to replace it: `partner auth login`.' });
   });
 
-  it('the help for a keyring out of reach points at the guide that says how to start one', () => {
-    expect(KEYRING_HELP).toBe('Unlock the keyring, or start one (on Linux a Secret Service such as gnome-keyring: see "Where your token is kept" in docs/guides/security.md)');
+  it('the words for a keyring out of reach point at the guide that says how to start one', () => {
+    for (const p of ['no-bus', 'bus-gone', 'no-service', 'refused'] as const) expect(keyringWords(p, 'linux').fix).toContain('see "Where your token is kept" in docs/guides/security.md');
   });
 
   it("a keyring out of reach: exit 1, what was being done, what is missing in partner's words, what to run; the library's text only as the cause", () => {
