@@ -338,7 +338,7 @@ complete -c partner -n '__partner_arg \'auth switch\' 0' -x -a '(__partner_profi
 complete -c partner -n '__partner_arg \'audit\' 0' -a 'list' -d 'the writes partner sent from this machine: who, when, what, and the answer'
 complete -c partner -n '__partner_in \'audit list\'' -l since -x -d 'only writes sent since then: a duration back from now (90m, 24h, 7d, 2w), or a date (YYYY-MM-DD) or an ISO 8601 time'
 complete -c partner -n '__partner_in \'audit list\'' -s o -l output -x -a 'table json ndjson csv' -d 'output format: table, json, ndjson, csv (default: table on a terminal, json when piped)'
-complete -c partner -n '__partner_in \'audit list\'' -l fields -x -d 'comma-separated fields or dot paths to show, in order (the fields of each record: time, outcome, method, path, employee, status, correlationId, error, profile, baseUrl, command, user, pid, id, answeredAt)'
+complete -c partner -n '__partner_in \'audit list\'' -l fields -x -d 'comma-separated fields or dot paths to show, in order (the fields of each record: time, outcome, method, path, employee, employeeCode, status, correlationId, error, profile, baseUrl, command, user, pid, id, answeredAt)'
 complete -c partner -n '__partner_in \'audit list\'' -s q -l quiet -d 'print only ids, one per line'
 complete -c partner -n '__partner_in \'audit list\'' -l jq -x -d 'filter the JSON result with jq (built in); one result per line, strings unquoted; holds the whole result in memory (at most 64 MiB: for a large export use -o ndjson | jq)'
 complete -c partner -n '__partner_in \'audit list\'' -l csv-raw -d 'keep CSV cells as they are: no leading \' before = + - @, control characters not made visible'

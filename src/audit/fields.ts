@@ -2,7 +2,7 @@
 // imports, so the command's definition loads nothing of the log itself.
 
 /** The fields of an entry of the log, in the order CSV shows them. */
-export const AUDIT_FIELDS = ['time', 'outcome', 'method', 'path', 'employee', 'status', 'correlationId', 'error', 'profile', 'baseUrl', 'command', 'user', 'pid', 'id', 'answeredAt'] as const;
+export const AUDIT_FIELDS = ['time', 'outcome', 'method', 'path', 'employee', 'employeeCode', 'status', 'correlationId', 'error', 'profile', 'baseUrl', 'command', 'user', 'pid', 'id', 'answeredAt'] as const;
 
 /**
  * --since: a duration back from now (`90m`, `24h`, `7d`, `2w`) or a date or

@@ -12,7 +12,7 @@
 // of at most MAX_RECORD_BYTES: concurrent processes append whole lines. Past
 // maxBytes it is rotated (audit.1.ndjson … audit.KEEP.ndjson, the oldest
 // dropped) under audit.ndjson.lock.
-import { closeSync, constants, fstatSync, lstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,9 @@ import { isUuid } from '../options.js';
 import type { AuditEntry } from '../api/http.js';
 
 export const AUDIT_FILE = 'audit.ndjson';
+/** Where cut records (a write a full disk cut short) are set aside, one JSON line each with their bytes in base64. */
+export const CUT_FILE = 'audit.cut.ndjson';
+const NEWLINE = Buffer.from('\n');
 /** Rotated files kept besides the current one: the log holds at most (KEEP + 1) × maxBytes. */
 export const KEEP = 4;
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -60,6 +63,8 @@ export interface AnsweredRecord {
   status: number;
   correlationId: string | null;
   employee: string | null;
+  /** The employee code the answer named (a create's 201), for the table's "whom". */
+  employeeCode?: string | null;
 }
 
 export interface FailedRecord {
@@ -94,16 +99,25 @@ export function employeeOfPath(path: string): string | null {
   return m && isUuid(m[1]!) ? m[1]!.toLowerCase() : null;
 }
 
-/** The id of what an answer created (`{"id": "<uuid>"}`, a gp create's 201), or null; only a small body is looked at. */
-export function employeeOfAnswer(body: Uint8Array | undefined): string | null {
-  if (!body || body.length === 0 || body.length > 64 * 1024) return null;
+/** Who an answer is about: the id and the employee code of what it created (`{"id": "<uuid>", "employeeCode": "ACME-00046"}`, a gp create's 201); only a small body is looked at. */
+export function identityOfAnswer(body: Uint8Array | undefined): { id: string | null; code: string | null } {
+  const none = { id: null, code: null };
+  if (!body || body.length === 0 || body.length > 64 * 1024) return none;
   try {
-    // An array, a string or null has no "id"; JSON.parse gives no object an inherited one.
-    const id = (JSON.parse(Buffer.from(body).toString('utf8')) as { id?: unknown } | null)?.id;
-    return typeof id === 'string' && isUuid(id) ? id.toLowerCase() : null;
+    // An array, a string or null has neither; JSON.parse gives no object an inherited one.
+    const doc = JSON.parse(Buffer.from(body).toString('utf8')) as { id?: unknown; employeeCode?: unknown } | null;
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return none;
+    const id = typeof doc.id === 'string' && isUuid(doc.id) ? doc.id.toLowerCase() : null;
+    const code = typeof doc.employeeCode === 'string' ? clip(doc.employeeCode, 64) : '';
+    return { id, code: code === '' ? null : code };
   } catch {
-    return null;
+    return none;
   }
+}
+
+/** The id of what an answer created (`{"id": "<uuid>"}`, a gp create's 201), or null. */
+export function employeeOfAnswer(body: Uint8Array | undefined): string | null {
+  return identityOfAnswer(body).id;
 }
 
 /** The operating-system account running partner (the password database first: USER can be set to anything). */
@@ -134,6 +148,8 @@ export interface AuditLogOptions {
   maxBytes?: number;
   now?: () => number;
   pid?: number;
+  /** One write(2) of a buffer; returns the bytes written (tests: a full disk that cuts a write short). */
+  write?: (fd: number, data: Buffer) => number;
 }
 
 /** The audit log of one directory. */
@@ -143,6 +159,7 @@ export class AuditLog {
   private readonly maxBytes: number;
   private readonly now: () => number;
   private readonly pid: number;
+  private readonly writeOnce: (fd: number, data: Buffer) => number;
 
   constructor(opts: AuditLogOptions) {
     this.dir = opts.dir;
@@ -150,6 +167,7 @@ export class AuditLog {
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
     this.now = opts.now ?? Date.now;
     this.pid = opts.pid ?? process.pid;
+    this.writeOnce = opts.write ?? ((fd, data) => writeSync(fd, data));
   }
 
   /** Records a write about to be sent and returns its other end; throws AuditUnwritableError when it cannot (the write must not go). */
@@ -179,8 +197,10 @@ export class AuditLog {
       }
     };
     return {
-      answered: (status, correlationId, body) =>
-        finish({ v: 1, id, event: 'answered', time: this.time(), status, correlationId: correlationId === undefined ? null : clip(correlationId, 128), employee: employee ?? employeeOfAnswer(body) }),
+      answered: (status, correlationId, body) => {
+        const who = identityOfAnswer(body);
+        finish({ v: 1, id, event: 'answered', time: this.time(), status, correlationId: correlationId === undefined ? null : clip(correlationId, 128), employee: employee ?? who.id, employeeCode: who.code });
+      },
       failed: (err) => finish({ v: 1, id, event: 'failed', time: this.time(), error: clip(err instanceof CliError ? err.code : ((err as { code?: unknown })?.code as string | undefined) ?? 'ERROR', 40) }),
     };
   }
@@ -189,22 +209,35 @@ export class AuditLog {
     return new Date(this.now()).toISOString();
   }
 
-  /** One record, one write(2), appended; then a rotation when the file is past its cap. */
+  /**
+   * One record, one write(2), appended whole or not at all; then a rotation
+   * when the file is past its cap. A cut tail (a write a full disk cut short,
+   * here or in an earlier process) is set aside first, so a record never
+   * glues onto it; a write cut short now is set aside at once.
+   */
   private append(record: AuditRecord): void {
     // At most MAX_RECORD_BYTES: every text field is clipped (see sent()).
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
     let size: number;
     try {
       this.ensureDir();
-      // O_NONBLOCK: a FIFO planted in its place fails (ENXIO) instead of blocking the command for ever.
-      const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o600);
+      // O_NONBLOCK: a FIFO planted in its place fails (ENXIO) instead of blocking the command for ever. O_RDWR: the tail is read to find a cut record.
+      const fd = openSync(this.file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o600);
       try {
         const st = fstatSync(fd);
         if (!st.isFile()) throw new AuditUnwritableError(this.file, 'it is not a regular file');
-        const written = writeSync(fd, line);
-        // A short write is a full disk (the line is cut: the reader skips it).
-        if (written !== line.length) throw new AuditUnwritableError(this.file, errnoText('ENOSPC'));
-        size = st.size + written;
+        if (!endsWhole(fd, st.size)) this.setAsideCutTail(fd);
+        const written = this.writeOnce(fd, line);
+        if (written !== line.length) {
+          // A short write is a full disk: the cut record is set aside now (or by the next append that can).
+          try {
+            this.setAsideCutTail(fd);
+          } catch {
+            // Found again before the next append.
+          }
+          throw new AuditUnwritableError(this.file, errnoText('ENOSPC'));
+        }
+        size = fstatSync(fd).size;
       } finally {
         closeSync(fd);
       }
@@ -214,6 +247,42 @@ export class AuditLog {
       throw new AuditUnwritableError(this.file, code === 'ELOOP' ? 'it is a symbolic link, never followed' : errnoText(code ?? (err as Error).message), err);
     }
     if (size > this.maxBytes) this.rotate();
+  }
+
+  /**
+   * Moves the cut record at the end of the log (the bytes after its last
+   * newline) into audit.cut.ndjson, under the log's lock, and takes it off
+   * the log. When that cannot be done (the disk still full, the lock held),
+   * the log is only ended with a newline, which leaves the cut record a line
+   * of its own (`audit list` counts it); when not even that can be written,
+   * the append is refused: a record glued to a cut one is lost to the reader.
+   */
+  private setAsideCutTail(fd: number): void {
+    try {
+      underLock(this.file, 'the audit log', () => this.moveCutTail(fd), ROTATE_LOCK_MS);
+    } catch {
+      if (!endsWhole(fd, fstatSync(fd).size) && this.writeOnce(fd, NEWLINE) !== 1) throw new AuditUnwritableError(this.file, errnoText('ENOSPC'));
+    }
+  }
+
+  /** The cut tail into audit.cut.ndjson, then off the log (the lock held). */
+  private moveCutTail(fd: number): void {
+    const size = fstatSync(fd).size;
+    if (endsWhole(fd, size)) return; // another process did it meanwhile
+    const start = lastLineStart(fd, size);
+    const cut = Buffer.alloc(size - start);
+    readSync(fd, cut, 0, cut.length, start);
+    const aside = openSync(join(this.dir, CUT_FILE), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o600);
+    try {
+      if (!fstatSync(aside).isFile()) throw new Error(`${CUT_FILE} is not a regular file`);
+      const kept = Buffer.from(`${JSON.stringify({ v: 1, time: this.time(), file: AUDIT_FILE, offset: start, bytes: cut.toString('base64') })}\n`);
+      if (this.writeOnce(aside, kept) !== kept.length) throw new Error(`${CUT_FILE} was cut short`);
+    } finally {
+      closeSync(aside);
+    }
+    ftruncateSync(fd, start);
+    // Junk longer than TAIL_BYTES keeps its head: ended as a line of its own.
+    if (!endsWhole(fd, start) && this.writeOnce(fd, NEWLINE) !== 1) throw new Error('the log could not be ended with a newline');
   }
 
   /** The directory, 0700, created when missing; a symbolic link in its place is refused. */
@@ -253,4 +322,23 @@ export class AuditLog {
 /** The n-th rotated file (1 is the newest). */
 export function rotated(dir: string, n: number): string {
   return join(dir, `audit.${n}.ndjson`);
+}
+
+/** The log is empty or ends with a newline: the next record starts a line of its own. */
+function endsWhole(fd: number, size: number): boolean {
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
+}
+
+/** How far back a cut record is looked for: far above one record. */
+const TAIL_BYTES = 64 * 1024;
+
+/** Where the last (unended) line of the log starts; at most TAIL_BYTES back. */
+function lastLineStart(fd: number, size: number): number {
+  const from = Math.max(0, size - TAIL_BYTES);
+  const tail = Buffer.alloc(size - from);
+  readSync(fd, tail, 0, tail.length, from);
+  const nl = tail.lastIndexOf(0x0a);
+  return nl < 0 ? from : from + nl + 1;
 }

@@ -22,11 +22,32 @@ async function readRequest(): Promise<KeyringRequest> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8')) as KeyringRequest;
 }
 
+type EntryClass = Awaited<ReturnType<typeof loadKeyringModule>>['Entry'];
+
+// Linux: the Secret Service only. The library would otherwise fall back to the
+// kernel keyring, which forgets the token at log-out: never a silent fallback.
+const entryOf = (Entry: EntryClass, service: string, account: string) => new Entry(service, account, { linux: { store: 'secret-service' } });
+
+/** Whether the keyring answers a read of an entry nobody has (it is there: a failure was a refusal, not an absence). */
+function serviceAnswers(Entry: EntryClass, service: string): boolean {
+  try {
+    entryOf(Entry, service, '(partner probe: no such entry)').getPassword();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function answer(req: KeyringRequest): Promise<KeyringReply> {
   const { Entry } = await loadKeyringModule();
-  // Linux: the Secret Service only. The library would otherwise fall back to the
-  // kernel keyring, which forgets the token at log-out: never a silent fallback.
-  const entry = new Entry(req.service, req.account, { linux: { store: 'secret-service' } });
+  try {
+    return op(entryOf(Entry, req.service, req.account), req);
+  } catch (err) {
+    return { ok: false, message: String((err as Error).message ?? err).slice(0, 500), serviceAnswers: serviceAnswers(Entry, req.service) };
+  }
+}
+
+function op(entry: InstanceType<EntryClass>, req: KeyringRequest): KeyringReply {
   if (req.op === 'get') return { ok: true, value: entry.getPassword() ?? null };
   if (req.op === 'set') {
     entry.setPassword(req.secret ?? '');
@@ -41,6 +62,7 @@ export async function keyringChild(): Promise<void> {
   try {
     reply = await answer(await readRequest());
   } catch (err) {
+    // The helper itself failed (the native module would not load, a bad request): no `serviceAnswers`.
     reply = { ok: false, message: String((err as Error).message ?? err).slice(0, 500) };
   }
   process.stdout.write(JSON.stringify(reply));

@@ -97,6 +97,15 @@ async function savedToken(name: string, stored: Profile | undefined, openTokens?
   return tokens.read(name, stored);
 }
 
+/** Where a profile's token comes from, as every command says it (`auth status`, doctor): the same words for the same store. */
+export const TOKEN_STORAGE_TEXT: Record<ResolvedProfile['tokenStorage'], string> = {
+  environment: 'from PARTNER_TOKEN',
+  keyring: 'from the system keyring',
+  file: 'from the config file',
+  sandbox: 'the embedded sandbox',
+  none: 'none',
+};
+
 /** Shows only the last 4 characters of a secret. */
 export function maskSecret(secret: string | undefined): string {
   if (!secret) return '(none)';

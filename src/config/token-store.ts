@@ -7,6 +7,7 @@
 import { AuthError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { Profile } from './file.js';
 import { KeyringError, type KeyringBackend } from './keyring.js';
+import { wordsFor } from './keyring-words.js';
 import type { ConfigStore } from './store.js';
 import { tokenDefect } from './token-text.js';
 
@@ -20,8 +21,26 @@ export interface TokenRead {
   problem?: CliError;
 }
 
-/** How to get a keyring, for every message that says none could be used. */
-export const KEYRING_HELP = 'Unlock the keyring, or start one (on Linux a Secret Service such as gnome-keyring: see "Where your token is kept" in docs/guides/security.md)';
+/** The account login writes and deletes to find out, before it asks for the token, whether the keyring can store one. */
+export const PROBE_ACCOUNT = '(partner login probe)';
+
+/** After a failed change: what each store was left holding, when taking the change back failed too. */
+function notTakenBack(what: string, err: unknown): CliError {
+  return new CliError(`${what}; the system keyring could not be put back as it was either`, {
+    code: 'TOKEN_STORES_DIFFER',
+    exitCode: ExitCode.FAILURE,
+    hint: 'Run `partner auth status` to see what is saved, and log in again once the keyring and the config file can be written.',
+    cause: err,
+  });
+}
+
+/** How to delete one entry by hand with the system's own tool, for when partner could not. */
+export function removeByHand(service: string, account: string, platform: NodeJS.Platform = process.platform): string {
+  const q = (t: string) => `'${t.replace(/'/g, `'\\''`)}'`;
+  if (platform === 'darwin') return `\`security delete-generic-password -s ${q(service)} -a ${q(account)}\``;
+  if (platform === 'win32') return `Credential Manager → Windows Credentials: the generic credential "${account}.${service}"`;
+  return `\`secret-tool clear service ${q(service)} username ${q(account)}\` (package libsecret-tools), or Seahorse ("Passwords and Keys")`;
+}
 
 /**
  * The keyring service of a config directory: profiles of two config
@@ -44,12 +63,17 @@ export function invalidToken(defect: string, from: string): CliError {
   return new AuthError(`The token ${from} ${defect}`, 'Log in again to replace it: `partner auth login`.', 'INVALID_TOKEN');
 }
 
-/** The keyring could not be used while `doing` something. */
-export function keyringUnavailable(err: KeyringError, doing: string, hint: string): CliError {
-  return new CliError(`Cannot ${doing} the system keyring: ${err.message}`, {
+/**
+ * The keyring could not be used while `doing` something: what is missing and
+ * what to run, in partner's words; `next` is the way on ("or set
+ * PARTNER_TOKEN"). The library's text is the cause, shown with --debug.
+ */
+export function keyringUnavailable(err: KeyringError, doing: string, next: string): CliError {
+  const words = wordsFor(err);
+  return new CliError(`Cannot ${doing} the system keyring: ${words.what}`, {
     code: err.reason === 'timeout' ? 'KEYRING_TIMEOUT' : 'KEYRING_UNAVAILABLE',
     exitCode: ExitCode.FAILURE,
-    hint,
+    hint: `${words.fix}. ${next}`,
     cause: err,
   });
 }
@@ -71,7 +95,7 @@ export class TokenStore {
         token = await this.keyring.get(this.service, name);
       } catch (err) {
         if (!(err instanceof KeyringError)) throw err;
-        return { storage, problem: keyringUnavailable(err, `read the token of profile "${name}" from`, `${KEYRING_HELP}, then try again; or set PARTNER_TOKEN.`) };
+        return { storage, problem: keyringUnavailable(err, `read the token of profile "${name}" from`, 'Then try again; or set PARTNER_TOKEN.') };
       }
       if (token === null) {
         return { storage, problem: new AuthError(`The token of profile "${name}" is not in the system keyring (removed outside partner?)`, 'Log in again: `partner auth login`.', 'TOKEN_NOT_IN_KEYRING') };
@@ -83,52 +107,89 @@ export class TokenStore {
   }
 
   /**
+   * Whether a token can be stored, found out before login asks for it: an
+   * entry written and deleted again (a locked keyring answers reads and
+   * refuses writes). Throws partner's words for what is missing.
+   */
+  async ensureWritable(): Promise<void> {
+    try {
+      await this.keyring.set(this.service, PROBE_ACCOUNT, 'partner-probe');
+      await this.keyring.delete(this.service, PROBE_ACCOUNT);
+    } catch (err) {
+      if (!(err instanceof KeyringError)) throw err;
+      throw keyringUnavailable(err, 'store tokens in', 'Or keep the token in a 0600 file with --insecure-storage. Nothing was asked for or saved.');
+    }
+  }
+
+  /**
    * Saves a profile's base URL and token, and makes it the active one: the
    * token in the keyring (the config file gets no token), or with `insecure`
-   * in the config file (0600). A keyring that cannot be reached saves nothing.
-   * Returns what the caller should tell the user.
+   * in the config file (0600). Both stores change, or neither: the keyring's
+   * entry as it was is read first and put back when the config file cannot
+   * be written (a full disk, its lock held), so a failed login never leaves
+   * another company's token under the old base URL. Returns what the caller
+   * should tell the user.
    */
   async save(config: ConfigStore, name: string, baseUrl: string, token: string, insecure: boolean): Promise<string[]> {
-    const before = storageOf(config.getProfile(name));
-    if (insecure) {
-      await config.setProfile(name, { baseUrl, token });
-      if (before !== 'keyring') return [];
-      // The old keyring entry would outlive the profile's move to the file.
-      return (await this.deleteEntry(name)) ? [] : [`The previous token of profile "${name}" could not be deleted from the system keyring; delete it there (service "${this.service}", account "${name}").`];
-    }
+    if (insecure) return this.saveInFile(config, name, baseUrl, token);
+    const cannotStore = (err: KeyringError) => keyringUnavailable(err, 'store the token in', 'Then log in again; or keep the token in a 0600 file with --insecure-storage. Nothing was saved.');
+    let previous: string | null;
     try {
+      previous = await this.keyring.get(this.service, name);
       await this.keyring.set(this.service, name, token);
     } catch (err) {
       if (!(err instanceof KeyringError)) throw err;
-      throw keyringUnavailable(err, 'store the token in', `${KEYRING_HELP}, then log in again; or keep the token in a 0600 file with --insecure-storage. Nothing was saved.`);
+      throw cannotStore(err);
     }
     try {
       await config.setProfile(name, { baseUrl, tokenStorage: 'keyring' });
     } catch (err) {
-      // A profile that never was in the keyring leaves no entry behind.
-      if (before !== 'keyring') await this.deleteEntry(name);
+      await this.putBack(name, previous, err);
       throw err;
     }
     return [];
   }
 
-  /**
-   * Removes a saved profile and its token. The keyring entry goes first: when
-   * the keyring cannot be reached the profile is kept (and the error says so),
-   * so a later logout can still find its token. False when there is no such profile.
-   */
-  async forget(config: ConfigStore, name: string): Promise<boolean> {
-    const profile = config.getProfile(name);
-    if (!profile) return false;
-    if (storageOf(profile) === 'keyring') {
-      try {
-        await this.keyring.delete(this.service, name);
-      } catch (err) {
-        if (!(err instanceof KeyringError)) throw err;
-        throw keyringUnavailable(err, `delete the token of profile "${name}" from`, `${KEYRING_HELP}, then run \`partner auth logout\` again. The profile is kept until its token is deleted.`);
-      }
+  /** --insecure-storage: the file first (a failure changes nothing); an old keyring entry is then deleted, or said to remain. */
+  private async saveInFile(config: ConfigStore, name: string, baseUrl: string, token: string): Promise<string[]> {
+    const before = storageOf(config.getProfile(name));
+    await config.setProfile(name, { baseUrl, token });
+    if (before !== 'keyring') return [];
+    const left = await this.deleteEntry(name);
+    return left ? [`The previous token of profile "${name}" could not be deleted from the system keyring (${wordsFor(left).what}); it is no longer used. Delete it there: ${removeByHand(this.service, name)}.`] : [];
+  }
+
+  /** The keyring entry as it was before a change whose config half failed (`failure`). */
+  private async putBack(name: string, previous: string | null, failure: unknown): Promise<void> {
+    try {
+      if (previous === null) await this.keyring.delete(this.service, name);
+      else await this.keyring.set(this.service, name, previous);
+    } catch (err) {
+      if (!(err instanceof KeyringError)) throw err;
+      const said = failure instanceof Error ? failure.message : String(failure);
+      throw notTakenBack(`${said}; the new token of profile "${name}" is in the system keyring`, err);
     }
-    return config.deleteProfile(name);
+  }
+
+  /**
+   * Removes a saved profile and its token: the profile first (a config file
+   * that cannot be written changes nothing), then the keyring entry. A keyring
+   * that cannot be reached does not keep the profile: it is removed, and the
+   * warnings say that its token may remain in the keyring and how to delete
+   * it. `removed` is false when there is no such profile.
+   */
+  async forget(config: ConfigStore, name: string): Promise<{ removed: boolean; warnings: string[] }> {
+    const profile = config.getProfile(name);
+    if (!profile) return { removed: false, warnings: [] };
+    const removed = await config.deleteProfile(name);
+    if (!removed || storageOf(profile) !== 'keyring') return { removed, warnings: [] };
+    const left = await this.deleteEntry(name);
+    if (!left) return { removed, warnings: [] };
+    const words = wordsFor(left);
+    return {
+      removed,
+      warnings: [`The token of profile "${name}" may remain in the system keyring: it could not be deleted (${words.what}). Nothing uses it any more; to delete it once the keyring is back: ${removeByHand(this.service, name)}.`],
+    };
   }
 
   /** Undefined when the keyring answers, else why not (doctor). Reads an entry that does not exist. */
@@ -142,12 +203,13 @@ export class TokenStore {
     }
   }
 
-  private async deleteEntry(name: string): Promise<boolean> {
+  /** Deletes a profile's entry; the keyring's error when it could not (an entry that was not there is fine). */
+  private async deleteEntry(name: string): Promise<KeyringError | undefined> {
     try {
       await this.keyring.delete(this.service, name);
-      return true;
+      return undefined;
     } catch (err) {
-      if (err instanceof KeyringError) return false;
+      if (err instanceof KeyringError) return err;
       throw err;
     }
   }

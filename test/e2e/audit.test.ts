@@ -185,7 +185,7 @@ describe('the audit log records every write, before it is sent and when it is an
     expect(got[0]).toMatchObject({ method: 'DELETE', path: '/v1/employees/3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a', employee: '3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a', outcome: 'unknown', status: null, answeredAt: null, command: 'partner api' });
     // The table says so too.
     const table = await runCli(['audit', 'list', '-o', 'table'], { env: e });
-    expect(table.stdout).toMatch(/DELETE .*unknown/);
+    expect(table.stdout).toMatch(/ unknown +DELETE +3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a +api +- /);
   });
 });
 
@@ -197,7 +197,7 @@ describe('partner audit list', () => {
     expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as Entry)).toEqual(all);
     const csv = parseCsv((await runCli(['audit', 'list', '-o', 'csv'], { env })).stdout, { columns: true }) as Record<string, string>[];
     expect(csv.map((r) => r.id)).toEqual(all.map((e) => e.id));
-    expect(Object.keys(csv[0]!)).toEqual(['time', 'outcome', 'method', 'path', 'employee', 'status', 'correlationId', 'error', 'profile', 'baseUrl', 'command', 'user', 'pid', 'id', 'answeredAt']);
+    expect(Object.keys(csv[0]!)).toEqual(['time', 'outcome', 'method', 'path', 'employee', 'employeeCode', 'status', 'correlationId', 'error', 'profile', 'baseUrl', 'command', 'user', 'pid', 'id', 'answeredAt']);
     const q = await runCli(['audit', 'list', '-q'], { env });
     expect(q.stdout.trim().split('\n')).toEqual(all.map((e) => e.id));
     expect(await entries(env, ['--since', '1h'])).toEqual(all);
@@ -205,13 +205,18 @@ describe('partner audit list', () => {
     const bad = await runCli(['audit', 'list', '--since', 'yesterday'], { env });
     expectCode(bad, 2);
     expect(bad.stderr).toMatch(/--since must be a duration like 24h/);
+    // Who, what, whom: the employee's code (a create's answer names it), the command, the status; the path when there is room.
+    const created = all.find((e) => e.method === 'POST' && e.path === '/v1/employees/gp-employments' && e.employeeCode)!;
+    expect(created.employeeCode).toMatch(/^\S+$/);
     const shown = await runOnTerminal(['audit', 'list'], { env, columns: 160 });
-    expect(shown).toMatch(/TIME +METHOD +PATH +OUTCOME/);
-    expect(shown).toMatch(/POST +\/v1\/employees\/gp-employments +201/);
+    expect(shown).toMatch(/TIME +OUTCOME +METHOD +EMPLOYEE +COMMAND +STATUS +PATH/);
+    expect(shown).toContain(`POST    ${created.employeeCode}`);
+    expect(shown).toMatch(/ gp create +201 +\/v1\/employees\/gp-employments/);
     expect(shown).toMatch(/\d+ writes · log: /);
-    // #32 item 4: at 80 columns the time reads in the local zone with how long ago, not as an ISO stamp; JSON keeps ISO 8601 UTC.
+    // At 80 columns the time reads in the local zone with how long ago, not as an ISO stamp; JSON keeps ISO 8601 UTC.
     const narrow = await runOnTerminal(['audit', 'list'], { env: { ...env, TZ: 'Asia/Kolkata' }, columns: 80 });
-    expect(narrow).toMatch(/^(just now|\d+ min ago), \d\d:\d\d +POST /m);
+    expect(narrow).toMatch(/^TIME +OUTCOME +METHOD +EMPLOYEE +COMMAND +STATUS/m);
+    expect(narrow).toMatch(new RegExp(`^(just now|\\d+ min ago), \\d\\d:\\d\\d +answered +POST +${created.employeeCode} +gp create +201\\s*$`, 'm'));
     expect(narrow).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
     const json = await runCli(['audit', 'list', '-o', 'json'], { env: { ...env, TZ: 'Asia/Kolkata' } });
     for (const e of JSON.parse(json.stdout) as Entry[]) expect(e.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
@@ -242,6 +247,33 @@ describe('turned off per profile', () => {
       writeFileSync(join(e.PARTNER_CONFIG_DIR!, 'config.json'), JSON.stringify({ activeProfile: 'quiet', profiles: { quiet: { baseUrl: sandbox.url, token: sandbox.tokens.companyA } } }), { mode: 0o600 });
       expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('on')], { env: e }), 0);
       expect((await entries(e)).map((x) => [x.method, x.profile])).toEqual([['POST', 'quiet'], ['PATCH', 'quiet']]);
+    } finally {
+      d.cleanup();
+    }
+  });
+
+  it('a record a full disk cut short (the disk freed since): set aside before the next write, which is listed whole; audit list says so', async () => {
+    const d = tempDir();
+    try {
+      const e = isolatedEnv(d.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
+      expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('cut-1')], { env: e }), 0);
+      // What a full disk leaves: a "sent" record without its end and without a newline.
+      const cut = '{"v":1,"id":"0123456789abcdef","event":"sent","time":"2026-11-28T01:0';
+      writeFileSync(logFile(e), cut, { flag: 'a' });
+      expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('cut-2')], { env: e }), 0);
+      // The log holds whole lines only; the cut record is kept aside.
+      for (const l of logText(e).trimEnd().split('\n')) expect(() => JSON.parse(l)).not.toThrow();
+      const aside = readFileSync(join(e.PARTNER_STATE_DIR!, 'audit.cut.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { bytes: string });
+      expect(aside.map((a) => Buffer.from(a.bytes, 'base64').toString())).toEqual([cut]);
+      const r = await runCli(['audit', 'list', '-o', 'json'], { env: e });
+      expectCode(r, 0);
+      expect((JSON.parse(r.stdout) as Entry[]).map((x) => [x.method, x.outcome])).toEqual([['POST', 'answered'], ['PATCH', 'answered'], ['POST', 'answered'], ['PATCH', 'answered']]);
+      expect(r.stderr).toMatch(/1 cut record was set aside in .*audit\.cut\.ndjson/);
+      // A damaged line in the log itself: every whole record still listed, and the count said.
+      writeFileSync(logFile(e), 'not a record\n', { flag: 'a' });
+      const damaged = await runCli(['audit', 'list', '-o', 'json'], { env: e });
+      expect(JSON.parse(damaged.stdout)).toHaveLength(4);
+      expect(damaged.stderr).toMatch(/1 line of the audit log could not be read/);
     } finally {
       d.cleanup();
     }

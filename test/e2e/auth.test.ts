@@ -70,7 +70,8 @@ describe('auth', () => {
   });
 
   it('login rejects an empty token and a non-https base URL', async () => {
-    expect((await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token'], { env, input: '  \n' })).code).toBe(2);
+    // --insecure-storage: no keyring runs here, and login asks it first (before reading the token).
+    expect((await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: '  \n' })).code).toBe(2);
     const r = await runCli(['auth', 'login', '--base-url', 'http://example.com', '--with-token'], { env, input: 'x' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/only https/);

@@ -191,7 +191,7 @@ const values: Record<string, Case> = {
   'sandbox emit invalid --data JSON': { args: ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--print', '--data', '{'], message: /--data/ },
   'sandbox emit --data not an object': { args: ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--print', '--data', '[1]'], message: /--data/ },
   'auth login remote plain http': { args: ['auth', 'login', '--base-url', 'http://api.example.com', '--with-token'], stdin: 'tok\n', message: /only https:\/\// },
-  'auth login empty token on stdin': { args: ['auth', 'login', '--with-token'], stdin: '\n', message: /token/i },
+  'auth login empty token on stdin': { args: ['auth', 'login', '--with-token', '--insecure-storage'], stdin: '\n', message: /token/i },
   'completion for an unknown shell': { args: ['completion', 'tcsh'], message: /Allowed choices are bash, zsh, fish/ },
   'doctor -o xml': { args: ['doctor', '-o', 'xml'], message: /Allowed choices are table, json/ },
   'auth status -o xml': { args: ['auth', 'status', '-o', 'xml'], message: /Allowed choices are/ },

@@ -34,7 +34,8 @@ describe.skipIf(!hasScript)('Ctrl-C and Ctrl-D at a prompt', () => {
   ])('%s at the token prompt of auth login: Cancelled., exit 130, nothing saved', async (_name, key) => {
     const e = { ...env, PARTNER_TOKEN: undefined, PARTNER_CONFIG_DIR: join(dir, `login-${key.charCodeAt(0)}`) };
     delete e.PARTNER_TOKEN;
-    const p = pty(['auth', 'login', '--base-url', 'https://api.example.com'], e);
+    // --insecure-storage: no keyring runs here, and login finds that out before it prompts.
+    const p = pty(['auth', 'login', '--base-url', 'https://api.example.com', '--insecure-storage'], e);
     await p.expect(/Token for api\.example\.com/);
     p.send(key);
     expect(await p.done).toBe(130);

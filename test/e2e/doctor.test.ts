@@ -151,7 +151,7 @@ describe('partner doctor', () => {
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(line(r.stdout, 'base URL')).toMatch(new RegExp(`^FAIL\\s+base URL\\s+${url.replace(/\./g, '\\.')} \\(from the environment\\): no answer: Could not reach GET ${url.replace(/\./g, '\\.')}/v1/employees: ECONNREFUSED`));
     expect(r.stdout).toMatch(/fix: Check the base URL, your network/);
-    expect(line(r.stdout, 'token')).toMatch(/^--\s+token\s+••••1234 \(from the environment\); not checked: the server could not be reached/);
+    expect(line(r.stdout, 'token')).toMatch(/^--\s+token\s+••••1234 \(from PARTNER_TOKEN\); not checked: the server could not be reached/);
     expect(line(r.stdout, 'webhook keys')).toMatch(/^--\s+webhook keys\s+not checked: the server could not be reached/);
     expect(r.stdout).not.toMatch(/^OK\s+base URL/m);
     expect(r.stdout).toMatch(/1 problem found\.\n$/);

@@ -21,6 +21,8 @@ export interface SecretService {
   env: Record<string, string>;
   /** Object paths of the items in the "login" collection (read over D-Bus, not through partner). */
   items(): string[];
+  /** The attributes of an item (what a tool such as secret-tool finds it by), read over D-Bus. */
+  attributes(item: string): Record<string, string>;
   /** Stops gnome-keyring (the bus stays): the next start() with the same home finds the collection locked. */
   stopKeyring(): Promise<void>;
   /** Starts gnome-keyring on the bus: unlocked with `password`, or locked (no password given). */
@@ -49,6 +51,11 @@ export async function startSecretService(dir: string, password = 'test-keyring-p
       const r = dbusSend(['--dest=org.freedesktop.secrets', '/org/freedesktop/secrets/collection/login', 'org.freedesktop.DBus.Properties.Get', 'string:org.freedesktop.Secret.Collection', 'string:Items']);
       if (r.status !== 0) throw new Error(`dbus-send failed: ${r.stderr}`);
       return [...r.stdout.matchAll(/object path "([^"]+)"/g)].map((m) => m[1]!);
+    },
+    attributes(item: string) {
+      const r = dbusSend(['--dest=org.freedesktop.secrets', item, 'org.freedesktop.DBus.Properties.Get', 'string:org.freedesktop.Secret.Item', 'string:Attributes']);
+      if (r.status !== 0) throw new Error(`dbus-send failed: ${r.stderr}`);
+      return Object.fromEntries([...r.stdout.matchAll(/dict entry\(\s*string "([^"]*)"\s*string "([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
     },
     async startKeyring(pw?: string) {
       const args = pw === undefined ? ['--start', '--components=secrets', '--foreground'] : ['--unlock', '--components=secrets', '--foreground'];

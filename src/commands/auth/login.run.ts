@@ -28,16 +28,14 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   const baseUrl = ctx.globals.baseUrl ?? (ctx.env.PARTNER_BASE_URL || undefined) ?? store.getProfile(name)?.baseUrl;
   if (!baseUrl) throw new UsageError('auth login needs the API base URL', 'Pass --base-url https://… (or set PARTNER_BASE_URL).', 'NO_BASE_URL');
   checkBaseUrl(baseUrl);
-
-  let raw: string;
-  if (opts.withToken) {
-    raw = await readAll(ctx.io.stdin, MAX_TOKEN_LENGTH * 2);
-  } else if (ctx.io.canPrompt) {
-    const prompter = await ctx.prompter();
-    raw = await prompter.secret({ message: `Token for ${new URL(baseUrl).host}:` });
-  } else {
+  if (!opts.withToken && !ctx.io.canPrompt) {
     throw new UsageError('No terminal to prompt for the token', 'Pipe it in with --with-token, for example: echo "$TOKEN" | partner auth login --with-token --base-url URL');
   }
+  // Where the token will go is settled before it is asked for or checked: a keyring that cannot store it is said now, not after a paste and a request.
+  const tokens = await ctx.tokens();
+  if (!opts.insecureStorage) await tokens.ensureWritable();
+
+  const raw = opts.withToken ? await readAll(ctx.io.stdin, MAX_TOKEN_LENGTH * 2) : await (await ctx.prompter()).secret({ message: `Token for ${new URL(baseUrl).host}:` });
   const token = checkToken(raw);
 
   let company: string | undefined;
@@ -53,7 +51,6 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
       ctx.log.warn('The token was accepted but may not list employees (HTTP 403).');
     }
   }
-  const tokens = await ctx.tokens();
   for (const w of await tokens.save(store, name, baseUrl, token, opts.insecureStorage)) ctx.log.warn(w);
   const where = opts.insecureStorage ? `token in ${store.path}, mode 0600` : `token in the system keyring, profile in ${store.path}`;
   ctx.log.info(`Logged in: profile "${name}" → ${new URL(baseUrl).origin} (${where}).`);

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, worstExitCode } from '../../errors.js';
-import { maskSecret, type ResolvedProfile, type Source } from '../../config/resolve.js';
+import { maskSecret, TOKEN_STORAGE_TEXT, type ResolvedProfile, type Source } from '../../config/resolve.js';
 import { storageOf } from '../../config/token-store.js';
 import { writeRecord } from '../../output/writer.js';
 import type { OptionsOf } from '../../command.js';
@@ -27,7 +27,6 @@ interface ProfileLine {
 }
 
 const FROM: Record<Source, string> = { flag: 'from a flag', env: 'from the environment', profile: 'from the config file', sandbox: 'the embedded sandbox', none: 'not set' };
-const STORED: Record<ResolvedProfile['tokenStorage'], string> = { environment: 'from PARTNER_TOKEN', keyring: 'from the system keyring', file: 'from the config file', sandbox: 'the embedded sandbox', none: 'none' };
 const NOT_CHECKED = 'not checked (--all checks every profile)';
 
 export async function run(opts: StatusOptions, ctx: Context): Promise<number> {
@@ -91,7 +90,7 @@ export function renderStatus(lines: ProfileLine[], activeSource: Source, width?:
     const why = l.active ? ` (active${activeSource === 'flag' ? ', --profile' : activeSource === 'env' ? ', PARTNER_PROFILE' : ''})` : '';
     const block: Record<string, string> = {
       baseUrl: l.baseUrl === null ? 'not set' : `${l.baseUrl}${l.active ? ` (${FROM[l.baseUrlSource]})` : ''}`,
-      token: l.tokenStorage === 'none' ? 'none' : `${l.token} (${STORED[l.tokenStorage]})`,
+      token: l.tokenStorage === 'none' ? 'none' : `${l.token} (${TOKEN_STORAGE_TEXT[l.tokenStorage]})`,
       check: l.check,
     };
     if (l.company) block.company = l.company;

@@ -12,7 +12,8 @@ import { readJournal } from '../../webhooks/journal.js';
 import { asidePath, readAside } from '../../webhooks/journal-aside.js';
 import { untrustedReason } from '../../webhooks/trust.js';
 import type { ResolvedProfile } from '../../config/resolve.js';
-import { KEYRING_HELP, type TokenStore } from '../../config/token-store.js';
+import type { TokenStore } from '../../config/token-store.js';
+import { wordsFor } from '../../config/keyring-words.js';
 
 export const MIN_NODE = [20, 18, 0] as const;
 /** Clock skew against the server's Date header above this is reported. */
@@ -252,7 +253,7 @@ export function renderChecks(checks: Check[], ctx: Pick<Context, 'colors'> & { i
  * The keyring is probed (one read of an entry that does not exist) unless the
  * token was just read from it.
  */
-export async function checkTokenStorage(profile: ResolvedProfile, tokens: () => Promise<TokenStore>): Promise<Check> {
+export async function checkTokenStorage(profile: ResolvedProfile, tokens: () => Promise<TokenStore>, debug = false): Promise<Check> {
   const name = 'keyring';
   if (profile.tokenStorage === 'sandbox') return { name, status: 'skip', message: 'not used by the embedded sandbox' };
   if (profile.tokenStorage === 'keyring') {
@@ -262,13 +263,15 @@ export async function checkTokenStorage(profile: ResolvedProfile, tokens: () => 
   }
   const store = await tokens();
   const unreachable = await store.probe();
-  const keyring = unreachable ? `the system keyring cannot be reached: ${unreachable.message}` : 'the system keyring answers';
-  const details = { storage: profile.tokenStorage, keyringReachable: !unreachable, service: store.service };
+  // In partner's words; the library's own text only with --debug.
+  const words = unreachable ? wordsFor(unreachable) : undefined;
+  const keyring = words ? `the system keyring cannot be reached: ${words.what}` : 'the system keyring answers';
+  const details = { storage: profile.tokenStorage, keyringReachable: !unreachable, service: store.service, ...(unreachable ? { keyringProblem: unreachable.problem } : {}), ...(debug && unreachable ? { keyringSaid: unreachable.message } : {}) };
   if (profile.tokenStorage === 'environment') return { name, status: 'ok', message: `the token comes from PARTNER_TOKEN (the saved profile's is not used); ${keyring}`, details };
   const move = '`partner auth token | partner auth login --with-token` moves the token into it.';
   if (profile.tokenStorage === 'file') {
-    return { name, status: 'warn', message: `the token of profile "${profile.name}" is in the config file, not the system keyring; ${keyring}`, fix: unreachable ? `${KEYRING_HELP}; then ${move}` : move, details };
+    return { name, status: 'warn', message: `the token of profile "${profile.name}" is in the config file, not the system keyring; ${keyring}`, fix: words ? `${words.fix}; then ${move}` : move, details };
   }
-  if (unreachable) return { name, status: 'warn', message: `no token saved; ${keyring}, so \`partner auth login\` would refuse to save one`, fix: `${KEYRING_HELP}; or log in with --insecure-storage to keep the token in a 0600 file.`, details };
+  if (words) return { name, status: 'warn', message: `no token saved; ${keyring}, so \`partner auth login\` would refuse to save one`, fix: `${words.fix}; or log in with --insecure-storage to keep the token in a 0600 file.`, details };
   return { name, status: 'ok', message: `no token saved; ${keyring} (\`partner auth login\` stores the token there)`, details };
 }

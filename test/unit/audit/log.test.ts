@@ -1,10 +1,11 @@
 // The audit log's writer (issue 30 item 5): records, modes, links, rotation, concurrent appends.
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUDIT_FILE, AuditLog, AuditUnwritableError, clip, DEFAULT_MAX_BYTES, employeeOfAnswer, employeeOfPath, KEEP, MAX_RECORD_BYTES, osUser, rotated } from '../../../src/audit/log.js';
+import { readAuditLog } from '../../../src/audit/read.js';
+import { AUDIT_FILE, CUT_FILE, AuditLog, AuditUnwritableError, clip, DEFAULT_MAX_BYTES, employeeOfAnswer, identityOfAnswer, employeeOfPath, KEEP, MAX_RECORD_BYTES, osUser, rotated } from '../../../src/audit/log.js';
 import { CliError, NetworkError } from '../../../src/errors.js';
 
 const ID = '3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a';
@@ -93,7 +94,7 @@ describe('AuditLog', () => {
     expect(sent).toEqual({ v: 1, id: expect.stringMatching(/^[0-9a-f]{16}$/), event: 'sent', time: '2026-11-28T01:00:01.000Z', profile: 'prod', baseUrl: 'https://api.example.com', method: 'PATCH', path: `/v1/employees/${ID}/dynamic-details`, employee: ID, command: 'partner gp create', user: 'zoe', pid: 4242 });
     entry.answered(204, 'corr-1', undefined);
     const [, answered] = lines();
-    expect(answered).toEqual({ v: 1, id: sent!.id, event: 'answered', time: '2026-11-28T01:00:02.000Z', status: 204, correlationId: 'corr-1', employee: ID });
+    expect(answered).toEqual({ v: 1, id: sent!.id, event: 'answered', time: '2026-11-28T01:00:02.000Z', status: 204, correlationId: 'corr-1', employee: ID, employeeCode: null });
     expect(Object.keys(sent!)).toEqual(['v', 'id', 'event', 'time', 'profile', 'baseUrl', 'method', 'path', 'employee', 'command', 'user', 'pid']);
   });
 
@@ -101,7 +102,12 @@ describe('AuditLog', () => {
     const entry = log().sent(SCOPE, 'POST', '/v1/employees/gp-employments');
     expect(lines()[0]!.employee).toBeNull();
     entry.answered(201, undefined, Buffer.from(JSON.stringify({ id: ID })));
-    expect(lines()[1]).toMatchObject({ event: 'answered', status: 201, correlationId: null, employee: ID });
+    expect(lines()[1]).toMatchObject({ event: 'answered', status: 201, correlationId: null, employee: ID, employeeCode: null });
+    // The employee's code too when the answer names it (whom the write was about, for the table), cleaned and bounded.
+    log().sent(SCOPE, 'POST', '/v1/employees/gp-employments').answered(201, undefined, Buffer.from(JSON.stringify({ id: ID, employeeCode: 'ACME-\u001b[31m00046' })));
+    expect(lines()[3]).toMatchObject({ employee: ID, employeeCode: 'ACME-[31m00046' });
+    expect(identityOfAnswer(Buffer.from(JSON.stringify({ employeeCode: 7 })))).toEqual({ id: null, code: null });
+    expect(identityOfAnswer(Buffer.from(JSON.stringify({ employeeCode: 'x'.repeat(100) }))).code).toHaveLength(64);
   });
 
   it('a failure is recorded with the error code (CliError, errno-like, or ERROR)', () => {
@@ -174,7 +180,10 @@ describe('AuditLog', () => {
   it.runIf(process.platform === 'linux')('a FIFO in place of the file fails at once instead of blocking', () => {
     mkdirSync(dir, { mode: 0o700 });
     execFileSync('mkfifo', [join(dir, AUDIT_FILE)]);
-    expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(/ENXIO/);
+    // Opened read-write (the tail is read to find a cut record): a FIFO opens at once and is refused as what it is.
+    const started = Date.now();
+    expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(/it is not a regular file/);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('an outcome that cannot be written is not an error (the request is already out)', () => {
@@ -246,5 +255,60 @@ describe('AuditLog', () => {
     mkdirSync(dir, { mode: 0o500 });
     chmodSync(dir, 0o500);
     expect(() => log().sent(SCOPE, 'POST', '/x')).toThrow(/EACCES/);
+  });
+});
+
+describe('a full disk never cuts the log (a record whole or not at all)', () => {
+  /** A write(2) that a full disk cuts short once, the `nth` (1-based): half the buffer written. */
+  const cutOnce = (nth: number) => {
+    let n = 0;
+    return (fd: number, data: Buffer) => (++n === nth ? writeSync(fd, data.subarray(0, Math.floor(data.length / 2))) : writeSync(fd, data));
+  };
+
+  it('a write cut short is refused (the request not sent) and its cut half is set aside at once: the next record starts a line of its own', () => {
+    const l = new AuditLog({ dir, now: () => T0, pid: 1, write: cutOnce(3) });
+    l.sent(SCOPE, 'POST', '/v1/a').answered(201, 'c1', undefined);
+    const before = readFileSync(join(dir, AUDIT_FILE));
+    expect(() => l.sent(SCOPE, 'POST', '/v1/b')).toThrow(AuditUnwritableError);
+    // The log is as it was; the cut half is in audit.cut.ndjson, with where it was.
+    expect(readFileSync(join(dir, AUDIT_FILE))).toEqual(before);
+    const [aside] = readFileSync(join(dir, CUT_FILE), 'utf8').trim().split('\n').map((x) => JSON.parse(x) as { offset: number; bytes: string; file: string });
+    expect(aside).toMatchObject({ file: AUDIT_FILE, offset: before.length });
+    expect(Buffer.from(aside!.bytes, 'base64').toString()).toMatch(/^\{"v":1,"id":"[0-9a-f]+","event":"sent"/);
+    expect(statSync(join(dir, CUT_FILE)).mode & 0o777).toBe(0o600);
+    l.sent(SCOPE, 'POST', '/v1/c').answered(201, 'c3', undefined);
+    expect(lines().map((r) => [r.event, r.path ?? r.status])).toEqual([['sent', '/v1/a'], ['answered', 201], ['sent', '/v1/c'], ['answered', 201]]);
+    expect(readAuditLog(dir)).toMatchObject({ unreadable: 0, setAside: 1, entries: [{ path: '/v1/a', status: 201 }, { path: '/v1/c', status: 201 }] });
+  });
+
+  it('a cut tail left by an earlier process (the disk freed since) is found and set aside before the next append', () => {
+    const l = log();
+    l.sent(SCOPE, 'POST', '/v1/a').answered(201, 'c1', undefined);
+    const whole = readFileSync(join(dir, AUDIT_FILE));
+    appendFileSync(join(dir, AUDIT_FILE), '{"v":1,"id":"abcd","event":"sent","time":"2026-11-28T0');
+    l.sent(SCOPE, 'POST', '/v1/b').answered(204, 'c2', undefined);
+    const text = readFileSync(join(dir, AUDIT_FILE));
+    expect(text.subarray(0, whole.length)).toEqual(whole);
+    expect(lines()).toHaveLength(4);
+    expect(readAuditLog(dir)).toMatchObject({ unreadable: 0, setAside: 1, entries: [{ path: '/v1/a' }, { path: '/v1/b', status: 204 }] });
+  });
+
+  it('when the cut tail cannot be set aside (the lock cannot be taken), it is ended with a newline: a line of its own, counted, never glued', () => {
+    const l = log();
+    l.sent(SCOPE, 'POST', '/v1/a').answered(201, 'c1', undefined);
+    appendFileSync(join(dir, AUDIT_FILE), '{"v":1,"id":"abcd","ev');
+    mkdirSync(join(dir, `${AUDIT_FILE}.lock`)); // the lock cannot be taken
+    l.sent(SCOPE, 'POST', '/v1/b').answered(204, 'c2', undefined);
+    const r = readAuditLog(dir);
+    expect(r.entries.map((e) => e.path)).toEqual(['/v1/a', '/v1/b']);
+    expect(r.unreadable).toBe(1);
+    expect(r.setAside).toBe(0);
+  }, 20_000);
+
+  it('a log written before this (a whole record glued to a cut one): the whole record is still read, the cut one counted', () => {
+    mkdirSync(dir, { recursive: true });
+    const sentB = JSON.stringify({ v: 1, id: 'b', event: 'sent', time: new Date(T0).toISOString(), profile: 'p', baseUrl: 'https://b', method: 'POST', path: '/v1/b', employee: null, command: 'partner api', user: 'u', pid: 7 });
+    writeFileSync(join(dir, AUDIT_FILE), `{"v":1,"id":"a","event":"sent","ti${sentB}\n`);
+    expect(readAuditLog(dir)).toMatchObject({ unreadable: 1, entries: [{ id: 'b', path: '/v1/b' }] });
   });
 });

@@ -35,7 +35,7 @@ describe('fold', () => {
     ]);
     expect(Object.keys(out[0]!)).toEqual([...AUDIT_FIELDS].sort((x, y) => Object.keys(out[0]!).indexOf(x) - Object.keys(out[0]!).indexOf(y)));
     expect(Object.keys(out[0]!).sort()).toEqual([...AUDIT_FIELDS].sort());
-    expect(out[0]).toEqual({ time: T(1), outcome: 'answered', method: 'POST', path: '/x', employee: ID, status: 201, correlationId: 'c', error: null, profile: 'p', baseUrl: 'https://b', command: 'partner api', user: 'u', pid: 7, id: 'a', answeredAt: T(4) });
+    expect(out[0]).toEqual({ time: T(1), outcome: 'answered', method: 'POST', path: '/x', employee: ID, employeeCode: null, status: 201, correlationId: 'c', error: null, profile: 'p', baseUrl: 'https://b', command: 'partner api', user: 'u', pid: 7, id: 'a', answeredAt: T(4) });
   });
 
   it('ignores an outcome without its sent record, a second outcome, a second sent, bad times and bad statuses', () => {
@@ -53,6 +53,11 @@ describe('fold', () => {
     ]);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ id: 'a', path: '/x', outcome: 'answered', status: 204, correlationId: null, answeredAt: T(5) });
+  });
+
+  it("an employee's code, once an answer named it, is shown for every write of that employee", () => {
+    const out = fold([sent('a', T(1)), answered('a', T(2), { employee: ID, employeeCode: 'ACME-1' }), sent('b', T(3), { employee: ID }), answered('b', T(4), { employeeCode: null }), sent('c', T(5), { employee: 'other' })]);
+    expect(out.map((e) => [e.id, e.employee, e.employeeCode])).toEqual([['a', ID, 'ACME-1'], ['b', ID, 'ACME-1'], ['c', 'other', null]]);
   });
 
   it('an answered employee does not replace one from the path', () => {

@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyringError } from '../../../src/config/keyring.js';
-import { systemKeyring } from '../../../src/config/keyring-system.js';
+import { busAnswers, problemOf, systemKeyring } from '../../../src/config/keyring-system.js';
+import { createServer } from 'node:net';
 import { tempDir } from '../../helpers/cli.js';
 
 let dir: ReturnType<typeof tempDir>;
@@ -75,5 +76,35 @@ describe('systemKeyring', () => {
 
   it('from the sources (no build), the helper is missing and says how to build it', async () => {
     await expect(systemKeyring({ env: process.env }).get('s', 'a')).rejects.toMatchObject({ reason: 'unavailable', message: 'the keyring helper is not built (run `npm run build`)' });
+  });
+});
+
+describe('which problem kept the keyring from answering (never from the library\'s text)', () => {
+  it('a child reply without serviceAnswers is the helper; a keyring that answered a read refused (locked)', async () => {
+    expect(await problemOf(undefined, {}, 'linux')).toBe('helper');
+    expect(await problemOf(true, {}, 'linux')).toBe('locked');
+    expect(await problemOf(false, {}, 'darwin')).toBe('refused');
+  });
+
+  it('Linux: no bus address, a bus address whose socket is gone, a bus with no Secret Service', async () => {
+    expect(await problemOf(false, {}, 'linux')).toBe('no-bus');
+    expect(await problemOf(false, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir.path, 'no-such-bus')}` }, 'linux')).toBe('bus-gone');
+    const sock = join(dir.path, 'bus');
+    const server = createServer((s) => s.destroy());
+    await new Promise<void>((resolve) => server.listen(sock, resolve));
+    try {
+      expect(await busAnswers(`unix:path=${sock},guid=abc`)).toBe(true);
+      expect(await problemOf(false, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${sock}` }, 'linux')).toBe('no-service');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(await busAnswers('unix:abstract=/tmp/dbus-x')).toBeUndefined();
+  });
+
+  it('a child that says the call failed: the error keeps the library text as its message and carries partner\'s problem', async () => {
+    const locked = child('locked', `${READ_STDIN} process.stdout.write(JSON.stringify({ ok: false, message: 'Platform failure: prompt dismissed', serviceAnswers: true }));`);
+    const err = await systemKeyring({ env: {}, childPath: locked }).set('svc', 'a', 'x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KeyringError);
+    expect(err).toMatchObject({ message: 'Platform failure: prompt dismissed', reason: 'unavailable', problem: 'locked' });
   });
 });

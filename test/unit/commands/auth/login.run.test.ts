@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { login } from '../../../../src/commands/auth/login.js';
-import { keyringService } from '../../../../src/config/token-store.js';
+import { keyringService, PROBE_ACCOUNT } from '../../../../src/config/token-store.js';
+import { keyringWords } from '../../../../src/config/keyring-words.js';
 import { runInProcess } from '../../../helpers/command.js';
 import { entryKey, memoryKeyring, type MemoryKeyring } from '../../../helpers/keyring.js';
 
@@ -36,7 +37,9 @@ describe('auth login (in-process, stubbed HTTP)', () => {
 
   it('a token the server refuses (401) is an auth error and is not saved', async () => {
     await expect(runInProcess(login, [], { withToken: true }, opts({ stdin: NEW_TOKEN, stub: probe(401, { error: { code: 'AUTHORIZATION_INVALID_TOKEN' } }) }))).rejects.toMatchObject({ exitCode: 3, message: expect.stringMatching(/refused this token \(HTTP 401\); nothing was saved/) });
-    expect(keyring.calls).toEqual([]);
+    // Only the check that the keyring can store a token, made before the token was read.
+    expect(keyring.calls).toEqual([`set ${PROBE_ACCOUNT}`, `delete ${PROBE_ACCOUNT}`]);
+    expect(keyring.entries.size).toBe(0);
   });
 
   it('a 403 is saved with a warning (the token may not list employees)', async () => {
@@ -52,21 +55,43 @@ describe('auth login (in-process, stubbed HTTP)', () => {
     await expect(runInProcess(login, [], { withToken: true }, opts({ stdin: 'Bearer abc' }))).rejects.toMatchObject({ code: 'INVALID_TOKEN', message: 'The token holds a space at character 7; nothing was saved' });
     await expect(runInProcess(login, [], { withToken: true }, opts({ stdin: 'abc\ndef\n' }))).rejects.toMatchObject({ code: 'INVALID_TOKEN', exitCode: 2, message: 'The token holds a line break (LF) at character 4; nothing was saved' });
     await expect(runInProcess(login, [], { withToken: true }, opts({ stdin: 'abc\u0001def' }))).rejects.toMatchObject({ code: 'INVALID_TOKEN', message: expect.stringMatching(/a control character \(U\+0001\) at character 4/) });
-    expect(keyring.calls).toEqual(['set default']);
+    expect(keyring.entries.get(entryKey(service(), 'default'))).toBe(NEW_TOKEN);
+    expect(keyring.calls.filter((c) => c.endsWith(' default'))).toEqual(['get default', 'set default']);
   });
 
-  it('no keyring can be reached: refused, exit 1, saying what to do; nothing is written anywhere', async () => {
+  it('no keyring can be reached: refused before the token is read or checked, exit 1, in words, saying what to do; nothing is written anywhere', async () => {
     keyring.fail = 'unavailable';
-    await expect(runInProcess(login, ['--no-verify'], { withToken: true, verify: false }, opts({ stdin: NEW_TOKEN }))).rejects.toMatchObject({
-      code: 'KEYRING_UNAVAILABLE',
-      exitCode: 1,
-      message: 'Cannot store the token in the system keyring: the collection is locked',
-      hint: expect.stringMatching(/--insecure-storage\. Nothing was saved\.$/),
-    });
+    keyring.problem = 'no-bus';
+    // No stub: a request to check the token would fail the test; stdin is left unread.
+    const err = await runInProcess(login, [], { withToken: true }, opts({ stdin: NEW_TOKEN })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'KEYRING_UNAVAILABLE', exitCode: 1, message: `Cannot store tokens in the system keyring: ${keyringWords('no-bus').what}` });
+    expect((err as { hint: string }).hint).toMatch(/dbus-run-session -- sh.*--insecure-storage\. Nothing was asked for or saved\.$/);
+    expect(keyring.calls).toEqual([`set ${PROBE_ACCOUNT}`]);
     expect(existsSync(join(dir, 'config', 'config.json'))).toBe(false);
     keyring.fail = 'timeout';
     await expect(runInProcess(login, ['--no-verify'], { withToken: true, verify: false }, opts({ stdin: NEW_TOKEN }))).rejects.toMatchObject({ code: 'KEYRING_TIMEOUT', exitCode: 1 });
   });
+
+  it('a locked keyring (reads, refuses writes) is found out before the token is checked: no request, nothing saved', async () => {
+    keyring.fail = 'unavailable';
+    keyring.failOps = ['set'];
+    // No stub: the token check's request would fail the test.
+    const err = await runInProcess(login, [], { withToken: true }, opts({ stdin: NEW_TOKEN })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'KEYRING_UNAVAILABLE', message: `Cannot store tokens in the system keyring: ${keyringWords('locked').what}` });
+    expect(keyring.calls).toEqual([`set ${PROBE_ACCOUNT}`]);
+    expect(existsSync(join(dir, 'config', 'config.json'))).toBe(false);
+  });
+
+  it('another token over a saved keyring profile, with the config file unwritable: the keyring keeps the old token (nothing changed)', async () => {
+    const first = await runInProcess(login, ['--no-verify'], { withToken: true, verify: false }, opts({ stdin: 'old_token_0000000000000' }));
+    expect(first.code).toBe(0);
+    const before = configText();
+    // The config file's lock cannot be taken: a directory where the lock file goes.
+    mkdirSync(join(dir, 'config', 'config.json.lock'));
+    await expect(runInProcess(login, ['--no-verify'], { withToken: true, verify: false }, opts({ stdin: NEW_TOKEN, globals: { baseUrl: 'https://other.partner.test' } }))).rejects.toMatchObject({ code: expect.stringMatching(/^LOCK/) });
+    expect(keyring.entries.get(entryKey(service(), 'default'))).toBe('old_token_0000000000000');
+    expect(configText()).toBe(before);
+  }, 30_000);
 
   it('--insecure-storage keeps the token in the config file and never asks the keyring', async () => {
     keyring.fail = 'unavailable';
