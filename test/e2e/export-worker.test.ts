@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { YOUNG_GENERATION_MB } from '../../bin/command-worker.js';
+import { YOUNG_GENERATION_MB } from '../../src/runtime/command-thread.js';
 import { runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
 
 let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
