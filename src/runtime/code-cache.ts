@@ -40,11 +40,12 @@ export function loadScript<T>(file: string, env: NodeJS.ProcessEnv = process.env
     closeSync(fd);
   }
   const cache = env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFile(env, file, `${size}:${changed}:${inode}`);
-  const cachedData = cache === undefined ? undefined : readCache(cache);
+  const found = cache === undefined ? undefined : readCache(cache);
+  const cachedData = found === 'unsound' ? undefined : found;
   // The script never calls import() (scripts/cli-build-options.mjs: require() instead), which a vm script can do only through an experimental feature.
   const script = new Script(Module.wrap(source), { filename: file, cachedData });
   // Written at exit, when it holds what this run compiled, not only the top of the script.
-  if (cache !== undefined && (!cachedData || script.cachedDataRejected)) process.once('exit', () => saveCache(cache, script, cachedData !== undefined));
+  if (cache !== undefined && (!cachedData || script.cachedDataRejected)) process.once('exit', () => saveCache(cache, script, found !== undefined));
   const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, Module.createRequire(file), module, file, dirname(file));
   return module.exports;
@@ -77,19 +78,19 @@ function contentHash(file: string): string {
 
 const sha256 = (data: Uint8Array): Buffer => createHash('sha256').update(data).digest();
 
-/** V8's data from a cache file, or undefined (none yet, not a regular file of the user's, too large, damaged). */
-export function readCache(path: string): Buffer | undefined {
+/** V8's data from a cache file; undefined when there is none; 'unsound' when something else is there (damaged, a FIFO, another's, too large). */
+export function readCache(path: string): Buffer | 'unsound' | undefined {
   let fd: number | undefined;
   try {
     // Non-blocking: a FIFO put at the path opens at once (and is then passed over), never waits for a writer.
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_CACHE_BYTES || st.size <= HASH_BYTES || (process.getuid !== undefined && st.uid !== process.getuid())) return undefined;
+    if (!st.isFile() || st.size > MAX_CACHE_BYTES || st.size <= HASH_BYTES || (process.getuid !== undefined && st.uid !== process.getuid())) return 'unsound';
     const bytes = readFileSync(fd);
     const data = bytes.subarray(HASH_BYTES);
-    return sha256(data).equals(bytes.subarray(0, HASH_BYTES)) ? data : undefined;
-  } catch {
-    return undefined;
+    return sha256(data).equals(bytes.subarray(0, HASH_BYTES)) ? data : 'unsound';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'unsound';
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
