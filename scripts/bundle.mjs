@@ -1,12 +1,16 @@
-// Builds dist/ from src/ with esbuild: the CLI as one CommonJS script
-// (dist/cli.cjs, which bin/code-cache.js compiles with V8's code cache), the
-// help entry as another (dist/help.cjs), the workers as one ES module each. Pure-JS dependencies on
+// Builds dist/ from src/ with esbuild: the launcher's steps (dist/launch.cjs,
+// src/launcher/launch.ts, which bin/partner.js runs), the CLI as one CommonJS script
+// (dist/cli.cjs, which src/launcher/code-cache.ts compiles with V8's code
+// cache), the help entry as another (dist/help.cjs), the workers as one ES
+// module each, and dist/worker-rules.json (which commands the launcher may
+// start the bounded worker for, from their definitions). Pure-JS dependencies on
 // hot paths are bundled too, so Node does not resolve and read their files one
 // by one. Dependencies that read their own files (jq-wasm), or load only in a
 // few commands, stay external.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cliBuildOptions, workerBuildOptions } from './cli-build-options.mjs';
 import { buildInfo } from './build-info.mjs';
 
@@ -17,6 +21,13 @@ writeFileSync(new URL('../dist/build-info.json', import.meta.url), `${JSON.strin
 await build({
   ...cliBuildOptions,
   entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+});
+
+// The launcher's steps: small (it is compiled at every start, before any cache is on), the rest loaded by path.
+await build({
+  ...cliBuildOptions,
+  entryPoints: { launch: 'src/launcher/launch.ts' },
   outdir: 'dist',
 });
 
@@ -49,29 +60,15 @@ await build({
   ],
 });
 
-// bin/code-cache.js reads the scripts as latin1 (a copy, where UTF-8 would be decoded): they must be
-// ASCII. esbuild escapes strings and names, but not regular expressions or the comments it keeps.
-// dist/scripts.json: each script's content hash, part of its code cache's name (bin/code-cache.js). V8
-// checks only a cache's length: a script changed in place at the same length (an npm tarball gives every
+// dist/scripts.json: each script's content hash, part of its code cache's name (src/launcher/code-cache.ts).
+// V8 checks only a cache's length: a script changed in place at the same length (an npm tarball gives every
 // file the same date) must not meet the cache of the one before.
 const hashes = {};
 for (const name of ['cli.cjs', 'help.cjs']) {
-  const file = new URL(`../dist/${name}`, import.meta.url);
-  const code = asciiOnly(readFileSync(file, 'utf8'), name);
-  writeFileSync(file, code);
-  hashes[name] = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  hashes[name] = createHash('sha256').update(readFileSync(new URL(`../dist/${name}`, import.meta.url))).digest('hex').slice(0, 16);
 }
 writeFileSync(new URL('../dist/scripts.json', import.meta.url), `${JSON.stringify(hashes)}\n`);
 
-/**
- * The script with every character past ASCII written as a \u escape: in a
- * regular expression (with or without the u flag) and in a comment that
- * means the same. A character escaped by a backslash already would not, and
- * fails the build.
- */
-function asciiOnly(code, name) {
-  return code.replace(/[^\x00-\x7f]/g, (c, at) => {
-    if (code[at - 1] === '\\') throw new Error(`dist/${name}: an escaped non-ASCII character at ${at}; write it as \\u${c.charCodeAt(0).toString(16)} in the source`);
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
+// dist/worker-rules.json: the definitions' worker rules as the launcher reads them (src/worker-rules.ts).
+const { launcherWorkerRules } = createRequire(import.meta.url)('../dist/help.cjs');
+writeFileSync(new URL('../dist/worker-rules.json', import.meta.url), `${JSON.stringify(launcherWorkerRules())}\n`);

@@ -78,28 +78,17 @@ function startupTrims() {
 }
 
 /**
- * CommonJS has no top-level await: a module that awaits an import at its top
- * (config/conf-engine.ts: conf loaded between two looks at the signal
- * listeners) requires it there instead, which esbuild runs in place, at the
- * same point. The CLI's bundle and the single executable's both need it.
+ * Nothing to do any more: no module of partner's awaits at its top (config/conf-engine.ts
+ * imports conf statically). Kept, doing nothing, while scripts/build-binary.mjs still lists it.
  */
 export function topLevelAwaitImport() {
-  return {
-    name: 'top-level-await-import',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        const pattern = /^((?:const|let) [^=\n]+= )await import\(('[^']+')\);$/gm;
-        return pattern.test(source) ? { contents: source.replace(pattern, '$1require($2);'), loader: 'ts' } : undefined;
-      });
-    },
-  };
+  return { name: 'top-level-await-import', setup() {} };
 }
 
 /**
  * Options for the CLI's bundle, dist/cli.cjs: one CommonJS script that
- * bin/code-cache.js compiles with V8's code cache (add entryPoints and
- * outdir). One script, not ES module chunks: Node 20 keeps no compiled code
+ * src/launcher/code-cache.ts compiles with V8's code cache (add entryPoints and
+ * outdir); also the launcher's (dist/launch.cjs) and help's (dist/help.cjs). One script, not ES module chunks: Node 20 keeps no compiled code
  * for ES modules, and every start compiled the chunks again (a one-page table
  * 1.45x a minimal client there); from a code cache a lookup compiles almost
  * nothing, on every Node (docs/ARCHITECTURE.md, "One script, compiled once").
@@ -113,16 +102,21 @@ export const cliBuildOptions = {
   target: 'node20',
   outExtension: { '.js': '.cjs' },
   external,
-  // ASCII only (esbuild's default, checked by scripts/bundle.mjs): the launcher reads the script as latin1, a copy, not a UTF-8 decoding.
-  charset: 'ascii',
+  // ASCII, as esbuild writes strings and names (its default charset): src/launcher/code-cache.ts then reads the
+  // script as latin1, a one-byte string for V8 (UTF-8 would make the whole 1.8 MB a two-byte string, ~5 ms more
+  // per start). esbuild leaves a regular expression's characters and some comments as written: the sources
+  // write them as \u escapes (test/unit/build/ascii-bundle.test.ts names any that come back).
   // ES module semantics kept: strict mode, as the ES modules the sources are; import.meta.url is this file's URL
   // (workers and package.json are found beside it), which a CommonJS script computes from its own name.
   banner: { js: "'use strict';\nvar __partnerMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__partnerMetaUrl' },
   // A dependency imported on first use (jq-wasm, @inquirer/prompts, the MCP SDK; all have CommonJS builds) is
   // require()d: import() in a script compiled by node:vm needs an experimental Node feature, which warns.
+  // (A module of partner's imported on first use is esbuild's lazily run code either way.)
   supported: { 'dynamic-import': false },
-  plugins: [startupTrims(), topLevelAwaitImport()],
+  // The dependencies' licence comments beside the script (dist/cli.cjs.LEGAL.txt): one of them is not ASCII (below).
+  legalComments: 'external',
+  plugins: [startupTrims()],
   logLevel: 'warning',
 };
 

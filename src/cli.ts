@@ -32,13 +32,15 @@ export async function main(
   io: IO = systemIO(process.env, { color: !argv.includes('--no-color'), input: !argv.includes('--no-input') }),
   // The process's own, except for tests that run the CLI in-process (test/helpers/main-in-process.ts).
   env: NodeJS.ProcessEnv = process.env,
-  // A command whose definition says so runs on a worker thread (command-worker.ts): `early` is one the
-  // launcher started when the arguments looked like it. False on that thread: the command runs there.
-  workers: { early?: Worker } | false = {},
+  // A command whose definition says so runs on a worker thread (command-worker.ts) that `start` makes
+  // (the launcher's: it knows where the scripts are); `early` is one the launcher started when the
+  // arguments looked like it. Neither (the sources in-process, the single executable): the command runs
+  // here. False on that thread: the command runs there.
+  workers: { early?: Worker; start?: () => Promise<Worker> } | false = {},
 ): Promise<number> {
   const controller = new AbortController();
   const runtime: Runtime = { io, env, signal: controller.signal, exitCode: 0, helpJson: helpJsonText };
-  if (workers) runtime.runInWorker = async () => (await import('./command-worker.js')).runInWorker(argv, io, env, controller.signal, workers.early);
+  if (workers) runtime.runInWorker = async () => (await import('./command-worker.js')).runInWorker(argv, io, env, controller.signal, workers);
   let interrupted = false;
   // Output longer than the terminal goes through a pager (output/pager.ts), put on stdout when the command starts.
   let pager: PagedStdout | undefined;

@@ -7,9 +7,9 @@
 // flag changed in a running process (issue 33). docs/ARCHITECTURE.md,
 // "Exports on a worker thread".
 //
-// The worker is made by bin/command-worker.js: by the launcher before it loads
+// The worker is made by the launcher (runtime/command-thread.ts): before it loads
 // the CLI when the arguments look like such a command (its start then overlaps
-// the main thread's), or here. It loads the CLI, then waits to be told the
+// the main thread's), or when asked here. It loads the CLI, then waits to be told the
 // arguments: it runs the CLI's own main() on them, with an IO whose
 // stdout and stderr are this process's, reached through the thread's port: each
 // write is acknowledged once the main thread's stream has taken it (or failed:
@@ -17,14 +17,10 @@
 // that left is told as it is without a worker). Ctrl-C and the other stop
 // signals reach the worker as they would reach a process. The worker's exit
 // code is the command's.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { InterruptedError } from './errors.js';
 import { outputFlushed, type IO } from './io.js';
-import type * as Launcher from '../bin/command-worker.js';
 
 /** Main to worker, first: what to run, and the main thread's terminal facts. */
 interface Go {
@@ -50,19 +46,14 @@ interface Signal {
 }
 
 /**
- * Runs `argv` on a worker thread (`early`, when the launcher started one,
- * bin/command-worker.js) and gives its exit code, or undefined where there is
- * no worker to start: the CLI is not the built script beside its launcher
- * (tests run the sources in-process; the single executable has no files to
- * start a worker from). Stop signals (an InterruptedError on `signal`) are
- * passed on.
+ * Runs `argv` on a worker thread (`early`, when the launcher started one, or
+ * one `start` makes) and gives its exit code, or undefined where the launcher
+ * gave neither (the sources run in-process by tests, the single executable).
+ * Stop signals (an InterruptedError on `signal`) are passed on.
  */
-export async function runInWorker(argv: string[], io: IO, env: NodeJS.ProcessEnv, signal: AbortSignal, early?: Worker): Promise<number | undefined> {
-  const url = import.meta.url;
-  if (!url.startsWith('file:') || !url.endsWith('/dist/cli.cjs')) return undefined;
-  const launcher = fileURLToPath(new URL('../bin/command-worker.js', url));
-  if (!early && !existsSync(launcher)) return undefined;
-  const worker = early ?? (createRequire(url)(launcher) as typeof Launcher).startWorker(fileURLToPath(url), env);
+export async function runInWorker(argv: string[], io: IO, env: NodeJS.ProcessEnv, signal: AbortSignal, workers: { early?: Worker; start?: () => Promise<Worker> }): Promise<number | undefined> {
+  const worker = workers.early ?? (await workers.start?.());
+  if (!worker) return undefined;
   return runOnThread(worker, { go: { argv, io: ioFacts(io) } }, io, signal);
 }
 

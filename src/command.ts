@@ -7,10 +7,10 @@
 // lives here and in the flag builders (flags.ts), nowhere else: `run` never
 // sees a raw string.
 import type { Context } from './context.js';
-import type { IO } from './io.js';
 import { compileOutput, resolveOutput, type Output, type OutputSpec, type OutputTarget } from './output/options.js';
 import { checkFiles, type FileRole, type NamedFile } from './config/own-files.js';
 import { kebab } from './text/kebab.js';
+import type { WorkerRule } from './worker-rule.js';
 
 export { kebab };
 
@@ -79,11 +79,12 @@ export interface CommandDef {
    */
   service?: { graceMs: number };
   /**
-   * True when this run's work is long and allocates without end (an export of
-   * every page): it runs on a worker thread with a bounded young generation
-   * (command-worker.ts), where there is one. Given the options and the terminal.
+   * When this command's work is long and allocates without end (an export of
+   * every page, a bulk sheet): then it runs on a worker thread with a bounded
+   * young generation (command-worker.ts), where there is one. Data, over the
+   * flags as typed, so the launcher can read it too (worker-rule.ts).
    */
-  worker?: (opts: never, io: IO) => boolean;
+  worker?: WorkerRule;
   /** Cross-flag rules and derived values of the command's own flags, after every flag parsed on its own. Throws UsageError. */
   refine?: (parsed: never, env: NodeJS.ProcessEnv) => unknown;
   /** The run module, imported only when the command runs (typed by OptionsOf in that module). */
@@ -116,7 +117,7 @@ export function defineCommand<F extends Flags = Record<never, never>, A extends 
   needsToken?: boolean;
   pager?: false;
   service?: { graceMs: number };
-  worker?: (opts: R & WithOutput<O>, io: IO) => boolean;
+  worker?: WorkerRule & { anyOf: readonly (keyof F & string)[]; allOf?: readonly (keyof F & string)[] };
   refine?: (parsed: Parsed<F, A, O>, env: NodeJS.ProcessEnv) => R;
   load: () => Promise<unknown>;
 }): CommandDef & { readonly __options?: R & WithOutput<O> } {

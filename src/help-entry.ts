@@ -8,6 +8,7 @@ import { TOP_LEVEL } from './commands/index.js';
 import { helpDocument, helpJsonRequest } from './help-json.js';
 import { pageText } from './output/pager.js';
 import { configuredPager } from './config/pager-setting.js';
+import { workerRules } from './worker-rules.js';
 
 /** Throws OutputWriteError when the help could not be written whole (`> /dev/full`); a closed pipe (`| head`) is not a failure. */
 export function printHelp(argv: string[], io: IO = systemIO(process.env)): boolean {
@@ -49,4 +50,9 @@ export async function helpJsonText(words: string[], jq: string | undefined): Pro
   const { applyJq, checkJqFilter } = await import('./output/jq.js');
   await checkJqFilter(jq);
   return applyJq(doc, jq);
+}
+
+/** The definitions' worker rules for the launcher: the build writes them to dist/worker-rules.json (scripts/bundle.mjs). */
+export function launcherWorkerRules(): ReturnType<typeof workerRules> {
+  return workerRules(TOP_LEVEL);
 }

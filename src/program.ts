@@ -10,6 +10,7 @@ import type { Output } from './output/options.js';
 import { installPager, type PagedStdout } from './output/pager.js';
 import { configuredPager } from './config/pager-setting.js';
 import { buildInfo, versionLine } from './version.js';
+import { ruleHolds } from './worker-rule.js';
 import { helpWidth } from './text/width.js';
 import { PROGRAM_SUMMARY, renderHelp } from './help.js';
 import { GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS, readGlobals } from './commands/globals.js';
@@ -102,7 +103,7 @@ async function runCommand(runtime: Runtime, def: CommandDef, opts: unknown, cmd:
   runtime.commandPath = commandPath(cmd);
   runtime.service = def.service;
   const globals = readGlobals(cmd, runtime.env);
-  if (def.worker?.(opts as never, runtime.io) && runtime.runInWorker) {
+  if (def.worker && runtime.runInWorker && ruleHolds(def.worker, cmd.opts(), runtime.io.stdoutIsTTY, def.output?.fileFlag)) {
     const code = await runtime.runInWorker();
     if (code !== undefined) {
       runtime.delegated = true;

@@ -297,7 +297,7 @@ export class AuditLog {
     ensurePrivateDir(this.dir);
   }
 
-  /** audit.ndjson → audit.1.ndjson → … → audit.KEEP.ndjson (dropped), under the lock; skipped when another process holds it long. */
+  /** audit.ndjson -> audit.1.ndjson -> ... -> audit.KEEP.ndjson (dropped), under the lock; skipped when another process holds it long. */
   private rotate(): void {
     try {
       underLock(this.file, 'the audit log', () => {

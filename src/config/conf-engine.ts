@@ -15,28 +15,16 @@
 // Opening conf is for the write path only (config.json.lock held): conf's
 // constructor creates the directory, and a read-only command creates nothing.
 import { join } from 'node:path';
+import { dropConfSignalHooks } from './conf-signals.js';
+import Conf from 'conf';
 import type ConfStore from 'conf';
 import { damagedConfig, parseConfig, readConfigFile, refuseSymlink, type ConfigData } from './file.js';
 
-/**
- * Signals for which loading conf must not change what the process does. conf
- * loads atomically, which loads when-exit: it hooks these signals (process.once)
- * to remove temp files and then re-raises the signal. cli.ts takes a second
- * Ctrl-C as "exit now", so that re-raise would cut short the cleanup of the
- * first (an export's temp file, a spool's lock). Its hooks on these signals are
- * taken off again; its 'exit' hook stays, and removes conf's temp files on every
- * exit (cli.ts ends a stopped command with process.exit too).
- */
-export const HOOKED_SIGNALS: readonly NodeJS.Signals[] = [
-  'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGALRM', 'SIGABRT', 'SIGVTALRM', 'SIGXCPU', 'SIGXFSZ',
-  'SIGUSR2', 'SIGTRAP', 'SIGSYS', 'SIGQUIT', 'SIGIOT', 'SIGIO', 'SIGPOLL', 'SIGPWR', 'SIGSTKFLT',
-];
+// conf-signals.ts is imported before conf, so it sees the listeners from before conf loaded
+// (ES modules run their imports in order); conf's own are taken off once it has loaded.
+export { HOOKED_SIGNALS } from './conf-signals.js';
 
-const listenersBefore = new Map(HOOKED_SIGNALS.map((s) => [s, new Set(process.rawListeners(s))]));
-const { default: Conf } = await import('conf');
-for (const [signal, before] of listenersBefore) {
-  for (const l of process.rawListeners(signal)) if (!before.has(l)) process.removeListener(signal, l as (...args: unknown[]) => void);
-}
+dropConfSignalHooks();
 
 /** conf over the gate: its reads are readConfigFile's, its writes refuse a link first. */
 class GatedConf extends Conf<ConfigData> {

@@ -6,6 +6,7 @@
 // time limit. The request comes on stdin (the token never on argv), the answer
 // goes to stdout as one JSON object.
 import { loadKeyringModule } from './keyring-module.js';
+import { isSingleExecutable } from '../runtime/sea.js';
 import type { KeyringReply, KeyringRequest } from './keyring.js';
 
 /** A request is a few hundred bytes and a token (at most 8192 characters). */
@@ -69,12 +70,4 @@ export async function keyringChild(): Promise<void> {
 }
 
 // dist/keyring-child.js is run as a script; the executable imports this module and calls keyringChild() itself.
-if (!isSea()) void keyringChild();
-
-function isSea(): boolean {
-  try {
-    return (process.getBuiltinModule('node:sea') as { isSea(): boolean } | undefined)?.isSea() === true;
-  } catch {
-    return false;
-  }
-}
+if (!isSingleExecutable()) void keyringChild();

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { SEA_CHILD_ARG } from './keyring-child-arg.js';
+import { isSingleExecutable } from '../runtime/sea.js';
 import { KeyringError, type KeyringBackend, type KeyringProblem, type KeyringReply, type KeyringRequest } from './keyring.js';
 
 /** An unlock prompt left unanswered fails after this long. */
@@ -28,13 +29,6 @@ export interface SystemKeyringOptions {
 
 /** The built child entry next to this module (dist/keyring-child.js); undefined when running from the sources. */
 
-function runningAsSea(): boolean {
-  try {
-    return (process.getBuiltinModule('node:sea') as { isSea(): boolean } | undefined)?.isSea() === true;
-  } catch {
-    return false;
-  }
-}
 
 export function defaultChildPath(): string | undefined {
   const url = new URL('./keyring-child.js', import.meta.url);
@@ -61,7 +55,7 @@ export function systemKeyring(o: SystemKeyringOptions): KeyringBackend {
 
 function callChild(req: KeyringRequest, o: SystemKeyringOptions): Promise<string | boolean | null> {
   // The single-file executable is its own keyring helper (src/sea-entry.ts runs `__keyring-child`).
-  const sea = o.childPath === undefined && runningAsSea();
+  const sea = o.childPath === undefined && isSingleExecutable();
   const childPath = sea ? SEA_CHILD_ARG : (o.childPath ?? defaultChildPath());
   if (!childPath) return Promise.reject(new KeyringError('the keyring helper is not built (run `npm run build`)', 'unavailable', 'helper'));
   const timeoutMs = o.timeoutMs ?? KEYRING_TIMEOUT_MS;

@@ -69,7 +69,7 @@ export class ConfigStore {
   }
 
   /**
-   * The name a profile is saved under, for a name as typed: `Zoé` typed
+   * The name a profile is saved under, for a name as typed: "Zoe" with an acute accent typed
    * precomposed finds the profile saved decomposed, and the other way round
    * (names are compared NFC: how a name was typed, a shell, a terminal or an
    * OS's file names may change it). A name no profile has comes back NFC, the

@@ -188,7 +188,7 @@ export function toValue(form: FormSchema, s: JsonSchema, text: string): Converte
  */
 function byTitleHead(choices: Choice[], t: string): Choice | undefined {
   const hits = choices.filter((c) => {
-    const m = /^(.+?)\s+[—–-]\s+/.exec(c.title);
+    const m = /^(.+?)\s+[\u2014\u2013-]\s+/.exec(c.title);
     return m !== null && sameTextIgnoringCase(m[1]!, t);
   });
   return hits.length === 1 ? hits[0] : undefined;

@@ -143,8 +143,8 @@ export function displayText(value: unknown, path = ''): string {
 // nor inside a URL (a word with a scheme or www.), which moves whole.
 const SGR_CODE = /\u001b\[[0-9;]*m/g;
 const URL_WORD = /^(?:\u001b\[[0-9;]*m)*(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/i;
-const NO_BREAK_BEFORE = /^[、。，．・：；？！ー〜）〕］｝〉》」』】〙〗〟ゝゞ々ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰ-ㇿ,.;:!?)\]}’”%]/u;
-const NO_BREAK_AFTER = /[（〔［｛〈《「『【〘〖〝(\[{‘“]$/u;
+const NO_BREAK_BEFORE = /^[\u3001\u3002\uff0c\uff0e\u30fb\uff1a\uff1b\uff1f\uff01\u30fc\u301c\uff09\u3015\uff3d\uff5d\u3009\u300b\u300d\u300f\u3011\u3019\u3017\u301f\u309d\u309e\u3005\u3041\u3043\u3045\u3047\u3049\u3063\u3083\u3085\u3087\u308e\u3095\u3096\u30a1\u30a3\u30a5\u30a7\u30a9\u30c3\u30e3\u30e5\u30e7\u30ee\u30f5\u30f6\u31f0-\u31ff,.;:!?)\]}\u2019\u201d%]/u;
+const NO_BREAK_AFTER = /[\uff08\u3014\uff3b\uff5b\u3008\u300a\u300c\u300e\u3010\u3018\u3016\u301d(\[{\u2018\u201c]$/u;
 /** Where a word too long for its line is best broken: after one of these. */
 const SOFT_BREAK = /[-/_.=,;:&?]$/;
 

@@ -15,22 +15,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, fsyncSync } from 'node:fs';
 import { join } from 'node:path';
+import { isSingleExecutable, nodeSea, type SeaAssets } from './sea.js';
 
-/** The part of node:sea used here (injected by tests). */
-export interface SeaAssets {
-  isSea(): boolean;
-  getRawAsset(key: string): ArrayBuffer;
-}
+export type { SeaAssets } from './sea.js';
+
 
 /** The asset key of a package's addon in the executable (scripts/build-binary.mjs uses the same). */
 export function addonAssetKey(pkg: string): string {
   return `native/${pkg}.node`;
 }
 
-/** node:sea (a built-in: reached the same way from the ES module build and the executable's one CommonJS script). */
-function nodeSea(): SeaAssets | undefined {
-  return process.getBuiltinModule('node:sea') as SeaAssets | undefined;
-}
 
 export interface AddonOptions {
   sea?: SeaAssets;
@@ -46,7 +40,7 @@ export interface AddonOptions {
  */
 export function seaNativeAddon<T>(pkg: string, opts: AddonOptions): T | undefined {
   const sea = opts.sea ?? nodeSea();
-  if (!sea?.isSea()) return undefined;
+  if (!sea || !isSingleExecutable(sea)) return undefined;
   const bytes = Buffer.from(sea.getRawAsset(addonAssetKey(pkg)));
   const file = extractAddon(bytes, privateAddonDir(typeof opts.baseDir === 'function' ? opts.baseDir() : opts.baseDir));
   const module = { exports: {} as T };

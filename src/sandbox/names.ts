@@ -5,9 +5,9 @@ export function slug(s: string): string {
   return s
     .replace(/\u001b\][^\u0007]*\u0007/g, '')
     .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
-    .replace(/[łŁ]/g, 'l')
-    .replace(/ß/g, 'ss')
-    .replace(/ı/g, 'i')
+    .replace(/[\u0142\u0141]/g, 'l')
+    .replace(/\u00df/g, 'ss')
+    .replace(/\u0131/g, 'i')
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()

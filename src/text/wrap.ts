@@ -18,7 +18,7 @@ function wrapLine(line: string, width: number, shell: boolean): string {
   // Continuation lines hang under the first word after a list marker or "$ ".
   // A list's term may hold spaces ("HTTPS_PROXY, HTTP_PROXY, NO_PROXY  the proxy…"); one longer than
   // what leaves 20 columns for the text is prose with a double space, not a term.
-  const found = /^\s*(?:\$ |[-*•] |\S+(?: \S+)* {2,})/.exec(line);
+  const found = /^\s*(?:\$ |[-*\u2022] |\S+(?: \S+)* {2,})/.exec(line);
   const marker = found && found[0].length <= width - 20 ? found : null;
   const hang = shell ? `${indent}    ` : ' '.repeat(marker ? marker[0].length : indent.length);
   const suffix = shell ? ' \\' : '';

@@ -162,7 +162,7 @@ function compactionPolicy(opts: SpoolOptions): CompactionPolicy {
 export class Spool implements EventStore {
   private readonly now: () => number;
   private readonly seen: DedupeWindow;
-  /** Digest → the append that stores it: a concurrent copy waits for the same fsync. */
+  /** Digest -> the append that stores it: a concurrent copy waits for the same fsync. */
   private readonly storing = new Map<string, Promise<void>>();
   private readonly pending = new DeliveryQueue();
   /** What the target receives for an event received in this run: its payload's text from verification (not decoded from the JWS again). */

@@ -140,9 +140,10 @@ async function buildUnchecked() {
   const unchecked = join(HERE, 'unchecked-pages.ts');
   await build({
     ...cliBuildOptions,
-    entryPoints: { cli: join(ROOT, 'src', 'cli.ts') },
+    // The launcher's steps too (src/launcher/launch.ts), which find the CLI beside them.
+    entryPoints: { cli: join(ROOT, 'src', 'cli.ts'), launch: join(ROOT, 'src', 'launcher', 'launch.ts') },
     outdir: join(dir, 'dist'),
-    // The same plugins as the real build (start-up trims, top-level awaits), plus the swap.
+    // The same plugins as the real build (start-up trims), plus the swap.
     plugins: [
       ...cliBuildOptions.plugins,
       {
@@ -153,10 +154,11 @@ async function buildUnchecked() {
       },
     ],
   });
-  // Run by a copy of the launcher (bin/), which finds dist/ beside it: compiled from the code cache and
-  // the export on a worker thread (bin/command-worker.js) as in the product, so only the checks differ.
+  // Run by a copy of bin/, which runs dist/launch.cjs beside it: compiled from the code cache and the
+  // export on a worker thread (started early from dist/worker-rules.json) as in the product, so only the checks differ.
   mkdirSync(join(dir, 'bin'), { recursive: true });
   for (const file of readdirSync(join(ROOT, 'bin'))) if (/\.(js|json)$/.test(file)) copyFileSync(join(ROOT, 'bin', file), join(dir, 'bin', file));
+  for (const file of ['worker-rules.json', 'build-info.json']) copyFileSync(join(ROOT, 'dist', file), join(dir, 'dist', file));
   return join(dir, 'bin', 'partner.js');
 }
 

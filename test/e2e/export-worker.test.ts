@@ -7,8 +7,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { YOUNG_GENERATION_MB } from '../../bin/command-worker.js';
+import { YOUNG_GENERATION_MB } from '../../src/runtime/command-thread.js';
 import { runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
+import { csvText, person, SWE } from '../helpers/bulk-sheet.js';
 
 let ctx: Awaited<ReturnType<typeof sandboxEnv>>;
 let preload: string;
@@ -114,5 +115,28 @@ describe('exports on a worker thread', () => {
     expect(lines[0]).toMatch(/^\[debug\] GET http:\/\/127\.0\.0\.1:\d+\/v1\/employees\?page=1&pageSize=100 -> 403 in \d+ ms$/);
     expect(lines[1]).toBe('Error: Insufficient permissions (FORBIDDEN, HTTP 403)');
     expect(lines.at(-1)).toBe('The token is valid but lacks permission for this operation; ask your account manager for access.');
+  });
+});
+
+// A bulk sheet is long work too (CommandDef.worker of gp create): its rows are read, checked and sent on the worker.
+describe('gp create --from-csv on a worker thread', () => {
+  it('a sheet from a file: checked on one worker with a bounded young generation; a sheet on stdin (-) stays on the main thread, which has it', async () => {
+    const rows = Array.from({ length: 3 }, (_, i) => person('wk', i));
+    const file = join(ctx.dir, 'worker-sheet.csv');
+    writeFileSync(file, csvText(rows));
+    const t = threadsEnv();
+    const r = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--dry-run'], { env: t.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Dry run: 3 of 3 rows are valid; nothing was sent.');
+    const workers = t.threads().filter((x) => !x.main);
+    expect(workers).toHaveLength(1);
+    expect(workers[0]!.young).toBe(YOUNG_GENERATION_MB);
+    // The form was fetched there, not on the main thread.
+    expect(workers[0]!.requests).toBeGreaterThan(0);
+    const piped = threadsEnv();
+    const s = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', '-', '--dry-run'], { env: piped.env, input: csvText(rows) });
+    expect(s.code, s.stderr).toBe(0);
+    expect(s.stderr).toContain('Dry run: 3 of 3 rows are valid; nothing was sent.');
+    expect(piped.threads().filter((x) => !x.main)).toEqual([]);
   });
 });

@@ -19,15 +19,15 @@ const SRC = join(ROOT, 'src');
 /** Top to bottom. A unit imports only units below it. */
 export const LAYERS: Record<string, string[]> = {
   // The processes' entry points: argv in, an exit code out.
-  entry: ['sea-entry.ts', 'cli.ts', 'help-entry.ts', 'program.ts', 'command-worker.ts'],
+  entry: ['launcher/', 'sea-entry.ts', 'cli.ts', 'help-entry.ts', 'program.ts', 'command-worker.ts'],
   // What a person or an agent talks to: help, the commands, the MCP server, shell completion.
-  'front ends': ['help-json.ts', 'manual.ts', 'command-tree.ts', 'help.ts', 'help-topics.ts', 'commands/', 'mcp/', 'completion/', 'flags.ts', 'command.ts'],
+  'front ends': ['worker-rules.ts', 'help-json.ts', 'manual.ts', 'command-tree.ts', 'help.ts', 'help-topics.ts', 'commands/', 'mcp/', 'completion/', 'flags.ts', 'command.ts'],
   // The one factory: builds what a command touches from the services below.
   context: ['context.ts'],
   // The work, each service taking narrow interfaces (never the context).
   services: ['sandbox/', 'webhooks/', 'forms/', 'output/', 'audit/', 'config/', 'api/'],
   // Plain helpers that know nothing of partner's services.
-  foundation: ['text/', 'run-basics.ts', 'io.ts', 'json/', 'input.ts', 'options.ts', 'safe-keys.ts', 'concurrency.ts', 'pid-lock.ts', 'process-probe.ts', 'runtime/', 'version.ts', 'errors.ts'],
+  foundation: ['help-words.ts', 'worker-rule.ts', 'text/', 'run-basics.ts', 'io.ts', 'json/', 'input.ts', 'options.ts', 'safe-keys.ts', 'concurrency.ts', 'pid-lock.ts', 'process-probe.ts', 'runtime/', 'version.ts', 'errors.ts'],
 };
 
 /**
@@ -40,8 +40,6 @@ export const KNOWN_UPWARD: Record<string, string> = {
   'api/urls.ts -> output/': 'http-stack',
   'api/api-path.ts -> output/': 'http-stack',
   'api/errors.ts -> output/': 'http-stack',
-  // being removed by launcher (nothing in src/ reaches into bin/).
-  'command-worker.ts -> bin/': 'launcher',
 };
 
 const ORDER = Object.values(LAYERS).flat();

@@ -48,7 +48,7 @@ export const list = defineCommand({
   },
   // Every page, bound for a file or a program (not a person reading a terminal): on a worker
   // thread whose young generation stays as small at 200,000 employees as at 20,000.
-  worker: (o, io) => o.all && (o.outputFile !== undefined || !io.stdoutIsTTY),
+  worker: { anyOf: ['all', 'search'], notForTerminal: true },
   details: `On a terminal the table ends with the page and the total (Page 1 of 3 · 45 employees · next: --page 2, or --all).
 JSON is {"data": [...], "pagination": {...}}, for one page and for --all alike; NDJSON is one employee per line; CSV has every field of the employee record.
 --search TEXT walks every page (like --all, with the server's filters such as --status) and keeps the employees whose fullName, displayName, workEmail or employeeCode contains TEXT, ignoring case and accents ("jose" finds José); matches are printed as their page arrives, in every format, and stderr says how many employees were searched. The search runs on the client: the API has none. --limit counts matches.`,

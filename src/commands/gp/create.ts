@@ -78,5 +78,8 @@ The file is read as UTF-8 (a BOM is fine); bytes that are not UTF-8 are refused 
   ],
   // Prompts or prints for as long as it runs: never through a pager.
   pager: false,
+  // A sheet of any length, read, checked and sent row by row: on the worker thread with bounded memory (--from-csv -,
+  // stdin, stays on the main thread, which has it).
+  worker: { anyOf: ['fromCsv'] },
   load: () => import('./create.run.js'),
 });
