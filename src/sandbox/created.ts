@@ -3,7 +3,7 @@
 import type { CompanySpec } from './companies.js';
 import type { EmployeeCore } from './data.js';
 import { ageOn } from './dates.js';
-import type { EmployeeListItem, EmployeeType, ProfileSections } from './types.js';
+import type { Address, EmployeeListItem, EmployeeType, ProfileSections } from './types.js';
 import { countryData } from './countries.js';
 
 export interface CreatedEmployee {
@@ -51,133 +51,200 @@ export interface CreateInput {
   now: Date;
 }
 
-export function buildCreated(input: CreateInput): CreatedEmployee {
-  const { company, entity, body } = input;
-  const b = obj(body);
-  const personal = obj(b.personal);
-  const contact = obj(b.contact);
-  const address = obj(b.address);
-  const employment = obj(b.employment);
-  const compensation = obj(b.compensation);
-  const bank = obj(b.bank);
-  const cd = countryData(entity.country);
+/** The parts of a create body, each an object (empty when missing or not an object). */
+interface BodyParts {
+  personal: Obj;
+  contact: Obj;
+  address: Obj;
+  employment: Obj;
+  compensation: Obj;
+  bank: Obj;
+}
 
+/** What the list item and several profile sections share. */
+interface Basics {
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  fullName: string;
+  type: EmployeeType;
+  startDate: string;
+  term: string;
+  endDate: string | null;
+  dateOfBirth: string;
+}
+
+type CountryData = ReturnType<typeof countryData>;
+
+export function buildCreated(input: CreateInput): CreatedEmployee {
+  const b = obj(input.body);
+  const parts: BodyParts = {
+    personal: obj(b.personal),
+    contact: obj(b.contact),
+    address: obj(b.address),
+    employment: obj(b.employment),
+    compensation: obj(b.compensation),
+    bank: obj(b.bank),
+  };
+  const basics = basicsOf(parts);
+  const item = listItem(input, parts.employment, basics);
+  return {
+    index: input.index,
+    seq: input.seq,
+    item,
+    profile: profileOf(input, parts, basics, item),
+    stage: 'AWAITING_DYNAMIC_DETAILS',
+    createdAt: input.now.toISOString(),
+  };
+}
+
+function basicsOf({ personal, employment }: BodyParts): Basics {
   const firstName = str(personal, 'firstName');
   const middleName = optStr(personal, 'middleName');
   const lastName = str(personal, 'lastName');
-  const fullName = [firstName, middleName, lastName].filter(Boolean).join(' ');
   const rawType = str(employment, 'type', 'EMPLOYEE');
-  const type = (TYPES as readonly string[]).includes(rawType) ? (rawType as EmployeeType) : 'EMPLOYEE';
-  const startDate = str(employment, 'startDate');
   const term = str(employment, 'term', 'PERMANENT');
-  const endDate = term === 'FIXED_TERM' ? optStr(employment, 'endDate') : null;
-  const dateOfBirth = str(personal, 'dateOfBirth');
-
-  const item: EmployeeListItem = {
-    id: input.id,
-    employeeCode: input.employeeCode,
-    employeeId: input.employeeCode,
+  return {
     firstName,
     middleName,
     lastName,
-    fullName,
-    displayName: [firstName, lastName].filter(Boolean).join(' '),
+    fullName: [firstName, middleName, lastName].filter(Boolean).join(' '),
+    type: (TYPES as readonly string[]).includes(rawType) ? (rawType as EmployeeType) : 'EMPLOYEE',
+    startDate: str(employment, 'startDate'),
+    term,
+    endDate: term === 'FIXED_TERM' ? optStr(employment, 'endDate') : null,
+    dateOfBirth: str(personal, 'dateOfBirth'),
+  };
+}
+
+/** The employee as the list shows it: onboarding, in the entity's country. */
+function listItem({ id, employeeCode, company, entity }: CreateInput, employment: Obj, n: Basics): EmployeeListItem {
+  return {
+    id,
+    employeeCode,
+    employeeId: employeeCode,
+    firstName: n.firstName,
+    middleName: n.middleName,
+    lastName: n.lastName,
+    fullName: n.fullName,
+    displayName: [n.firstName, n.lastName].filter(Boolean).join(' '),
     workEmail: str(employment, 'workEmail'),
     designation: str(employment, 'designation'),
     department: str(employment, 'department'),
     status: 'ONBOARDING',
-    type,
-    startDate,
-    endDate,
+    type: n.type,
+    startDate: n.startDate,
+    endDate: n.endDate,
     country: entity.country,
     customerId: company.id,
     customerName: company.name,
     entity: entity.name,
   };
+}
 
+function profileOf(input: CreateInput, parts: BodyParts, basics: Basics, item: EmployeeListItem): ProfileSections {
+  const cd = countryData(input.entity.country);
+  const homeAddress = homeAddressOf(parts.address, input.entity.country);
+  return {
+    personal: personalSection(parts.personal, basics, input),
+    contact: contactSection(parts.contact),
+    address: { currentAddress: homeAddress, permanentAddress: { ...homeAddress } },
+    bank: bankSection(parts.bank, input.entity, cd),
+    education: { education: [] },
+    employment: employmentSection(input, basics, item, cd),
+    compensation: compensationSection(parts.compensation, input.entity, basics.startDate, cd),
+  };
+}
+
+function personalSection(personal: Obj, n: Basics, input: CreateInput): ProfileSections['personal'] {
+  return {
+    firstName: n.firstName,
+    middleName: n.middleName,
+    lastName: n.lastName,
+    fullLegalName: n.fullName,
+    dateOfBirth: n.dateOfBirth,
+    gender: str(personal, 'gender', 'UNDISCLOSED'),
+    maritalStatus: str(personal, 'maritalStatus', 'UNDISCLOSED'),
+    age: /^\d{4}-\d{2}-\d{2}$/.test(n.dateOfBirth) ? ageOn(n.dateOfBirth, input.now.toISOString().slice(0, 10)) : 0,
+    religion: str(personal, 'religion', 'Prefer not to say'),
+    nationalities: [{ country: str(personal, 'nationality', input.entity.country), type: 'PRIMARY' }],
+  };
+}
+
+function contactSection(contact: Obj): ProfileSections['contact'] {
+  return {
+    personalEmail: str(contact, 'personalEmail'),
+    personalPhoneNumber: str(contact, 'personalPhoneNumber'),
+    emergencyContact: {
+      name: str(contact, 'emergencyContactName'),
+      phoneNumber: str(contact, 'emergencyContactPhone'),
+      relationship: str(contact, 'emergencyContactRelationship'),
+    },
+  };
+}
+
+/** The one address a create body gives (current and permanent alike); the street name derived from line 1 when not given. */
+function homeAddressOf(address: Obj, country: string): Address {
   const addressLine1 = str(address, 'addressLine1');
-  const homeAddress = {
+  return {
     addressLine1,
     addressLine2: optStr(address, 'addressLine2'),
     streetName: str(address, 'streetName', addressLine1.replace(/\s*\d+[a-z]?\s*$/i, '').replace(/^\d+\s+/, '')),
     landmark: optStr(address, 'landmark'),
     city: str(address, 'city'),
     subdivision: str(address, 'subdivision'),
-    country: entity.country,
+    country,
     postalCode: str(address, 'postalCode'),
   };
+}
 
-  const currency = str(compensation, 'currency', entity.currency);
-  const mgr = input.manager?.item;
-  const profile: ProfileSections = {
-    personal: {
-      firstName,
-      middleName,
-      lastName,
-      fullLegalName: fullName,
-      dateOfBirth,
-      gender: str(personal, 'gender', 'UNDISCLOSED'),
-      maritalStatus: str(personal, 'maritalStatus', 'UNDISCLOSED'),
-      age: /^\d{4}-\d{2}-\d{2}$/.test(dateOfBirth) ? ageOn(dateOfBirth, input.now.toISOString().slice(0, 10)) : 0,
-      religion: str(personal, 'religion', 'Prefer not to say'),
-      nationalities: [{ country: str(personal, 'nationality', entity.country), type: 'PRIMARY' }],
-    },
-    contact: {
-      personalEmail: str(contact, 'personalEmail'),
-      personalPhoneNumber: str(contact, 'personalPhoneNumber'),
-      emergencyContact: {
-        name: str(contact, 'emergencyContactName'),
-        phoneNumber: str(contact, 'emergencyContactPhone'),
-        relationship: str(contact, 'emergencyContactRelationship'),
-      },
-    },
-    address: { currentAddress: homeAddress, permanentAddress: { ...homeAddress } },
-    bank: {
-      accountNumber: str(bank, 'iban', str(bank, 'accountNumber')),
-      accountHolderName: str(bank, 'accountHolderName'),
-      bankName: str(bank, 'bankName'),
-      branchName: str(bank, 'branchName'),
-      swiftCode: str(bank, 'bic', str(bank, 'swiftCode')),
-      localBankCode: str(bank, 'ifsc', str(bank, 'localBankCode')),
-      accountType: str(bank, 'accountType', Object.keys(bank).length > 0 ? (cd.accountTypes[0] ?? 'CHECKING') : ''),
-      currency: Object.keys(bank).length > 0 ? entity.currency : '',
-      country: Object.keys(bank).length > 0 ? entity.country : '',
-    },
-    education: { education: [] },
-    employment: {
-      employeeCode: input.employeeCode,
-      workEmail: item.workEmail,
-      entity: entity.name,
-      country: entity.country,
-      startDate,
-      status: 'ONBOARDING',
-      endDate,
-      designation: item.designation,
-      department: item.department,
-      type,
-      term,
-      noticePeriod: { ...cd.noticePeriod },
-      reportsTo: mgr
-        ? { id: mgr.id, firstName: mgr.firstName, lastName: mgr.lastName, designation: mgr.designation }
-        : { id: input.id, firstName, lastName, designation: item.designation },
-    },
-    compensation: {
-      currency,
-      baseSalary: { amount: num(compensation, 'baseSalary'), currency, period: 'ANNUAL' },
-      payFrequency: str(compensation, 'payFrequency', cd.payFrequency),
-      effectiveFrom: startDate,
-      allowances: [],
-      bonus: null,
-      ...(compensation.hasSigningBonus === true ? { signingBonus: { amount: num(compensation, 'signingBonusAmount'), currency } } : {}),
-    },
-  };
-
+/** Bank details under either the form's names (iban, bic, ifsc) or the profile's; empty when none were given. */
+function bankSection(bank: Obj, entity: CreateInput['entity'], cd: CountryData): ProfileSections['bank'] {
+  const given = Object.keys(bank).length > 0;
   return {
-    index: input.index,
-    seq: input.seq,
-    item,
-    profile,
-    stage: 'AWAITING_DYNAMIC_DETAILS',
-    createdAt: input.now.toISOString(),
+    accountNumber: str(bank, 'iban', str(bank, 'accountNumber')),
+    accountHolderName: str(bank, 'accountHolderName'),
+    bankName: str(bank, 'bankName'),
+    branchName: str(bank, 'branchName'),
+    swiftCode: str(bank, 'bic', str(bank, 'swiftCode')),
+    localBankCode: str(bank, 'ifsc', str(bank, 'localBankCode')),
+    accountType: str(bank, 'accountType', given ? (cd.accountTypes[0] ?? 'CHECKING') : ''),
+    currency: given ? entity.currency : '',
+    country: given ? entity.country : '',
+  };
+}
+
+/** Reports to the company's first employee, or to itself in an empty company. */
+function employmentSection(input: CreateInput, n: Basics, item: EmployeeListItem, cd: CountryData): ProfileSections['employment'] {
+  const mgr = input.manager?.item;
+  return {
+    employeeCode: input.employeeCode,
+    workEmail: item.workEmail,
+    entity: input.entity.name,
+    country: input.entity.country,
+    startDate: n.startDate,
+    status: 'ONBOARDING',
+    endDate: n.endDate,
+    designation: item.designation,
+    department: item.department,
+    type: n.type,
+    term: n.term,
+    noticePeriod: { ...cd.noticePeriod },
+    reportsTo: mgr
+      ? { id: mgr.id, firstName: mgr.firstName, lastName: mgr.lastName, designation: mgr.designation }
+      : { id: input.id, firstName: n.firstName, lastName: n.lastName, designation: item.designation },
+  };
+}
+
+function compensationSection(compensation: Obj, entity: CreateInput['entity'], startDate: string, cd: CountryData): ProfileSections['compensation'] {
+  const currency = str(compensation, 'currency', entity.currency);
+  return {
+    currency,
+    baseSalary: { amount: num(compensation, 'baseSalary'), currency, period: 'ANNUAL' },
+    payFrequency: str(compensation, 'payFrequency', cd.payFrequency),
+    effectiveFrom: startDate,
+    allowances: [],
+    bonus: null,
+    ...(compensation.hasSigningBonus === true ? { signingBonus: { amount: num(compensation, 'signingBonusAmount'), currency } } : {}),
   };
 }

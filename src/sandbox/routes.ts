@@ -1,6 +1,6 @@
 // The endpoint handlers of the spec: parameter rules, company-scoped reads
-// and writes, and the events that writes announce. HTTP plumbing, auth and
-// faults live in server.ts.
+// and writes, and the events that writes announce. Faults, auth and routing
+// live in gateway.ts, the HTTP plumbing in server.ts.
 import type { ErrorDetail } from './errors.js';
 import { createSections, getSchema, getServedSchema, listEntities, validateCreate, validateDynamic } from './forms.js';
 import { error, json, type RequestInfo, type SbxResponse } from './http.js';

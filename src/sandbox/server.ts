@@ -1,20 +1,20 @@
 // startSandbox(): the embedded mock of the whole API over real HTTP on
-// loopback. HTTP plumbing, routing, auth and company scoping, faults,
-// latency, the request log and webhook delivery; endpoint logic is in
-// routes.ts, data in store.ts/data.ts, forms in forms.ts, drift in
-// drift-plans.ts, the sign/rotate endpoints in webhook-admin.ts.
+// loopback. Here: its options, the HTTP plumbing (request log, latency,
+// writing the answer, closing every socket); what a request is answered is
+// decided in gateway.ts (faults, auth and company scoping, routing), endpoint
+// logic is in routes.ts, data in store.ts/data.ts, forms in forms.ts, drift
+// in drift-plans.ts, the sign/rotate endpoints in webhook-admin.ts.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { COMPANY_A, COMPANY_B, COMPANY_B_EMPLOYEES } from './companies.js';
 import { Faults, type FaultRule } from './faults.js';
 import { DriftPlans, type DriftPlan } from './drift-plans.js';
-import { bearerToken, BodyTooLargeError, error, json, readBody, type RequestInfo, type SbxResponse } from './http.js';
-import { JWKS_PATH, ROUTES, type RouteContext } from './routes.js';
+import { Gateway, type Company } from './gateway.js';
+import { error, type RequestInfo, type SbxResponse } from './http.js';
 import { createSigner, type Signer } from './signing.js';
 import { CompanyStore } from './store.js';
-import { envelope, WebhookSender } from './webhook.js';
-import { WEBHOOK_ADMIN_PREFIX, webhookAdmin } from './webhook-admin.js';
+import { WebhookSender } from './webhook.js';
 
 export type { FaultKind, FaultRule } from './faults.js';
 export type { Signer, Jwks, PublicJwk, RotateOptions, SignOptions } from './signing.js';
@@ -105,22 +105,26 @@ function firstValues(q: URLSearchParams): Record<string, string> {
   return out;
 }
 
-export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+/** The options checked, with their defaults: a loopback host, a bounded company, an http(s) webhook URL. */
+function checkedOptions(opts: SandboxOptions): { host: string; employees: number; seed: number } {
   const host = loopbackHost(opts.host ?? '127.0.0.1');
   const employees = opts.employees ?? DEFAULT_EMPLOYEES;
   if (!Number.isInteger(employees) || employees < 0 || employees > MAX_EMPLOYEES) {
     throw new RangeError(`employees must be an integer between 0 and ${MAX_EMPLOYEES}`);
   }
-  const seed = opts.seed ?? 1;
   if (opts.webhookUrl !== undefined && !/^https?:\/\//.test(opts.webhookUrl)) {
     throw new Error(`webhookUrl must be an http(s) URL, got "${opts.webhookUrl}"`);
   }
+  return { host, employees, seed: opts.seed ?? 1 };
+}
 
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const { host, employees, seed } = checkedOptions(opts);
   const stores = {
     A: new CompanyStore(COMPANY_A, seed, employees),
     B: new CompanyStore(COMPANY_B, seed, COMPANY_B_EMPLOYEES),
   };
-  const tokenToCompany = new Map<string, 'A' | 'B'>([
+  const tokens = new Map<string, Company>([
     [SANDBOX_TOKENS.companyA, 'A'],
     [SANDBOX_TOKENS.companyB, 'B'],
   ]);
@@ -128,87 +132,130 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const faults = new Faults(seed, opts);
   const drift = new DriftPlans(stores, faults);
   const sender = new WebhookSender();
-  const requests: RequestLogEntry[] = [];
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  let closed = false;
+  const webhooks = opts.webhookUrl ? { url: opts.webhookUrl, sender } : undefined;
+  const gateway = new Gateway({ stores, tokens, noPermissionToken: SANDBOX_TOKENS.noPermission, signer, faults, drift, webhooks });
+  const server = new SandboxServer(gateway, faults, sender);
+  const url = await server.listen(opts.port ?? 0, host);
 
-  function emitter(): { emit: RouteContext['emit']; flush: () => void } {
-    const queued: { eventType: string; data: Record<string, unknown> }[] = [];
-    return {
-      emit: (eventType, data) => {
-        if (opts.webhookUrl) queued.push({ eventType, data });
-      },
-      flush: () => {
-        for (const ev of queued) {
-          void signer
-            .sign(envelope(ev.eventType, ev.data))
-            .then((jws) => (closed ? undefined : sender.deliver(opts.webhookUrl!, jws)))
-            .catch(() => undefined); // delivery is best effort, like the real service's first attempt
-        }
-      },
+  return {
+    url,
+    tokens: { ...SANDBOX_TOKENS },
+    companies: {
+      A: { id: COMPANY_A.id, name: COMPANY_A.name },
+      B: { id: COMPANY_B.id, name: COMPANY_B.name },
+    },
+    signer,
+    requests: server.requests,
+    setFaults: (f) => faults.set(f),
+    injectFault: (rule) => faults.inject(rule),
+    drift: (plan) => drift.schedule(plan),
+    close: () => server.close(),
+  };
+}
+
+/**
+ * The HTTP plumbing around the gateway: every request logged, answered after
+ * the configured latency (or dropped, for a reset fault), and on close every
+ * socket (keep-alive too), pending answer and webhook delivery ended.
+ */
+class SandboxServer {
+  /** every request received, in order */
+  readonly requests: RequestLogEntry[] = [];
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly faults: Faults,
+    private readonly sender: WebhookSender,
+  ) {
+    this.server = createServer((req, res) => this.handle(req, res));
+    this.server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    this.server.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+      else socket.destroy();
+    });
+  }
+
+  /** Listens on host:port (0: OS-chosen); resolves with the base URL. */
+  async listen(port: number, host: string): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.server.address() as AddressInfo;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  }
+
+  /** Idempotent: every call resolves when the server has closed. */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.closed = true;
+      this.closing = new Promise<void>((resolve) => {
+        for (const t of this.timers) clearTimeout(t);
+        this.timers.clear();
+        this.sender.close();
+        this.server.close(() => resolve());
+        this.server.closeAllConnections();
+        for (const s of this.sockets) s.destroy();
+        this.sockets.clear();
+      });
+    }
+    return this.closing;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const { info, entry } = this.logged(req);
+    this.gateway
+      .dispatch(req, info, entry)
+      .catch((e: unknown) => error(500, info, { message: `an unexpected error occurred: ${(e as Error)?.message ?? String(e)}` }))
+      .then((out) => this.answerAfterLatency(req, res, entry, info, out))
+      .catch(() => undefined);
+  }
+
+  /** The request's facts for the gateway, and its entry in the request log (the token itself is never kept). */
+  private logged(req: IncomingMessage): { info: RequestInfo; entry: RequestLogEntry } {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const rawPath = url.pathname;
+    const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') || '/' : rawPath;
+    const method = (req.method ?? 'GET').toUpperCase();
+    const info: RequestInfo = { method, path, query: url.searchParams, correlationId: randomUUID() };
+    const entry: RequestLogEntry = {
+      method,
+      path: rawPath,
+      query: firstValues(url.searchParams),
+      authorization: req.headers.authorization !== undefined,
+      status: 0,
+      at: Date.now(),
     };
+    this.requests.push(entry);
+    return { info, entry };
   }
 
-  const admin = webhookAdmin(signer, (token) => tokenToCompany.has(token));
-
-  async function dispatch(req: IncomingMessage, info: RequestInfo, entry: RequestLogEntry): Promise<SbxResponse> {
-    const { method, path } = info;
-    const isV1 = path === '/v1' || path.startsWith('/v1/');
-    const isJwks = path === JWKS_PATH;
-
-    const fault = faults.pick(method, path, isV1 && !isJwks);
-    if (fault) return faults.response(fault, info);
-
-    if (isJwks) {
-      if (method !== 'GET') return { ...error(405, info), headers: { 'content-type': 'application/json', allow: 'GET' } };
-      return { ...json(200, signer.jwks()), headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600' } };
+  private answerAfterLatency(req: IncomingMessage, res: ServerResponse, entry: RequestLogEntry, info: RequestInfo, out: SbxResponse): void {
+    const delay = this.faults.latencyMs;
+    if (delay <= 0 || this.closed) {
+      this.write(req, res, entry, info, out);
+      return;
     }
-    if (path.startsWith(WEBHOOK_ADMIN_PREFIX)) return admin(req, info);
-    if (!isV1) return error(404, info, { message: `no route for ${method} ${path}` });
-
-    // Authentication and permission, before routing (like a gateway).
-    const token = bearerToken(req);
-    if (token === undefined) return error(401, info);
-    if (token === SANDBOX_TOKENS.noPermission) return error(403, info);
-    const company = tokenToCompany.get(token);
-    if (!company) return error(401, info, { message: 'AUTHORIZATION_INVALID_TOKEN' });
-
-    const pathMatches = ROUTES.filter((r) => r.pattern.test(path));
-    if (pathMatches.length === 0) return error(404, info, { message: `no route for ${method} ${path}` });
-    const route = pathMatches.find((r) => r.method === method);
-    if (!route) {
-      const allow = pathMatches.map((r) => r.method).join(', ');
-      const r = error(405, info, { message: `method ${method} not allowed on ${path}; allowed: ${allow}` });
-      return { ...r, headers: { ...r.headers, allow } };
-    }
-
-    if (method === 'GET' && path === '/v1/employees') drift.beforeList(company);
-    const { emit, flush } = emitter();
-    const ctx: RouteContext = { store: stores[company], req: info, emit };
-    if (method === 'POST' || method === 'PATCH') {
-      let raw: string;
-      try {
-        raw = await readBody(req);
-      } catch (e) {
-        if (e instanceof BodyTooLargeError) return error(413, info);
-        throw e;
-      }
-      if (raw.trim() === '') return error(400, info, { message: 'request body is required', details: [{ field: 'body', message: 'is required' }] });
-      try {
-        ctx.body = JSON.parse(raw) as unknown;
-        entry.body = JSON.parse(raw) as unknown; // its own copy: routes may keep and change ctx.body
-      } catch (e) {
-        return error(400, info, { message: 'request body is not valid JSON', details: [{ field: 'body', message: (e as Error).message }] });
-      }
-    }
-    const params = route.pattern.exec(path)!.slice(1);
-    const res = await route.handler(ctx, params);
-    return { ...res, after: flush };
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.write(req, res, entry, info, out);
+    }, delay);
+    this.timers.add(t);
   }
 
-  function write(req: IncomingMessage, res: ServerResponse, entry: RequestLogEntry, info: RequestInfo, out: SbxResponse): void {
-    if (closed || res.destroyed || res.headersSent) return;
+  private write(req: IncomingMessage, res: ServerResponse, entry: RequestLogEntry, info: RequestInfo, out: SbxResponse): void {
+    if (this.closed || res.destroyed || res.headersSent) return;
     if (out.reset) {
       entry.status = 0;
       req.socket.destroy();
@@ -222,89 +269,4 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     res.end(out.status === 204 ? undefined : body);
     if (out.after) out.after();
   }
-
-  const server = createServer((req, res) => {
-    const correlationId = randomUUID();
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const rawPath = url.pathname;
-    const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') || '/' : rawPath;
-    const method = (req.method ?? 'GET').toUpperCase();
-    const info: RequestInfo = { method, path, query: url.searchParams, correlationId };
-    const entry: RequestLogEntry = {
-      method,
-      path: rawPath,
-      query: firstValues(url.searchParams),
-      authorization: req.headers.authorization !== undefined,
-      status: 0,
-      at: Date.now(),
-    };
-    requests.push(entry);
-
-    dispatch(req, info, entry)
-      .catch((e: unknown) => error(500, info, { message: `an unexpected error occurred: ${(e as Error)?.message ?? String(e)}` }))
-      .then((out) => {
-        const delay = faults.latencyMs;
-        if (delay > 0 && !closed) {
-          const t = setTimeout(() => {
-            timers.delete(t);
-            write(req, res, entry, info, out);
-          }, delay);
-          timers.add(t);
-        } else {
-          write(req, res, entry, info, out);
-        }
-      })
-      .catch(() => undefined);
-  });
-
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-    else socket.destroy();
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    if (!closing) {
-      closed = true;
-      closing = new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
-        sender.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const s of sockets) s.destroy();
-        sockets.clear();
-      });
-    }
-    return closing;
-  };
-
-  return {
-    url,
-    tokens: { ...SANDBOX_TOKENS },
-    companies: {
-      A: { id: COMPANY_A.id, name: COMPANY_A.name },
-      B: { id: COMPANY_B.id, name: COMPANY_B.name },
-    },
-    signer,
-    requests,
-    setFaults: (f) => faults.set(f),
-    injectFault: (rule) => faults.inject(rule),
-    drift: (plan) => drift.schedule(plan),
-    close,
-  };
 }

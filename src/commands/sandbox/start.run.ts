@@ -1,10 +1,7 @@
 import type { OptionsOf } from '../../command.js';
 import type { start } from './start.js';
 import type { Context } from '../../context.js';
-import { listenError, UsageError } from '../../errors.js';
-import type { SandboxOptions } from '../../sandbox/server.js';
-
-
+import { InterruptedError, listenError } from '../../errors.js';
 
 export async function run(opts: OptionsOf<typeof start>, ctx: Context): Promise<void> {
   const { startSandbox } = await import('../../sandbox/server.js');
@@ -22,9 +19,13 @@ export async function run(opts: OptionsOf<typeof start>, ctx: Context): Promise<
   io.stdout.write(`  No-permission token:  ${sandbox.tokens.noPermission}\n\n`);
   io.stdout.write(`Try:  PARTNER_BASE_URL=${sandbox.url} PARTNER_TOKEN=${sandbox.tokens.companyA} partner employees list\n`);
   io.stderr.write('Press Ctrl-C to stop.\n');
-  // Serve until Ctrl-C aborts the context's signal.
+  // Serve until Ctrl-C (or another stop signal) aborts the context's signal.
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  // Closed here, not only at cleanup, so the line below is true when it is read: the port is free again.
+  await sandbox.close();
+  // Said for a stop signal only: a closed or failed stdout has its own ending (a quiet exit, or one line of failure).
+  if (ctx.signal.reason instanceof InterruptedError) ctx.log.info(`Stopped the sandbox at ${sandbox.url}.`);
 }
