@@ -98,22 +98,21 @@ function notLoaded(dir: string, problem: string): Error {
 export function unsafeParent(dir: string, uid = process.getuid?.()): { dir: string; problem: string } | undefined {
   if (uid === undefined || process.platform === 'win32') return undefined; // the profile's ACL
   for (const path of new Set([dir, realpathSync(dir)])) {
-    let child = path;
-    for (let parent = dirname(path); ; child = parent, parent = dirname(parent)) {
-      const problem = unsafeAncestor(parent, lstatSync(parent), lstatSync(child).uid, uid, child === path);
+    for (let child = path, parent = dirname(path); child !== parent; child = parent, parent = dirname(parent)) {
+      const problem = unsafeAncestor(lstatSync(parent), lstatSync(child).uid, uid, child === path);
       if (problem) return { dir: parent, problem };
-      if (parent === dirname(parent)) return undefined;
     }
   }
   return undefined;
 }
 
-function unsafeAncestor(path: string, st: { uid: number; mode: number; isSymbolicLink(): boolean }, childUid: number, uid: number, directParent: boolean): string | undefined {
+function unsafeAncestor(st: { uid: number; mode: number; isSymbolicLink(): boolean }, childUid: number, uid: number, directParent: boolean): string | undefined {
   if (directParent && st.uid !== uid) return "holds partner's native directory but belongs to another user";
   if (st.uid !== uid && st.uid !== 0) return 'belongs to another user';
   if (st.isSymbolicLink()) return undefined; // its target is checked as part of the real path
   if (!(st.mode & 0o022)) return undefined;
-  if (st.mode & 0o1000 && st.uid === 0 && childUid === uid && !directParent) return undefined; // like /tmp
+  // Sticky and root's, like /tmp: only the owner of the directory below (the user, or root) can rename it.
+  if (st.mode & 0o1000 && st.uid === 0 && (childUid === uid || childUid === 0) && !directParent) return undefined;
   return `can be written by other users (mode ${(st.mode & 0o7777).toString(8)})`;
 }
 
