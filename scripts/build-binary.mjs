@@ -7,8 +7,9 @@
 //    script), the CLI (src/sea-cli.ts, an asset the entry runs), the jq worker
 //    (an asset the CLI starts as a worker thread from its text), and jq-wasm's
 //    emscripten module (an asset: output/jq-engine.ts reads its inlined wasm);
-// 2. V8's code cache of the CLI script, made by the pinned Node itself (an
-//    asset: the CLI is compiled from it, and only when a command runs);
+// 2. V8's code cache of the CLI script, made by the pinned Node itself after a
+//    training lookup (scripts/sea-code-cache.cjs; an asset: the CLI is
+//    compiled from it, and only when a command runs);
 // 3. the preparation blob made by that Node (--experimental-sea-config), with
 //    the code cache of the small entry on and each native addon as an asset
 //    (src/runtime/native-addon.ts loads it from a private, checked directory);
@@ -96,10 +97,11 @@ await build({ ...esbuildOptions, entryPoints: [join(root, 'src', 'output', 'jq-w
 assets['js/jq-wasm.cjs'] = require.resolve('jq-wasm/dist/build/jq.js');
 
 const node = opt.node ?? fetchNode(pinnedNode('24'));
-// The CLI's code cache, made by the Node the executable runs (V8 refuses a cache of another
-// version or other flags, and the script is then compiled from source: slower, nothing else).
+// The CLI's code cache, made by the Node the executable runs after a training lookup
+// (scripts/sea-code-cache.cjs; V8 refuses a cache of another version or other flags, and the
+// script is then compiled from source: slower, nothing else).
 assets['js/cli.cache'] = join(work, 'cli.cache');
-run(node, ['-e', "const fs = require('node:fs'); const vm = require('node:vm'); fs.writeFileSync(process.argv[2], new vm.Script(fs.readFileSync(process.argv[1], 'utf8'), { filename: 'partner-cli.cjs' }).createCachedData());", cli, assets['js/cli.cache']]);
+run(node, [join(root, 'scripts', 'sea-code-cache.cjs'), cli, assets['js/cli.cache'], join(work, 'training')]);
 
 const blob = join(work, 'partner.blob');
 const config = join(work, 'sea-config.json');

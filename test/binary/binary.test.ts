@@ -13,9 +13,10 @@ const EXE = join(ROOT, 'dist', 'partner-linux-x64');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; config: { nodeVersions: Record<string, string> } };
 let dir: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
+let built: SpawnSyncReturns<string>;
 
 beforeAll(() => {
-  const built = spawnSync('npm', ['run', 'build:binary'], { cwd: ROOT, encoding: 'utf8', timeout: 590_000 });
+  built = spawnSync('npm', ['run', 'build:binary'], { cwd: ROOT, encoding: 'utf8', timeout: 590_000 });
   if (built.status !== 0) throw new Error(`npm run build:binary failed: ${built.stdout}\n${built.stderr}`);
   dir = tempDir();
   // An empty bin directory first and last: no node, no npm, nothing a shell would find.
@@ -28,6 +29,20 @@ function run(args: string[], input?: string): SpawnSyncReturns<string> {
 }
 
 describe('the single-file executable (dist/partner-linux-x64)', () => {
+  it("the build prints its own line and nothing else (npm run's headers aside)", () => {
+    expect(built.stderr).toBe('');
+    const lines = built.stdout.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('> '));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^built dist\/partner-linux-x64 \([0-9a-f]{12}…, Node v\d+\.\d+\.\d+\) and dist\/SHA256SUMS$/);
+  });
+
+  it('sha256sum -c SHA256SUMS passes where the README runs it (in dist/)', () => {
+    const check = spawnSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: join(ROOT, 'dist'), encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
+    expect(check.stdout).toBe('partner-linux-x64: OK\n');
+  });
+
   it('is checksummed in dist/SHA256SUMS', () => {
     const [sum, name] = readFileSync(join(ROOT, 'dist', 'SHA256SUMS'), 'utf8').trim().split(/\s+/);
     expect(name).toBe('partner-linux-x64');
@@ -134,4 +149,61 @@ describe.skipIf(missingSecretServiceTools().length > 0)('the single-file executa
     expect(logout.status, logout.stderr).toBe(0);
     expect(service.items()).toHaveLength(before);
   }, 90_000);
+});
+
+// jq runs on a worker thread in the executable too (its script an asset): a filter that never ends
+// is stopped by Ctrl-C or SIGTERM, and jq is as fast as from `node bin/partner.js`.
+describe('the single-file executable: --jq on a worker thread', () => {
+  let sandbox: { url: string; tokens: { companyA: string }; close(): Promise<void> };
+  beforeAll(async () => {
+    const { startSandbox } = await import('../../src/sandbox/server.js');
+    sandbox = await startSandbox({ employees: 600 });
+  }, 30_000);
+  afterAll(async () => sandbox?.close());
+
+  /** The executable (or `node bin/partner.js`) against the test's sandbox; not spawnSync: the sandbox answers from this process. */
+  function start(cmd: string, args: string[], extra: NodeJS.ProcessEnv = {}) {
+    const child = spawn(cmd, args, { env: { ...env, PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const began = performance.now();
+    const done = new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number }>((resolve) =>
+      child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr, ms: performance.now() - began })),
+    );
+    return { child, done };
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`a runaway filter (def f: f; f) stops on ${signal}: "Cancelled.", exit 130`, async () => {
+      const run = start(EXE, ['employees', 'list', '--page-size', '2', '--jq', 'def f: f; f']);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(run.child.exitCode).toBeNull(); // still spinning
+      run.child.kill(signal);
+      const r = await run.done;
+      expect(r.signal).toBeNull(); // it exited by itself, not killed by the signal
+      expect(r.status).toBe(130);
+      expect(r.stderr).toContain('Cancelled.');
+      expect(r.ms).toBeLessThan(15_000);
+    }, 30_000);
+  }
+
+  it("--all --limit 500 --jq '.data | length': the same answer as node bin/partner.js, within 1.5x its time", async () => {
+    const args = ['employees', 'list', '--all', '--limit', '500', '--jq', '.data | length'];
+    const script = { PATH: process.env.PATH };
+    const times = { exe: [] as number[], script: [] as number[] };
+    // Interleaved pairs; the fastest of three of each (the machine's other load only adds time).
+    for (let i = 0; i < 3; i++) {
+      const a = await start(EXE, args).done;
+      const b = await start(process.execPath, [join(ROOT, 'bin', 'partner.js'), ...args], script).done;
+      expect(a.status, a.stderr).toBe(0);
+      expect(b.status, b.stderr).toBe(0);
+      expect(a.stdout).toBe('500\n');
+      expect(a.stdout).toBe(b.stdout);
+      times.exe.push(a.ms);
+      times.script.push(b.ms);
+    }
+    expect(Math.min(...times.exe)).toBeLessThanOrEqual(1.5 * Math.min(...times.script));
+  }, 120_000);
 });
