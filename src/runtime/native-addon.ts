@@ -22,21 +22,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync, fsyncSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { cacheDir } from '../config/paths.js';
+import { runningSea, type SeaAssets as AllSeaAssets } from './sea-assets.js';
 
 /** The part of node:sea used here (injected by tests). */
-export interface SeaAssets {
-  isSea(): boolean;
-  getRawAsset(key: string): ArrayBuffer;
-}
+export type SeaAssets = Pick<AllSeaAssets, 'isSea' | 'getRawAsset'>;
 
 /** The asset key of a package's addon in the executable (scripts/build-binary.mjs uses the same). */
 export function addonAssetKey(pkg: string): string {
   return `native/${pkg}.node`;
-}
-
-/** node:sea (a built-in: reached the same way from the ES module build and the executable's one CommonJS script). */
-function nodeSea(): SeaAssets | undefined {
-  return process.getBuiltinModule('node:sea') as SeaAssets | undefined;
 }
 
 export interface AddonOptions {
@@ -53,7 +46,7 @@ export interface AddonOptions {
  * to fix), or the asset is missing from the executable.
  */
 export function seaNativeAddon<T>(pkg: string, opts: AddonOptions = {}): T | undefined {
-  const sea = opts.sea ?? nodeSea();
+  const sea = opts.sea ?? runningSea();
   if (!sea?.isSea()) return undefined;
   const bytes = Buffer.from(sea.getRawAsset(addonAssetKey(pkg)));
   const file = extractAddon(bytes, privateAddonDir(opts.baseDir ?? join(cacheDir(opts.env ?? process.env), 'native')));
