@@ -2,7 +2,7 @@
 // and an environment of its own: it needs nothing from the machine but the kernel.
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
@@ -206,4 +206,41 @@ describe('the single-file executable: --jq on a worker thread', () => {
     }
     expect(Math.min(...times.exe)).toBeLessThanOrEqual(1.5 * Math.min(...times.script));
   }, 120_000);
+});
+
+// The keyring addon extracted into a shared cache: another user (uid 65534, as root can play it)
+// made `partner/` first in a sticky XDG_CACHE_HOME and could swap `native/` under it. The
+// executable refuses to load from there: nothing is written below the other user's directory.
+describe.skipIf(process.getuid?.() !== 0)('the single-file executable and a shared cache directory', () => {
+  let sandbox: { url: string; tokens: { companyA: string }; close(): Promise<void> };
+  beforeAll(async () => {
+    const { startSandbox } = await import('../../src/sandbox/server.js');
+    sandbox = await startSandbox({});
+  }, 30_000);
+  afterAll(async () => sandbox?.close());
+
+  it('refuses to extract or load the keyring addon under a partner/ another user made', async () => {
+    const shared = join(dir.path, 'shared-cache');
+    mkdirSync(join(shared, 'partner'), { recursive: true });
+    chmodSync(shared, 0o1777);
+    chmodSync(join(shared, 'partner'), 0o777);
+    chownSync(join(shared, 'partner'), 65534, 65534);
+    const sharedEnv: NodeJS.ProcessEnv = { ...env, XDG_CACHE_HOME: shared, PARTNER_CONFIG_DIR: join(dir.path, 'sconfig'), PARTNER_STATE_DIR: join(dir.path, 'sstate') };
+    delete sharedEnv.PARTNER_CACHE_DIR;
+    // auth login checks the token, then stores it in the keyring: the keyring helper loads the addon first.
+    // Not spawnSync: the sandbox answers from this process.
+    const r = await new Promise<{ status: number | null; out: string }>((resolve) => {
+      const child = spawn(EXE, ['auth', 'login', '--base-url', sandbox.url, '--with-token'], { env: sharedEnv, stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      child.on('close', (status) => resolve({ status, out }));
+      child.stdin.end(`${sandbox.tokens.companyA}\n`);
+    });
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/shared-cache\/partner holds partner's native directory but belongs to another user: partner will not load a native module from there/);
+    expect(r.out).not.toMatch(/\n\s+at /); // no stack trace
+    // Nothing extracted below the other user's directory.
+    expect(readdirSync(join(shared, 'partner')).flatMap((d) => readdirSync(join(shared, 'partner', d)))).toEqual([]);
+  }, 90_000);
 });
