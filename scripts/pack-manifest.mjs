@@ -1,11 +1,13 @@
-// npm's `prepack` and `postpack`: the packed package.json has no `prepare`
-// script. `prepare` builds dist/ in a clone (npm ci, a git install); a tarball
-// already holds dist/, and npm 11 lists a package's `prepare` among the
-// scripts "not yet covered by allowScripts" when it installs a tarball,
-// although it never runs it there: a note about a build that does not happen.
-// `strip` (prepack) keeps the real file as .package.json.prepack and writes
-// the one to pack; `restore` (postpack) puts it back. A pack stopped halfway
-// leaves the copy: the next strip or restore puts it back first.
+// npm's `prepack` (after the build) and `postpack`: the packed package.json
+// has no `prepare` script. `prepare` builds dist/ in a clone (`npm ci`); a
+// tarball already holds dist/, and npm 11 lists a tarball's `prepare` among
+// the install scripts "not yet covered by allowScripts" when it installs it,
+// although it never runs it there: a warning about a build that does not
+// happen. `strip` (prepack) keeps the real file as .package.json.prepack and
+// writes the one to pack; `restore` (postpack) puts it back. A pack stopped
+// halfway leaves the copy: the next strip or restore puts it back first.
+// prepack builds dist/ before it strips: npm pack reads the package.json left
+// by prepack to find `prepare`, so the stripped one builds nothing.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 

@@ -6,7 +6,7 @@
 // time limit. The request comes on stdin (the token never on argv), the answer
 // goes to stdout as one JSON object.
 import { loadKeyringModule } from './keyring-module.js';
-import { isSingleExecutable } from '../runtime/sea.js';
+import { isSingleExecutable } from '../runtime/sea-assets.js';
 import type { KeyringReply, KeyringRequest } from './keyring.js';
 
 /** A request is a few hundred bytes and a token (at most 8192 characters). */

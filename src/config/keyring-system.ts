@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { SEA_CHILD_ARG } from './keyring-child-arg.js';
-import { isSingleExecutable } from '../runtime/sea.js';
+import { isSingleExecutable } from '../runtime/sea-assets.js';
 import { KeyringError, type KeyringBackend, type KeyringProblem, type KeyringReply, type KeyringRequest } from './keyring.js';
 
 /** An unlock prompt left unanswered fails after this long. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { evalCommonJs, SEA_ASSET, seaAssetText } from '../runtime/sea-assets.js';
 
 // The embedded jq itself (jq 1.7 of the jq-wasm package compiled to
 // WebAssembly, ~1.3 MB of JavaScript with the wasm inlined as base64; no
@@ -53,12 +54,18 @@ interface EmscriptenModule {
 type Factory = (moduleArg: Record<string, unknown>) => Promise<EmscriptenModule>;
 type WasiFn = (fd: number, iov: number, iovcnt: number, pnum: number) => number;
 
-/** jq-wasm's Emscripten factory and its module, compiled from the wasm inlined in the factory's file. */
-async function loadJqWasm(): Promise<{ factory: Factory; wasm: WebAssembly.Module }> {
+/** jq-wasm's emscripten module and its source text: from node_modules, or the single executable's asset. */
+function jqModule(): { factory: Factory; source: string } {
+  const asset = seaAssetText(SEA_ASSET.jqModule);
+  if (asset !== undefined) return { factory: evalCommonJs(asset, 'jq-wasm.cjs') as Factory, source: asset };
   const require = createRequire(import.meta.url);
   const path = require.resolve('jq-wasm/dist/build/jq.js');
-  const factory = require(path) as Factory;
-  const source = readFileSync(path, 'latin1');
+  return { factory: require(path) as Factory, source: readFileSync(path, 'latin1') };
+}
+
+/** jq-wasm's Emscripten factory and its module, compiled from the wasm inlined in the factory's file. */
+async function loadJqWasm(): Promise<{ factory: Factory; wasm: WebAssembly.Module }> {
+  const { factory, source } = jqModule();
   const marker = 'data:application/octet-stream;base64,';
   // The payload is the data URI that starts with the wasm magic ("\0asm" is AGFzbQ in base64).
   const start = source.indexOf(`${marker}AGFzbQ`);

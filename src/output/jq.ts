@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { CancelledError, CliError, ExitCode, UsageError } from '../errors.js';
 import { jsonOf } from './depth.js';
+import { SEA_ASSET, seaAssetText } from '../runtime/sea-assets.js';
 import { OUTPUT_FLAGS, type JqLimits, type JqResult } from './jq-engine.js';
 import type { JqJob, JqReply } from './jq-worker.js';
 
@@ -102,7 +103,10 @@ let worker: Worker | undefined;
 /** The job in flight on the worker (one at a time: see runJq). */
 let pending: { limits: JqLimits; resolve: (r: JqResult) => void; reject: (e: unknown) => void } | undefined;
 
-function workerUrl(): URL | undefined {
+/** The worker's script: dist/jq-worker.js beside the build, or its text inside the single executable. */
+function workerUrl(): URL | string | undefined {
+  const code = seaAssetText(SEA_ASSET.jqWorker);
+  if (code !== undefined) return code;
   const url = new URL('./jq-worker.js', import.meta.url);
   // Only the build has the worker file (scripts/bundle.mjs); the sources (unit tests) run jq in this thread.
   return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
@@ -132,7 +136,7 @@ async function runJq(input: string, args: string[], signal?: AbortSignal): Promi
 /** The end of the last job queued for the worker. */
 let queue: Promise<void> = Promise.resolve();
 
-async function runInWorker(url: URL, input: string, args: string[], limits: JqLimits, signal?: AbortSignal): Promise<JqResult> {
+async function runInWorker(url: URL | string, input: string, args: string[], limits: JqLimits, signal?: AbortSignal): Promise<JqResult> {
   signal?.throwIfAborted();
   const w = await startWorker(url);
   return new Promise<JqResult>((resolve, reject) => {
@@ -166,10 +170,10 @@ async function runInWorker(url: URL, input: string, args: string[], limits: JqLi
   });
 }
 
-async function startWorker(url: URL): Promise<Worker> {
+async function startWorker(url: URL | string): Promise<Worker> {
   if (worker) return worker;
   const { Worker } = await import('node:worker_threads');
-  const w = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const w = new Worker(url, { eval: typeof url === 'string', resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   w.on('message', (reply: JqReply) => {
     if (reply.ok) pending?.resolve({ stdout: reply.stdout, stderr: reply.stderr, status: reply.status });
     else if ('limit' in reply) pending?.reject(pending && limitError(reply.limit, pending.limits));

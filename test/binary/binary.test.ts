@@ -2,7 +2,7 @@
 // and an environment of its own: it needs nothing from the machine but the kernel.
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
@@ -13,9 +13,10 @@ const EXE = join(ROOT, 'dist', 'partner-linux-x64');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; config: { nodeVersions: Record<string, string> } };
 let dir: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
+let built: SpawnSyncReturns<string>;
 
 beforeAll(() => {
-  const built = spawnSync('npm', ['run', 'build:binary'], { cwd: ROOT, encoding: 'utf8', timeout: 590_000 });
+  built = spawnSync('npm', ['run', 'build:binary'], { cwd: ROOT, encoding: 'utf8', timeout: 590_000 });
   if (built.status !== 0) throw new Error(`npm run build:binary failed: ${built.stdout}\n${built.stderr}`);
   dir = tempDir();
   // An empty bin directory first and last: no node, no npm, nothing a shell would find.
@@ -28,6 +29,20 @@ function run(args: string[], input?: string): SpawnSyncReturns<string> {
 }
 
 describe('the single-file executable (dist/partner-linux-x64)', () => {
+  it("the build prints its own line and nothing else (npm run's headers aside)", () => {
+    expect(built.stderr).toBe('');
+    const lines = built.stdout.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('> '));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^built dist\/partner-linux-x64 \([0-9a-f]{12}…, Node v\d+\.\d+\.\d+\) and dist\/SHA256SUMS$/);
+  });
+
+  it('sha256sum -c SHA256SUMS passes where the README runs it (in dist/)', () => {
+    const check = spawnSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: join(ROOT, 'dist'), encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
+    expect(check.stdout).toBe('partner-linux-x64: OK\n');
+  });
+
   it('is checksummed in dist/SHA256SUMS', () => {
     const [sum, name] = readFileSync(join(ROOT, 'dist', 'SHA256SUMS'), 'utf8').trim().split(/\s+/);
     expect(name).toBe('partner-linux-x64');
@@ -133,5 +148,99 @@ describe.skipIf(missingSecretServiceTools().length > 0)('the single-file executa
     const logout = await exe(['auth', 'logout']);
     expect(logout.status, logout.stderr).toBe(0);
     expect(service.items()).toHaveLength(before);
+  }, 90_000);
+});
+
+// jq runs on a worker thread in the executable too (its script an asset): a filter that never ends
+// is stopped by Ctrl-C or SIGTERM, and jq is as fast as from `node bin/partner.js`.
+describe('the single-file executable: --jq on a worker thread', () => {
+  let sandbox: { url: string; tokens: { companyA: string }; close(): Promise<void> };
+  beforeAll(async () => {
+    const { startSandbox } = await import('../../src/sandbox/server.js');
+    sandbox = await startSandbox({ employees: 600 });
+  }, 30_000);
+  afterAll(async () => sandbox?.close());
+
+  /** The executable (or `node bin/partner.js`) against the test's sandbox; not spawnSync: the sandbox answers from this process. */
+  function start(cmd: string, args: string[], extra: NodeJS.ProcessEnv = {}) {
+    const child = spawn(cmd, args, { env: { ...env, PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const began = performance.now();
+    const done = new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number }>((resolve) =>
+      child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr, ms: performance.now() - began })),
+    );
+    return { child, done };
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`a runaway filter (def f: f; f) stops on ${signal}: "Cancelled.", exit 130`, async () => {
+      const run = start(EXE, ['employees', 'list', '--page-size', '2', '--jq', 'def f: f; f']);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(run.child.exitCode).toBeNull(); // still spinning
+      run.child.kill(signal);
+      const r = await run.done;
+      expect(r.signal).toBeNull(); // it exited by itself, not killed by the signal
+      expect(r.status).toBe(130);
+      expect(r.stderr).toContain('Cancelled.');
+      expect(r.ms).toBeLessThan(15_000);
+    }, 30_000);
+  }
+
+  it("--all --limit 500 --jq '.data | length': the same answer as node bin/partner.js, within 1.5x its time", async () => {
+    const args = ['employees', 'list', '--all', '--limit', '500', '--jq', '.data | length'];
+    const script = { PATH: process.env.PATH };
+    const times = { exe: [] as number[], script: [] as number[] };
+    // Interleaved pairs; the fastest of three of each (the machine's other load only adds time).
+    for (let i = 0; i < 3; i++) {
+      const a = await start(EXE, args).done;
+      const b = await start(process.execPath, [join(ROOT, 'bin', 'partner.js'), ...args], script).done;
+      expect(a.status, a.stderr).toBe(0);
+      expect(b.status, b.stderr).toBe(0);
+      expect(a.stdout).toBe('500\n');
+      expect(a.stdout).toBe(b.stdout);
+      times.exe.push(a.ms);
+      times.script.push(b.ms);
+    }
+    expect(Math.min(...times.exe)).toBeLessThanOrEqual(1.5 * Math.min(...times.script));
+  }, 120_000);
+});
+
+// The keyring addon extracted into a shared cache: another user (uid 65534, as root can play it)
+// made `partner/` first in a sticky XDG_CACHE_HOME and could swap `native/` under it. The
+// executable refuses to load from there: nothing is written below the other user's directory.
+describe.skipIf(process.getuid?.() !== 0)('the single-file executable and a shared cache directory', () => {
+  let sandbox: { url: string; tokens: { companyA: string }; close(): Promise<void> };
+  beforeAll(async () => {
+    const { startSandbox } = await import('../../src/sandbox/server.js');
+    sandbox = await startSandbox({});
+  }, 30_000);
+  afterAll(async () => sandbox?.close());
+
+  it('refuses to extract or load the keyring addon under a partner/ another user made', async () => {
+    const shared = join(dir.path, 'shared-cache');
+    mkdirSync(join(shared, 'partner'), { recursive: true });
+    chmodSync(shared, 0o1777);
+    chmodSync(join(shared, 'partner'), 0o777);
+    chownSync(join(shared, 'partner'), 65534, 65534);
+    const sharedEnv: NodeJS.ProcessEnv = { ...env, XDG_CACHE_HOME: shared, PARTNER_CONFIG_DIR: join(dir.path, 'sconfig'), PARTNER_STATE_DIR: join(dir.path, 'sstate') };
+    delete sharedEnv.PARTNER_CACHE_DIR;
+    // auth login checks the token, then stores it in the keyring: the keyring helper loads the addon first.
+    // Not spawnSync: the sandbox answers from this process.
+    const r = await new Promise<{ status: number | null; out: string }>((resolve) => {
+      const child = spawn(EXE, ['auth', 'login', '--base-url', sandbox.url, '--with-token'], { env: sharedEnv, stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      child.on('close', (status) => resolve({ status, out }));
+      child.stdin.end(`${sandbox.tokens.companyA}\n`);
+    });
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(/shared-cache\/partner holds partner's native directory but belongs to another user: partner will not load a native module from there/);
+    expect(r.out).not.toMatch(/\n\s+at /); // no stack trace
+    // Nothing extracted below the other user's directory.
+    expect(readdirSync(join(shared, 'partner')).flatMap((d) => readdirSync(join(shared, 'partner', d)))).toEqual([]);
   }, 90_000);
 });

@@ -19,7 +19,7 @@ const SRC = join(ROOT, 'src');
 /** Top to bottom. A unit imports only units below it. */
 export const LAYERS: Record<string, string[]> = {
   // The processes' entry points: argv in, an exit code out.
-  entry: ['launcher/', 'sea-entry.ts', 'cli.ts', 'help-entry.ts', 'program.ts', 'command-worker.ts'],
+  entry: ['launcher/', 'sea-entry.ts', 'sea-cli.ts', 'cli.ts', 'help-entry.ts', 'program.ts', 'command-worker.ts'],
   // What a person or an agent talks to: help, the commands, the MCP server, shell completion.
   'front ends': ['worker-rules.ts', 'help-json.ts', 'manual.ts', 'command-tree.ts', 'help.ts', 'help-topics.ts', 'commands/', 'mcp/', 'completion/', 'flags.ts', 'command.ts'],
   // The one factory: builds what a command touches from the services below.

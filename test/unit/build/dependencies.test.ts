@@ -1,12 +1,14 @@
-// Every runtime dependency earns its place (issue 33): some module of src/ imports it; and a
-// dependency imported past its index (undici's lib/ files, which it may move in any release)
-// is pinned to the exact version those paths were checked against.
+// Every runtime dependency earns its place: some module of src/ imports it; a dependency
+// imported past its index (files it may move in any release) is pinned to the exact version
+// those paths were checked against; and the package is built once, by partner's own scripts:
+// npm installs the dependencies (none bundled inside the tarball), and nothing in scripts/
+// leans on npm's internals.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/cli.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bundleDependencies: string[] };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bundleDependencies?: unknown; bundledDependencies?: unknown; files: string[] };
 const sources = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
   .map((f) => readFileSync(join(ROOT, 'src', f), 'utf8'));
@@ -24,15 +26,23 @@ describe('package.json dependencies', () => {
 
   it('a package imported past its index is pinned to an exact version', () => {
     const deep = new Set(specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:') && /\/lib\//.test(s)).map(packageOf));
-    expect([...deep]).toContain('undici');
     for (const name of deep) expect(pkg.dependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('each but the keyring is bundled in the package, so a git install extracts none of them while npm prepares it', () => {
-    // `npm install -g git+…` prepares the clone in a nested, global npm install that relinks the global
-    // package while the outer install extracts its dependencies into it (TAR_ENTRY_ERROR by the
-    // thousand); bundled ones come inside the packed clone, after it. The keyring's native package is
-    // chosen per platform at install, so it is installed, never bundled (README, Install).
-    expect([...pkg.bundleDependencies].sort()).toEqual(Object.keys(pkg.dependencies).filter((d) => d !== '@napi-rs/keyring').sort());
+  it('none is bundled inside the package: npm installs them from the registry', () => {
+    expect(pkg.bundleDependencies).toBeUndefined();
+    expect(pkg.bundledDependencies).toBeUndefined();
+  });
+});
+
+describe('the package build', () => {
+  const scripts = readdirSync(join(ROOT, 'scripts')).map((f) => ({ f, text: readFileSync(join(ROOT, 'scripts', f), 'utf8') }));
+
+  it("scripts/ names none of npm's internals (pacote's variables, its cache layout, a global install's settings)", () => {
+    for (const { f, text } of scripts) expect(text.match(/_PACOTE_\w*|_cacache|git-clone|npm_config_(global|prefix)\b/g), f).toBeNull();
+  });
+
+  it("the files packed leave out the single executable's build (dist/partner-*, SHA256SUMS, dist/sea)", () => {
+    expect(pkg.files).toEqual(expect.arrayContaining(['dist', '!dist/partner-*', '!dist/SHA256SUMS', '!dist/sea']));
   });
 });

@@ -1,10 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addonAssetKey, extractAddon, privateAddonDir, seaNativeAddon, type SeaAssets } from '../../../src/runtime/native-addon.js';
+import { addonAssetKey, extractAddon, privateAddonDir, seaNativeAddon, unsafeParent, type SeaAssets } from '../../../src/runtime/native-addon.js';
 
 // The real addon the executable ships (scripts/build-binary.mjs): loading it proves the bytes went through whole.
 const KEYRING_NODE = createRequire(import.meta.url).resolve('@napi-rs/keyring-linux-x64-gnu/keyring.linux-x64-gnu.node');
@@ -107,5 +107,65 @@ describe('privateAddonDir', () => {
   it('makes a missing directory (and its parents) 0700', () => {
     const dir = privateAddonDir(join(root, 'a', 'b'));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+});
+
+// Another user is uid 65534 (nobody): as root, the test can give it directories.
+const OTHER = 65534;
+const asRoot = process.getuid?.() === 0;
+
+/** A directory made with `mode` (chmod: no umask), owned by `uid` when given. */
+function dirOf(path: string, mode: number, uid?: number): string {
+  mkdirSync(path, { recursive: true });
+  chmodSync(path, mode);
+  if (uid !== undefined) chownSync(path, uid, uid);
+  return path;
+}
+
+describe('the directories above the native directory', () => {
+  it.skipIf(!asRoot)("refuses a cache in a shared sticky directory where another user made partner/ first, and loads nothing", () => {
+    const shared = dirOf(join(root, 'shared'), 0o1777);
+    dirOf(join(shared, 'partner'), 0o777, OTHER);
+    const sea = fakeSea({ [addonAssetKey('@napi-rs/keyring')]: addon });
+    expect(() => seaNativeAddon('@napi-rs/keyring', { sea, baseDir: join(shared, 'partner', 'native') })).toThrow(/shared\/partner holds partner's native directory but belongs to another user: partner will not load a native module from there.*PARTNER_CACHE_DIR/);
+    expect(readdirSync(join(shared, 'partner', 'native'))).toEqual([]); // nothing extracted
+  });
+
+  it.skipIf(!asRoot)('refuses a directory further up that another user owns', () => {
+    const theirs = dirOf(join(root, 'theirs'), 0o755, OTHER);
+    expect(() => privateAddonDir(join(theirs, 'mine', 'native'))).toThrow(/theirs belongs to another user/);
+  });
+
+  it('refuses a directory further up that others can write (no sticky bit)', () => {
+    const open = dirOf(join(root, 'open'), 0o777);
+    expect(() => privateAddonDir(join(open, 'partner', 'native'))).toThrow(/open can be written by other users \(mode 777\)/);
+  });
+
+  it('refuses a sticky directory (like /tmp) as the direct parent', () => {
+    const sticky = dirOf(join(root, 'sticky'), 0o1777);
+    expect(() => privateAddonDir(join(sticky, 'native'))).toThrow(/sticky can be written by other users \(mode 1777\)/);
+  });
+
+  it("accepts the user's own directory in a sticky, root-owned one (another user cannot rename it)", () => {
+    const sticky = dirOf(join(root, 'tmp'), 0o1777);
+    expect(privateAddonDir(join(sticky, 'cache', 'native'))).toBe(join(sticky, 'cache', 'native'));
+  });
+
+  it('checks the path its links lead to as well as the path given', () => {
+    const open = dirOf(join(root, 'open'), 0o777);
+    const real = dirOf(join(open, 'real'), 0o700);
+    symlinkSync(real, join(root, 'link'));
+    expect(() => privateAddonDir(join(root, 'link', 'native'))).toThrow(/open can be written by other users/);
+  });
+
+  it.skipIf(!asRoot)("as another user sees it: root's sticky directory holding that user's own is accepted, root's plain directory as the parent is not", () => {
+    const shared = dirOf(join(root, 'shared'), 0o1777);
+    const theirs = dirOf(join(shared, 'partner'), 0o700, OTHER);
+    dirOf(join(theirs, 'native'), 0o700, OTHER);
+    chmodSync(root, 0o755); // mkdtemp's 0700 under /tmp
+    expect(unsafeParent(join(theirs, 'native'), OTHER)).toBeUndefined();
+    const rootOwned = dirOf(join(root, 'rootdir'), 0o755);
+    dirOf(join(rootOwned, 'native'), 0o700, OTHER);
+    expect(unsafeParent(join(rootOwned, 'native'), OTHER)).toEqual({ dir: rootOwned, problem: "holds partner's native directory but belongs to another user" });
   });
 });
