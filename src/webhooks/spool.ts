@@ -45,7 +45,7 @@ import { DeliveryQueue } from './delivery-queue.js';
 import { DEFAULT_FORWARD_CONCURRENCY, MAX_FORWARD_CONCURRENCY } from './forward-limits.js';
 import { asideNotice, readAside } from './journal-aside.js';
 import { deliveredSince } from './journal-tail.js';
-import type { EventStore, StoredEvent } from './listen.js';
+import type { EventStore, StoredEvent } from './receiver-types.js';
 import type { DeliveryClient } from '../api/delivery.js';
 import { countOf } from '../output/count.js';
 import { stringifyExact } from '../json/stringify-exact.js';
