@@ -45,7 +45,7 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
     store,
     metrics,
     guard: new ConnectionGuard(opts.maxConnections, opts.maxHeldBytes, now),
-    direct: forwarder ? new DirectDelivery(forwarder, opts.forwardTimeoutMs, DEDUPE_WINDOW_MS, now) : undefined,
+    direct: forwarder ? new DirectDelivery(forwarder, opts.forwardTimeoutMs, DEDUPE_WINDOW_MS, now, opts.target) : undefined,
     state,
     now,
     report: (e) => reportSafely(onEvent, onError, e),
@@ -74,7 +74,7 @@ function route(d: WebhookRouteDeps): (req: IncomingMessage, res: ServerResponse)
   const endpoint = 'text' in metrics ? metrics : undefined;
   return async (req, res) => {
     const where = requestPath(req.url);
-    if (req.method === 'GET' && where === HEALTH_PATH) return healthRoute(res, { state: d.state, store: d.store, spoolProblem: d.opts.spoolProblem });
+    if (req.method === 'GET' && where === HEALTH_PATH) return healthRoute(res, { state: d.state, store: d.store, spoolProblem: d.opts.spoolProblem, target: d.opts.target, spooled: d.opts.spool !== undefined });
     if (req.method === 'GET' && where === METRICS_PATH && endpoint) return metricsRoute(res, endpoint);
     if (where !== d.opts.path) return reply(res, 404, { error: 'NOT_FOUND', message: `webhooks are received on ${d.opts.path}` });
     if (req.method !== 'POST') return reply(res, 405, { error: 'METHOD_NOT_ALLOWED', message: 'webhooks are delivered with POST' }, { allow: 'POST' });

@@ -3,6 +3,7 @@
 import type { DeliveryClient } from '../api/delivery.js';
 import type { ForwardResult } from './forward.js';
 import type { MetricsEndpoint, ReceiverMetrics } from './metrics.js';
+import type { TargetHealth } from './target-health.js';
 import type { Verdict } from './verify.js';
 
 /** A verified event to keep. */
@@ -50,6 +51,8 @@ export interface ReceiverOptions {
   metrics?: ReceiverMetrics | MetricsEndpoint;
   /** Why the spool cannot take an event now (spool-health.ts), for `GET /healthz`. */
   spoolProblem?: () => Promise<string | undefined>;
+  /** Whether the forward target answers: the forwards tell it, /healthz reads it. */
+  target?: TargetHealth;
 }
 
 export interface ReceivedEvent {

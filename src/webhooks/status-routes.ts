@@ -4,6 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import type { KeyStore } from './jwks.js';
 import type { MetricsEndpoint } from './metrics.js';
+import type { TargetHealth } from './target-health.js';
 import { reply } from './receiver-replies.js';
 import { RETRY_AFTER_S, type ReceiverState } from './receiver-types.js';
 
@@ -15,6 +16,10 @@ export interface HealthSources {
   store: KeyStore;
   /** Why the spool cannot take an event now (spool-health.ts). */
   spoolProblem?: () => Promise<string | undefined>;
+  /** Whether the forward target answers (with --forward-to). */
+  target?: TargetHealth;
+  /** Events are kept in a spool while the target is down (200 "degraded"); without one they are refused (503). */
+  spooled: boolean;
 }
 
 /** Why events cannot be taken and kept now (empty when they can). */
@@ -28,12 +33,22 @@ export async function healthReasons(h: HealthSources): Promise<string[]> {
   return reasons;
 }
 
-/** 200 while events are taken and can be kept; 503 with the reasons otherwise. */
+/**
+ * 200 {"status":"ok"} while events are taken and can be kept; 503
+ * {"status":"unavailable","reasons":[...]} otherwise. A target that cannot be
+ * be reached is said in both cases: with a spool events are still kept (200
+ * {"status":"degraded"}), without one they are answered 503 (so is this).
+ */
 export async function healthRoute(res: ServerResponse, h: HealthSources): Promise<void> {
   const reasons = await healthReasons(h);
+  const down = h.target?.problem;
+  const target = down ? { target: { reachable: false, unreachableSince: new Date(down.since).toISOString(), reason: down.reason } } : {};
+  const saying = h.target?.describe(h.spooled ? 'spool' : 'refused');
   const extra = { 'cache-control': 'no-store' };
-  if (reasons.length === 0) reply(res, 200, { status: 'ok' }, extra);
-  else reply(res, 503, { status: 'unavailable', reasons }, { ...extra, 'retry-after': String(RETRY_AFTER_S) });
+  if (saying && !h.spooled) reasons.push(saying);
+  if (reasons.length > 0) reply(res, 503, { status: 'unavailable', reasons, ...target }, { ...extra, 'retry-after': String(RETRY_AFTER_S) });
+  else if (saying) reply(res, 200, { status: 'degraded', reasons: [saying], ...target }, extra);
+  else reply(res, 200, { status: 'ok' }, extra);
 }
 
 export async function metricsRoute(res: ServerResponse, m: MetricsEndpoint): Promise<void> {

@@ -5,7 +5,8 @@ import { writeRecord } from '../../output/writer.js';
 import { isEventType } from '../../webhooks/events.js';
 import { isLoopback } from '../../api/urls.js';
 import { startReceiver, type ReceivedEvent, type Receiver } from '../../webhooks/listen.js';
-import { deliveryLine, deliveryRecord, eventLine, eventRecord, fieldsLine, showEventType } from '../../webhooks/render.js';
+import { deliveryLine, deliveryRecord, eventLine, eventRecord, fieldsLine, showEventType, targetLine, targetRecord } from '../../webhooks/render.js';
+import { TargetHealth, type TargetChange } from '../../webhooks/target-health.js';
 import { openSpool, type DeliveryAttempt, type Spool } from '../../webhooks/spool.js';
 import { wrapMessage } from '../../text/wrap.js';
 import { countOf } from '../../output/count.js';
@@ -24,6 +25,7 @@ export type ListenOptions = OptionsOf<typeof listen>;
 /** What the gauges read at each scrape; set once the spool and the receiver exist. */
 interface GaugeSources {
   spool?: Spool;
+  target?: TargetHealth;
   receiver?: Receiver;
 }
 
@@ -33,14 +35,16 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   if (!store) return;
   const delivery = await forwardClient(opts, ctx);
   const printer = eventPrinter(opts, ctx);
-  const gauges: GaugeSources = {};
+  // Said once when the target stops answering and once when it is back (not per attempt).
+  const target = opts.forwardTo ? new TargetHealth(() => ctx.clock.now(), (c) => printer.target(c, opts.forwardTo!, opts.spool !== undefined)) : undefined;
+  const gauges: GaugeSources = { target };
   const metrics = await receiverMetrics(opts, store, gauges);
-  const spool = await openListenSpool(opts, ctx, delivery, (a) => {
+  const spool = await openListenSpool(opts, ctx, delivery, target, (a) => {
     metrics.delivery(a);
-    printer.delivery(a);
+    if (!a.waiting) printer.delivery(a);
   });
   gauges.spool = spool;
-  const receiver = await startReceiver(receiverOptions(opts, ctx, delivery, spool, metrics), store, (e) => printer.event(e), (m) => ctx.log.warn(m));
+  const receiver = await startReceiver({ ...receiverOptions(opts, ctx, delivery, spool, metrics), target }, store, (e) => printer.event(e), (m) => ctx.log.warn(m));
   ctx.onCleanup(() => receiver.close());
   gauges.receiver = receiver;
   const forward = (opts.forwardTo ? `, forwarding valid events to ${opts.forwardTo}` : '') + (spool ? `, spooling to ${spool.dir}` : '');
@@ -118,6 +122,11 @@ function eventPrinter(opts: ListenOptions, ctx: Context) {
       const record = deliveryRecord(a, new Date(ctx.clock.now()).toISOString());
       void write(record, () => deliveryLine(record, ctx.colors));
     },
+    /** The target's state changed (once each way). */
+    target(c: TargetChange, url: string, spooled: boolean): void {
+      const record = targetRecord(c, url, new Date(ctx.clock.now()).toISOString());
+      void write(record, () => targetLine(record, spooled, ctx.colors));
+    },
     drained: () => queue,
   };
 }
@@ -130,14 +139,15 @@ async function receiverMetrics(opts: ListenOptions, store: KeyStore, g: GaugeSou
     oldestUndeliveredAgeSeconds: () => (g.spool?.oldestWaitingMs() ?? 0) / 1000,
     parked: () => g.spool?.parked ?? 0,
     keySetRefetches: () => store.refetches,
+    targetUnreachableSince: () => (g.target?.problem?.since ?? 0) / 1000,
     openConnections: () => g.receiver?.guard.open ?? 0,
     heldBodyBytes: () => g.receiver?.guard.heldBytes ?? 0,
   });
 }
 
-async function openListenSpool(opts: ListenOptions, ctx: Context, delivery: DeliveryClient | undefined, onDelivery: (a: DeliveryAttempt) => void): Promise<Spool | undefined> {
+async function openListenSpool(opts: ListenOptions, ctx: Context, delivery: DeliveryClient | undefined, target: TargetHealth | undefined, onDelivery: (a: DeliveryAttempt) => void): Promise<Spool | undefined> {
   if (opts.spool === undefined) return undefined;
-  const spool = await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, forwardConcurrency: opts.forwardConcurrency, delivery, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m), onDelivery, maxAttempts: opts.maxAttempts });
+  const spool = await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, forwardConcurrency: opts.forwardConcurrency, delivery, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m), onDelivery, maxAttempts: opts.maxAttempts, parkOn: opts.parkOn, target });
   ctx.onCleanup(() => spool.close());
   return spool;
 }
