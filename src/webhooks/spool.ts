@@ -34,6 +34,7 @@
 // running, when nothing is in flight or waiting and enough was appended since
 // the last time; appends wait for it.
 import { fstatSync, openSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { takePidLock } from '../pid-lock.js';
@@ -43,7 +44,8 @@ import { abandonAfterMs, DedupeWindow, delivered, Forwarder, forwardBody, type F
 import { compactJournal, discardCompaction, shouldCompact, type CompactionPolicy } from './journal-compact.js';
 import { cutTornTail, eventLine, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
 import { EventIds } from './event-ids.js';
-import { JournalWriter } from './journal-writer.js';
+import { JournalWriter, type JournalIo } from './journal-writer.js';
+import { MIN_FREE_BYTES } from './spool-health.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DEFAULT_FORWARD_CONCURRENCY, MAX_FORWARD_CONCURRENCY } from './forward-limits.js';
 import { asideNotice, readAside } from './journal-aside.js';
@@ -69,6 +71,8 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
 /** A target that cannot be reached is tried again at least this often (so a restarted app gets its events within seconds). */
 const OUTAGE_BACKOFF_MAX_MS = 10_000;
+/** How often a journal that failed is tried again. */
+const HEAL_EVERY_MS = 1000;
 /** How often a receiver with parked events looks for those `webhook replay --failed` delivered. */
 const UNPARK_SCAN_MS = 2000;
 
@@ -110,6 +114,8 @@ export interface SpoolOptions {
   parkOn?: ReadonlySet<number>;
   /** Told whether each forward found the target reachable (/healthz, /metrics, the listener's line). */
   target?: TargetHealth;
+  /** The journal's writes and syncs (default node:fs; tests fail them like a full disk). */
+  journalIo?: JournalIo;
 }
 
 /** Checks (and creates) the spool directory: 0700, ours. */
@@ -227,7 +233,14 @@ export class Spool implements EventStore {
     // What restore read is known; later looks for replayed deliveries start at the end of it.
     const st = fstatSync(fd);
     this.tail = { from: st.size, ino: st.ino };
-    this.journal = new JournalWriter(fd, (err) => opts.log?.(`spool ${dir}: ${err.message}; new events are answered 503`));
+    this.journal = new JournalWriter(
+      fd,
+      (err) => {
+        opts.log?.(`spool ${dir}: ${err.message}; new events are answered 503 until it can be written again`);
+        this.startHealing();
+      },
+      opts.journalIo,
+    );
     // The sender already has its 2xx: a slow target is waited for (giving up early would deliver twice).
     if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, opts.delivery ?? abandonAfterMs(opts.forwardTimeoutMs));
   }
@@ -414,8 +427,10 @@ export class Spool implements EventStore {
       if (this.compacting) await this.compacting;
       // Recorded before the forward goes out: after a crash, this event is known to be possibly at the target.
       if (!this.record({ t: 'start', id: next.id, at: new Date(this.now()).toISOString() })) {
+        // The journal cannot be written (a full disk): nothing goes out unrecorded; forwards resume once it heals.
         this.pending.retry(next);
-        break;
+        await this.journalWritable();
+        continue;
       }
       const redelivery = this.sentBefore.has(next.id);
       this.sentBefore.add(next.id);
@@ -519,6 +534,51 @@ export class Spool implements EventStore {
     }
   }
 
+  /** While the journal cannot be written: tries every HEAL_EVERY_MS whether it can be again (healJournal). */
+  private healTimer?: NodeJS.Timeout;
+  private healing = false;
+  /** Workers waiting for the journal to take writes again. */
+  private healWaiters: (() => void)[] = [];
+
+  private startHealing(): void {
+    if (this.healTimer || this.closed) return;
+    this.healTimer = setInterval(() => void this.healJournal(), HEAL_EVERY_MS);
+    this.healTimer.unref();
+  }
+
+  /**
+   * A journal that failed (ENOSPC, EIO, …) is tried again by itself: once the
+   * disk has room for the largest event, a line torn by the failed write is
+   * cut from the end, and a synced write goes through, events are taken and
+   * forwards resume (no restart needed; /healthz says ok at its next probe).
+   */
+  async healJournal(): Promise<boolean> {
+    if (!this.journal.failed) return true;
+    if (this.healing || this.closed) return false;
+    this.healing = true;
+    try {
+      const fs = await statfs(this.dir).catch(() => undefined);
+      if (!fs || fs.bavail * fs.bsize < MIN_FREE_BYTES) return false;
+      cutTornTail(join(this.dir, JOURNAL));
+      if (!(await this.journal.recover())) return false;
+    } catch {
+      return false;
+    } finally {
+      this.healing = false;
+    }
+    clearInterval(this.healTimer);
+    this.healTimer = undefined;
+    this.opts.log?.(`spool ${this.dir}: the journal can be written again; new events are taken and forwards resume`);
+    for (const go of this.healWaiters.splice(0)) go();
+    return true;
+  }
+
+  /** Resolves once the journal takes writes again (or the spool closes). */
+  private journalWritable(): Promise<void> {
+    if (!this.journal.failed || this.closed) return Promise.resolve();
+    return new Promise<void>((resolve) => this.healWaiters.push(resolve));
+  }
+
   /** Parked events that `webhook replay --failed` delivered (a "delivered" record appended by it) are parked no more. */
   async lookForUnparked(): Promise<void> {
     if (this.parkedIds.size === 0 || this.closed || this.compacting) return;
@@ -590,6 +650,8 @@ export class Spool implements EventStore {
     this.closing ??= (async () => {
       this.closed = true;
       clearInterval(this.unparkWatch);
+      clearInterval(this.healTimer);
+      for (const go of this.healWaiters.splice(0)) go();
       for (const t of this.backoffs) clearTimeout(t);
       this.backoffs.clear();
       this.wakeAll();
