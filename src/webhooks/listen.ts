@@ -15,7 +15,7 @@ import { abandonAfterMs, DirectDelivery, Forwarder } from './forward.js';
 import type { KeyStore } from './jwks.js';
 import { refuseConnection, reply, requestPath } from './receiver-replies.js';
 import type { ReceivedEvent, ReceiverOptions, ReceiverState } from './receiver-types.js';
-import { HEALTH_PATH, healthRoute, METRICS_PATH, metricsRoute } from './status-routes.js';
+import { statusRoute, statusServer, type HealthSources } from './status-routes.js';
 import { webhookRoute, type WebhookRouteDeps } from './webhook-route.js';
 
 export type { ForwardResult } from './forward.js';
@@ -29,6 +29,8 @@ export const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface Receiver {
   url: string;
+  /** Where /healthz and /metrics are served, when not on the webhook port (--metrics-listen). */
+  statusUrl?: string;
   /** Stops taking connections and requests (health answers 503 from now on); close() then ends the rest. */
   stopAccepting(): void;
   close(): Promise<void>;
@@ -53,10 +55,29 @@ export async function startReceiver(opts: ReceiverOptions, store: KeyStore, onEv
   };
   const server = receiverServer(deps, route(deps));
   const sockets = admitConnections(server, deps);
+  const status = opts.statusOn ? statusServer(healthOf(deps), metricsEndpoint(deps), onError) : undefined;
   await listenOn(server, opts.host, opts.port);
+  try {
+    if (status && opts.statusOn) await listenOn(status, opts.statusOn.host, opts.statusOn.port);
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+  return { url: urlOf(server, opts.host, opts.path), statusUrl: status && opts.statusOn ? urlOf(status, opts.statusOn.host, '') : undefined, guard: deps.guard, ...shutdown(server, sockets, state, forwarder, status) };
+}
+
+function urlOf(server: Server, host: string, path: string): string {
   const { port } = server.address() as AddressInfo;
-  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-  return { url: `http://${host}:${port}${opts.path}`, guard: deps.guard, ...shutdown(server, sockets, state, forwarder) };
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
+}
+
+function healthOf(d: WebhookRouteDeps): HealthSources {
+  return { state: d.state, store: d.store, spoolProblem: d.opts.spoolProblem, target: d.opts.target, spooled: d.opts.spool !== undefined };
+}
+
+function metricsEndpoint(d: WebhookRouteDeps): MetricsEndpoint | undefined {
+  const metrics = d.metrics as ReceiverMetrics | MetricsEndpoint;
+  return 'text' in metrics ? metrics : undefined;
 }
 
 /** A failing output (a write error, a rendering bug) must never stop the receiver. */
@@ -68,14 +89,17 @@ async function reportSafely(onEvent: (e: ReceivedEvent) => void | Promise<void>,
   }
 }
 
-/** Which route answers a request: /healthz, /metrics (with --metrics), the webhook path; 404 and 405 otherwise. */
+/**
+ * Which route answers a request: /healthz and /metrics (with --metrics;
+ * not here with --metrics-listen), the webhook path; 404 and 405 otherwise.
+ */
 function route(d: WebhookRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const metrics = d.metrics as ReceiverMetrics | MetricsEndpoint;
-  const endpoint = 'text' in metrics ? metrics : undefined;
+  const health = d.opts.statusOn ? undefined : healthOf(d);
+  const endpoint = metricsEndpoint(d);
   return async (req, res) => {
+    const status = health && statusRoute(req, res, health, endpoint);
+    if (status) return status;
     const where = requestPath(req.url);
-    if (req.method === 'GET' && where === HEALTH_PATH) return healthRoute(res, { state: d.state, store: d.store, spoolProblem: d.opts.spoolProblem, target: d.opts.target, spooled: d.opts.spool !== undefined });
-    if (req.method === 'GET' && where === METRICS_PATH && endpoint) return metricsRoute(res, endpoint);
     if (where !== d.opts.path) return reply(res, 404, { error: 'NOT_FOUND', message: `webhooks are received on ${d.opts.path}` });
     if (req.method !== 'POST') return reply(res, 405, { error: 'METHOD_NOT_ALLOWED', message: 'webhooks are delivered with POST' }, { allow: 'POST' });
     return webhookRoute(req, res, d);
@@ -126,7 +150,7 @@ export function listenOn(server: Server, host: string, port: number): Promise<vo
 }
 
 /** Stopping: first no new connections or requests (a service winding down), then everything closed. */
-function shutdown(server: Server, sockets: Set<Socket>, state: ReceiverState, forwarder: Forwarder | undefined): Pick<Receiver, 'stopAccepting' | 'close'> {
+function shutdown(server: Server, sockets: Set<Socket>, state: ReceiverState, forwarder: Forwarder | undefined, status: Server | undefined): Pick<Receiver, 'stopAccepting' | 'close'> {
   let closing: Promise<void> | undefined;
   return {
     stopAccepting() {
@@ -141,6 +165,8 @@ function shutdown(server: Server, sockets: Set<Socket>, state: ReceiverState, fo
         server.close(() => resolve());
         server.closeAllConnections();
         for (const s of sockets) s.destroy();
+        status?.close();
+        status?.closeAllConnections();
       }).then(async () => {
         await forwarder?.close();
       });

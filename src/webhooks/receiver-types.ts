@@ -53,6 +53,8 @@ export interface ReceiverOptions {
   spoolProblem?: () => Promise<string | undefined>;
   /** Whether the forward target answers: the forwards tell it, /healthz reads it. */
   target?: TargetHealth;
+  /** Serve /healthz and /metrics here instead of on the webhook port (--metrics-listen). */
+  statusOn?: { host: string; port: number };
 }
 
 export interface ReceivedEvent {

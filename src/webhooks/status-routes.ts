@@ -1,11 +1,11 @@
 // The receiver's status routes: GET /healthz (whether events are taken and
 // can be kept, and why not) and GET /metrics (Prometheus text, with
 // --metrics). Neither ever shows an event, a payload or a token.
-import type { ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { KeyStore } from './jwks.js';
 import type { MetricsEndpoint } from './metrics.js';
 import type { TargetHealth } from './target-health.js';
-import { reply } from './receiver-replies.js';
+import { reply, requestPath } from './receiver-replies.js';
 import { RETRY_AFTER_S, type ReceiverState } from './receiver-types.js';
 
 export const HEALTH_PATH = '/healthz';
@@ -56,4 +56,29 @@ export async function metricsRoute(res: ServerResponse, m: MetricsEndpoint): Pro
   if (res.headersSent || res.destroyed) return;
   res.writeHead(200, { 'content-type': m.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
   res.end(text);
+}
+
+/** Answers GET /healthz and (with metrics) GET /metrics; false for any other request (the caller answers it). */
+export function statusRoute(req: IncomingMessage, res: ServerResponse, h: HealthSources, metrics: MetricsEndpoint | undefined): Promise<void> | false {
+  if (req.method !== 'GET') return false;
+  const where = requestPath(req.url);
+  if (where === HEALTH_PATH) return healthRoute(res, h);
+  if (where === METRICS_PATH && metrics) return metricsRoute(res, metrics);
+  return false;
+}
+
+/**
+ * A server of its own for the status routes (--metrics-listen): bound to an
+ * address only the monitoring reaches, while the webhook port (which senders
+ * reach) answers them 404.
+ */
+export function statusServer(h: HealthSources, metrics: MetricsEndpoint | undefined, onError: (m: string) => void): Server {
+  return createServer({ headersTimeout: 10_000, requestTimeout: 15_000 }, (req, res) => {
+    const answered = statusRoute(req, res, h, metrics);
+    if (answered === false) return reply(res, 404, { error: 'NOT_FOUND', message: `only GET ${HEALTH_PATH}${metrics ? ` and GET ${METRICS_PATH}` : ''} are served here` });
+    answered.catch((err: unknown) => {
+      onError(`status route error: ${(err as Error).message}`);
+      reply(res, 500, { error: 'INTERNAL', message: 'status route error' });
+    });
+  });
 }

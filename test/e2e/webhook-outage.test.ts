@@ -133,3 +133,29 @@ describe('a target that refuses connections', () => {
     expect(JSON.parse(again.text)).toEqual({ status: 'ok' });
   }, 30_000);
 });
+
+describe('--metrics-listen', () => {
+  it('serves /healthz and /metrics on its own address (implies --metrics); the webhook port answers them 404', async () => {
+    const l = await listen(['--metrics-listen', '127.0.0.1:0']);
+    const m = /\/healthz and \/metrics on (http:\/\/127\.0\.0\.1:\d+)/.exec(l.stderr());
+    expect(m, l.stderr()).not.toBeNull();
+    const status = m![1]!;
+    const health = await fetch(`${status}/healthz`, { signal: AbortSignal.timeout(10_000) });
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const metrics = await fetch(`${status}/metrics`, { signal: AbortSignal.timeout(10_000) });
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('partner_webhook_events_received_total 0');
+    expect((await fetch(`${status}/hooks`, { method: 'POST', body: event('E-9') })).status).toBe(404);
+    expect((await get(l, '/healthz')).status).toBe(404);
+    expect((await get(l, '/metrics')).status).toBe(404);
+    expect((await post(l.url, event('E-9'))).status).toBe(200);
+  }, 30_000);
+
+  it('refuses an address that is not one, before listening', async () => {
+    const { runCli } = await import('../helpers/cli.js');
+    const r = await runCli(['webhook', 'listen', '--jwks-file', jwksFile, '--metrics-listen', 'localhost:99999'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--metrics-listen must be an address like 127\.0\.0\.1:9464/);
+  }, 30_000);
+});

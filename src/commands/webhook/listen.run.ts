@@ -47,7 +47,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   const receiver = await startReceiver({ ...receiverOptions(opts, ctx, delivery, spool, metrics), target }, store, (e) => printer.event(e), (m) => ctx.log.warn(m));
   ctx.onCleanup(() => receiver.close());
   gauges.receiver = receiver;
-  const forward = (opts.forwardTo ? `, forwarding valid events to ${opts.forwardTo}` : '') + (spool ? `, spooling to ${spool.dir}` : '');
+  const forward = (opts.forwardTo ? `, forwarding valid events to ${opts.forwardTo}` : '') + (spool ? `, spooling to ${spool.dir}` : '') + (receiver.statusUrl ? `, /healthz and /metrics on ${receiver.statusUrl}` : '');
   ctx.io.stderr.write(`${wrapMessage(`Ready! Listening for webhooks on ${receiver.url} (keys from ${store.origin}${forward}). Press Ctrl-C to stop.`, ctx.io.stderrColumns)}\n`);
   await stopRequested(ctx);
   await windDown(opts, ctx, receiver, spool);
@@ -55,7 +55,8 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
 }
 
 function warnAboutFlags(opts: ListenOptions, ctx: Context): void {
-  if (!isLoopback(opts.host)) ctx.log.warn(`listening on ${opts.host}, not loopback: anyone who can reach this address can send to it`);
+  if (!isLoopback(opts.host)) ctx.log.warn(`listening on ${opts.host}, not loopback: anyone who can reach this address can send to it${opts.metricsListen ? '' : ', and read /healthz (and /metrics with --metrics); --metrics-listen 127.0.0.1:PORT serves those apart'}`);
+  if (opts.metricsListen && !isLoopback(opts.metricsListen.host)) ctx.log.warn(`--metrics-listen on ${opts.metricsListen.host}, not loopback: anyone who can reach this address can read /healthz and /metrics`);
   if (opts.events) {
     const unknown = opts.events.filter((e) => !isEventType(e));
     if (unknown.length > 0) ctx.log.warn(`--events: ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not in the spec's event catalogue`);
@@ -158,7 +159,7 @@ function receiverOptions(opts: ListenOptions, ctx: Context, delivery: DeliveryCl
   // must never make the receiver fail to accept (EMFILE closes whatever is waiting, genuine senders too).
   const maxConnections = connectionCap(opts.maxConnections, descriptorLimit());
   if (maxConnections < opts.maxConnections) ctx.log.debug(`at most ${maxConnections} connections (the open-files limit)`);
-  return { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, forwardTimeoutMs: opts.forwardTimeoutMs, delivery, spool, maxAgeMs: opts.maxAgeMs, now: () => ctx.clock.now(), readTimeoutMs: opts.readTimeoutMs, maxConnections, maxHeldBytes: opts.maxHeldBytes, metrics, spoolProblem: probe };
+  return { host: opts.host, port: opts.port, path: opts.path, forwardTo: opts.forwardTo, events: opts.events ? new Set(opts.events) : undefined, forwardTimeoutMs: opts.forwardTimeoutMs, delivery, spool, maxAgeMs: opts.maxAgeMs, now: () => ctx.clock.now(), readTimeoutMs: opts.readTimeoutMs, maxConnections, maxHeldBytes: opts.maxHeldBytes, metrics, spoolProblem: probe, statusOn: opts.metricsListen };
 }
 
 function stopRequested(ctx: Context): Promise<void> {
