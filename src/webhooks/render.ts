@@ -206,7 +206,8 @@ export function deliveryLine(record: Record<string, unknown>, c: Colors): string
   const d = record.delivery as { eventType: string | null; subject: string | null; status: number | null; error: string | null; delivered: boolean; redelivery: boolean; retryInMs: number | null; parked?: string | null };
   const what = d.status !== null ? `HTTP ${d.status}` : `failed: ${sanitizeCell(d.error ?? '')}`;
   const again = d.redelivery ? ' (redelivery)' : '';
-  const next = d.parked ? c.red(`, parked (${d.parked === 'target-abort' ? 'the target said abort' : 'attempts used up'}): webhook replay --failed sends it`) : `, retrying in ${((d.retryInMs ?? 0) / 1000).toFixed(1)} s`;
+  const why = d.parked === 'target-abort' ? 'the target said abort' : d.parked === 'unverified' ? 'its record no longer verifies' : 'attempts used up';
+  const next = d.parked ? c.red(`, parked (${why}): webhook replay --failed ${d.parked === 'unverified' ? 'checks' : 'sends'} it`) : `, retrying in ${((d.retryInMs ?? 0) / 1000).toFixed(1)} s`;
   const outcome = d.delivered ? c.green(`-> delivered ${d.status ?? ''}`.trimEnd()) + again : c.red(`-> ${what}`) + again + next;
   return `${clockTime(String(record.time))}  ${[showEventType(d.eventType), cell(d.subject)].join('  ')}  ${outcome}\n`;
 }

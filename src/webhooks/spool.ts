@@ -50,6 +50,7 @@ import { DeliveryQueue } from './delivery-queue.js';
 import { DEFAULT_FORWARD_CONCURRENCY, MAX_FORWARD_CONCURRENCY } from './forward-limits.js';
 import { asideNotice, readAside } from './journal-aside.js';
 import { failureKind, outageReason, type TargetHealth } from './target-health.js';
+import type { StoredCheck } from './stored-verify.js';
 import { deliveredSince } from './journal-tail.js';
 import type { EventStore, StoredEvent } from './receiver-types.js';
 import type { DeliveryClient } from '../api/delivery.js';
@@ -71,6 +72,8 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
 /** A target that cannot be reached is tried again at least this often (so a restarted app gets its events within seconds). */
 const OUTAGE_BACKOFF_MAX_MS = 10_000;
+/** An event read back from the journal that cannot be verified now (the key set unreachable) is tried again after this long. */
+const VERIFY_RETRY_MS = 5000;
 /** How often a journal that failed is tried again. */
 const HEAL_EVERY_MS = 1000;
 /** How often a receiver with parked events looks for those `webhook replay --failed` delivered. */
@@ -90,7 +93,7 @@ export interface DeliveryAttempt {
   waiting?: boolean;
 }
 
-export type ParkReason = 'max-attempts' | 'target-abort';
+export type ParkReason = 'max-attempts' | 'target-abort' | 'unverified';
 
 export interface SpoolOptions {
   forwardTo?: string;
@@ -116,6 +119,8 @@ export interface SpoolOptions {
   target?: TargetHealth;
   /** The journal's writes and syncs (default node:fs; tests fail them like a full disk). */
   journalIo?: JournalIo;
+  /** Verifies an event read back from the journal before it is forwarded (stored-verify.ts); events received in this run were verified on arrival. */
+  verify?: (e: SpooledEvent) => Promise<StoredCheck>;
 }
 
 /** Checks (and creates) the spool directory: 0700, ours. */
@@ -424,6 +429,8 @@ export class Spool implements EventStore {
         await new Promise<void>((resolve) => this.sleepers.push(resolve));
         continue;
       }
+      const body = await this.bodyOf(next);
+      if (body === undefined) continue; // parked, or waiting to be verified
       if (this.compacting) await this.compacting;
       // Recorded before the forward goes out: after a crash, this event is known to be possibly at the target.
       if (!this.record({ t: 'start', id: next.id, at: new Date(this.now()).toISOString() })) {
@@ -436,7 +443,7 @@ export class Spool implements EventStore {
       this.sentBefore.add(next.id);
       const probe = this.failures > 0;
       if (probe) this.probing = true;
-      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: this.bodies.get(next) ?? forwardBody(next.jws, next.payload), redelivery }, undefined, this.stop.signal);
+      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body, redelivery }, undefined, this.stop.signal);
       if (probe) this.probing = false;
       // Stopped mid-delivery: unless the target took it, it stays undelivered in the journal, resumed at the next start.
       if (this.closed && !delivered(r)) break;
@@ -487,6 +494,36 @@ export class Spool implements EventStore {
     this.backoffs.add(timer);
     this.tell({ event: next, result: r, redelivery, retryInMs: wait });
     this.opts.debug?.(`spool: delivery of ${next.id} refused (HTTP ${r.status}); retrying it in ${wait} ms`);
+  }
+
+  /**
+   * What the target receives for an event: its payload as signed. An event
+   * read back from the journal is verified again first (opts.verify): one
+   * that fails is parked ('unverified') and said, never forwarded; one that
+   * cannot be verified now (the key set unreachable) waits. Undefined when it
+   * does not go now.
+   */
+  private async bodyOf(next: SpooledEvent): Promise<string | undefined> {
+    const kept = this.bodies.get(next);
+    if (kept !== undefined || !this.opts.verify) return kept ?? forwardBody(next.jws, next.payload);
+    const c = await this.opts.verify(next);
+    if (c.ok) {
+      this.bodies.set(next, c.body);
+      return c.body;
+    }
+    if (c.transient) {
+      const timer = setTimeout(() => {
+        this.backoffs.delete(timer);
+        this.pending.retry(next);
+        this.wakeOne();
+      }, VERIFY_RETRY_MS);
+      this.backoffs.add(timer);
+      this.opts.debug?.(`spool: ${next.id} ${c.reason}; trying again in ${VERIFY_RETRY_MS} ms`);
+      return undefined;
+    }
+    this.opts.log?.(`spool ${this.dir}: event ${next.id} not forwarded: ${c.reason}. Parked; \`partner webhook replay --spool ${this.dir} --failed\` checks it again`);
+    this.park(next, { url: this.opts.forwardTo ?? '-', error: `not forwarded: ${c.reason}` }, false, new Date(this.now()).toISOString(), this.attempts.get(next.id) ?? 0, 'unverified');
+    return undefined;
   }
 
   /** The target answered (2xx or a refusal): after an outage, every worker goes again. */

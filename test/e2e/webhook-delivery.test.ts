@@ -274,12 +274,12 @@ describe('webhook listen --spool', () => {
 
     // Replay: every stored EMPLOYEE_CREATED event again, to another URL, in arrival order.
     const startReplay = app.got.length;
-    const r = await runCli(['webhook', 'replay', '--spool', spool, '--event-type', 'EMPLOYEE_CREATED', '--to', `${app.url}?replay=1`], { env, timeoutMs: 30_000 });
+    const r = await runCli(['webhook', 'replay', '--jwks-file', jwksFile, '--spool', spool, '--event-type', 'EMPLOYEE_CREATED', '--to', `${app.url}?replay=1`], { env, timeoutMs: 30_000 });
     expect(r.stderr).toMatch(new RegExp(`${kept.size} events replayed: ${kept.size} delivered, 0 not delivered`));
     expect(r.code).toBe(0);
     const replayed = app.got.slice(startReplay).map((g) => digest(g.body));
     expect(replayed).toEqual(journal.filter((x) => x.t === 'event').map((x) => x.digest));
-    const none = await runCli(['webhook', 'replay', '--spool', spool, '--event-type', 'EMPLOYEE_DELETED'], { env });
+    const none = await runCli(['webhook', 'replay', '--jwks-file', jwksFile, '--spool', spool, '--event-type', 'EMPLOYEE_DELETED'], { env });
     expect(none.code).toBe(0);
     expect(none.stderr).toMatch(/nothing replayed/);
   }, 60_000);
@@ -311,7 +311,7 @@ describe('webhook listen --spool', () => {
     const journal = readFileSync(join(spool, 'journal.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
     expect(journal.filter((r) => r.t === 'event').map((r) => r.id)).toEqual(['in-flight', 'fresh']);
     // Replay sees what compaction kept.
-    const r = await runCli(['webhook', 'replay', '--spool', spool, '--to', `${app.url}?replay=2`], { env, timeoutMs: 30_000 });
+    const r = await runCli(['webhook', 'replay', '--jwks-file', jwksFile, '--spool', spool, '--to', `${app.url}?replay=2`], { env, timeoutMs: 30_000 });
     expect(r.stderr).toMatch(/2 events replayed: 2 delivered, 0 not delivered/);
   }, 30_000);
 
@@ -455,7 +455,7 @@ describe('forwarded exactly as signed', () => {
     await spooled.exited;
 
     const before = app.took.length;
-    const r = await runCli(['webhook', 'replay', '--spool', spool, '--to', app.url], { env, timeoutMs: 30_000 });
+    const r = await runCli(['webhook', 'replay', '--jwks-file', jwksFile, '--spool', spool, '--to', app.url], { env, timeoutMs: 30_000 });
     expect(r.code).toBe(0);
     expect(app.took.slice(before)).toEqual([signed(2)]);
   }, 40_000);

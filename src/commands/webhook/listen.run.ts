@@ -7,7 +7,8 @@ import { isLoopback } from '../../api/urls.js';
 import { startReceiver, type ReceivedEvent, type Receiver } from '../../webhooks/listen.js';
 import { deliveryLine, deliveryRecord, eventLine, eventRecord, fieldsLine, showEventType, targetLine, targetRecord } from '../../webhooks/render.js';
 import { TargetHealth, type TargetChange } from '../../webhooks/target-health.js';
-import { openSpool, type DeliveryAttempt, type Spool } from '../../webhooks/spool.js';
+import { openSpool, type DeliveryAttempt, type Spool, type SpoolOptions } from '../../webhooks/spool.js';
+import { verifyStored } from '../../webhooks/stored-verify.js';
 import { wrapMessage } from '../../text/wrap.js';
 import { countOf } from '../../output/count.js';
 import { abandonAfterMs, FORWARD_CONNECTIONS } from '../../webhooks/forward.js';
@@ -39,7 +40,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   const target = opts.forwardTo ? new TargetHealth(() => ctx.clock.now(), (c) => printer.target(c, opts.forwardTo!, opts.spool !== undefined)) : undefined;
   const gauges: GaugeSources = { target };
   const metrics = await receiverMetrics(opts, store, gauges);
-  const spool = await openListenSpool(opts, ctx, delivery, target, (a) => {
+  const spool = await openListenSpool(opts, ctx, { delivery, target, verify: (e) => verifyStored(e, store) }, (a) => {
     metrics.delivery(a);
     if (!a.waiting) printer.delivery(a);
   });
@@ -146,9 +147,10 @@ async function receiverMetrics(opts: ListenOptions, store: KeyStore, g: GaugeSou
   });
 }
 
-async function openListenSpool(opts: ListenOptions, ctx: Context, delivery: DeliveryClient | undefined, target: TargetHealth | undefined, onDelivery: (a: DeliveryAttempt) => void): Promise<Spool | undefined> {
+/** The spool, with what it shares with the receiver: the delivery client, the target's health, the check of events read back. */
+async function openListenSpool(opts: ListenOptions, ctx: Context, shared: Pick<SpoolOptions, 'delivery' | 'target' | 'verify'>, onDelivery: (a: DeliveryAttempt) => void): Promise<Spool | undefined> {
   if (opts.spool === undefined) return undefined;
-  const spool = await openSpool(opts.spool, { forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, forwardConcurrency: opts.forwardConcurrency, delivery, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m), onDelivery, maxAttempts: opts.maxAttempts, parkOn: opts.parkOn, target });
+  const spool = await openSpool(opts.spool, { ...shared, forwardTo: opts.forwardTo, forwardTimeoutMs: opts.forwardTimeoutMs, forwardConcurrency: opts.forwardConcurrency, now: () => ctx.clock.now(), log: (m) => ctx.log.warn(m), debug: (m) => ctx.log.debug(m), onDelivery, maxAttempts: opts.maxAttempts, parkOn: opts.parkOn });
   ctx.onCleanup(() => spool.close());
   return spool;
 }
