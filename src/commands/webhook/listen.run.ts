@@ -171,15 +171,20 @@ function stopRequested(ctx: Context): Promise<void> {
   });
 }
 
-/** SIGTERM (a service manager): stop taking connections, let what is in flight finish within the bound. Ctrl-C: at once. */
+/**
+ * SIGTERM (a service manager): stop taking connections, let what is in flight
+ * finish within the bound. Ctrl-C: at once. Either way one line says it stopped.
+ */
 async function windDown(opts: ListenOptions, ctx: Context, receiver: Receiver, spool: Spool | undefined): Promise<void> {
-  if ((ctx.signal.reason as InterruptedError | undefined)?.signal === 'SIGTERM') {
+  const term = (ctx.signal.reason as InterruptedError | undefined)?.signal === 'SIGTERM';
+  if (term) {
     const until = ctx.clock.now() + Math.min(opts.forwardTimeoutMs, MAX_DRAIN_MS);
     receiver.stopAccepting();
     while (receiver.guard.active > 0 && ctx.clock.now() < until) await delay(20);
     await spool?.close(Math.max(0, until - ctx.clock.now()));
-    ctx.log.info(`Stopped (SIGTERM)${spool && spool.backlog > 0 ? `: ${countOf(spool.backlog, 'undelivered event')} kept in ${spool.dir}, forwarded at the next start` : ''}.`);
   }
   await receiver.close();
   await spool?.close();
+  const kept = spool && spool.backlog > 0 ? `: ${countOf(spool.backlog, 'undelivered event')} kept in ${spool.dir}, forwarded at the next start` : '';
+  ctx.log.info(`Stopped (${term ? 'SIGTERM' : 'Ctrl-C'})${kept}.`);
 }
