@@ -13,7 +13,10 @@ import { until } from '../../helpers/listen.js';
 import { openSpool, readJournal, type Spool } from '../../../src/webhooks/spool.js';
 import { payloadDigest } from '../../../src/webhooks/forward.js';
 import type { JournalIo } from '../../../src/webhooks/journal-writer.js';
-import { spoolProblem } from '../../../src/webhooks/spool-health.js';
+import { cachedProbe, spoolProblem } from '../../../src/webhooks/spool-health.js';
+import { startReceiver } from '../../../src/webhooks/listen.js';
+import { KeyStore } from '../../../src/webhooks/jwks.js';
+import { ecKey, employeeCreated, signEs } from './helpers.js';
 import type { Verdict } from '../../../src/webhooks/verify.js';
 
 const dirs: string[] = [];
@@ -114,5 +117,45 @@ describe('a spool after a full disk', () => {
     await until(() => got.length === 1 && s.backlog === 0, 'forwarded once the journal healed', 5000);
     const lines = readFileSync(join(dir, 'journal.ndjson'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { t: string });
     expect(lines.map((l) => l.t)).toEqual(['event', 'start', 'delivered']);
+  });
+});
+
+describe('the receiver after a full disk', () => {
+  it('answers events and /healthz 503 while the journal cannot be written, then 200 by itself within seconds of the disk being freed', async () => {
+    const k1 = ecKey('k1');
+    const store = new KeyStore({ source: { kind: 'static', jwks: { keys: [k1.jwk] } } });
+    const dir = join(mkdtempSync(join(tmpdir(), 'partner-heal-')), 'spool');
+    dirs.push(join(dir, '..'));
+    const { disk, io } = fullDisk();
+    const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: url, journalIo: io });
+    spools.push(s);
+    const probe = cachedProbe(() => spoolProblem({ dir, journalPath: s.journalState.path, journalIno: s.journalState.ino, failed: s.journalState.failed }));
+    const receiver = await startReceiver({ host: '127.0.0.1', port: 0, path: '/hooks', forwardTo: url, forwardTimeoutMs: 1000, spool: s, readTimeoutMs: 5000, maxConnections: 64, maxHeldBytes: 4 * 1024 * 1024, spoolProblem: probe }, store, () => undefined, () => undefined);
+    try {
+      let n = 0;
+      const post = () => fetch(receiver.url, { method: 'POST', body: signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ note: `heal-${++n}` }), k1.privateKey), signal: AbortSignal.timeout(10_000) });
+      const health = async () => {
+        const r = await fetch(new URL('/healthz', receiver.url), { signal: AbortSignal.timeout(10_000) });
+        return { status: r.status, body: (await r.json()) as { status: string; reasons?: string[] } };
+      };
+      expect((await post()).status).toBe(200);
+      disk.full = true;
+      expect((await post()).status).toBe(503);
+      await new Promise((r) => setTimeout(r, 1100)); // past the probe's one-second cache
+      expect(await health()).toEqual({ status: 503, body: { status: 'unavailable', reasons: ['the spool journal cannot be written (ENOSPC)'] } });
+      disk.full = false;
+      const freed = Date.now();
+      let h = await health();
+      while (h.status !== 200 && Date.now() - freed < 8000) {
+        await new Promise((r) => setTimeout(r, 200));
+        h = await health();
+      }
+      expect(h).toEqual({ status: 200, body: { status: 'ok' } });
+      expect(Date.now() - freed).toBeLessThan(4000);
+      expect((await post()).status).toBe(200);
+      await until(() => got.length === 2 && s.backlog === 0, 'both kept events delivered');
+    } finally {
+      await receiver.close();
+    }
   });
 });
