@@ -78,7 +78,9 @@ export function outputItems(spec: OutputSpec): Item[] {
   const out: Item[] = [{ term: '-o, --output <format>', text: `output format: ${f.join(', ')} (default: ${spec.default ?? `${f.includes('table') ? 'table on a terminal, ' : ''}${spec.piped ?? 'json'} when piped`})` }];
   if (spec.fields !== false) out.push({ term: '    --fields <list>', text: `comma-separated fields or dot paths to show, in order${spec.recordFields ? ` (the fields of each record: ${spec.recordFields.join(', ')})` : ''}` });
   if (spec.quiet) out.push({ term: '-q, --quiet', text: 'print only ids, one per line' });
-  if (spec.jq !== false) out.push({ term: '    --jq <expr>', text: 'filter the JSON result with jq (built in); one result per line, strings unquoted; holds the whole result in memory (at most 64 MiB: for a large export use -o ndjson | jq)' });
+  // A stream with no whole result (no json format: `webhook listen`) filters each record as it comes.
+  const jqText = f.includes('json') ? 'filter the JSON result with jq (built in); one result per line, strings unquoted; holds the whole result in memory (at most 64 MiB: for a large export use -o ndjson | jq)' : 'filter each record with jq (built in) as it is printed, as jq does over NDJSON; one result per line, strings unquoted';
+  if (spec.jq !== false) out.push({ term: '    --jq <expr>', text: jqText });
   if (f.includes('csv')) out.push({ term: '    --csv-raw', text: 'keep CSV cells as they are: no leading \' before = + - @, control characters not made visible' });
   if (f.includes('csv')) out.push({ term: '    --bom', text: 'start CSV output with a UTF-8 byte order mark, for Excel on Windows (CSV only; not on a terminal)' });
   return out;

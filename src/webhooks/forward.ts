@@ -7,6 +7,7 @@ import { DeliveryError, HttpDeliveryClient, type DeliveryClient } from '../api/d
 import { InterruptedError } from '../errors.js';
 import { signedPayloadText } from './jws.js';
 import { stringifyExact } from '../json/stringify-exact.js';
+import { failureKind, outageReason, type TargetHealth } from './target-health.js';
 
 export interface ForwardResult {
   url: string;
@@ -16,6 +17,26 @@ export interface ForwardResult {
   duplicate?: boolean;
   /** The target refused it for good (ABORT_HEADER): it is parked, never retried. */
   abort?: boolean;
+  /** Not taken, and the target asked to wait this long first (Retry-After, capped at MAX_RETRY_AFTER_MS). */
+  retryAfterMs?: number;
+}
+
+/** A Retry-After longer than this is read as this (a target asking for a day must not stall the spool for a day). */
+export const MAX_RETRY_AFTER_MS = 5 * 60 * 1000;
+
+/** Retry-After as ms (delay-seconds or an HTTP date), capped; undefined when absent or unreadable. */
+export function retryAfterMs(headers: Record<string, string | string[] | undefined> | undefined, now = Date.now()): number | undefined {
+  const raw = headers?.['retry-after'];
+  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (!v) return undefined;
+  let ms: number;
+  if (/^\d{1,10}$/.test(v)) ms = Number(v) * 1000;
+  else {
+    const at = Date.parse(v);
+    if (Number.isNaN(at)) return undefined;
+    ms = Math.max(0, at - now);
+  }
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
 }
 
 /**
@@ -106,7 +127,9 @@ export async function postEvent(client: DeliveryClient, url: string, e: ForwardE
       },
       body: e.body,
     });
-    return { url, status: res.status, ...(saysAbort(res.headers) && !(res.status >= 200 && res.status < 300) ? { abort: true } : {}) };
+    if (res.status >= 200 && res.status < 300) return { url, status: res.status };
+    const wait = retryAfterMs(res.headers);
+    return { url, status: res.status, ...(saysAbort(res.headers) ? { abort: true } : {}), ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
   } catch (err) {
     if (err instanceof InterruptedError || stop?.aborted) return { url, error: 'stopped' };
     if (err instanceof DeliveryError) return { url, error: err.reason };
@@ -226,6 +249,8 @@ export class DirectDelivery {
     private readonly answerWithinMs: number,
     windowMs: number,
     now?: () => number,
+    /** Told whether each forward found the target reachable (for /healthz and the listener's line). */
+    private readonly target?: TargetHealth,
   ) {
     this.done = new DedupeWindow(windowMs, 100_000, now);
   }
@@ -237,6 +262,9 @@ export class DirectDelivery {
     if (!p) {
       p = this.forwarder.post(e).then((r) => {
         if (delivered(r)) this.done.add(e.digest);
+        if (!delivered(r) && failureKind(r) === 'outage') {
+          if (r.error !== 'stopped') this.target?.unreachable(outageReason(r));
+        } else this.target?.reachable();
         return r;
       });
       const q = p;

@@ -9,6 +9,14 @@
 // written before the next forward starts (see spool.ts).
 import { closeSync, fdatasync, fstat, writeSync } from 'node:fs';
 
+/** The two calls that put records on disk: node:fs's, or a test's that fails like a full disk (a seam, not a mock of node:fs). */
+export interface JournalIo {
+  writeSync(fd: number, buffer: Buffer, offset: number, length: number): number;
+  fdatasync(fd: number, callback: (err: NodeJS.ErrnoException | null) => void): void;
+}
+
+export const NODE_JOURNAL_IO: JournalIo = { writeSync: (fd, b, o, l) => writeSync(fd, b, o, l), fdatasync };
+
 interface Waiter {
   seq: number;
   resolve: () => void;
@@ -27,11 +35,32 @@ export class JournalWriter {
   constructor(
     private fd: number,
     private readonly onFailure: (err: Error) => void = () => undefined,
+    private readonly io: JournalIo = NODE_JOURNAL_IO,
   ) {}
 
-  /** Set once a write or sync failed: nothing more is written until a restart (a torn line may end the file). */
+  /** Set once a write or sync failed: nothing more is written until recover() (a torn line may end the file). */
   get failed(): Error | undefined {
     return this.failure;
+  }
+
+  /**
+   * After a failure, once the caller has cut a torn line from the end of the
+   * file: a synced write of an empty line (readers skip it) tells whether the
+   * journal takes writes again. True when it does: writing resumes.
+   */
+  async recover(): Promise<boolean> {
+    if (!this.failure) return true;
+    try {
+      const nl = Buffer.from('\n');
+      if (this.io.writeSync(this.fd, nl, 0, 1) !== 1) return false;
+      await new Promise<void>((resolve, reject) => this.io.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
+    } catch {
+      return false;
+    }
+    // Whatever was written before the failure and not synced may be lost: nothing waits for it any more (its waiters were rejected).
+    this.synced = this.written;
+    this.failure = undefined;
+    return true;
   }
 
   /** Writes one line now; returns its sequence number. Throws when the journal cannot be written. */
@@ -40,7 +69,7 @@ export class JournalWriter {
     const buf = Buffer.from(text);
     try {
       // A regular file takes the whole buffer in one write in practice; loop for the rare short write.
-      for (let off = 0; off < buf.length; ) off += writeSync(this.fd, buf, off, buf.length - off);
+      for (let off = 0; off < buf.length; ) off += this.io.writeSync(this.fd, buf, off, buf.length - off);
     } catch (err) {
       throw this.fail(err as NodeJS.ErrnoException);
     }
@@ -95,7 +124,7 @@ export class JournalWriter {
     while (this.waiters.length > 0 && !this.failure) {
       const covers = this.written;
       try {
-        await new Promise<void>((resolve, reject) => fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
+        await new Promise<void>((resolve, reject) => this.io.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
       } catch (err) {
         this.fail(err as NodeJS.ErrnoException);
         break;

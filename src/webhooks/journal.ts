@@ -5,7 +5,8 @@
 // Records, one JSON object per line:
 //   {"t":"event","id","digest","receivedAt","eventType","kid","jws","payload","target"}
 //   {"t":"start","id","at"}                      a forward of the event is about to be sent
-//   {"t":"attempt","id","at","status"|"error","n"}   that forward failed (no 2xx); n: failed forwards so far
+//   {"t":"attempt","id","at","status"|"error","n"}   that forward failed (no 2xx); n: refusals so far
+//   {"t":"attempt",...,"n","outage":true}         the target could not be reached (n unchanged: never parks)
 //   {"t":"parked","id","at","n","reason"}        a dead letter: refused n times (--max-attempts) or
 //                                                refused for good by the target; not forwarded again
 //                                                until `webhook replay --failed` delivers it
@@ -46,6 +47,8 @@ export interface DeliveryRecord {
   n?: number;
   /** parked: why ('max-attempts', 'target-abort'). */
   reason?: string;
+  /** attempt: the target could not be reached (not counted in n: it never parks). */
+  outage?: boolean;
 }
 
 export type JournalRecord = SpooledEvent | DeliveryRecord;

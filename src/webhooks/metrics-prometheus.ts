@@ -41,6 +41,8 @@ export function prometheusMetrics(gauges: ReceiverGauges): MetricsEndpoint {
       this.inc(gauges.keySetRefetches());
     },
   });
+  gauge('target_up', 'Whether the forward target answers (0 while it cannot be reached: events wait, none is parked for it)', () => (gauges.targetUnreachableSince() > 0 ? 0 : 1));
+  gauge('target_unreachable_since_seconds', 'When the forward target became unreachable, Unix time (0 while it answers)', gauges.targetUnreachableSince);
   gauge('open_connections', 'Sender connections open', gauges.openConnections);
   gauge('held_body_bytes', 'Bytes of request bodies held in memory', gauges.heldBodyBytes);
   return {

@@ -40,6 +40,8 @@ export interface ReceiverGauges {
   parked(): number;
   /** Key-set fetches caused by an unknown kid (a rotation, or made-up kids). */
   keySetRefetches(): number;
+  /** When the forward target became unreachable, seconds since the epoch (0 while it answers). */
+  targetUnreachableSince(): number;
   openConnections(): number;
   heldBodyBytes(): number;
 }

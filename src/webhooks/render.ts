@@ -14,6 +14,7 @@ import type { ListSpec } from '../output/writer.js';
 import type { ReceivedEvent } from './listen.js';
 import type { ReplayOutcome } from './replay.js';
 import type { DeliveryAttempt } from './spool.js';
+import type { TargetChange } from './target-health.js';
 import { subjectOf } from './delivery-queue.js';
 import { POST_SIGNATURE_REASONS, type Verdict } from './verify.js';
 
@@ -205,7 +206,28 @@ export function deliveryLine(record: Record<string, unknown>, c: Colors): string
   const d = record.delivery as { eventType: string | null; subject: string | null; status: number | null; error: string | null; delivered: boolean; redelivery: boolean; retryInMs: number | null; parked?: string | null };
   const what = d.status !== null ? `HTTP ${d.status}` : `failed: ${sanitizeCell(d.error ?? '')}`;
   const again = d.redelivery ? ' (redelivery)' : '';
-  const next = d.parked ? c.red(`, parked (${d.parked === 'target-abort' ? 'the target said abort' : 'attempts used up'}): webhook replay --failed sends it`) : `, retrying in ${((d.retryInMs ?? 0) / 1000).toFixed(1)} s`;
+  const why = d.parked === 'target-abort' ? 'the target said abort' : d.parked === 'unverified' ? 'its record no longer verifies' : 'attempts used up';
+  const next = d.parked ? c.red(`, parked (${why}): webhook replay --failed ${d.parked === 'unverified' ? 'checks' : 'sends'} it`) : `, retrying in ${((d.retryInMs ?? 0) / 1000).toFixed(1)} s`;
   const outcome = d.delivered ? c.green(`-> delivered ${d.status ?? ''}`.trimEnd()) + again : c.red(`-> ${what}`) + again + next;
   return `${clockTime(String(record.time))}  ${[showEventType(d.eventType), cell(d.subject)].join('  ')}  ${outcome}\n`;
+}
+
+/**
+ * The record of a change of the forward target's state (`webhook listen`):
+ * said once when it becomes unreachable and once when it answers again, not
+ * per attempt: {time, target: {url, reachable, since, reason, downForMs}}.
+ */
+export function targetRecord(c: TargetChange, url: string, time: string): Record<string, unknown> {
+  return c.reachable
+    ? { time, target: { url, reachable: true, since: null, reason: null, downForMs: c.downForMs } }
+    : { time, target: { url, reachable: false, since: new Date(c.since).toISOString(), reason: c.reason, downForMs: null } };
+}
+
+/** Its line on a terminal. `spooled`: events wait in the spool (else senders get 503 and retry). */
+export function targetLine(record: Record<string, unknown>, spooled: boolean, c: Colors): string {
+  const t = record.target as { url: string; reachable: boolean; reason: string | null; downForMs: number | null };
+  const url = sanitizeCell(t.url);
+  if (t.reachable) return `${clockTime(String(record.time))}  ${c.green(`target ${url} answers again (unreachable for ${Math.round((t.downForMs ?? 0) / 1000)} s)`)}\n`;
+  const what = spooled ? 'events wait in the spool and are retried until it answers; none is parked for it' : 'senders get 503 and retry';
+  return `${clockTime(String(record.time))}  ${c.red(`target ${url} cannot be reached (${sanitizeCell(t.reason ?? '')}):`)} ${what}\n`;
 }

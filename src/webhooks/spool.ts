@@ -20,17 +20,21 @@
 // last record. (A power loss can also undo the records of the last few
 // milliseconds: those events go out again, same id.)
 //
-// Dead letters: with --max-attempts N, an event the target refused N times
-// (or at once, when its reply carries `webhook-delivery: abort`) is parked:
-// a "parked" record is written, it stays in the journal, and the next event
-// of its subject may go. `webhook replay --failed` sends parked events again.
-// A refusal (4xx) backs off that event alone; a target that fails (5xx, no
-// answer) pauses every worker (it is down for everyone).
+// Dead letters are for refusals, not outages: with --max-attempts N, an
+// event the target refused N times (4xx but 408/429, or a 5xx named in
+// --park-on), or at once when its reply carries `webhook-delivery: abort`,
+// is parked: a "parked" record is written, it stays in the journal, and the
+// next event of its subject may go. `webhook replay --failed` sends parked
+// events again. A refusal backs off that event alone; a target that cannot
+// be reached (no answer, 408, 429, 502-504, other 5xx) pauses every worker
+// (it is down for everyone) and is retried for as long as the spool holds,
+// never parked (target-health.ts).
 //
 // The journal is compacted (journal-compact.ts) at start-up and, while
 // running, when nothing is in flight or waiting and enough was appended since
 // the last time; appends wait for it.
 import { fstatSync, openSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { takePidLock } from '../pid-lock.js';
@@ -40,12 +44,15 @@ import { abandonAfterMs, DedupeWindow, delivered, Forwarder, forwardBody, type F
 import { compactJournal, discardCompaction, shouldCompact, type CompactionPolicy } from './journal-compact.js';
 import { cutTornTail, eventLine, JOURNAL, readJournal, SpoolError, type DeliveryRecord, type SpooledEvent } from './journal.js';
 import { EventIds } from './event-ids.js';
-import { JournalWriter } from './journal-writer.js';
+import { JournalWriter, type JournalIo } from './journal-writer.js';
+import { MIN_FREE_BYTES } from './spool-health.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DEFAULT_FORWARD_CONCURRENCY, MAX_FORWARD_CONCURRENCY } from './forward-limits.js';
 import { asideNotice, readAside } from './journal-aside.js';
+import { failureKind, outageReason, type TargetHealth } from './target-health.js';
+import type { StoredCheck } from './stored-verify.js';
 import { deliveredSince } from './journal-tail.js';
-import type { EventStore, StoredEvent } from './listen.js';
+import type { EventStore, StoredEvent } from './receiver-types.js';
 import type { DeliveryClient } from '../api/delivery.js';
 import { countOf } from '../text/count.js';
 import { stringifyExact } from '../json/stringify-exact.js';
@@ -63,6 +70,12 @@ const KEEP_UP_WAIT_MS = 2000;
 const KEEP_UP_MIN_BACKLOG = 128;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
+/** A target that cannot be reached is tried again at least this often (so a restarted app gets its events within seconds). */
+const OUTAGE_BACKOFF_MAX_MS = 10_000;
+/** An event read back from the journal that cannot be verified now (the key set unreachable) is tried again after this long. */
+const VERIFY_RETRY_MS = 5000;
+/** How often a journal that failed is tried again. */
+const HEAL_EVERY_MS = 1000;
 /** How often a receiver with parked events looks for those `webhook replay --failed` delivered. */
 const UNPARK_SCAN_MS = 2000;
 
@@ -76,9 +89,11 @@ export interface DeliveryAttempt {
   retryInMs?: number;
   /** Not delivered and parked (a dead letter): why. */
   parked?: ParkReason;
+  /** Not delivered because the target cannot be reached: it waits (never parked); TargetHealth tells this once, not per attempt. */
+  waiting?: boolean;
 }
 
-export type ParkReason = 'max-attempts' | 'target-abort';
+export type ParkReason = 'max-attempts' | 'target-abort' | 'unverified';
 
 export interface SpoolOptions {
   forwardTo?: string;
@@ -96,8 +111,16 @@ export interface SpoolOptions {
   retainMs?: number;
   /** Compact while running once this many bytes were appended since the last compaction (default 64 MiB). */
   compactAfterBytes?: number;
-  /** Park an event after this many failed forwards (default: retry for ever). */
+  /** Park an event after the target refused it this many times (default: retry for ever); an unreachable target never counts. */
   maxAttempts?: number;
+  /** 5xx statuses that refuse an event (count towards maxAttempts); other 5xx mean the target is down (--park-on). */
+  parkOn?: ReadonlySet<number>;
+  /** Told whether each forward found the target reachable (/healthz, /metrics, the listener's line). */
+  target?: TargetHealth;
+  /** The journal's writes and syncs (default node:fs; tests fail them like a full disk). */
+  journalIo?: JournalIo;
+  /** Verifies an event read back from the journal before it is forwarded (stored-verify.ts); events received in this run were verified on arrival. */
+  verify?: (e: SpooledEvent) => Promise<StoredCheck>;
 }
 
 /** Checks (and creates) the spool directory: 0700, ours. */
@@ -179,8 +202,10 @@ export class Spool implements EventStore {
   private workers?: Promise<void>;
   /** After a failed forward no worker starts another until this settles (the backoff). */
   private pause?: Promise<void>;
-  /** Failed forwards in a row (one per backoff round). */
+  /** Failed forwards in a row (one per backoff round) while the target cannot be reached. */
   private failures = 0;
+  /** A forward is finding out whether the unreachable target is back (the other workers wait for it). */
+  private probing = false;
   /** Bytes appended since the journal was last compacted, and its size then. */
   private appended = 0;
   private compacting?: Promise<void>;
@@ -213,7 +238,14 @@ export class Spool implements EventStore {
     // What restore read is known; later looks for replayed deliveries start at the end of it.
     const st = fstatSync(fd);
     this.tail = { from: st.size, ino: st.ino };
-    this.journal = new JournalWriter(fd, (err) => opts.log?.(`spool ${dir}: ${err.message}; new events are answered 503`));
+    this.journal = new JournalWriter(
+      fd,
+      (err) => {
+        opts.log?.(`spool ${dir}: ${err.message}; new events are answered 503 until it can be written again`);
+        this.startHealing();
+      },
+      opts.journalIo,
+    );
     // The sender already has its 2xx: a slow target is waited for (giving up early would deliver twice).
     if (opts.forwardTo) this.forwarder = new Forwarder(opts.forwardTo, opts.delivery ?? abandonAfterMs(opts.forwardTimeoutMs));
   }
@@ -383,6 +415,11 @@ export class Spool implements EventStore {
     while (!this.closed) {
       if (this.pause) await this.pause;
       if (this.closed) break;
+      // While the target cannot be reached, one forward at a time finds out whether it is back.
+      if (this.failures > 0 && this.probing) {
+        await new Promise<void>((resolve) => this.sleepers.push(resolve));
+        continue;
+      }
       const next = this.pending.take();
       if (!next) {
         if (this.pending.size === 0) {
@@ -392,22 +429,29 @@ export class Spool implements EventStore {
         await new Promise<void>((resolve) => this.sleepers.push(resolve));
         continue;
       }
+      const body = await this.bodyOf(next);
+      if (body === undefined) continue; // parked, or waiting to be verified
       if (this.compacting) await this.compacting;
       // Recorded before the forward goes out: after a crash, this event is known to be possibly at the target.
       if (!this.record({ t: 'start', id: next.id, at: new Date(this.now()).toISOString() })) {
+        // The journal cannot be written (a full disk): nothing goes out unrecorded; forwards resume once it heals.
         this.pending.retry(next);
-        break;
+        await this.journalWritable();
+        continue;
       }
       const redelivery = this.sentBefore.has(next.id);
       this.sentBefore.add(next.id);
-      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body: this.bodies.get(next) ?? forwardBody(next.jws, next.payload), redelivery }, undefined, this.stop.signal);
+      const probe = this.failures > 0;
+      if (probe) this.probing = true;
+      const r = await this.forwarder!.post({ digest: next.digest, eventType: next.eventType, kid: next.kid, body, redelivery }, undefined, this.stop.signal);
+      if (probe) this.probing = false;
       // Stopped mid-delivery: unless the target took it, it stays undelivered in the journal, resumed at the next start.
       if (this.closed && !delivered(r)) break;
       const at = new Date(this.now()).toISOString();
       if (delivered(r)) {
         // First of all, before this worker starts another forward: a crash from here on does not send it again.
         this.record({ t: 'delivered', id: next.id, at, status: r.status });
-        this.failures = 0;
+        this.targetAnswers();
         this.pending.done(next);
         this.attempts.delete(next.id);
         this.waitingSince.delete(next.id);
@@ -422,49 +466,102 @@ export class Spool implements EventStore {
   }
 
   /**
-   * A forward that got no 2xx: recorded with its count; parked when the
-   * target said abort or --max-attempts is reached (its subject goes on);
-   * otherwise retried after a backoff: that event's own for a refusal (4xx
-   * but 408 and 429), every worker's for a failing target.
+   * A forward that got no 2xx. What it means (target-health.ts): the target
+   * said abort (parked at once); a refusal of the event (4xx, or a 5xx named
+   * in --park-on): counted, parked at --max-attempts, otherwise retried after
+   * that event's own backoff while the others go; an outage (no answer, 408,
+   * 429, 502-504, another 5xx): never counted or parked, every forward waits
+   * for the target (capped backoff, or its Retry-After) for as long as the
+   * spool holds.
    */
   private failed(next: SpooledEvent, r: ForwardResult, redelivery: boolean, at: string): void {
+    const kind = failureKind(r, this.opts.parkOn);
+    if (kind === 'outage') return this.waitForTarget(next, r, redelivery, at);
+    this.targetAnswers(); // it answered: it refuses this event, it is not down
     const n = (this.attempts.get(next.id) ?? 0) + 1;
     this.attempts.set(next.id, n);
     this.record({ t: 'attempt', id: next.id, at, ...(r.status !== undefined ? { status: r.status } : { error: r.error }), n });
     const max = this.opts.maxAttempts;
-    const park: ParkReason | undefined = r.abort ? 'target-abort' : max !== undefined && n >= max ? 'max-attempts' : undefined;
-    if (park) {
-      this.record({ t: 'parked', id: next.id, at, n, reason: park });
-      this.parkedIds.add(next.id);
-      this.attempts.delete(next.id);
-      this.waitingSince.delete(next.id);
-      this.pending.done(next); // no longer blocks its subject
+    const park: ParkReason | undefined = kind === 'abort' ? 'target-abort' : max !== undefined && n >= max ? 'max-attempts' : undefined;
+    if (park) return this.park(next, r, redelivery, at, n, park);
+    // Only this event waits (its subject with it): the target takes the others.
+    const wait = Math.max(Math.min(BACKOFF_BASE_MS * 2 ** Math.min(n - 1, 16), BACKOFF_MAX_MS), r.retryAfterMs ?? 0);
+    const timer = setTimeout(() => {
+      this.backoffs.delete(timer);
+      this.pending.retry(next);
       this.wakeOne();
-      this.releaseOne();
-      this.tell({ event: next, result: r, redelivery, parked: park });
-      this.opts.debug?.(`spool: ${next.id} parked after ${n} failed forward(s) (${park})`);
-      return;
+    }, wait);
+    this.backoffs.add(timer);
+    this.tell({ event: next, result: r, redelivery, retryInMs: wait });
+    this.opts.debug?.(`spool: delivery of ${next.id} refused (HTTP ${r.status}); retrying it in ${wait} ms`);
+  }
+
+  /**
+   * What the target receives for an event: its payload as signed. An event
+   * read back from the journal is verified again first (opts.verify): one
+   * that fails is parked ('unverified') and said, never forwarded; one that
+   * cannot be verified now (the key set unreachable) waits. Undefined when it
+   * does not go now.
+   */
+  private async bodyOf(next: SpooledEvent): Promise<string | undefined> {
+    const kept = this.bodies.get(next);
+    if (kept !== undefined || !this.opts.verify) return kept ?? forwardBody(next.jws, next.payload);
+    const c = await this.opts.verify(next);
+    if (c.ok) {
+      this.bodies.set(next, c.body);
+      return c.body;
     }
-    const refused = r.status !== undefined && r.status >= 400 && r.status < 500 && r.status !== 408 && r.status !== 429;
-    if (refused) {
-      // Only this event waits (its subject with it): the target takes the others.
-      const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(n - 1, 16), BACKOFF_MAX_MS);
+    if (c.transient) {
       const timer = setTimeout(() => {
         this.backoffs.delete(timer);
         this.pending.retry(next);
         this.wakeOne();
-      }, wait);
+      }, VERIFY_RETRY_MS);
       this.backoffs.add(timer);
-      this.tell({ event: next, result: r, redelivery, retryInMs: wait });
-      this.opts.debug?.(`spool: delivery of ${next.id} refused (HTTP ${r.status}); retrying it in ${wait} ms`);
-      return;
+      this.opts.debug?.(`spool: ${next.id} ${c.reason}; trying again in ${VERIFY_RETRY_MS} ms`);
+      return undefined;
     }
-    // One backoff round for the forwards that fail together (a target that is down fails them all at once).
+    this.opts.log?.(`spool ${this.dir}: event ${next.id} not forwarded: ${c.reason}. Parked; \`partner webhook replay --spool ${this.dir} --failed\` checks it again`);
+    this.park(next, { url: this.opts.forwardTo ?? '-', error: `not forwarded: ${c.reason}` }, false, new Date(this.now()).toISOString(), this.attempts.get(next.id) ?? 0, 'unverified');
+    return undefined;
+  }
+
+  /** The target answered (2xx or a refusal): after an outage, every worker goes again. */
+  private targetAnswers(): void {
+    this.opts.target?.reachable();
+    if (this.failures === 0) return;
+    this.failures = 0;
+    this.wakeAll();
+  }
+
+  /** A dead letter: recorded, no longer holding back its subject. */
+  private park(next: SpooledEvent, r: ForwardResult, redelivery: boolean, at: string, n: number, park: ParkReason): void {
+    this.record({ t: 'parked', id: next.id, at, n, reason: park });
+    this.parkedIds.add(next.id);
+    this.attempts.delete(next.id);
+    this.waitingSince.delete(next.id);
+    this.pending.done(next); // no longer blocks its subject
+    this.wakeOne();
+    this.releaseOne();
+    this.tell({ event: next, result: r, redelivery, parked: park });
+    this.opts.debug?.(`spool: ${next.id} parked after ${n} failed forward(s) (${park})`);
+  }
+
+  /**
+   * The target cannot be reached: the event stays first of its subject and
+   * every worker pauses (a target that is down fails them all at once; one
+   * backoff round for those), for the capped backoff or the target's
+   * Retry-After. Told once (TargetHealth), not per attempt.
+   */
+  private waitForTarget(next: SpooledEvent, r: ForwardResult, redelivery: boolean, at: string): void {
+    // Recorded (doctor and a reader of the journal see it) with the count of refusals unchanged: it never parks.
+    this.record({ t: 'attempt', id: next.id, at, ...(r.status !== undefined ? { status: r.status } : { error: r.error }), n: this.attempts.get(next.id) ?? 0, outage: true });
     if (!this.pause) this.failures++;
-    const wait = Math.min(BACKOFF_BASE_MS * 2 ** Math.min(this.failures - 1, 16), BACKOFF_MAX_MS);
+    const wait = Math.max(Math.min(BACKOFF_BASE_MS * 2 ** Math.min(this.failures - 1, 16), OUTAGE_BACKOFF_MAX_MS), r.retryAfterMs ?? 0);
     this.pending.retry(next);
-    this.tell({ event: next, result: r, redelivery, retryInMs: wait });
-    this.opts.debug?.(`spool: delivery of ${next.id} failed (${r.status !== undefined ? `HTTP ${r.status}` : r.error}); retrying in ${wait} ms`);
+    this.opts.target?.unreachable(outageReason(r));
+    this.tell({ event: next, result: r, redelivery, retryInMs: wait, waiting: true });
+    this.opts.debug?.(`spool: delivery of ${next.id} failed (${outageReason(r)}); the target is unreachable, retrying in ${wait} ms`);
     if (!this.pause) {
       const pause = delay(wait, undefined, { signal: this.stop.signal }).catch(() => undefined);
       this.pause = pause.then(() => {
@@ -472,6 +569,51 @@ export class Spool implements EventStore {
         this.wakeAll();
       });
     }
+  }
+
+  /** While the journal cannot be written: tries every HEAL_EVERY_MS whether it can be again (healJournal). */
+  private healTimer?: NodeJS.Timeout;
+  private healing = false;
+  /** Workers waiting for the journal to take writes again. */
+  private healWaiters: (() => void)[] = [];
+
+  private startHealing(): void {
+    if (this.healTimer || this.closed) return;
+    this.healTimer = setInterval(() => void this.healJournal(), HEAL_EVERY_MS);
+    this.healTimer.unref();
+  }
+
+  /**
+   * A journal that failed (ENOSPC, EIO, …) is tried again by itself: once the
+   * disk has room for the largest event, a line torn by the failed write is
+   * cut from the end, and a synced write goes through, events are taken and
+   * forwards resume (no restart needed; /healthz says ok at its next probe).
+   */
+  async healJournal(): Promise<boolean> {
+    if (!this.journal.failed) return true;
+    if (this.healing || this.closed) return false;
+    this.healing = true;
+    try {
+      const fs = await statfs(this.dir).catch(() => undefined);
+      if (!fs || fs.bavail * fs.bsize < MIN_FREE_BYTES) return false;
+      cutTornTail(join(this.dir, JOURNAL));
+      if (!(await this.journal.recover())) return false;
+    } catch {
+      return false;
+    } finally {
+      this.healing = false;
+    }
+    clearInterval(this.healTimer);
+    this.healTimer = undefined;
+    this.opts.log?.(`spool ${this.dir}: the journal can be written again; new events are taken and forwards resume`);
+    for (const go of this.healWaiters.splice(0)) go();
+    return true;
+  }
+
+  /** Resolves once the journal takes writes again (or the spool closes). */
+  private journalWritable(): Promise<void> {
+    if (!this.journal.failed || this.closed) return Promise.resolve();
+    return new Promise<void>((resolve) => this.healWaiters.push(resolve));
   }
 
   /** Parked events that `webhook replay --failed` delivered (a "delivered" record appended by it) are parked no more. */
@@ -545,6 +687,8 @@ export class Spool implements EventStore {
     this.closing ??= (async () => {
       this.closed = true;
       clearInterval(this.unparkWatch);
+      clearInterval(this.healTimer);
+      for (const go of this.healWaiters.splice(0)) go();
       for (const t of this.backoffs) clearTimeout(t);
       this.backoffs.clear();
       this.wakeAll();

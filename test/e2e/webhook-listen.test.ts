@@ -99,9 +99,10 @@ describe('partner webhook listen (built CLI, real sandbox)', () => {
     // Nothing invalid was forwarded.
     expect(forwarded).toHaveLength(3);
 
-    // 5. Ctrl-C stops it cleanly.
+    // 5. Ctrl-C stops it cleanly, and says so (one line on stderr, after the Ready line).
     l.child.kill('SIGINT');
     expect(await l.exited).toBe(130);
+    expect(l.stderr().trimEnd().split('\n').at(-1)).toBe('Stopped (Ctrl-C).');
   });
 
   it('--events filters what is reported and forwarded; -o ndjson prints one JSON object per event', async () => {

@@ -162,7 +162,7 @@ describe('dead letters and /metrics', () => {
     expect(series((await get(l, '/metrics')).text, 'partner_webhook_parked_events')).toBe(1);
     // The target is fixed: replay --failed sends the parked event (a redelivery, same id) and unparks it.
     app.refuseAll = false;
-    const r = await runCli(['webhook', 'replay', '--spool', spool, '--failed', '-o', 'json'], { env });
+    const r = await runCli(['webhook', 'replay', '--jwks-file', jwksFile, '--spool', spool, '--failed', '-o', 'json'], { env });
     expect(r.code).toBe(0);
     const replayed = JSON.parse(r.stdout);
     expect(replayed).toHaveLength(1);
@@ -175,7 +175,7 @@ describe('dead letters and /metrics', () => {
     const deadline = Date.now() + 8000;
     while (series((await get(l, '/metrics')).text, 'partner_webhook_parked_events') !== 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 200));
     expect(series((await get(l, '/metrics')).text, 'partner_webhook_parked_events')).toBe(0);
-    const again = await runCli(['webhook', 'replay', '--spool', spool, '--failed', '-o', 'json'], { env });
+    const again = await runCli(['webhook', 'replay', '--jwks-file', jwksFile, '--spool', spool, '--failed', '-o', 'json'], { env });
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual([]);
     expect(app.took.filter((b) => b.includes('poison'))).toHaveLength(1);

@@ -138,3 +138,33 @@ describe('listen: HTTP status for a verdict', () => {
     expect(statusForVerdict(v(reason as string | null, valid as boolean))).toBe(status);
   });
 });
+
+describe('webhook listen: --park-on, --metrics-listen, and the --jq help', () => {
+  it.each([
+    [{ spool: 's', forwardTo: 'http://127.0.0.1:3000/', maxAttempts: 3, parkOn: '500, 501' }, { parkOn: new Set([500, 501]), maxAttempts: 3 }],
+    [{}, { parkOn: new Set(), metrics: false }],
+    [{ metricsListen: '9464' }, { metricsListen: { host: '127.0.0.1', port: 9464 }, metrics: true }],
+    [{ metricsListen: '10.0.0.5:0' }, { metricsListen: { host: '10.0.0.5', port: 0 } }],
+    [{ metricsListen: '[::1]:9464' }, { metricsListen: { host: '::1', port: 9464 } }],
+  ])('%j', (raw, expected) => {
+    expect(parseListen([], raw as Record<string, unknown>)).toMatchObject(expected);
+  });
+
+  it.each([
+    [{ spool: 's', forwardTo: 'http://127.0.0.1:3000/', parkOn: '500' }, /--park-on needs --max-attempts/],
+    [{ spool: 's', forwardTo: 'http://127.0.0.1:3000/', maxAttempts: 3, parkOn: '503' }, /503 means the target is down or busy/],
+    [{ spool: 's', forwardTo: 'http://127.0.0.1:3000/', maxAttempts: 3, parkOn: '404' }, /"404" is not a 5xx status/],
+    [{ metricsListen: 'localhost:70000' }, /--metrics-listen must be an address/],
+    [{ metricsListen: 'http://x:1' }, /--metrics-listen must be an address/],
+  ])('%j is refused', (raw, message) => {
+    expect(usage(() => parseListen([], raw as Record<string, unknown>))).toMatch(message);
+  });
+
+  it('--jq on listen filters each record as it is printed (no whole result, no "large export")', async () => {
+    const { outputItems } = await import('../../../../src/help.js');
+    const jq = outputItems(listen.output!).find((i) => i.term.includes('--jq'))!;
+    expect(jq.text).toMatch(/filter each record with jq/);
+    expect(jq.text).not.toMatch(/export|whole result/);
+    expect(outputItems(replayCommand.output!).find((i) => i.term.includes('--jq'))!.text).toMatch(/whole result/);
+  });
+});
