@@ -4,7 +4,7 @@ import type { AdaptiveConcurrency } from './adaptive-concurrency.js';
 import { IdSet } from './id-set.js';
 import type { Pagination } from './types.js';
 import { newFindings, type WalkFindings } from './walk-audit.js';
-import { formatCount } from '../output/count.js';
+import { formatCount } from '../text/count.js';
 import { isExact, LosslessNumber } from '../json/lossless-number.js';
 
 export interface Page<T> {
@@ -150,7 +150,7 @@ export async function* walkPageBatches<T>(fetchPage: (page: number, signal: Abor
       f.duplicates += dup;
       if (!f.duplicatePages.includes(n)) f.duplicatePages.push(n);
     }
-    // Every item new: the page's own array, so what is kept by page (output/raw-rows.ts) still applies.
+    // Every item new: the page's own array, so what is kept by page (json/raw-rows.ts) still applies.
     return out.length === items.length ? items : out;
   };
   /** Records the total a page was read under; a total other than the first means the company changed. */

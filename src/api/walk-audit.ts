@@ -1,5 +1,5 @@
 import { CliError, ExitCode } from '../errors.js';
-import { countOf, formatCount } from '../output/count.js';
+import { countOf, formatCount } from '../text/count.js';
 
 /**
  * What the page walker's integrity checks found, filled in as it walks
