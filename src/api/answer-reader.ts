@@ -1,13 +1,15 @@
-// One request of the API client (http.ts) through undici's dispatch
-// (undici.ts) with a handler of our own that collects the answer, not
-// undici's request(): no body stream, no async iteration over it, no abort
-// wiring of undici's per request. A lookup runs a few hundred requests in a process that lives a
+// One request of the API client (http.ts) through its transport's dispatch
+// (node-transport.ts, or undici's agent behind a proxy) with a handler of our
+// own that collects the answer, not undici's request(): no
+// body stream, no async iteration over it, no abort wiring of undici's per
+// request. A lookup runs a few hundred requests in a process that lives a
 // second, mostly before V8 has optimised anything, so the code run per request
 // is what it costs: 700 requests (`profile get` of 100 employees) took about
 // 0.59 s of CPU through request() and 0.49 s through dispatch, against 0.45 s
-// for a node:http client (Node 24, in one process, /tmp scripts).
+// for a node:http client (Node 24, in one process, /tmp scripts; issue 33).
 import { BodyTooLargeError } from '../input.js';
-import type { Dispatcher, Transport } from './undici.js';
+import type { Dispatcher } from './undici.js';
+import type { Transport } from './node-transport.js';
 import type { RequestStop } from './deadline.js';
 
 /** A whole answer: its status, headers and body bytes. */
@@ -108,7 +110,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Answer['headers']): void {
     this.statusCode = statusCode;
-    this.headers = ownHeaders(headers);
+    this.headers = headers;
     this.opts.onHeaders?.();
     const header = headers['content-length'];
     const declared = Number(Array.isArray(header) ? header[0] : header);
@@ -175,13 +177,4 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     this.opts.stop.onEnd = undefined;
     return true;
   }
-}
-
-/**
- * The answer's headers on no prototype: undici builds them on a plain object,
- * where a header named `constructor` or `toString` would meet (or replace) an
- * inherited member, and every reader would have to check Object.hasOwn.
- */
-export function ownHeaders(headers: Answer['headers']): Answer['headers'] {
-  return Object.assign(Object.create(null) as Answer['headers'], headers);
 }

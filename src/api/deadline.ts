@@ -3,7 +3,8 @@
 
 /**
  * Idle connections closed after 10 s; connecting within at most 10 s (or the
- * request's whole time limit if shorter): undici's agents (undici.ts agentOptions).
+ * request's whole time limit if shorter). The same for node:http
+ * (node-transport.ts) and undici's agents (undici.ts poolOptions).
  */
 export function connectionLimits(timeoutMs: number): { keepAliveTimeout: number; connectTimeout: number } {
   return { keepAliveTimeout: 10_000, connectTimeout: Math.min(timeoutMs, 10_000) };

@@ -7,8 +7,7 @@
 // kept for messages and the rest is read and discarded, up to a cap.
 import { InterruptedError, NetworkError } from '../errors.js';
 import { unwatch, watch, type Stoppable } from './deadline.js';
-import { directAgent, errors as undiciErrors, type Dispatcher, type Transport } from './undici.js';
-import { ownHeaders } from './answer-reader.js';
+import { Agent, errors as undiciErrors, poolOptions, type Dispatcher } from './undici.js';
 
 /** Bytes of a reply kept for messages (`sandbox emit` shows them when the receiver refuses): room for a receiver's whole JSON refusal. */
 export const REPLY_EXCERPT_BYTES = 4096;
@@ -99,7 +98,7 @@ export interface DeliveryClientOptions {
   signal?: AbortSignal;
   debug?: (line: string) => void;
   /** Tests: the dispatcher (an undici MockAgent). */
-  dispatcher?: Transport;
+  dispatcher?: Dispatcher;
 }
 
 /** The deadline fired (the attempt's own abort reason, told apart from undici's errors). */
@@ -173,7 +172,7 @@ class DeliveryAttempt implements Dispatcher.DispatchHandler, Stoppable {
 
   onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = statusCode;
-    this.headers = ownHeaders(headers);
+    this.headers = headers;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -204,10 +203,10 @@ class DeliveryAttempt implements Dispatcher.DispatchHandler, Stoppable {
  * local app), every status a result, the reply capped and discarded.
  */
 export class HttpDeliveryClient implements DeliveryClient {
-  private readonly dispatcher: Transport;
+  private readonly dispatcher: Dispatcher;
 
   constructor(private readonly opts: DeliveryClientOptions) {
-    this.dispatcher = opts.dispatcher ?? directAgent(opts.timeoutMs, opts.connections ?? 8);
+    this.dispatcher = opts.dispatcher ?? new Agent(poolOptions(opts.timeoutMs, opts.connections ?? 8));
   }
 
   get timeoutMs(): number {

@@ -1,19 +1,19 @@
-import { directAgent, proxyAgent, type Dispatcher, type Transport } from './undici.js';
+import type { Dispatcher } from './undici.js';
+import { CONNECT_TIMEOUT, CONNECTION_CLOSED, NodeTransport, type Transport } from './node-transport.js';
 import { readAnswer, type Answer } from './answer-reader.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ApiError, CliError, ExitCode, InterruptedError } from '../errors.js';
+import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
 import { BodyTooLargeError, firstInvalidUtf8 } from '../input.js';
 import { apiErrorFrom, badJsonError, headerCorrelation, redirectError } from './errors.js';
 import type { AuditEntry } from '../audit/log.js';
 import { secretRedactor } from './redact.js';
-import { Deadline } from './deadline.js';
+import { connectionLimits, Deadline } from './deadline.js';
 import { checkBaseUrl, isLoopback } from './urls.js';
-import { failure, RETRY_ERROR_CODES } from './request-failures.js';
 import { parseJsonExact } from '../json/parse-exact.js';
 import { stringifyExact } from '../json/stringify-exact.js';
 
-export { RETRY_ERROR_CODES } from './request-failures.js';
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+export const RETRY_ERROR_CODES = new Set(['PROXY_CLOSED', CONNECTION_CLOSED, 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
 
 export interface RetryEvent {
@@ -40,7 +40,7 @@ export interface HttpClientOptions {
   debug?: (line: string) => void;
   /** Told about every retry (the page walker lowers its concurrency on 429/503). */
   onRetry?: (e: RetryEvent) => void;
-  /** Tests: the dispatcher under the retry policy (an undici MockAgent) instead of undici's agent. */
+  /** Tests: the dispatcher under the retry policy (an undici MockAgent) instead of the keep-alive transport or proxy agent. */
   dispatcher?: Transport;
   /** The audit log (audit/log.ts): told of every request that changes something before it is sent (it may refuse by throwing) and of its outcome. */
   audit?: (method: string, path: string) => AuditEntry | Promise<AuditEntry>;
@@ -115,47 +115,24 @@ export function backoffMs(attempt: number, baseMs: number, random = Math.random)
 
 export { checkBaseUrl, isLoopback } from './urls.js';
 
-/** One request as it goes out: where, what, and the cap on its answer. */
-interface Outgoing {
-  method: string;
-  url: URL;
-  /** The path as the caller gave it (for messages about redirects). */
-  apiPath: string;
-  /** `METHOD origin/path?query`, for --debug lines and messages. */
-  where: string;
-  dispatch: Dispatcher.DispatchOptions;
-  maxBytes: number;
-}
-
-/** The answer the retry policy settled on, and how long the server asked to wait when that was past --timeout. */
-interface Settled {
-  res: Answer;
-  comeBackInMs?: number;
-}
-
-export interface SendInit {
-  query?: Query;
-  body?: unknown;
-  signal?: AbortSignal;
-  maxBytes?: number;
-  headers?: Record<string, string>;
-}
-
 /**
  * The API client (webhook deliveries have their own: delivery.ts). One
- * keep-alive agent of undici (undici.ts): through HTTPS_PROXY/HTTP_PROXY when
- * set (NO_PROXY honoured), except for a loopback base URL, which is always
- * reached directly. send() applies our retry policy: GET only, connection
- * errors and 429/5xx, Retry-After honoured, full-jitter backoff, at most
- * maxRetries. An attempt is the request AND its whole body: an answer cut off
- * mid-body is asked for again from the start. (undici's RetryAgent resumes it
- * with a Range header instead, which fails on servers without range support,
- * and could splice two versions of a page that changed.)
+ * keep-alive transport: node:http(s) (node-transport.ts), or undici's proxy
+ * agent when HTTP(S)_PROXY is set (it honours NO_PROXY), except for a loopback
+ * base URL, which is always reached directly; send() applies
+ * our retry policy: GET only, connection errors and 429/5xx, Retry-After
+ * honoured, full-jitter backoff, at most maxRetries. An attempt is the
+ * request AND its whole body: an answer cut off mid-body is asked for again
+ * from the start. (undici's RetryAgent resumes it with a Range header
+ * instead, which fails on servers without range support, and could splice
+ * two versions of a page that changed.)
  */
 export class HttpClient {
   readonly baseUrl: URL;
   private readonly opts: HttpClientOptions;
-  private readonly dispatcher: Transport;
+  /** The transport, once made: undici's proxy agent is loaded only when a proxy is set (proxied()). */
+  private dispatcher?: Transport;
+  private dispatcherLoading?: Promise<Transport>;
   private readonly maxRetries: number;
   private readonly backoffBaseMs: number;
   /** Masks the token in error bodies (made once: it indexes every 8-character piece of the token's forms). */
@@ -167,8 +144,7 @@ export class HttpClient {
     this.baseUrl = checkBaseUrl(opts.baseUrl);
     // Loopback (the sandbox, a local gateway) never goes through a proxy, whatever NO_PROXY says:
     // a proxy cannot reach our 127.0.0.1 and would see the bearer token in clear.
-    const direct = isLoopback(this.baseUrl.hostname) || !proxySet();
-    this.dispatcher = opts.dispatcher ?? (direct ? directAgent : proxyAgent)(opts.timeoutMs, opts.connections ?? 8);
+    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) || !proxySet() ? new NodeTransport({ connections: opts.connections ?? 8, ...connectionLimits(opts.timeoutMs) }) : undefined);
     this.maxRetries = opts.maxRetries ?? 4;
     this.backoffBaseMs = opts.backoffBaseMs ?? 250;
   }
@@ -189,26 +165,7 @@ export class HttpClient {
    * Every attempt has a total deadline of timeoutMs, headers and body
    * included; it is paused while waiting between attempts.
    */
-  async send<T = unknown>(method: string, path: string, init: SendInit = {}): Promise<ApiResponse<T>> {
-    const out = this.outgoing(method, path, init);
-    // A write is in the audit log before it goes out (path only: a query string may hold values).
-    const audit = IDEMPOTENT.has(method) ? undefined : await this.opts.audit?.(method, out.url.pathname);
-    const started = Date.now();
-    let settled: Settled;
-    try {
-      settled = await this.exchange(out, init.signal, started);
-    } catch (err) {
-      audit?.failed(err);
-      throw err;
-    }
-    const { res } = settled;
-    this.opts.debug?.(`${out.where} -> ${res.statusCode} in ${Date.now() - started} ms`);
-    audit?.answered(res.statusCode, headerCorrelation(res.headers, this.redact), res.body);
-    return this.answerOf<T>(out, settled);
-  }
-
-  /** The request `send` puts on the wire: the URL with its query, our headers (the token's last), the JSON body. */
-  private outgoing(method: string, path: string, init: SendInit): Outgoing {
+  async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal; maxBytes?: number; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
     const base = this.baseUrl;
     const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
     for (const [k, v] of Object.entries(init.query ?? {})) {
@@ -223,119 +180,97 @@ export class HttpClient {
       if (k.toLowerCase() !== 'authorization') headers[k.toLowerCase()] = v;
     }
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
-    let body: string | undefined;
+    let payload: string | undefined;
     if (init.body !== undefined) {
-      body = stringifyExact(init.body);
+      payload = stringifyExact(init.body);
       headers['content-type'] = 'application/json';
     }
-    const target = `${url.pathname}${url.search}`;
-    return {
-      method,
-      url,
-      apiPath: path,
-      where: `${method} ${url.origin}${target}`,
-      dispatch: { method: method as Dispatcher.HttpMethod, origin: url.origin, path: target, headers, body },
-      maxBytes: init.maxBytes ?? MAX_RESPONSE_BYTES,
-    };
-  }
-
-  /**
-   * The attempts of one request, until an answer stands: a GET is asked
-   * again after a connection failure (attempt) or a 429/5xx, waiting as the
-   * server asks (Retry-After) or backing off. --timeout bounds the waiting
-   * too: a Retry-After past what is left of it ends the retries at once.
-   */
-  private async exchange(out: Outgoing, signal: AbortSignal | undefined, started: number): Promise<Settled> {
-    const deadline = new Deadline(this.opts.timeoutMs, [signal, this.opts.signal]);
-    const retries = IDEMPOTENT.has(out.method) ? this.maxRetries : 0;
+    const retries = IDEMPOTENT.has(method) ? this.maxRetries : 0;
+    // A write is in the audit log before it goes out (path only: a query string may hold values).
+    const audit = IDEMPOTENT.has(method) ? undefined : await this.opts.audit?.(method, url.pathname);
+    const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
+    const started = Date.now();
+    let res: Answer;
+    // --timeout bounds the waiting too: a Retry-After past what is left of it ends the retries at once.
+    let comeBackInMs: number | undefined;
+    const leftMs = () => this.opts.timeoutMs - (Date.now() - started);
     try {
       for (let attempt = 1; ; attempt++) {
-        const res = await this.attempt(out, deadline, { attempt, retries, started });
-        if (res === undefined) continue;
-        if (attempt > retries || !RETRY_STATUSES.has(res.statusCode)) return { res };
-        const asked = parseRetryAfter(res.headers['retry-after']);
-        const left = this.leftMs(started);
-        if (asked !== undefined && asked > left) return { res, comeBackInMs: asked };
-        // No time left for a backoff: this answer stands.
-        if (asked === undefined && left <= 0) return { res };
-        res.release();
-        await this.pause(deadline, { method: out.method, path: out.dispatch.path, attempt, status: res.statusCode, waitMs: asked ?? Math.min(backoffMs(attempt, this.backoffBaseMs), left) });
+        // Set once the headers are in: a failure after that cut the answer off mid-body.
+        let answered = false;
+        try {
+          res = await readAnswer(this.dispatcher ?? (await this.proxied()), { method: method as Dispatcher.HttpMethod, origin: url.origin, path: `${url.pathname}${url.search}`, headers, body: payload }, {
+            maxBytes: init.maxBytes ?? MAX_RESPONSE_BYTES,
+            stop: deadline,
+            onHeaders: () => (answered = true),
+          });
+        } catch (err) {
+          if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
+          this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
+          const code = (err as { code?: string }).code;
+          if (attempt <= retries && !deadline.aborted && RETRY_ERROR_CODES.has(code ?? '') && leftMs() > 0) {
+            await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: Math.min(backoffMs(attempt, this.backoffBaseMs), leftMs()) });
+            continue;
+          }
+          throw failure(err, { url, method, attempts: attempt, answered, deadline, timeoutMs: this.opts.timeoutMs });
+        }
+        if (attempt <= retries && RETRY_STATUSES.has(res.statusCode)) {
+          const status = res.statusCode;
+          const asked = parseRetryAfter(res.headers['retry-after']);
+          const left = leftMs();
+          if (asked !== undefined && asked > left) {
+            comeBackInMs = asked;
+            break;
+          }
+          // No time left for a backoff: this answer stands.
+          if (asked === undefined && left <= 0) break;
+          const waitMs = asked ?? Math.min(backoffMs(attempt, this.backoffBaseMs), left);
+          res.release();
+          await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, status, waitMs });
+          continue;
+        }
+        break;
       }
+    } catch (err) {
+      audit?.failed(err);
+      throw err;
     } finally {
       deadline.dispose();
     }
-  }
-
-  /**
-   * One attempt: its whole answer; or undefined once it has waited for the
-   * next attempt after a failure worth retrying; or the error the user reads
-   * (request-failures.ts).
-   */
-  private async attempt(out: Outgoing, deadline: Deadline, a: { attempt: number; retries: number; started: number }): Promise<Answer | undefined> {
-    // Set once the headers are in: a failure after that cut the answer off mid-body.
-    let answered = false;
-    try {
-      return await readAnswer(this.dispatcher, out.dispatch, { maxBytes: out.maxBytes, stop: deadline, onHeaders: () => (answered = true) });
-    } catch (err) {
-      if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${out.method} ${out.url.origin}${out.url.pathname}`, err.maxBytes);
-      this.opts.debug?.(`${out.where} failed after ${Date.now() - a.started} ms: ${(err as Error).message}`);
-      const code = (err as { code?: string }).code;
-      const left = this.leftMs(a.started);
-      if (a.attempt <= a.retries && !deadline.aborted && RETRY_ERROR_CODES.has(code ?? '') && left > 0) {
-        await this.pause(deadline, { method: out.method, path: out.dispatch.path, attempt: a.attempt, errorCode: code, waitMs: Math.min(backoffMs(a.attempt, this.backoffBaseMs), left) });
-        return undefined;
-      }
-      throw failure(err, { url: out.url, method: out.method, attempts: a.attempt, answered, deadline, timeoutMs: this.opts.timeoutMs });
-    }
-  }
-
-  /** What is left of --timeout for waiting between attempts, ms. */
-  private leftMs(started: number): number {
-    return this.opts.timeoutMs - (Date.now() - started);
-  }
-
-  /**
-   * What the caller gets of the answer that stood: the data of a success,
-   * decoded strictly; an ApiError for a redirect or an error status. An
-   * answer that echoes our Authorization header (some proxies do), whole or
-   * in part, in its body or in a header that is shown, must not put the token
-   * on stderr: api/errors.ts masks every field, after the body is decoded.
-   */
-  private answerOf<T>(out: Outgoing, { res, comeBackInMs }: Settled): ApiResponse<T> {
-    const { statusCode: status, headers } = res;
-    const text = this.decode(out, res);
+    this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} -> ${res.statusCode} in ${Date.now() - started} ms`);
+    const resHeaders = res.headers;
+    const bytes = res.body;
+    audit?.answered(res.statusCode, headerCorrelation(resHeaders, this.redact), bytes);
+    // An answer that echoes our Authorization header (some proxies do), whole or in part, in its
+    // body or in a header that is shown, must not put the token on stderr: api/errors.ts masks
+    // every field, after the body is decoded.
     const redact = this.redact;
-    if (status >= 300 && status < 400) {
-      const location = typeof headers.location === 'string' ? headers.location : undefined;
-      throw redirectError(status, { location, headers, url: out.url, apiPath: out.apiPath, redact });
-    }
-    if (status < 200 || status >= 300) {
-      const err = apiErrorFrom(status, text, headers, out.url.pathname, redact);
-      throw comeBackInMs === undefined ? err : comeBackLater(err, comeBackInMs, this.opts.timeoutMs);
-    }
-    if (text.trim() === '') return { status, headers, body: undefined as T };
-    try {
-      // Every number as sent: one JavaScript would print otherwise (9007199254740993, 1e400, 1.0) is a LosslessNumber.
-      return { status, headers, body: parseJsonExact(text) as T, text };
-    } catch {
-      throw badJsonError(status, text, redact, headers);
-    }
-  }
-
-  /**
-   * The one decoding of an answer. A success is the data, decoded strictly;
-   * an error's body is only shown (an excerpt, sanitised), so a stray byte
-   * there must not hide the status it came with.
-   */
-  private decode(out: Outgoing, res: Answer): string {
     const ok = res.statusCode >= 200 && res.statusCode < 300;
+    // The one decoding of an answer. A success is the data, decoded strictly; an error's body is only
+    // shown (an excerpt, sanitised), so a stray byte there must not hide the status it came with.
+    let text: string;
     try {
-      return ok ? strictUtf8.decode(res.body) : res.body.toString('utf8');
+      text = ok ? strictUtf8.decode(bytes) : bytes.toString('utf8');
     } catch {
-      throw new InvalidUtf8ResponseError(out.where, res.statusCode, res.body);
+      throw new InvalidUtf8ResponseError(`${method} ${url.origin}${url.pathname}${url.search}`, res.statusCode, bytes);
     } finally {
       // Decoded (a copy) or described: the bytes serve the next answer (answer-reader.ts).
       res.release();
+    }
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      const location = typeof resHeaders.location === 'string' ? resHeaders.location : undefined;
+      throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path, redact });
+    }
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      const err = apiErrorFrom(res.statusCode, text, resHeaders, url.pathname, redact);
+      throw comeBackInMs === undefined ? err : comeBackLater(err, comeBackInMs, this.opts.timeoutMs);
+    }
+    if (text.trim() === '') return { status: res.statusCode, headers: resHeaders, body: undefined as T };
+    try {
+      // Every number as sent: one JavaScript would print otherwise (9007199254740993, 1e400, 1.0) is a LosslessNumber.
+      return { status: res.statusCode, headers: resHeaders, body: parseJsonExact(text) as T, text };
+    } catch {
+      throw badJsonError(res.statusCode, text, redact, resHeaders);
     }
   }
 
@@ -362,12 +297,19 @@ export class HttpClient {
     return this.redact(text);
   }
 
+  /** undici's proxy agent, loaded at the first request (a lookup without a proxy never loads undici). */
+  private proxied(): Promise<Transport> {
+    this.dispatcherLoading ??= import('./undici.js').then(({ poolOptions, proxyAgent }) => (this.dispatcher = proxyAgent(poolOptions(this.opts.timeoutMs, this.opts.connections ?? 8))));
+    return this.dispatcherLoading;
+  }
+
   async close(): Promise<void> {
-    await closeTransport(this.dispatcher);
+    const transport = this.dispatcher ?? (await this.dispatcherLoading);
+    if (transport) await closeTransport(transport);
   }
 }
 
-/** Whether a proxy is set for undici's proxy agent to use (it reads these four; NO_PROXY is its to apply): without one, no proxy agent looks at every request's origin. */
+/** Whether a proxy is set for undici's proxy agent to use (it reads these four; NO_PROXY is its to apply). */
 function proxySet(): boolean {
   return ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'].some((name) => (process.env[name] ?? '') !== '');
 }
@@ -407,3 +349,107 @@ function comeBackLater(err: ApiError, waitMs: number, timeoutMs: number): ApiErr
   });
 }
 
+/** The error for the last failed attempt of a request. */
+function failure(err: unknown, a: { url: URL; method: string; attempts: number; answered: boolean; deadline: Deadline; timeoutMs: number }): Error {
+  if (a.deadline.stopped) return new InterruptedError();
+  if (a.deadline.expired) return timeoutError(a.url, a.method, a.timeoutMs, err);
+  if (a.answered && !isTransportTimeout(err)) return cutError(err, a.url, a.method, a.attempts);
+  if (DROPPED.has((err as { code?: string }).code ?? '')) return droppedError(err, a.url, a.method, a.attempts);
+  return networkError(err, a.url, a.method, a.timeoutMs);
+}
+
+/** A transport's own time limit (connecting, or undici's headers and body timeouts through a proxy). */
+const TIMEOUT_CODES = new Set([CONNECT_TIMEOUT, 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function isTransportTimeout(err: unknown): boolean {
+  return TIMEOUT_CODES.has((err as { code?: string }).code ?? '');
+}
+
+/** OpenSSL's and Node's codes for a server certificate that was checked and refused: the request never went out. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** An answer Node's HTTP parser refused (HPE_ codes); undici's says so in its message. */
+function isParseError(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code?.startsWith('HPE_') === true || e.message?.startsWith('Response does not match the HTTP/1.1 protocol') === true;
+}
+
+/** The parser's reason, without its "Parse Error: " prefix (bounded: it may quote the server's bytes). */
+function parseErrorText(err: unknown): string {
+  const message = (err as Error).message ?? '';
+  const undici = /^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/s.exec(message);
+  return (undici ? undici[1]! : message.replace(/^Parse Error: /, '')).slice(0, 200);
+}
+
+/** What to do next after a failure: a request that changes something may have taken effect. */
+function nextStep(method: string, forGet: string): string {
+  return method === 'GET' ? forGet : 'The request was sent: check whether it took effect before trying again.';
+}
+
+const RAISE_TIMEOUT = 'Raise the limit with --timeout SECONDS, or check the server and your network.';
+
+function timeoutError(url: URL, method: string, timeoutMs: number, cause: unknown): NetworkError {
+  return new NetworkError(`No complete answer from ${method} ${url.origin}${url.pathname} within ${timeoutMs / 1000} s`, nextStep(method, RAISE_TIMEOUT), 'TIMEOUT', cause);
+}
+
+/** A connection that was made, then closed or reset before any answer: the server was reached. */
+const DROPPED = new Set([CONNECTION_CLOSED, 'UND_ERR_SOCKET', 'ECONNRESET']);
+
+/**
+ * The connection was made and dropped before the answer began (on every
+ * attempt, for a GET): not "could not reach", and not a code name.
+ */
+function droppedError(err: unknown, url: URL, method: string, attempts: number): NetworkError {
+  const where = `${method} ${url.origin}${url.pathname}`;
+  const what = (err as { code?: string }).code === 'ECONNRESET' ? `The connection was reset before ${where} was answered` : `The server closed the connection without answering ${where}`;
+  const hint = nextStep(method, 'Try again in a while; if it keeps happening, check that the base URL is the API, and any proxy on the way (HTTPS_PROXY, NO_PROXY), or ask the API provider.');
+  return new NetworkError(`${what}${attempts > 1 ? ` (${attempts} attempts)` : ''}`, hint, 'NETWORK', err);
+}
+
+/**
+ * The server answered, and the connection broke while the body was coming
+ * (on every attempt, for a GET): not "could not reach", and not the base URL.
+ */
+function cutError(err: unknown, url: URL, method: string, attempts: number): NetworkError {
+  const code = (err as { code?: string }).code;
+  const what =
+    code === 'ECONNRESET'
+      ? 'The connection was reset'
+      : code === 'UND_ERR_SOCKET' || code === CONNECTION_CLOSED
+        ? 'The connection was closed'
+        : isParseError(err)
+          ? `The server broke the HTTP/1.1 protocol (${parseErrorText(err)})`
+          : `The connection failed (${code ?? (err as Error).message})`;
+  const hint = nextStep(method, 'Try again in a while; if it keeps happening, a proxy or load balancer on the way may be cutting answers off (check HTTPS_PROXY and NO_PROXY), or ask the API provider.');
+  return new NetworkError(`${what} while the answer of ${method} ${url.origin}${url.pathname} was being received${attempts > 1 ? ` (${attempts} attempts)` : ''}`, hint, 'RESPONSE_CUT', err);
+}
+
+function networkError(err: unknown, url: URL, method: string, timeoutMs: number): NetworkError {
+  const e = err as Error & { code?: string };
+  const where = `${method} ${url.origin}${url.pathname}`;
+  if (isTransportTimeout(e)) return new NetworkError(`No answer from ${where} within ${timeoutMs / 1000} s`, nextStep(method, RAISE_TIMEOUT), 'TIMEOUT', err);
+  if (e.code !== undefined && UNTRUSTED_CERTIFICATE.has(e.code)) {
+    return new NetworkError(
+      `The TLS certificate of ${url.origin} is not trusted (${e.code}); nothing was sent`,
+      'Check the base URL. A gateway of your own with a private certificate authority: give its CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.',
+      'NETWORK',
+      err,
+    );
+  }
+  if (e.code === 'HPE_HEADER_OVERFLOW') {
+    return new NetworkError(`The answer of ${where} has headers larger than 16 KiB; it was not read`, 'No answer of the API has headers that large: check the base URL (another service may be answering), or ask the API provider.', 'NETWORK', err);
+  }
+  if (isParseError(e)) return new NetworkError(`The answer of ${where} is not HTTP/1.1 (${parseErrorText(e)})`, 'Check the base URL: something other than the API answers there (an https port reached with http://, or another service).', 'NETWORK', err);
+  return new NetworkError(`Could not reach ${where}: ${e.code === 'PROXY_CLOSED' ? e.message : (e.code ?? e.message)}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
+}

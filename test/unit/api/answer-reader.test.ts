@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { keptSizes, readAnswer, type Answer } from '../../../src/api/answer-reader.js';
 import { BodyTooLargeError } from '../../../src/input.js';
 import { Deadline, type RequestStop } from '../../../src/api/deadline.js';
-import type { Transport } from '../../../src/api/undici.js';
+import type { Transport } from '../../../src/api/node-transport.js';
 import type { Dispatcher } from '../../../src/api/undici.js';
 
 const MiB = 1024 * 1024;

@@ -221,7 +221,6 @@ describe('HttpDeliveryClient', () => {
       const err = (await c.deliver('http://app.test/hook', { body: 'x' }).catch((x: unknown) => x)) as DeliveryError;
       expect(err.code, e.name).toBe('TIMEOUT');
       expect(err.reason).toBe('no answer within 2 s');
-      agent.assertNoPendingInterceptors();
       await c.close();
     }
   });

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { getEventListeners } from 'node:events';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dispatcher, MockAgent, errors as undiciErrors } from 'undici';
 import { HttpClient, RETRY_ERROR_CODES, type RetryEvent } from '../../../src/api/http.js';
 import { HttpDeliveryClient } from '../../../src/api/delivery.js';
@@ -17,25 +17,10 @@ const API = 'https://api.test';
 const client = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) =>
   new HttpClient({ baseUrl: API, token: 'tok-abcdef', userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 1, ...extra });
 
-/** The stubs of a test: undici's MockAgent (the stack that ships), no request past them, every one of them used. */
-const stubs: MockAgent[] = [];
-function stubAgent(): MockAgent {
-  const agent = new MockAgent();
-  agent.disableNetConnect();
-  stubs.push(agent);
-  return agent;
-}
-afterEach(async () => {
-  for (const agent of stubs.splice(0)) {
-    agent.assertNoPendingInterceptors();
-    // Closed by its client already, as a rule.
-    await agent.close().catch(() => undefined);
-  }
-});
-
 /** A MockAgent answering GET /v1/x: first with `error`, then (if `then`) 200 {"ok":true}. */
 function mock(error: Error, then = false): MockAgent {
-  const agent = stubAgent();
+  const agent = new MockAgent();
+  agent.disableNetConnect();
   const pool = agent.get(API);
   pool.intercept({ path: '/v1/x', method: 'GET' }).replyWithError(error);
   if (then) pool.intercept({ path: '/v1/x', method: 'GET' }).reply(200, { ok: true }, { headers: { 'content-type': 'application/json' } });
@@ -95,9 +80,10 @@ describe('connection errors before any answer', () => {
 
   it('an error with another code is not retried: NETWORK, "Could not reach", the code, the base-URL hint', async () => {
     const retries: RetryEvent[] = [];
-    // A second attempt would meet no stub (net connect disabled) and fail otherwise.
-    const http = client({ dispatcher: mock(coded('EACCES', 'permission denied by the firewall')), onRetry: (e) => retries.push(e) });
+    const agent = mock(coded('EACCES', 'permission denied by the firewall'), true);
+    const http = client({ dispatcher: agent, onRetry: (e) => retries.push(e) });
     const err = await failed(http.get('/v1/x'));
+    expect(agent.pendingInterceptors()).toHaveLength(1); // the 200 was never asked for
     await http.close();
     expect(retries).toEqual([]);
     expect(err).toBeInstanceOf(NetworkError);
@@ -145,8 +131,10 @@ describe("undici's timeouts", () => {
   for (const make of [() => new undiciErrors.ConnectTimeoutError(), () => new undiciErrors.HeadersTimeoutError(), () => new undiciErrors.BodyTimeoutError()]) {
     const name = make().name;
     it(`${name} before the headers: TIMEOUT "No answer ... within", the --timeout hint, not retried`, async () => {
-      const http = client({ dispatcher: mock(make()) });
+      const agent = mock(make(), true);
+      const http = client({ dispatcher: agent });
       const err = await failed(http.get('/v1/x'));
+      expect(agent.pendingInterceptors()).toHaveLength(1);
       await http.close();
       expect(err).toBeInstanceOf(NetworkError);
       expect(err.code).toBe('TIMEOUT');
@@ -313,7 +301,8 @@ describe('stopping (Ctrl-C, or the caller gave up)', () => {
   }
 
   it('an abort while waiting out a long Retry-After ends the wait at once: InterruptedError, nothing asked again', async () => {
-    const agent = stubAgent();
+    const agent = new MockAgent();
+    agent.disableNetConnect();
     agent.get(API).intercept({ path: '/v1/x', method: 'GET' }).reply(503, 'busy', { headers: { 'retry-after': '60' } });
     const ctrl = new AbortController();
     const lines: string[] = [];
@@ -335,7 +324,8 @@ describe('no listener left on a long-lived signal', () => {
   it('send() and deliver() remove theirs, whether the request succeeded or failed', async () => {
     const ctrlC = new AbortController();
     const caller = new AbortController();
-    const agent = stubAgent();
+    const agent = new MockAgent();
+    agent.disableNetConnect();
     const pool = agent.get(API);
     pool.intercept({ path: '/v1/x', method: 'GET' }).reply(200, { ok: true }, { headers: { 'content-type': 'application/json' } });
     pool.intercept({ path: '/v1/x', method: 'GET' }).reply(404, { message: 'nope' }, { headers: { 'content-type': 'application/json' } });
@@ -396,7 +386,8 @@ describe('an attempt that undici never settles', () => {
 
 describe('a proxy that hangs up on CONNECT (PROXY_CLOSED)', () => {
   it('is retried like a reset connection, then NETWORK with what happened in words, not the code', async () => {
-    const agent = stubAgent();
+    const agent = new MockAgent();
+    agent.disableNetConnect();
     const pool = agent.get(API);
     const closed = coded('PROXY_CLOSED', 'the proxy closed the connection without answering CONNECT');
     for (let i = 0; i < 3; i++) pool.intercept({ path: '/v1/x', method: 'GET' }).replyWithError(closed);
@@ -411,7 +402,8 @@ describe('a proxy that hangs up on CONNECT (PROXY_CLOSED)', () => {
 describe('extra request headers (partner api -H)', () => {
   /** A MockAgent answering GET /v1/x once, keeping the headers it was sent. */
   function recording() {
-    const agent = stubAgent();
+    const agent = new MockAgent();
+    agent.disableNetConnect();
     const seen: Record<string, string>[] = [];
     agent
       .get(API)
