@@ -1,4 +1,4 @@
-// Which base URLs are allowed: light enough for flag validation at start-up (no undici).
+// Which base URLs are allowed: light enough for flag validation at start-up (no node:http).
 import { UsageError } from '../errors.js';
 import { sanitizeTerminal } from '../text/sanitize.js';
 

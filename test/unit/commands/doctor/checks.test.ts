@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,10 +25,18 @@ describe('doctor checks', () => {
     expect(maskProxyUrl('not a url')).toBeUndefined();
   });
 
-  it('says which proxy the base URL goes through, honouring NO_PROXY like undici', () => {
+  it('says which proxy the base URL goes through, by the client rule (proxy-from-env: NO_PROXY, ALL_PROXY; loopback direct)', () => {
     const env = { HTTPS_PROXY: 'http://u:p@proxy.corp:3128', NO_PROXY: '.internal.example,localhost' };
-    expect(checkProxy(env, 'https://api.example.com').message).toMatch(/api\.example\.com goes through HTTPS_PROXY$/);
-    expect(checkProxy(env, 'https://api.internal.example').message).toMatch(/bypasses the proxy \(NO_PROXY\)$/);
+    vi.stubEnv('HTTPS_PROXY', env.HTTPS_PROXY);
+    vi.stubEnv('NO_PROXY', env.NO_PROXY);
+    try {
+      expect(checkProxy(env, 'https://api.example.com').message).toMatch(/api\.example\.com goes through HTTPS_PROXY$/);
+      expect(checkProxy(env, 'https://api.internal.example').message).toMatch(/bypasses the proxy \(NO_PROXY\)$/);
+      expect(checkProxy(env, 'https://127.0.0.1:8443').message).toMatch(/127\.0\.0\.1:8443 is loopback, reached directly whatever the proxy$/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(checkProxy({ ALL_PROXY: 'http://all:3128' }, 'https://x.example', () => 'http://all:3128').message).toMatch(/x\.example goes through ALL_PROXY$/);
     expect(checkProxy({ https_proxy: 'http://a', HTTPS_PROXY: 'http://b' }, 'https://x.example').message).toMatch(/^https_proxy=http:\/\/a/);
     expect(checkProxy({}, 'https://x.example')).toMatchObject({ status: 'ok', message: expect.stringMatching(/^none set/) });
     expect(JSON.stringify(checkProxy(env, 'https://api.example.com'))).not.toMatch(/u:p@/);
