@@ -107,8 +107,6 @@ export interface ContextInit {
   out?: Output;
   /** The error format when the command has no output object (a JSON switch: CommandDef.jsonFlag); else out's. */
   errors?: ErrorFormat;
-  /** Tests: the HTTP dispatcher (an undici MockAgent with net connect disabled). */
-  dispatcher?: import('undici').Dispatcher;
   /** The command as typed (`partner gp create`), for the audit log. */
   command?: string;
   /** Tests: the keyring (default: the operating system's, each call in a child process). */
@@ -159,7 +157,6 @@ export function createContext(init: ContextInit): Context {
       signal: opts.signal ?? init.signal,
       debug: globals.debug ? log.debug : undefined,
       onRetry: opts.onRetry,
-      dispatcher: init.dispatcher,
       audit: profile ? auditOf(profile, baseUrl) : undefined,
     });
     cleanups.push(() => http.close());
@@ -247,7 +244,6 @@ export function createContext(init: ContextInit): Context {
         connections: opts.connections,
         signal: opts.signal ?? init.signal,
         debug: globals.debug ? log.debug : undefined,
-        dispatcher: init.dispatcher,
       });
       cleanups.push(() => client.close());
       return client;

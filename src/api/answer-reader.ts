@@ -1,15 +1,10 @@
-// One request of the API client (http.ts) through its transport's dispatch
-// (node-transport.ts, or undici's agent behind a proxy) with a handler of our
-// own that collects the answer, not undici's request(): no
-// body stream, no async iteration over it, no abort wiring of undici's per
-// request. A lookup runs a few hundred requests in a process that lives a
-// second, mostly before V8 has optimised anything, so the code run per request
-// is what it costs: 700 requests (`profile get` of 100 employees) took about
-// 0.59 s of CPU through request() and 0.49 s through dispatch, against 0.45 s
-// for a node:http client (Node 24, in one process, /tmp scripts; issue 33).
+// One request of the API client (http.ts) through the transport
+// (transport.ts) with a handler that gathers the answer into kept buffers: no
+// body stream, no async iteration over it. A lookup runs a few hundred
+// requests in a process that lives a second, mostly before V8 has optimised
+// anything, so the code run per request is what it costs.
 import { BodyTooLargeError } from '../input.js';
-import type { Dispatcher } from './undici.js';
-import type { Transport } from './node-transport.js';
+import type { AnswerHandler, Controller, HttpTransport, RequestOptions } from './transport.js';
 import type { RequestStop } from './deadline.js';
 
 /** A whole answer: its status, headers and body bytes. */
@@ -61,29 +56,28 @@ export interface ReadOptions {
   maxBytes: number;
   /**
    * Ends the request (its Deadline): the promise rejects with the stop's
-   * reason at once, even while undici still waits for a connection (it would
-   * only hear an abort once the request has one: a proxy that swallows
-   * CONNECT would outlive --timeout); an answer that comes after all is
-   * thrown away.
+   * reason at once, even while the request still waits for a connection (a
+   * proxy that swallows CONNECT must not outlive --timeout); an answer that
+   * comes after all is thrown away.
    */
   stop: RequestStop;
   /** Told when the status and headers are in: a failure after that cut the answer off mid-body. */
   onHeaders?: () => void;
 }
 
-/** Sends `request` on `dispatcher` and reads its whole answer (see ReadOptions). */
-export function readAnswer(dispatcher: Transport, request: Dispatcher.DispatchOptions, opts: ReadOptions): Promise<Answer> {
+/** Sends `request` on `transport` and reads its whole answer (see ReadOptions). */
+export function readAnswer(transport: Pick<HttpTransport, 'dispatch'>, request: RequestOptions, opts: ReadOptions): Promise<Answer> {
   const reader = new AnswerReader(opts);
-  if (!opts.stop.aborted) dispatcher.dispatch(request, reader);
+  if (!opts.stop.aborted) transport.dispatch(request, reader);
   return reader.done;
 }
 
-class AnswerReader implements Dispatcher.DispatchHandler {
+class AnswerReader implements AnswerHandler {
   readonly done: Promise<Answer>;
   private resolve!: (a: Answer) => void;
   private reject!: (err: unknown) => void;
   private settled = false;
-  private controller?: Dispatcher.DispatchController;
+  private controller?: Controller;
   private statusCode = 0;
   private headers: Answer['headers'] = {};
   /** Where the body is gathered (takeBuffer), once a byte of it came. */
@@ -102,13 +96,13 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     else opts.stop.onEnd = this.onStop;
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  onRequestStart(controller: Controller): void {
     this.controller = controller;
     // Ended while it waited for a connection: it goes no further.
     if (this.settled) controller.abort(this.opts.stop.reason instanceof Error ? this.opts.stop.reason : new Error('request ended'));
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Answer['headers']): void {
+  onResponseStart(controller: Controller, statusCode: number, headers: Answer['headers']): void {
     this.statusCode = statusCode;
     this.headers = headers;
     this.opts.onHeaders?.();
@@ -120,7 +114,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     else if (declared > 0) this.declared = Math.min(declared, KEPT_BUFFER_BYTES);
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Controller, chunk: Buffer): void {
     if (this.settled) return;
     const size = this.size + chunk.length;
     if (size > this.opts.maxBytes) return this.tooLarge(controller);
@@ -150,17 +144,17 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     this.resolve({ statusCode: this.statusCode, headers: this.headers, body, release });
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
-    // undici ended it (and said so): nothing to abort.
+  onResponseError(_controller: Controller, err: Error): void {
+    // The transport ended it (and said so): nothing to abort.
     if (this.settle()) this.reject(err);
   }
 
-  private tooLarge(controller: Dispatcher.DispatchController): void {
+  private tooLarge(controller: Controller): void {
     this.controller ??= controller;
     this.fail(new BodyTooLargeError(this.opts.maxBytes));
   }
 
-  /** Ends the request here (the stop, the cap): rejects, and tells undici to stop. */
+  /** Ends the request here (the stop, the cap): rejects, and tells the transport to stop. */
   private fail(err: unknown): void {
     if (!this.settle()) return;
     this.reject(err);

@@ -4,7 +4,7 @@
 // parser reads as a slash, dot segments that climb above the base path, raw or
 // percent-encoded) is refused before anything is sent.
 import { UsageError } from '../errors.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 
 const MAX_PATH = 4096;
 

@@ -3,8 +3,8 @@
 
 /**
  * Idle connections closed after 10 s; connecting within at most 10 s (or the
- * request's whole time limit if shorter). The same for node:http
- * (node-transport.ts) and undici's agents (undici.ts poolOptions).
+ * request's whole time limit if shorter): the transport's (transport.ts), for
+ * the API client and the deliveries alike.
  */
 export function connectionLimits(timeoutMs: number): { keepAliveTimeout: number; connectTimeout: number } {
   return { keepAliveTimeout: 10_000, connectTimeout: Math.min(timeoutMs, 10_000) };
@@ -26,8 +26,8 @@ export interface RequestStop {
 
 /**
  * The --timeout of one attempt, as a total deadline: headers AND the whole
- * body within it (undici's own timeouts only bound the gap between bytes, so
- * a server sending a byte a second was never cut off). Paused while the retry
+ * body within it (a limit on the gap between bytes never cuts off a server
+ * sending a byte a second). Paused while the retry
  * policy waits between attempts, restarted for the next attempt.
  *
  * It also ends when any of the `stops` aborts (Ctrl-C, a walk that ended),

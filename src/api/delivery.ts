@@ -6,8 +6,8 @@
 // rather than an error, and the reply is never parsed: its first bytes are
 // kept for messages and the rest is read and discarded, up to a cap.
 import { InterruptedError, NetworkError } from '../errors.js';
-import { unwatch, watch, type Stoppable } from './deadline.js';
-import { Agent, errors as undiciErrors, poolOptions, type Dispatcher } from './undici.js';
+import { connectionLimits, unwatch, watch, type Stoppable } from './deadline.js';
+import { CONNECT_TIMEOUT, HttpTransport, type AnswerHandler, type Controller, type Headers } from './transport.js';
 
 /** Bytes of a reply kept for messages (`sandbox emit` shows them when the receiver refuses): room for a receiver's whole JSON refusal. */
 export const REPLY_EXCERPT_BYTES = 4096;
@@ -97,32 +97,28 @@ export interface DeliveryClientOptions {
   /** Stops every delivery (Ctrl-C). */
   signal?: AbortSignal;
   debug?: (line: string) => void;
-  /** Tests: the dispatcher (an undici MockAgent). */
-  dispatcher?: Dispatcher;
 }
 
-/** The deadline fired (the attempt's own abort reason, told apart from undici's errors). */
+/** The deadline fired (the attempt's own abort reason, told apart from the transport's errors). */
 const DEADLINE = new Error('deadline');
 
 /**
- * One delivery in flight, as undici's dispatch handler: the reply's status
+ * One delivery in flight, as the transport's handler: the reply's status
  * and headers, its first bytes (ReplyExcerpt); ended by the total deadline
  * (one timer) or a stop signal (watched through deadline.ts's one shared
  * listener per signal). `done` settles once.
  */
-class DeliveryAttempt implements Dispatcher.DispatchHandler, Stoppable {
+class DeliveryAttempt implements AnswerHandler, Stoppable {
   readonly done: Promise<Delivery>;
   expired = false;
   private resolve!: (d: Delivery) => void;
   private reject!: (err: Error) => void;
-  private controller?: Dispatcher.DispatchController;
-  /** Why it was ended before undici started it (a stop signal already aborted, or the deadline). */
+  private controller?: Controller;
+  /** Why it was ended before the transport started it (a stop signal already aborted, or the deadline). */
   private endedBy?: Error;
   private status = 0;
-  private headers?: Record<string, string | string[] | undefined>;
+  private headers?: Headers;
   private readonly reply = new ReplyExcerpt();
-  /** Past the discard cap: the connection is dropped, and the status is still the result. */
-  private cut = false;
   private readonly timer: NodeJS.Timeout;
   private readonly stops: AbortSignal[];
 
@@ -153,41 +149,38 @@ class DeliveryAttempt implements Dispatcher.DispatchHandler, Stoppable {
   }
 
   /**
-   * Ends the attempt: at once, even while it waits for a connection (a full
-   * pool), where undici would not hear an abort until it has one; a request
-   * that gets one later is aborted then (onRequestStart).
+   * Ends the attempt at once, and its request: now, or as it starts
+   * (onRequestStart) when it was ended before it was dispatched.
    */
   private end(reason: Error): void {
-    if (this.controller) this.controller.abort(reason);
-    else {
-      this.endedBy ??= reason;
-      this.reject(reason);
-    }
+    this.endedBy ??= reason;
+    this.reject(reason);
+    this.controller?.abort(reason);
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  onRequestStart(controller: Controller): void {
     this.controller = controller;
     if (this.endedBy) controller.abort(this.endedBy);
   }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(_c: Controller, statusCode: number, headers: Headers): void {
     this.status = statusCode;
     this.headers = headers;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Controller, chunk: Buffer): void {
     if (this.reply.take(chunk)) return;
-    this.cut = true;
+    // The status is the result: the connection is dropped rather than read further.
     controller.abort(new Error('reply past the discard cap'));
+    this.onResponseEnd();
   }
 
   onResponseEnd(): void {
     this.resolve({ status: this.status, excerpt: this.reply.text(), headers: this.headers });
   }
 
-  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
-    if (this.cut) this.onResponseEnd();
-    else this.reject(err);
+  onResponseError(_c: Controller, err: Error): void {
+    this.reject(err);
   }
 
   /** The attempt is over: no timer, no listeners left on the stops. */
@@ -203,10 +196,10 @@ class DeliveryAttempt implements Dispatcher.DispatchHandler, Stoppable {
  * local app), every status a result, the reply capped and discarded.
  */
 export class HttpDeliveryClient implements DeliveryClient {
-  private readonly dispatcher: Dispatcher;
+  private readonly transport: HttpTransport;
 
   constructor(private readonly opts: DeliveryClientOptions) {
-    this.dispatcher = opts.dispatcher ?? new Agent(poolOptions(opts.timeoutMs, opts.connections ?? 8));
+    this.transport = new HttpTransport({ connections: opts.connections ?? 8, ...connectionLimits(opts.timeoutMs) });
   }
 
   get timeoutMs(): number {
@@ -219,11 +212,10 @@ export class HttpDeliveryClient implements DeliveryClient {
    * DeliveryError when no status came back, InterruptedError when
    * `init.signal` or the client's signal aborted.
    *
-   * Straight through undici's dispatch with a handler of our own (a
-   * DeliveryAttempt), not its request(): no AbortController, no body stream
-   * and no async iteration per delivery. `webhook listen --spool` forwards
-   * hundreds a second; measured with its benchmark's 200 senders, the
-   * request() path cost the receiver 0.4 to 0.5 ms of CPU an event more.
+   * Straight through the transport with a handler of our own (a
+   * DeliveryAttempt): no AbortController, no body stream and no async
+   * iteration per delivery; `webhook listen --spool` forwards hundreds a
+   * second.
    */
   async deliver(url: string, init: DeliveryInit): Promise<Delivery> {
     const target = this.urlOf(url);
@@ -233,7 +225,7 @@ export class HttpDeliveryClient implements DeliveryClient {
     const started = Date.now();
     const attempt = new DeliveryAttempt(this.opts.timeoutMs, [init.signal, this.opts.signal]);
     try {
-      this.dispatcher.dispatch({ method: 'POST', origin: target.origin, path: `${target.pathname}${target.search}`, headers: { 'user-agent': this.opts.userAgent, ...init.headers }, body: init.body }, attempt);
+      this.transport.dispatch({ method: 'POST', origin: target.origin, path: `${target.pathname}${target.search}`, headers: { 'user-agent': this.opts.userAgent, ...init.headers }, body: init.body }, attempt);
       const reply = await attempt.done;
       this.opts.debug?.(`${where} -> ${reply.status} in ${Date.now() - started} ms`);
       return reply;
@@ -241,7 +233,7 @@ export class HttpDeliveryClient implements DeliveryClient {
       this.opts.debug?.(`${where} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
       if (attempt.stopped) throw new InterruptedError();
       const e = err as Error & { code?: string };
-      const timedOut = attempt.expired || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e.code === 'UND_ERR_CONNECT_TIMEOUT';
+      const timedOut = attempt.expired || e.code === CONNECT_TIMEOUT;
       if (timedOut) throw new DeliveryError(url, `no answer within ${this.opts.timeoutMs / 1000} s`, 'TIMEOUT', err);
       throw new DeliveryError(url, e.code ?? e.message, 'NETWORK', err);
     } finally {
@@ -258,6 +250,6 @@ export class HttpDeliveryClient implements DeliveryClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.transport.close();
   }
 }

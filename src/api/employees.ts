@@ -1,8 +1,8 @@
 import { ResponseFormatError } from '../errors.js';
 import { isUuid } from '../options.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import type { HttpClient } from './http.js';
-import { rememberRawRows } from '../output/raw-rows.js';
+import { rememberRawRows } from '../json/raw-rows.js';
 import type { EmployeePage, OffboardingTrackerItem, OnboardingTrackerItem, ProfileSection } from './types.js';
 
 // One typed function per endpoint of the spec. Paths and query names live here only.

@@ -1,5 +1,5 @@
 import { ApiError, ResponseFormatError, type FieldError } from '../errors.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { isLoopback } from './urls.js';
 
 const EXCERPT_LENGTH = 160;

@@ -1,5 +1,5 @@
-import type { Dispatcher } from './undici.js';
-import { CONNECT_TIMEOUT, CONNECTION_CLOSED, NodeTransport, type Transport } from './node-transport.js';
+import { proxyVariable } from './proxy-env.js';
+import { CONNECT_TIMEOUT, CONNECTION_CLOSED, HttpTransport, type Transport } from './transport.js';
 import { readAnswer, type Answer } from './answer-reader.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
@@ -12,7 +12,8 @@ import { parseJsonExact } from '../json/parse-exact.js';
 import { stringifyExact } from '../json/stringify-exact.js';
 
 export const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
-export const RETRY_ERROR_CODES = new Set(['PROXY_CLOSED', CONNECTION_CLOSED, 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN']);
+// PROXY_CLOSED: proxy.ts (a proxy that hung up on CONNECT), named here so a lookup without a proxy never loads it.
+export const RETRY_ERROR_CODES = new Set(['PROXY_CLOSED', CONNECTION_CLOSED, 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENETUNREACH', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
 
 export interface RetryEvent {
@@ -45,8 +46,6 @@ export interface HttpClientOptions {
   debug?: (line: string) => void;
   /** Told about every retry (the page walker lowers its concurrency on 429/503). */
   onRetry?: (e: RetryEvent) => void;
-  /** Tests: the dispatcher under the retry policy (an undici MockAgent) instead of the keep-alive transport or proxy agent. */
-  dispatcher?: Transport;
   /** The audit log (audit/log.ts): told of every request that changes something before it is sent (it may refuse by throwing) and of its outcome. */
   audit?: (method: string, path: string) => AuditEntry | Promise<AuditEntry>;
 }
@@ -122,9 +121,9 @@ export { checkBaseUrl, isLoopback } from './urls.js';
 
 /**
  * The API client (webhook deliveries have their own: delivery.ts). One
- * keep-alive transport: node:http(s) (node-transport.ts), or undici's proxy
- * agent when HTTP(S)_PROXY is set (it honours NO_PROXY), except for a loopback
- * base URL, which is always reached directly; send() applies
+ * keep-alive transport (transport.ts), through a proxy when HTTPS_PROXY (or
+ * HTTP_PROXY) is set and NO_PROXY does not name the host (proxy-env.ts), except for
+ * a loopback base URL, which is always reached directly; send() applies
  * our retry policy: GET only, connection errors and 429/5xx, Retry-After
  * honoured, full-jitter backoff, at most maxRetries. An attempt is the
  * request AND its whole body: an answer cut off mid-body is asked for again
@@ -135,9 +134,9 @@ export { checkBaseUrl, isLoopback } from './urls.js';
 export class HttpClient {
   readonly baseUrl: URL;
   private readonly opts: HttpClientOptions;
-  /** The transport, once made: undici's proxy agent is loaded only when a proxy is set (proxied()). */
-  private dispatcher?: Transport;
-  private dispatcherLoading?: Promise<Transport>;
+  /** The transport, once made: the proxy's agent is loaded only when a proxy is set (proxied()). */
+  private transport?: HttpTransport;
+  private transportLoading?: Promise<HttpTransport>;
   private readonly maxRetries: number;
   private readonly backoffBaseMs: number;
   /** Masks the token in error bodies (made once: it indexes every 8-character piece of the token's forms). */
@@ -149,7 +148,7 @@ export class HttpClient {
     this.baseUrl = checkBaseUrl(opts.baseUrl);
     // Loopback (the sandbox, a local gateway) never goes through a proxy, whatever NO_PROXY says:
     // a proxy cannot reach our 127.0.0.1 and would see the bearer token in clear.
-    this.dispatcher = opts.dispatcher ?? (isLoopback(this.baseUrl.hostname) || !proxySet() ? new NodeTransport({ connections: opts.connections ?? 8, ...connectionLimits(opts.timeoutMs) }) : undefined);
+    if (isLoopback(this.baseUrl.hostname) || !proxySet()) this.transport = new HttpTransport(this.limits());
     this.maxRetries = opts.maxRetries ?? 4;
     this.backoffBaseMs = opts.backoffBaseMs ?? 250;
   }
@@ -204,7 +203,7 @@ export class HttpClient {
         // Set once the headers are in: a failure after that cut the answer off mid-body.
         let answered = false;
         try {
-          res = await readAnswer(this.dispatcher ?? (await this.proxied()), { method: method as Dispatcher.HttpMethod, origin: url.origin, path: `${url.pathname}${url.search}`, headers, body: payload }, {
+          res = await readAnswer(this.transport ?? (await this.proxied()), { method, origin: url.origin, path: `${url.pathname}${url.search}`, headers, body: payload }, {
             maxBytes: init.maxBytes ?? MAX_RESPONSE_BYTES,
             stop: deadline,
             onHeaders: () => (answered = true),
@@ -302,21 +301,25 @@ export class HttpClient {
     return this.redact(text);
   }
 
-  /** undici's proxy agent, loaded at the first request (a lookup without a proxy never loads undici). */
-  private proxied(): Promise<Transport> {
-    this.dispatcherLoading ??= import('./undici.js').then(({ poolOptions, proxyAgent }) => (this.dispatcher = proxyAgent(poolOptions(this.opts.timeoutMs, this.opts.connections ?? 8))));
-    return this.dispatcherLoading;
+  private limits() {
+    return { connections: this.opts.connections ?? 8, ...connectionLimits(this.opts.timeoutMs) };
+  }
+
+  /** The transport through a proxy, its module loaded at the first request (a lookup without a proxy never loads it). */
+  private proxied(): Promise<HttpTransport> {
+    this.transportLoading ??= import('./proxy.js').then(({ proxyRoute }) => (this.transport = new HttpTransport({ ...this.limits(), proxy: proxyRoute(this.limits()) })));
+    return this.transportLoading;
   }
 
   async close(): Promise<void> {
-    const transport = this.dispatcher ?? (await this.dispatcherLoading);
+    const transport = this.transport ?? (await this.transportLoading);
     if (transport) await closeTransport(transport);
   }
 }
 
-/** Whether a proxy is set for undici's proxy agent to use (it reads these four; NO_PROXY is its to apply). */
+/** Whether a proxy is set for an https base URL (proxy-env.ts; NO_PROXY is applied per origin by proxy.ts). */
 function proxySet(): boolean {
-  return ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'].some((name) => (process.env[name] ?? '') !== '');
+  return proxyVariable('https:') !== undefined;
 }
 
 /**
@@ -324,10 +327,10 @@ function proxySet(): boolean {
  * `graceMs`, then by force. A request never settled (a connection a proxy
  * agent keeps retrying) must not keep the process alive after the command ended.
  */
-export async function closeTransport(d: Transport, graceMs = 1000): Promise<void> {
+export async function closeTransport(d: Pick<Transport, 'close' | 'destroy'>, graceMs = 1000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
-  // A close that fails (a dispatcher already destroyed) leaves nothing to wait for either.
+  // A close that fails (a transport already destroyed) leaves nothing to wait for either.
   const closed = await Promise.race([d.close().then(() => 'closed' as const, () => 'closed' as const), late]).finally(() => clearTimeout(timer));
   if (closed === 'late') await d.destroy().catch(() => undefined);
 }
@@ -363,11 +366,9 @@ function failure(err: unknown, a: { url: URL; method: string; attempts: number; 
   return networkError(err, a.url, a.method, a.timeoutMs);
 }
 
-/** A transport's own time limit (connecting, or undici's headers and body timeouts through a proxy). */
-const TIMEOUT_CODES = new Set([CONNECT_TIMEOUT, 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
+/** The transport's own time limit: connecting (or the proxy's tunnel). */
 function isTransportTimeout(err: unknown): boolean {
-  return TIMEOUT_CODES.has((err as { code?: string }).code ?? '');
+  return (err as { code?: string }).code === CONNECT_TIMEOUT;
 }
 
 /** OpenSSL's and Node's codes for a server certificate that was checked and refused: the request never went out. */
@@ -384,17 +385,15 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-/** An answer Node's HTTP parser refused (HPE_ codes); undici's says so in its message. */
+/** An answer Node's HTTP parser refused (its HPE_ codes). */
 function isParseError(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e.code?.startsWith('HPE_') === true || e.message?.startsWith('Response does not match the HTTP/1.1 protocol') === true;
+  return (err as { code?: string }).code?.startsWith('HPE_') === true;
 }
 
-/** The parser's reason, without its "Parse Error: " prefix (bounded: it may quote the server's bytes). */
+/** The parser's reason (Node's `reason`, bounded: it may quote the server's bytes). */
 function parseErrorText(err: unknown): string {
-  const message = (err as Error).message ?? '';
-  const undici = /^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/s.exec(message);
-  return (undici ? undici[1]! : message.replace(/^Parse Error: /, '')).slice(0, 200);
+  const e = err as { reason?: unknown; code?: string };
+  return (typeof e.reason === 'string' ? e.reason : (e.code ?? '')).slice(0, 200);
 }
 
 /** What to do next after a failure: a request that changes something may have taken effect. */
@@ -409,7 +408,7 @@ function timeoutError(url: URL, method: string, timeoutMs: number, cause: unknow
 }
 
 /** A connection that was made, then closed or reset before any answer: the server was reached. */
-const DROPPED = new Set([CONNECTION_CLOSED, 'UND_ERR_SOCKET', 'ECONNRESET']);
+const DROPPED = new Set([CONNECTION_CLOSED, 'ECONNRESET']);
 
 /**
  * The connection was made and dropped before the answer began (on every
@@ -431,7 +430,7 @@ function cutError(err: unknown, url: URL, method: string, attempts: number): Net
   const what =
     code === 'ECONNRESET'
       ? 'The connection was reset'
-      : code === 'UND_ERR_SOCKET' || code === CONNECTION_CLOSED
+      : code === CONNECTION_CLOSED
         ? 'The connection was closed'
         : isParseError(err)
           ? `The server broke the HTTP/1.1 protocol (${parseErrorText(err)})`
@@ -456,5 +455,6 @@ function networkError(err: unknown, url: URL, method: string, timeoutMs: number)
     return new NetworkError(`The answer of ${where} has headers larger than 16 KiB; it was not read`, 'No answer of the API has headers that large: check the base URL (another service may be answering), or ask the API provider.', 'NETWORK', err);
   }
   if (isParseError(e)) return new NetworkError(`The answer of ${where} is not HTTP/1.1 (${parseErrorText(e)})`, 'Check the base URL: something other than the API answers there (an https port reached with http://, or another service).', 'NETWORK', err);
-  return new NetworkError(`Could not reach ${where}: ${e.code === 'PROXY_CLOSED' ? e.message : (e.code ?? e.message)}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
+  const proxy = e.code === 'PROXY_CLOSED' || e.code === 'PROXY_REFUSED';
+  return new NetworkError(`Could not reach ${where}: ${proxy ? e.message : (e.code ?? e.message)}`, 'Check the base URL, your network and any proxy settings (HTTPS_PROXY, NO_PROXY).', 'NETWORK', err);
 }

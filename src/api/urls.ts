@@ -1,6 +1,6 @@
-// Which base URLs are allowed: light enough for flag validation at start-up (no undici).
+// Which base URLs are allowed: light enough for flag validation at start-up (no node:http).
 import { UsageError } from '../errors.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 
 /** The URL as it may be shown: any `user:pass@` replaced (a password is never printed, even in an error). */
 export function withoutCredentials(raw: string): string {

@@ -1,5 +1,5 @@
 // What a token may hold. A token goes into one HTTP header line: a line break
-// or another control character in it makes undici refuse the request, which
+// or another control character in it makes node:http refuse the request, which
 // used to surface as "Could not reach … check your network/proxy". Whatever the
 // token came from (a paste, PARTNER_TOKEN, the config file, the keyring), a
 // defect is named as such, with where the token came from, and the token

@@ -1,6 +1,6 @@
 // Asking one question: the prompt its kind needs, the text converted and
 // checked against the field's schema, the answer stored and the draft saved.
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { announceObject, displayValue, helpOf, shown, title } from './display.js';
 import { askGroup } from './groups.js';
 import { getAt, setAt } from './paths.js';

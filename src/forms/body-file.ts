@@ -5,7 +5,7 @@
 import type { FormContext } from './form-context.js';
 import { ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { type OutputOptions, writeRecord } from '../output/writer.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { readValuesFile } from './inputs.js';
 import type { Prompter } from './prompter.js';
 import { loadSchema, type FormSchema } from './schema.js';

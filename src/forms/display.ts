@@ -3,7 +3,7 @@
 // secrets masked, several lines on one), where an answer sits by titles, and
 // the section and object headings as their questions start.
 import { truncateCell } from '../output/cells.js';
-import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeCell, sanitizeTerminal } from '../text/sanitize.js';
 import type { Field } from './questions.js';
 import { SECRET_MASK } from './secrets.js';
 import { isObj } from './schema.js';

@@ -9,7 +9,7 @@ import { wrapMessage } from '../text/wrap.js';
 import type { FormContext } from './form-context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, MaybeCreatedError, NetworkError, UsageError } from '../errors.js';
 import { draftName } from './drafts.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { collectValues, failWithIssues, fillFixed, issuesOf, type ValueFlags } from './inputs.js';
 import type { Prompter } from './prompter.js';
 import { review } from './review.js';

@@ -1,6 +1,6 @@
 // Lists of objects in the wizard: entries finished, added and removed
 // (renumbering what was asked), Esc stepping back within an entry.
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { pruneAnswers } from './answers.js';
 import { announceSection, displayValue } from './display.js';
 import { getAt, setAt } from './paths.js';

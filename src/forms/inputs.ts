@@ -4,7 +4,7 @@
 import type { FormContext } from './form-context.js';
 import { ApiError, InvalidValuesError, UsageError } from '../errors.js';
 import { readInputFile } from '../input.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { requestDoc } from './answers.js';
 import { getAt, setAt } from './paths.js';
 import { allFields } from './questions.js';

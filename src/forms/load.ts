@@ -1,7 +1,7 @@
 // The form schema as the commands get it: fetched, loaded (JSON Schema or a
 // translated field-definition list) and the translation's guesses said once.
 import type { Logger } from '../run-basics.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { loadSchema, type FormSchema } from './schema.js';
 
 export function loadServerForm(raw: unknown, log: Pick<Logger, 'warn'>): FormSchema {

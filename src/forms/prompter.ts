@@ -3,7 +3,7 @@
 import type { FormContext } from './form-context.js';
 import { CancelledError, InterruptedError } from '../errors.js';
 import { cellWidth } from '../output/cells.js';
-import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeCell, sanitizeTerminal } from '../text/sanitize.js';
 import { wrapText } from '../text/wrap.js';
 import { cutLine } from './display.js';
 import { nfc, restOfCluster, safeToEdit } from './typed-text.js';

@@ -1,6 +1,6 @@
 // The review of the wizard's answers: every answer under its section and
 // object titles, the filterable change list, fixing refused answers.
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { requestDoc } from './answers.js';
 import { getAt, setAt } from './paths.js';
 import { allFields, type Field } from './questions.js';

@@ -4,7 +4,7 @@
 // through the history (kept in the draft), then a review where any answer can
 // be changed before submitting (review.ts).
 import type { Colors } from '../output/colors.js';
-import { sanitizeTerminal } from '../output/sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { pruneAnswers } from './answers.js';
 import { askField } from './ask.js';
 import { announceSection } from './display.js';

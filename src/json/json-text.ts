@@ -1,5 +1,5 @@
 // Reading JSON text by hand, where JSON.parse cannot say what is needed: where
-// a row's text starts and ends (output/raw-rows.ts), which numbers JSON.parse
+// a row's text starts and ends (json/raw-rows.ts), which numbers JSON.parse
 // would change (parse-exact.ts).
 
 /** The end of the string whose opening quote is at `i` (exclusive: after the closing quote), or -1 when it is not closed. */

@@ -1,6 +1,6 @@
 import { jsonOf } from './depth.js';
 import { isScalar } from '../json/lossless-number.js';
-import { neutraliseControls, neutraliseFormula, sanitizeTerminal } from './sanitize.js';
+import { neutraliseControls, neutraliseFormula, sanitizeTerminal } from '../text/sanitize.js';
 
 /**
  * A value as CSV cell text: arrays of scalars joined with "; ", objects (and

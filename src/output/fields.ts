@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { MAX_DEPTH, nestedTooDeep } from './depth.js';
 import { isScalar } from '../json/lossless-number.js';
 import { closest } from '../text/suggest.js';
-import { sanitizeTerminal } from './sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 import { own, put } from '../safe-keys.js';
 
 /**

@@ -1,6 +1,6 @@
 // Key/value blocks (`profile get`, `auth status`, `doctor`, webhook payloads):
 // aligned labels, values wrapped at the terminal width between words.
-import { sanitizeCell } from './sanitize.js';
+import { sanitizeCell } from '../text/sanitize.js';
 import { cellWidth, displayText, padCell, wrapCells } from './cells.js';
 import { MAX_DEPTH, nestedTooDeep } from './depth.js';
 import { isScalar } from '../json/lossless-number.js';

@@ -1,6 +1,7 @@
 import { ApiError, CliError, ResponseFormatError, answerOf, exitCodeFor, inCauses, NetworkError, InvalidValuesError } from '../errors.js';
 import type { Colors } from './colors.js';
-import { jsonText, sanitizeTerminal } from './sanitize.js';
+import { jsonText } from './sanitize.js';
+import { sanitizeTerminal } from '../text/sanitize.js';
 
 /** An UPPER_SNAKE word: a code, not a sentence (the 401 message is one: AUTHORIZATION_INVALID_TOKEN). */
 const CODE_LIKE = /^[A-Z][A-Z0-9_]{2,}$/;

@@ -1,5 +1,5 @@
 import { colors, type Colors } from './colors.js';
-import { sanitizeCell } from './sanitize.js';
+import { sanitizeCell } from '../text/sanitize.js';
 import { cellWidth, padCell, truncateCell, wrapCells } from './cells.js';
 import { countOf } from '../text/count.js';
 

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { IO } from '../io.js';
 import { readyBatches } from './batch.js';
-import { rawRows } from './raw-rows.js';
+import { rawRows } from '../json/raw-rows.js';
 import { writeWarning } from './colors.js';
 import { csvRecord } from './csv.js';
 import { jsonOf } from './depth.js';
@@ -10,7 +10,8 @@ import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
 import { keepInView } from './pager.js';
 import type { Column, TableLayout } from './table.js';
-import { jsonSafe, jsonText, sanitizeCell, sanitizeTerminal } from './sanitize.js';
+import { jsonSafe, jsonText } from './sanitize.js';
+import { sanitizeCell, sanitizeTerminal } from '../text/sanitize.js';
 
 export interface OutputOptions {
   format: Format;

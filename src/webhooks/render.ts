@@ -8,7 +8,7 @@ import { clockTime, whenAgo } from '../text/when.js';
 import type { Colors } from '../output/colors.js';
 import { displayText } from '../output/cells.js';
 import { getPath } from '../output/fields.js';
-import { sanitizeCell } from '../output/sanitize.js';
+import { sanitizeCell } from '../text/sanitize.js';
 import { renderKeyValue, type Column } from '../output/table.js';
 import type { ListSpec } from '../output/writer.js';
 import type { ReceivedEvent } from './listen.js';

@@ -584,7 +584,7 @@ export class Spool implements EventStore {
   }
 
   /**
-   * A journal that failed (ENOSPC, EIO, …) is tried again by itself: once the
+   * A journal that failed (ENOSPC, EIO, ...) is tried again by itself: once the
    * disk has room for the largest event, a line torn by the failed write is
    * cut from the end, and a synced write goes through, events are taken and
    * forwards resume (no restart needed; /healthz says ok at its next probe).

@@ -293,7 +293,7 @@ describe('what an API command loads', () => {
     // https and tls: only for an https base URL (the sandbox is http).
     const unused = ['internal/deps/undici/undici', 'child_process', 'http2', 'tty', 'crypto', 'perf_hooks', 'https', 'tls'];
     // undici's HTTP parser is WebAssembly, made at its first connection: on Node 20 the process then waited about
-    // 0.25 s at exit for V8 to optimise it. A direct connection goes through node:http (api/node-transport.ts).
+    // 0.25 s at exit for V8 to optimise it. Every request goes through node:http (api/transport.ts).
     const probe = join(dir.path, 'probe.mjs');
     writeFileSync(
       probe,

@@ -2,9 +2,8 @@
 // flight than --concurrency, each kept alive and reused. A direct connection
 // goes through node:http (api/node-transport.ts), which hands a kept
 // connection to the next request as soon as an answer is in: no more
-// connections than requests in flight. (Through a proxy, undici's agent needs
-// the spare the client allows, one more: it reuses a connection only after a
-// turn of the event loop.)
+// connections than requests in flight (through a proxy too: the same
+// transport).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';

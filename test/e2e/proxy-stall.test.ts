@@ -1,7 +1,7 @@
 // A proxy that stalls or hangs up on CONNECT must not hold partner past
-// --timeout: undici's tunnel had its own 300 s timeout, and a proxy closing the
-// connection without an answer made undici reconnect for ever (the process
-// never exited). Each case: exit 1, one clear error, well before the test's bound.
+// --timeout (a tunnel with a timeout of its own, or one opened again for ever
+// when the proxy closes the connection without an answer, would keep the
+// process alive). Each case: exit 1, one clear error, well before the test's bound.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -96,7 +96,7 @@ describe('proxies', () => {
       upstream.on('error', () => res.writeHead(502).end());
       req.pipe(upstream);
     });
-    // CONNECT tunnels (what undici's proxy agent uses by default).
+    // CONNECT tunnels (what an https base URL goes through).
     proxy.on('connect', (req, socket, head) => {
       proxied.push(`CONNECT ${req.url}`);
       const [host, port] = req.url!.split(':');
@@ -106,8 +106,7 @@ describe('proxies', () => {
         upstream.pipe(socket);
         socket.pipe(upstream);
       });
-      // As a real proxy does when it cannot reach the host: a 502 for the CONNECT. (A proxy that only
-      // closes the socket makes undici try the CONNECT again and again, past any deadline.)
+      // As a real proxy does when it cannot reach the host: a 502 for the CONNECT (PROXY_REFUSED).
       upstream.on('error', () => (socket.writable ? socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n') : socket.destroy()));
       socket.on('error', () => upstream.destroy());
     });

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { sanitizeCell } from '../../src/output/sanitize.js';
+import { sanitizeCell } from '../../src/text/sanitize.js';
 import { runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
 import { sliceCells, wcswidth } from '../helpers/wcwidth.js';
 

@@ -1,6 +1,6 @@
 // A token holding a line break or another control character (issue 30.4) is
 // refused as such, naming where it came from, at login and from PARTNER_TOKEN,
-// with nothing sent. Before: undici refused the header and the CLI said
+// with nothing sent. Before: the HTTP client refused the header and the CLI said
 // "Could not reach … check your network/proxy".
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // A real loopback server (port 0) whose next answers each test scripts: the
-// unit tests of the HTTP client send real requests through undici to it.
+// unit tests of the HTTP client send real requests through partner's transport to it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';

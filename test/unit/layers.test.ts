@@ -30,18 +30,6 @@ export const LAYERS: Record<string, string[]> = {
   foundation: ['help-words.ts', 'worker-rule.ts', 'text/', 'run-basics.ts', 'io.ts', 'json/', 'input.ts', 'options.ts', 'safe-keys.ts', 'concurrency.ts', 'pid-lock.ts', 'process-probe.ts', 'runtime/', 'version.ts', 'errors.ts'],
 };
 
-/**
- * Upward imports known and being removed elsewhere: "file -> unit", each
- * with who removes it. Delete the entry once it is gone (the test says so).
- */
-export const KNOWN_UPWARD: Record<string, string> = {
-  // being removed by http-stack (formatting and sanitising leave api/).
-  'api/employees.ts -> output/': 'http-stack',
-  'api/urls.ts -> output/': 'http-stack',
-  'api/api-path.ts -> output/': 'http-stack',
-  'api/errors.ts -> output/': 'http-stack',
-};
-
 const ORDER = Object.values(LAYERS).flat();
 const rank = (unit: string) => ORDER.indexOf(unit);
 
@@ -113,7 +101,6 @@ export function layerViolations(src = SRC): Violation[] {
   return out;
 }
 
-const key = (v: Violation) => `${v.file.split(sep).join('/')} -> ${v.rule.split(' -> ')[1]}`;
 
 describe('the layers of src/', () => {
   it('place every folder and top-level file of src/', () => {
@@ -125,13 +112,7 @@ describe('the layers of src/', () => {
   const found = layerViolations();
 
   it('hold: no file imports a unit above its own, and nothing imports bin/', () => {
-    const unknown = found.filter((v) => !(key(v) in KNOWN_UPWARD)).map((v) => `${v.file} imports ${v.imports} (${v.rule})`);
-    expect(unknown).toEqual([]);
-  });
-
-  it('list no known upward import that is gone', () => {
-    const still = new Set(found.map(key));
-    expect(Object.keys(KNOWN_UPWARD).filter((k) => !still.has(k)), 'fixed: delete these from KNOWN_UPWARD').toEqual([]);
+    expect(found.map((v) => `${v.file} imports ${v.imports} (${v.rule})`)).toEqual([]);
   });
 });
 

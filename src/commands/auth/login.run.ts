@@ -5,7 +5,7 @@ import { AuthError, UsageError } from '../../errors.js';
 import { readAll } from '../../input.js';
 import { checkBaseUrl } from '../../api/urls.js';
 import { profileName } from '../../config/resolve.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { MAX_TOKEN_LENGTH, tokenDefect } from '../../config/token-text.js';
 
 export type LoginOptions = OptionsOf<typeof login>;

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { profileName } from '../../config/resolve.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 
 export async function run(_opts: unknown, ctx: Context): Promise<void> {
   const store = await ctx.config();

@@ -6,7 +6,7 @@ import { writeRecord } from '../../output/writer.js';
 import type { OptionsOf } from '../../command.js';
 import type { status } from './status.js';
 import { renderKeyValue } from '../../output/key-value.js';
-import { sanitizeCell } from '../../output/sanitize.js';
+import { sanitizeCell } from '../../text/sanitize.js';
 import type { HttpClient } from '../../api/http.js';
 import { probeToken } from './probe.js';
 import { withoutCredentials } from '../../api/urls.js';

@@ -4,7 +4,7 @@ import type { switchProfile } from './switch.js';
 import { UsageError } from '../../errors.js';
 import type { ConfigStore } from '../../config/store.js';
 import { unknownProfileError } from '../../config/resolve.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 
 export type SwitchOptions = OptionsOf<typeof switchProfile>;
 

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
 import { writeChunk } from '../../output/stream.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 
 /** The token of the resolved profile (PARTNER_TOKEN > keyring or file), alone on stdout: for `$(partner auth token)`. */
 export async function run(_opts: unknown, ctx: Context): Promise<void> {

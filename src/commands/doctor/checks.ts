@@ -7,13 +7,15 @@ import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { readConfigFile } from '../../config/file.js';
 import { formatPairs } from '../../output/key-value.js';
 import { configDir, configFile } from '../../config/paths.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { readJournal } from '../../webhooks/journal.js';
 import { asidePath, readAside } from '../../webhooks/journal-aside.js';
 import { untrustedReason } from '../../webhooks/trust.js';
 import type { ResolvedProfile } from '../../config/resolve.js';
 import type { TokenStore } from '../../config/token-store.js';
 import { wordsFor } from '../../config/keyring-words.js';
+import { noProxyMatches, proxyVariable } from '../../api/proxy-env.js';
+import { isLoopback } from '../../api/urls.js';
 
 export const MIN_NODE = [20, 18, 0] as const;
 /** Clock skew against the server's Date header above this is reported. */
@@ -104,9 +106,13 @@ export function checkConfig(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = 
 
 export const SOURCE: Record<string, string> = { flag: 'from a flag', env: 'from the environment', profile: 'from the config file', sandbox: 'the embedded sandbox', none: 'default' };
 
-/** Proxy variables in use (as undici reads them), credentials masked, and whether the base URL goes through one. */
+/**
+ * Proxy variables in use, credentials masked, and whether the base URL goes
+ * through one: by the client's rules (api/proxy-env.ts; loopback always
+ * direct), read from the CLI's `env`.
+ */
 export function checkProxy(env: NodeJS.ProcessEnv, baseUrl?: string): Check {
-  const pick = (lower: string, upper: string) => (env[lower] !== undefined ? { name: lower, value: env[lower]! } : env[upper] !== undefined ? { name: upper, value: env[upper]! } : undefined);
+  const pick = (lower: string, upper: string) => (env[lower] ? { name: lower, value: env[lower] } : env[upper] ? { name: upper, value: env[upper] } : undefined);
   const vars = [pick('https_proxy', 'HTTPS_PROXY'), pick('http_proxy', 'HTTP_PROXY'), pick('no_proxy', 'NO_PROXY')].filter((v): v is { name: string; value: string } => v !== undefined && v.value !== '');
   if (vars.length === 0) return { name: 'proxy', status: 'ok', message: 'none set (HTTPS_PROXY, HTTP_PROXY, NO_PROXY): direct connections' };
   const shown: string[] = [];
@@ -123,20 +129,20 @@ export function checkProxy(env: NodeJS.ProcessEnv, baseUrl?: string): Check {
   if (bad.length > 0) {
     return { name: 'proxy', status: 'fail', message: `${shown.join(', ')}`, fix: `Set ${bad.join(' and ')} to a URL such as http://proxy.example.com:3128, or unset it.`, exitCode: ExitCode.FAILURE };
   }
-  let route = '';
+  let via = '';
   if (baseUrl) {
     try {
       const u = new URL(baseUrl);
-      const proxyVar = u.protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? pick('http_proxy', 'HTTP_PROXY')) : pick('http_proxy', 'HTTP_PROXY');
-      const noProxy = pick('no_proxy', 'NO_PROXY')?.value ?? '';
-      if (!proxyVar || proxyVar.value === '') route = `; ${u.host} is reached directly`;
-      else if (bypassed(u, noProxy)) route = `; ${u.host} bypasses the proxy (NO_PROXY)`;
-      else route = `; ${u.host} goes through ${proxyVar.name}`;
+      const proxyVar = proxyVariable(u.protocol, env);
+      if (!proxyVar) via = `; ${u.host} is reached directly`;
+      else if (noProxyMatches(u, env)) via = `; ${u.host} bypasses the proxy (NO_PROXY)`;
+      else if (isLoopback(u.hostname)) via = `; ${u.host} is loopback, reached directly whatever the proxy`;
+      else via = `; ${u.host} goes through ${proxyVar.name}`;
     } catch {
       // An invalid base URL is reported by its own check.
     }
   }
-  return { name: 'proxy', status: 'ok', message: `${shown.join(', ')}${route}` };
+  return { name: 'proxy', status: 'ok', message: `${shown.join(', ')}${via}` };
 }
 
 /** Shows a proxy URL with any user name and password replaced; undefined when it is not an http(s) URL. */
@@ -154,21 +160,6 @@ export function maskProxyUrl(value: string): string | undefined {
     if (u.password) u.password = '***';
   }
   return u.toString().replace(/\/$/, '');
-}
-
-/** The NO_PROXY rule of undici's EnvHttpProxyAgent. */
-function bypassed(url: URL, noProxy: string): boolean {
-  if (noProxy.trim() === '*') return true;
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-  for (const entry of noProxy.split(/[,\s]/)) {
-    if (!entry) continue;
-    const m = /^(.+):(\d+)$/.exec(entry);
-    const h = (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase().replace(/^\[|\]$/g, '');
-    if (m && Number(m[2]) !== port) continue;
-    if (host === h || host.endsWith(`.${h}`)) return true;
-  }
-  return false;
 }
 
 export function describeError(err: unknown): string {

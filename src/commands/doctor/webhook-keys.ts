@@ -3,7 +3,7 @@
 // the disk cache `webhook verify` uses, read through the same loader.
 import { CliError, ExitCode } from '../../errors.js';
 import { configDir, cacheDir } from '../../config/paths.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { cacheSecret } from '../../webhooks/cache-secret.js';
 import { type Check, describeError, formatAge, headerText, keyAge } from './checks.js';
 import type { DoctorSession } from './session.js';

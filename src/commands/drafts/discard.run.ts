@@ -5,7 +5,7 @@ import type { discard } from './discard.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { draftName, type Draft } from '../../forms/drafts.js';
 import { countOf } from '../../text/count.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { selectDrafts } from './list.run.js';
 
 export type DiscardOptions = OptionsOf<typeof discard>;

@@ -4,7 +4,7 @@ import { notFoundFor, resolveEmployee } from '../../api/resolve-employee.js';
 import { CliError, ExitCode, InterruptedError, ResponseFormatError, UsageError } from '../../errors.js';
 import type { OptionsOf } from '../../command.js';
 import type { submit } from './submit.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
 import { dynamicBody, dynamicKeys, dynamicPart } from '../../forms/bodies.js';
 import { isFieldRejection, issuesFromApi, readValuesFile } from '../../forms/inputs.js';

@@ -5,7 +5,7 @@ import { walkPageBatches } from '../../api/pages.js';
 import type { SearchCount } from '../../api/employee-search.js';
 import { newFindings, rowsOutcome, settleWalk, type WalkFindings } from '../../api/walk-audit.js';
 import { CliError, InterruptedError, type ErrorProgress } from '../../errors.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage, type Pagination } from '../../api/types.js';
 import type { OptionsOf } from '../../command.js';
 import type { list } from './list.js';
@@ -37,11 +37,8 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   // The server's rate limits are unknown: start at --concurrency (polite by default), halve on 429/503.
   const adaptive = opts.all ? new AdaptiveConcurrency({ max: opts.concurrency, onChange: (n, why) => ctx.log.debug(`pages in flight: ${n} (${why})`) }) : undefined;
   const http = await ctx.http({
-    // One connection more than pages in flight, for a proxy (undici's agent): undici reuses a kept
-    // connection only after a turn of the event loop (it checks the server has not closed it), so
-    // the next page's request goes out on the spare at once instead of waiting that turn and the
-    // page's writing. node:http (every direct connection) hands it on at once and opens no spare.
-    connections: opts.all ? opts.concurrency + 1 : 1,
+    // One connection per page in flight: node:http hands a kept connection to the next request at once.
+    connections: opts.all ? opts.concurrency : 1,
     onRetry: (e) => {
       if (e.status === 429 || e.status === 503) adaptive?.congestion(e.waitMs);
     },

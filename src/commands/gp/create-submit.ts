@@ -7,7 +7,7 @@ import { ApiError, CliError, ExitCode, exitCodeFor, InterruptedError, MaybeCreat
 import { conflictMessage, createFailure, isConflict, LOOK_FOR_EMPLOYEE, notSent, type Outcome, type RunDraft } from '../../forms/flow.js';
 import { renderErrorJson, traceLines } from '../../output/render-error.js';
 import { renderKeyValue } from '../../output/table.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { writeRecord } from '../../output/writer.js';
 import { dynamicBody, dynamicKeys, dynamicPart, workEmailOf, type Bodies } from '../../forms/bodies.js';
 import type { DraftStore } from '../../forms/drafts.js';

@@ -5,7 +5,7 @@ import { getFormSchema, listEmployees } from '../../api/employees.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { OptionsOf } from '../../command.js';
 import type { create } from './create.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { buildBodies } from '../../forms/bodies.js';
 import { loadServerForm } from '../../forms/load.js';
 import { bulkOnboard, graceSignal } from '../../forms/bulk/onboard.js';
@@ -41,8 +41,8 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     const sheet = await readSheet(opts.fromCsv, { stdin: ctx.io.stdin, signal: ctx.signal, encoding: opts.encoding });
     const adaptive = new AdaptiveConcurrency({ max: opts.concurrency, onChange: (n, why) => ctx.log.debug(`rows in flight: ${n} (${why})`) });
     const http = await ctx.http({
-      // One spare connection, as the export walk keeps (through a proxy, undici reuses a connection only after a turn of the event loop).
-      connections: opts.concurrency + 1,
+      // One connection per row in flight: node:http hands a kept connection to the next request at once.
+      connections: opts.concurrency,
       // After Ctrl-C the rows in flight may finish (bounded); no new row starts.
       signal: graceSignal(ctx.signal),
       onRetry: (e) => {

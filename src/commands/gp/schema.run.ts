@@ -5,14 +5,14 @@ import type { schema } from './schema.js';
 import { writeRecord } from '../../output/writer.js';
 import { layoutTable, renderTable, type Column, type TableLayout } from '../../output/table.js';
 import { cellWidth } from '../../output/cells.js';
-import { sanitizeCell } from '../../output/sanitize.js';
+import { sanitizeCell } from '../../text/sanitize.js';
 import { colors, type Colors } from '../../output/colors.js';
 import { wrapMessage } from '../../text/wrap.js';
 import { FormFormatError, isObj, type FormSchema } from '../../forms/schema.js';
 import { outlineParts, type OutlinePartsRow } from '../../forms/outline.js';
 import { loadServerForm } from '../../forms/load.js';
 import { ExitCode } from '../../errors.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { countOf } from '../../text/count.js';
 import { partnerCommand, q, suggestion } from '../../text/command-line.js';
 

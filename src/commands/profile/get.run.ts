@@ -12,7 +12,7 @@ import type { OptionsOf } from '../../command.js';
 import type { get } from './get.js';
 import { checkFieldsPresent, flatten, getPath } from '../../output/fields.js';
 import { renderError, renderErrorJson } from '../../output/render-error.js';
-import { sanitizeCell } from '../../output/sanitize.js';
+import { sanitizeCell } from '../../text/sanitize.js';
 import { renderKeyValue } from '../../output/table.js';
 import { ACCOUNT_KEY, maskAccount } from '../../output/mask.js';
 import { writeList, writeRecord, type ListSpec } from '../../output/writer.js';

@@ -13,7 +13,7 @@ import { writeRecord } from '../../output/writer.js';
 import { DeliveryError } from '../../api/delivery.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
-import { sanitizeCell } from '../../output/sanitize.js';
+import { sanitizeCell } from '../../text/sanitize.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../webhooks/events.js';
 import { hasLegacyShape, samplePayload } from '../../webhooks/samples.js';
 

@@ -26,7 +26,7 @@ import { createGpEmployment, listEmployees, submitDynamicDetails } from '../../a
 import { mapOrdered } from '../../concurrency.js';
 import { ApiError, CliError, ExitCode, InterruptedError, NetworkError, UsageError } from '../../errors.js';
 import { createProgress } from '../../output/progress.js';
-import { sanitizeTerminal } from '../../output/sanitize.js';
+import { sanitizeTerminal } from '../../text/sanitize.js';
 import { buildBodies, workEmailField, workEmailOf } from '../bodies.js';
 import type { FormSchema } from '../schema.js';
 import { Journal, JournalWriteError, type JournalEntry, type RowState } from './journal.js';

@@ -9,8 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { keptSizes, readAnswer, type Answer } from '../../../src/api/answer-reader.js';
 import { BodyTooLargeError } from '../../../src/input.js';
 import { Deadline, type RequestStop } from '../../../src/api/deadline.js';
-import type { Transport } from '../../../src/api/node-transport.js';
-import type { Dispatcher } from '../../../src/api/undici.js';
+import type { AnswerHandler, Controller, RequestOptions, Transport } from '../../../src/api/transport.js';
 
 const MiB = 1024 * 1024;
 
@@ -21,21 +20,21 @@ const MiB = 1024 * 1024;
 function answering(chunks: Buffer[], headers: Record<string, string> = {}, deaf = false) {
   let finish!: () => void;
   const state = { aborted: false, dispatched: 0, finished: new Promise<void>((r) => (finish = r)) };
-  const controller = { abort: () => (state.aborted = true), pause: () => undefined, resume: () => undefined, aborted: false, paused: false, reason: null } as unknown as Dispatcher.DispatchController;
+  const controller = { abort: () => (state.aborted = true), pause: () => undefined, resume: () => undefined, aborted: false, paused: false, reason: null } as unknown as Controller;
   const transport = {
-    dispatch(_options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+    dispatch(_options: RequestOptions, handler: AnswerHandler) {
       state.dispatched++;
       void (async () => {
-        handler.onRequestStart?.(controller, {});
+        handler.onRequestStart?.(controller);
         await turn();
-        handler.onResponseStart?.(controller, 200, headers, 'OK');
+        handler.onResponseStart?.(controller, 200, headers);
         for (const chunk of chunks) {
           await turn();
           if (state.aborted && !deaf) return;
           handler.onResponseData?.(controller, chunk);
         }
         await turn();
-        if (!state.aborted || deaf) handler.onResponseEnd?.(controller, {});
+        if (!state.aborted || deaf) handler.onResponseEnd?.(controller);
       })()
         // A handler that throws fails the answer at once, not after the test's timeout.
         .catch((err: Error) => handler.onResponseError?.(controller, err))
@@ -47,7 +46,7 @@ function answering(chunks: Buffer[], headers: Record<string, string> = {}, deaf 
 }
 
 function read(transport: Transport, maxBytes = 16 * MiB): Promise<Answer> {
-  return readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes, stop: { aborted: false, reason: undefined } });
+  return readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as RequestOptions, { maxBytes, stop: { aborted: false, reason: undefined } });
 }
 
 /** `n` bytes of a pattern that differs at every offset (mod 251), starting from `seed`. */
@@ -179,7 +178,7 @@ describe('readAnswer', () => {
     const { transport, state } = answering([bytes(1000), bytes(1000), bytes(1000), bytes(1000)], {}, true);
     const controller = new AbortController();
     const deadline = new Deadline(60_000, [controller.signal]);
-    const reading = readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, {
+    const reading = readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as RequestOptions, {
       maxBytes: 100_000,
       stop: deadline,
       onHeaders: () => setImmediate(() => setImmediate(() => controller.abort(new Error('Ctrl-C')))),
@@ -197,12 +196,12 @@ describe('readAnswer', () => {
     const before = keptSizes().length;
     const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
     const transport = {
-      dispatch(_options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
-        const controller = { abort: () => undefined } as unknown as Dispatcher.DispatchController;
+      dispatch(_options: RequestOptions, handler: AnswerHandler) {
+        const controller = { abort: () => undefined } as unknown as Controller;
         void (async () => {
-          handler.onRequestStart?.(controller, {});
+          handler.onRequestStart?.(controller);
           await turn();
-          handler.onResponseStart?.(controller, 200, {}, 'OK');
+          handler.onResponseStart?.(controller, 200, {});
           handler.onResponseData?.(controller, bytes(1000));
           await turn();
           // Taken from the kept ones while the body comes.
@@ -213,7 +212,7 @@ describe('readAnswer', () => {
       },
     } as unknown as Transport;
     const stop: RequestStop = { aborted: false, reason: undefined };
-    const err = await readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes: 100_000, stop }).catch((e: unknown) => e);
+    const err = await readAnswer(transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as RequestOptions, { maxBytes: 100_000, stop }).catch((e: unknown) => e);
     expect(err).toBe(reset);
     expect(keptSizes().length).toBe(before);
     expect(stop.onEnd).toBeUndefined();
@@ -225,7 +224,7 @@ describe('readAnswer', () => {
     expect(answer.body.length).toBe(1000);
     answer.release();
     const stopped = answering([bytes(10)]);
-    const err = await readAnswer(stopped.transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as Dispatcher.DispatchOptions, { maxBytes: 100, stop: { aborted: true, reason: new Error('stopped before') } }).catch((e: unknown) => e);
+    const err = await readAnswer(stopped.transport, { method: 'GET', origin: 'http://127.0.0.1:1', path: '/x' } as RequestOptions, { maxBytes: 100, stop: { aborted: true, reason: new Error('stopped before') } }).catch((e: unknown) => e);
     expect((err as Error).message).toBe('stopped before');
     expect(stopped.state.dispatched).toBe(0);
   });

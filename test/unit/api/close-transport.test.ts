@@ -3,7 +3,7 @@
 // grace; a close that fails is done; a normal close is not forced.
 import { describe, expect, it } from 'vitest';
 import { closeTransport } from '../../../src/api/http.js';
-import type { Transport } from '../../../src/api/node-transport.js';
+import type { Transport } from '../../../src/api/transport.js';
 
 function fake(close: () => Promise<void>) {
   const calls = { destroy: 0 };

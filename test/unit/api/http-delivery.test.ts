@@ -5,7 +5,7 @@ import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent, errors as undiciErrors } from 'undici';
+import { createServer as createNetServer } from 'node:net';
 import { DeliveryError, deliveryUrl, HttpDeliveryClient, ReplyExcerpt, REPLY_EXCERPT_BYTES } from '../../../src/api/delivery.js';
 import { createContext } from '../../../src/context.js';
 import { InterruptedError } from '../../../src/errors.js';
@@ -212,19 +212,23 @@ describe('HttpDeliveryClient', () => {
     await c.close();
   });
 
-  it("undici's own timeouts (connect, headers, body) are TIMEOUT too, not NETWORK", async () => {
-    for (const e of [new undiciErrors.ConnectTimeoutError(), new undiciErrors.HeadersTimeoutError(), new undiciErrors.BodyTimeoutError()]) {
-      const agent = new MockAgent();
-      agent.disableNetConnect();
-      agent.get('http://app.test').intercept({ path: '/hook', method: 'POST' }).replyWithError(e);
-      const c = delivery({ dispatcher: agent });
-      const err = (await c.deliver('http://app.test/hook', { body: 'x' }).catch((x: unknown) => x)) as DeliveryError;
-      expect(err.code, e.name).toBe('TIMEOUT');
-      expect(err.reason).toBe('no answer within 2 s');
+  it("the transport's connect limit (a TLS handshake that never completes) is TIMEOUT too, not NETWORK", async () => {
+    // (A real server: nock, loaded in a test file, wraps every request's agent, the pool among them.)
+    const open = new Set<Socket>();
+    const silent = createNetServer((sock) => open.add(sock));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const c = delivery({ timeoutMs: 300 });
+      const err = (await c.deliver(`https://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, { body: 'x' }).catch((x: unknown) => x)) as DeliveryError;
+      expect(err).toBeInstanceOf(DeliveryError);
+      expect(err.code).toBe('TIMEOUT');
+      expect(err.reason).toBe('no answer within 0.3 s');
       await c.close();
+    } finally {
+      open.forEach((s) => s.destroy());
+      await new Promise<void>((r) => silent.close(() => r()));
     }
   });
-
 });
 
 describe('deliveryUrl and ReplyExcerpt', () => {

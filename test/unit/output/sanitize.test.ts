@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonText, neutraliseFormula, sanitizeCell, sanitizeTerminal } from '../../../src/output/sanitize.js';
+import { jsonText } from '../../../src/output/sanitize.js';
+import { neutraliseFormula, sanitizeCell, sanitizeTerminal } from '../../../src/text/sanitize.js';
 
 /**
  * Characters that render as nothing (or not where they stand) yet make two

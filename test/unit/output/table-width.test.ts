@@ -6,7 +6,7 @@ import { eastAsianWidth } from 'get-east-asian-width';
 import { describe, expect, it } from 'vitest';
 import { cellWidth, truncateCell } from '../../../src/output/cells.js';
 import { renderTable, type Column } from '../../../src/output/table.js';
-import { sanitizeCell } from '../../../src/output/sanitize.js';
+import { sanitizeCell } from '../../../src/text/sanitize.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 function terminalWidth(text: string): number {

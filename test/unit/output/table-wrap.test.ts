@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { cellWidth, truncateCell, wrapCells } from '../../../src/output/cells.js';
 import { layoutTable, renderTable, WRAP_MAX_LINES, type Column } from '../../../src/output/table.js';
 import { formatPairs } from '../../../src/output/key-value.js';
-import { sanitizeCell } from '../../../src/output/sanitize.js';
+import { sanitizeCell } from '../../../src/text/sanitize.js';
 import { SCHEMA_COLUMNS } from '../../../src/commands/gp/schema.run.js';
 import { graphemesOf, sliceCells, wcswidth } from '../../helpers/wcwidth.js';
 

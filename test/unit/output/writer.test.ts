@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testIO } from '../../../src/io.js';
 import { writeList, writeRecord, type ListSpec } from '../../../src/output/writer.js';
 import { batched } from '../../../src/output/batch.js';
-import { rememberRawRows } from '../../../src/output/raw-rows.js';
+import { rememberRawRows } from '../../../src/json/raw-rows.js';
 import { failure, nested } from '../../helpers/nested.js';
 
 const items = [

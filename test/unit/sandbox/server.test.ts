@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { Agent, get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { call, expectErrorShape } from './helpers.js';
@@ -94,16 +94,19 @@ describe('request log', () => {
 describe('keep-alive and close', () => {
   it('reuses connections and close() does not hang on idle keep-alive sockets', async () => {
     const t = await startSandbox();
-    const agent = new Agent({ keepAliveTimeout: 60_000, connections: 1 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
     for (let i = 0; i < 3; i++) {
-      const r = await request(`${t.url}/v1/employees?pageSize=1`, { dispatcher: agent, headers: { authorization: `Bearer ${t.tokens.companyA}` } });
+      const r = await new Promise<IncomingMessage>((resolve, reject) => get(`${t.url}/v1/employees?pageSize=1`, { agent, headers: { authorization: `Bearer ${t.tokens.companyA}` } }, resolve).on('error', reject));
+      sockets.add(r.socket);
       expect(r.statusCode).toBe(200);
       expect(r.headers.connection).not.toBe('close');
-      await r.body.text();
+      for await (const _ of r);
     }
+    expect(sockets.size).toBe(1);
     await t.close(); // would hang on the idle keep-alive socket if not destroyed
     await t.close(); // idempotent
-    await agent.close();
+    agent.destroy();
   });
 
   it('close() ends requests still waiting on latency', async () => {

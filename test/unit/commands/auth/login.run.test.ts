@@ -9,8 +9,7 @@ import { runInProcess } from '../../../helpers/command.js';
 import { entryKey, memoryKeyring, type MemoryKeyring } from '../../../helpers/keyring.js';
 
 const NEW_TOKEN = 'new_token_1a2b3c4d5e6f7a8b';
-const probe = (status: number, body: object) => (api: import('undici').Interceptable) =>
-  api.intercept({ path: '/v1/employees?pageSize=1', method: 'GET', headers: { authorization: `Bearer ${NEW_TOKEN}` } }).reply(status, body);
+const probe = (status: number, body: object) => (api: import('nock').Scope) => api.get('/v1/employees?pageSize=1').matchHeader('authorization', `Bearer ${NEW_TOKEN}`).reply(status, body);
 
 let dir = '';
 let keyring: MemoryKeyring;

@@ -3,7 +3,7 @@ import { status } from '../../../../src/commands/auth/status.js';
 import { ORIGIN, runInProcess, TOKEN } from '../../../helpers/command.js';
 
 describe('auth status (in-process, stubbed HTTP)', () => {
-  const ok = (api: import('undici').Interceptable) => api.intercept({ path: '/v1/employees?pageSize=1', method: 'GET', headers: { authorization: `Bearer ${TOKEN}` } }).reply(200, { data: [], pagination: {} });
+  const ok = (api: import('nock').Scope) => api.get('/v1/employees?pageSize=1').matchHeader('authorization', `Bearer ${TOKEN}`).reply(200, { data: [], pagination: {} });
 
   it('piped: JSON with the masked token and a live check', async () => {
     const r = await runInProcess(status, [], {}, { stub: ok });
@@ -18,7 +18,7 @@ describe('auth status (in-process, stubbed HTTP)', () => {
   });
 
   it('a refused token: exit 3', async () => {
-    const r = await runInProcess(status, [], {}, { stub: (api) => api.intercept({ path: '/v1/employees?pageSize=1', method: 'GET' }).reply(401, { error: { code: 'AUTHORIZATION_INVALID_TOKEN', message: 'bad token' } }) });
+    const r = await runInProcess(status, [], {}, { stub: (api) => api.get('/v1/employees?pageSize=1').reply(401, { error: { code: 'AUTHORIZATION_INVALID_TOKEN', message: 'bad token' } }) });
     expect(r.code).toBe(3);
     expect(JSON.parse(r.out).check).toMatch(/refused: HTTP 401/);
   });

@@ -25,10 +25,12 @@ describe('doctor checks', () => {
     expect(maskProxyUrl('not a url')).toBeUndefined();
   });
 
-  it('says which proxy the base URL goes through, honouring NO_PROXY like undici', () => {
+  it('says which proxy the base URL goes through, by the client rule (NO_PROXY with subdomains, HTTP_PROXY for https when alone; loopback direct)', () => {
     const env = { HTTPS_PROXY: 'http://u:p@proxy.corp:3128', NO_PROXY: '.internal.example,localhost' };
     expect(checkProxy(env, 'https://api.example.com').message).toMatch(/api\.example\.com goes through HTTPS_PROXY$/);
     expect(checkProxy(env, 'https://api.internal.example').message).toMatch(/bypasses the proxy \(NO_PROXY\)$/);
+    expect(checkProxy(env, 'https://127.0.0.1:8443').message).toMatch(/127\.0\.0\.1:8443 is loopback, reached directly whatever the proxy$/);
+    expect(checkProxy({ HTTP_PROXY: 'http://only-http:3128' }, 'https://x.example').message).toMatch(/x\.example goes through HTTP_PROXY$/);
     expect(checkProxy({ https_proxy: 'http://a', HTTPS_PROXY: 'http://b' }, 'https://x.example').message).toMatch(/^https_proxy=http:\/\/a/);
     expect(checkProxy({}, 'https://x.example')).toMatchObject({ status: 'ok', message: expect.stringMatching(/^none set/) });
     expect(JSON.stringify(checkProxy(env, 'https://api.example.com'))).not.toMatch(/u:p@/);

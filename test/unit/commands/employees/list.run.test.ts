@@ -23,7 +23,8 @@ describe('employees list (in-process, stubbed HTTP)', () => {
     const r = await runInProcess(list, [], { status: 'active', pageSize: '2', page: '3' }, {
       stub: (api) =>
         api
-          .intercept({ path: '/v1/employees?page=3&pageSize=2&status=ACTIVE', method: 'GET', headers: { authorization: `Bearer ${TOKEN}` } })
+          .get('/v1/employees?page=3&pageSize=2&status=ACTIVE')
+          .matchHeader('authorization', `Bearer ${TOKEN}`)
           .reply(200, page([employee(5), employee(6)], 3, 4, 8)),
     });
     expect(r.code).toBe(0);
@@ -33,7 +34,7 @@ describe('employees list (in-process, stubbed HTTP)', () => {
   });
 
   it('-q prints ids, --fields picks, CSV neutralises formulas', async () => {
-    const stub = (api: import('undici').Interceptable) => api.intercept({ path: '/v1/employees', method: 'GET' }).reply(200, page([employee(1)], 1, 1, 1));
+    const stub = (api: import('nock').Scope) => api.get('/v1/employees').reply(200, page([employee(1)], 1, 1, 1));
     expect((await runInProcess(list, [], { quiet: true }, { stub })).out).toBe(`${employee(1).id}\n`);
     expect(JSON.parse((await runInProcess(list, [], { fields: 'employeeCode,status' }, { stub })).out).data).toEqual([{ employeeCode: 'ACME-00001', status: 'ACTIVE' }]);
     const csv = parseCsv((await runInProcess(list, [], { output: 'csv' }, { stub })).out, { columns: true }) as Record<string, string>[];
@@ -43,8 +44,8 @@ describe('employees list (in-process, stubbed HTTP)', () => {
   it('--all walks every page and writes one document, pagination last', async () => {
     const r = await runInProcess(list, [], { all: true, pageSize: '1', concurrency: '1', progress: false }, {
       stub: (api) => {
-        api.intercept({ path: '/v1/employees?page=1&pageSize=1', method: 'GET' }).reply(200, page([employee(1)], 1, 2, 2));
-        api.intercept({ path: '/v1/employees?page=2&pageSize=1', method: 'GET' }).reply(200, page([employee(2)], 2, 2, 2));
+        api.get('/v1/employees?page=1&pageSize=1').reply(200, page([employee(1)], 1, 2, 2));
+        api.get('/v1/employees?page=2&pageSize=1').reply(200, page([employee(2)], 2, 2, 2));
       },
     });
     expect(r.code).toBe(0);
@@ -55,7 +56,7 @@ describe('employees list (in-process, stubbed HTTP)', () => {
   });
 
   it('a table on a terminal, with the page footer', async () => {
-    const r = await runInProcess(list, [], {}, { tty: true, stub: (api) => api.intercept({ path: '/v1/employees', method: 'GET' }).reply(200, page([employee(1)], 1, 3, 41)) });
+    const r = await runInProcess(list, [], {}, { tty: true, stub: (api) => api.get('/v1/employees').reply(200, page([employee(1)], 1, 3, 41)) });
     expect(r.out).toMatch(/ACME-00001/);
     expect(r.out).toMatch(/Page 1 of 3 · 41 employees · next: --page 2, or --all/);
   });
@@ -63,17 +64,17 @@ describe('employees list (in-process, stubbed HTTP)', () => {
 
 describe('the stubbed HTTP layer is strict', () => {
   it('a request no stub matches fails the command (no network)', async () => {
-    await expect(runInProcess(list, [], { status: 'ACTIVE' }, { stub: (api) => api.intercept({ path: '/v1/employees', method: 'GET' }).reply(200, page([], 1, 1, 0)) })).rejects.toThrow();
+    await expect(runInProcess(list, [], { status: 'ACTIVE' }, { stub: (api) => api.get('/v1/employees').reply(200, page([], 1, 1, 0)) })).rejects.toThrow();
   });
 
   it('a stub left unused fails the test', async () => {
     await expect(
       runInProcess(list, [], {}, {
         stub: (api) => {
-          api.intercept({ path: '/v1/employees', method: 'GET' }).reply(200, page([], 1, 1, 0));
-          api.intercept({ path: '/v1/employees?page=2', method: 'GET' }).reply(200, page([], 2, 2, 0));
+          api.get('/v1/employees').reply(200, page([], 1, 1, 0));
+          api.get('/v1/employees?page=2').reply(200, page([], 2, 2, 0));
         },
       }),
-    ).rejects.toThrow(/interceptor is pending/i);
+    ).rejects.toThrow(/Mocks not yet satisfied/);
   });
 });

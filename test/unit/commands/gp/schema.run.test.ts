@@ -5,8 +5,7 @@ import { runInProcess } from '../../../helpers/command.js';
 const doc = { type: 'object', properties: { personal: { type: 'object', title: 'Personal', properties: { firstName: { type: 'string', title: 'First name' } }, required: ['firstName'] } } };
 
 describe('gp schema (in-process, stubbed HTTP)', () => {
-  const stub = (api: import('undici').Interceptable) =>
-    api.intercept({ path: '/v1/employees/dynamic-details/schema?employmentType=GLOBAL_PAYROLL&entity=Acme+GmbH', method: 'GET' }).reply(200, doc);
+  const stub = (api: import('nock').Scope) => api.get('/v1/employees/dynamic-details/schema?employmentType=GLOBAL_PAYROLL&entity=Acme+GmbH').reply(200, doc);
 
   it('-o json prints what the server sent, byte for byte the same document', async () => {
     const r = await runInProcess(schema, [], { entity: 'Acme GmbH', output: 'json' }, { stub });

@@ -17,8 +17,7 @@ const doc = {
     },
   },
 };
-const stub = (api: import('undici').Interceptable) =>
-  api.intercept({ path: '/v1/employees/dynamic-details/schema?employmentType=GLOBAL_PAYROLL&entity=Acme+GmbH', method: 'GET' }).reply(200, doc);
+const stub = (api: import('nock').Scope) => api.get('/v1/employees/dynamic-details/schema?employmentType=GLOBAL_PAYROLL&entity=Acme+GmbH').reply(200, doc);
 
 describe('gp template (in-process, stubbed HTTP)', () => {
   it('a header of dot paths and a "#" row describing each; a title that is a formula is not live in the file', async () => {
@@ -31,7 +30,7 @@ describe('gp template (in-process, stubbed HTTP)', () => {
 
   it('the description cells: formulas neutralised unless --csv-raw; on a terminal no escape sequence is written', async () => {
     const noHash = { ...doc, properties: { personal: { ...doc.properties.personal, properties: { a: { type: 'string', title: 'A' }, b: { type: 'string', title: '=1+1' } } } } };
-    const stub2 = (api: import('undici').Interceptable) => api.intercept({ path: /dynamic-details\/schema/, method: 'GET' }).reply(200, noHash);
+    const stub2 = (api: import('nock').Scope) => api.get(/dynamic-details\/schema/).reply(200, noHash);
     expect((await runInProcess(template, [], { entity: 'Acme GmbH' }, { stub: stub2 })).out).toContain(",'=1+1: optional; text");
     expect((await runInProcess(template, [], { entity: 'Acme GmbH', csvRaw: true }, { stub: stub2 })).out).toContain(',=1+1: optional; text');
     const tty = await runInProcess(template, [], { entity: 'Acme GmbH' }, { stub, tty: true });

@@ -1,16 +1,16 @@
 // `sandbox emit --to` in-process: the sandbox signs (stubbed API), the JWS
 // goes to the receiver through the context's delivery client (the same
-// MockAgent: an unmatched or unused stub fails), with no token.
+// transport, stubbed by nock: an unmatched or unused stub fails), with no token.
 import { describe, expect, it } from 'vitest';
-import type { Interceptable } from 'undici';
+import type nock from 'nock';
 import { emit } from '../../../../src/commands/sandbox/emit.js';
 import { SIGN_PATH } from '../../../../src/commands/sandbox/emit.run.js';
 import { ORIGIN, runInProcess } from '../../../helpers/command.js';
 
 const TO = `${ORIGIN}/hook`;
 
-function sign(api: Interceptable) {
-  api.intercept({ path: SIGN_PATH, method: 'POST' }).reply(200, { jws: 'aaa.bbb.ccc', kid: 'sbx-1' }, { headers: { 'content-type': 'application/json' } });
+function sign(api: nock.Scope) {
+  api.post(SIGN_PATH).reply(200, { jws: 'aaa.bbb.ccc', kid: 'sbx-1' }, { 'content-type': 'application/json' });
 }
 
 describe('sandbox emit --to', () => {
@@ -19,10 +19,9 @@ describe('sandbox emit --to', () => {
     const r = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'json' }, {
       stub: (api) => {
         sign(api);
-        api.intercept({ path: '/hook', method: 'POST' }).reply(202, (opts) => {
-          seen = { body: opts.body, headers: opts.headers as Record<string, string> };
-          return 'ok';
-        });
+        // The body as sent (nock's reply function would parse a JSON-labelled body, and the JWS is not JSON).
+        api.on('request', (req: { headers: Record<string, string> }, _interceptor: unknown, body: string) => (seen = { body, headers: req.headers }));
+        api.post('/hook').reply(202, 'ok');
       },
     });
     expect(r.code, r.err).toBe(0);
@@ -38,7 +37,7 @@ describe('sandbox emit --to', () => {
     const err = (await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
       stub: (api) => {
         sign(api);
-        api.intercept({ path: '/hook', method: 'POST' }).reply(reply[0], reply[1]);
+        api.post('/hook').reply(reply[0], reply[1]);
       },
     }).then(
       () => undefined,
@@ -69,7 +68,7 @@ describe('sandbox emit --to', () => {
     const err = await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO }, {
       stub: (api) => {
         sign(api);
-        api.intercept({ path: '/hook', method: 'POST' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+        api.post('/hook').replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
       },
     }).catch((e: unknown) => e as { code: string; message: string; hint: string });
     expect(err).toMatchObject({ code: 'DELIVERY_FAILED', message: `Could not deliver EMPLOYEE_CREATED to ${TO}: ECONNREFUSED` });

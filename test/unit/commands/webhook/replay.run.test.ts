@@ -1,5 +1,5 @@
 // `webhook replay` in-process: a spool journal written here, the events re-sent through the context's
-// delivery client (the MockAgent: an unmatched or unused stub fails).
+// delivery client (stubbed by nock: an unmatched or unused stub fails).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,7 @@ describe('webhook replay (in-process)', () => {
     const bodies: unknown[] = [];
     const r = await runInProcess(replayCommand, [], { spool, jwksFile, output: 'json' }, {
       stub: (api) => {
-        for (const status of [200, 500, 204]) api.intercept({ path: '/app', method: 'POST' }).reply(status, (o) => (bodies.push(JSON.parse(String(o.body))), ''));
+        for (const status of [200, 500, 204]) api.post('/app').reply(status, (_uri, body) => (bodies.push(typeof body === 'string' ? JSON.parse(body) : body), ''));
       },
     });
     expect(r.code).toBe(1); // one was not taken
@@ -52,7 +52,7 @@ describe('webhook replay (in-process)', () => {
 
   it('--event-type, --since and --to choose what goes where; -q prints the spool ids', async () => {
     const r = await runInProcess(replayCommand, [], { spool, jwksFile, eventType: ['EMPLOYEE_CREATED'], since: '2h', to: `${ORIGIN}/other`, quiet: true }, {
-      stub: (api) => api.intercept({ path: '/other', method: 'POST' }).reply(200, ''),
+      stub: (api) => api.post('/other').reply(200, ''),
     });
     expect(r.code).toBe(0);
     expect(r.out).toBe('e3\n');
@@ -76,7 +76,10 @@ describe('webhook replay (in-process)', () => {
     const headers: Record<string, string>[] = [];
     const r = await runInProcess(replayCommand, [], { spool, jwksFile, since: '4h', output: 'json' }, {
       stub: (api) => {
-        for (let i = 0; i < 2; i++) api.intercept({ path: '/app', method: 'POST' }).reply(200, (o) => (headers.push(o.headers as Record<string, string>), ''));
+        for (let i = 0; i < 2; i++) api.post('/app').reply(200, function () {
+            headers.push(this.req.headers as Record<string, string>);
+            return '';
+          });
       },
     });
     expect(r.code).toBe(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testIO } from '../../../src/io.js';
 import { batched } from '../../../src/output/batch.js';
-import { dataRows, rawRows, rememberRawRows } from '../../../src/output/raw-rows.js';
+import { dataRows, rawRows, rememberRawRows } from '../../../src/json/raw-rows.js';
 import { writeList, type ListSpec } from '../../../src/output/writer.js';
 
 const spec: ListSpec = { columns: [{ key: 'id' }], csvColumns: [{ key: 'id' }] };

@@ -3,7 +3,7 @@
 // rows, ~100-180 ms of a walk's CPU). Only text that is exactly one compact
 // row per item is kept; anything else is serialised as before. The writer
 // still makes the text safe to print (jsonSafe), as it does any JSON.
-import { endOfString, isSpace, skipSpace } from '../json/json-text.js';
+import { endOfString, isSpace, skipSpace } from './json-text.js';
 
 // Kept by page: on the parsed "data" array itself, under a symbol, the body it
 // was parsed from, and once the writer asked, the texts of its rows (or null:
