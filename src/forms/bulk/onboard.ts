@@ -261,6 +261,22 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
   }
   if (resultsError !== undefined) results.abort();
 
+  return report(ctx, opts, check, { tally, resultsPath, resultsError, stopped: run.stop });
+}
+
+/** How a sending pass ended: what each row came to, and why it stopped early, if it did. */
+interface RunEnd {
+  tally: Tally;
+  resultsPath: string;
+  /** The results file could not be written. */
+  resultsError: unknown;
+  /** Why the run stopped starting rows. */
+  stopped: unknown;
+}
+
+/** The counts, where the results are, and how to finish: the run's exit code, or its stop thrown. */
+function report(ctx: Context, opts: BulkOptions, check: Check, { tally, resultsPath, resultsError, stopped }: RunEnd): number {
+  const { sheet } = opts;
   const count = (o: Outcome) => tally[o] ?? 0;
   const parts = [`${formatCount(count('created'))} created`];
   if (count('already-created')) parts.push(`${formatCount(count('already-created'))} created by an earlier run`);
@@ -270,7 +286,6 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
     ctx.globals,
     `gp create --entity ${q(opts.entity)} --from-csv ${q(opts.csvPath)}${opts.resultsPath ? ` --results ${q(opts.resultsPath)}` : ''}${opts.skipInvalid ? ' --skip-invalid' : ''}${sheet.encoding !== 'utf-8' ? ` --encoding ${sheet.encoding}` : ''}`,
   );
-  const stopped = run.stop;
   if (resultsError !== undefined) {
     if (stopped instanceof JournalWriteError && stopped !== resultsError) ctx.io.stderr.write(`${sanitizeTerminal(stopped.message)}\n`);
     throw resultsError instanceof CliError ? resultsError : new CliError(`Could not write the results file ${resultsPath}: ${errorText(resultsError)}`, { code: 'RESULTS_FILE', exitCode: ExitCode.FAILURE });
@@ -289,6 +304,7 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
   const bad = check.todo - count('created') - count('already-created');
   return bad ? ExitCode.FAILURE : ExitCode.OK;
 }
+
 
 /** A row this run did not start (or finish): what an earlier run did of it (its record: `prior`) is kept. */
 function notRun(row: number, prior: JournalEntry | undefined, check: Check): Result {
@@ -345,6 +361,25 @@ async function pause(ms: number, run: RowRun): Promise<void> {
   }
 }
 
+/** One row being onboarded: what it is, what an earlier run recorded of it, and its bodies. */
+interface RowWork {
+  row: CsvRow;
+  ident: RowIdentity;
+  prior: JournalEntry | undefined;
+  bodies: ReturnType<typeof buildBodies>;
+  /** Its work e-mail, lower case (worked out when needed: it walks the whole form). */
+  emailOf: () => string | undefined;
+  /** Journals a step after its request; a journal that cannot be written stops the run, not this row. */
+  note: (state: RowState, extra?: Omit<JournalEntry, 'row' | 'key' | 'hash' | 'rest' | 'state'>) => void;
+}
+
+/** The employee of a row: created now, or by an earlier run (`earlier`). */
+interface Made {
+  id: string;
+  code: string | undefined;
+  earlier: boolean;
+}
+
 /**
  * One row: its POST (journalled "posting" before, its outcome after), then
  * its PATCH. What an earlier run recorded decides where it starts:
@@ -361,109 +396,126 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
   // A row the server refused (conflict, rejected) is sent again: the cause may have been fixed there.
   // Checked by the check pass already (these bytes, this form): only its answers are needed now.
   const { doc } = rowDoc(form, run.columns, row, { check: false });
-  const bodies = buildBodies(form, run.entity, doc);
-  // Only a POST whose answer may be lost is looked up by it: worked out then (it walks the whole form).
-  const emailOf = () => workEmailOf(form, doc)?.toLowerCase();
-  /** Journals a step after its request; a journal that cannot be written stops the run, not this row. */
-  const note = async (state: RowState, extra: Omit<JournalEntry, 'row' | 'key' | 'hash' | 'rest' | 'state'> = {}) => {
-    try {
-      journal.record({ row: row.row, ...ident, state, ...extra });
-    } catch (err) {
-      run.stop ??= err;
-    }
-  };
-
-  let id = prior?.state === 'created' || prior?.state === 'patch-failed' ? prior.id : undefined;
-  let code = prior?.code;
-  let earlier = id !== undefined;
-  const lostEmail = id === undefined && prior?.state === 'posting' ? emailOf() : undefined;
-  if (lostEmail) {
-    // The last run sent this POST and never saw the answer: found on the server, it is not sent again.
-    const hit = run.found.get(lostEmail);
-    if (hit) {
-      ({ id, code } = hit);
-      earlier = true;
-      await note('created', { id, code });
-    }
-  }
-  if (id === undefined) {
-    if (run.stop !== undefined) return notRun(row.row, prior, check);
-    // Durable before the POST: a crash from here on leaves "posting", which a re-run looks up.
-    try {
-      journal.record({ row: row.row, ...ident, state: 'posting' });
-    } catch (err) {
-      run.stop ??= err;
-      return notRun(row.row, prior, check);
-    }
-    /** A POST may have reached the server: a 503 (or an earlier run's lost answer) makes a 409 worth a look. */
-    let uncertain = prior?.state === 'posting';
-    try {
-      const res = await politely(run, async () => {
-        try {
-          return await createGpEmployment(run.http, bodies.create);
-        } catch (err) {
-          if (err instanceof ApiError && err.status === 503) uncertain = true;
-          throw err;
-        }
-      });
-      code = typeof res.employeeCode === 'string' ? res.employeeCode : undefined;
-      if (typeof res.id !== 'string' || res.id === '') {
-        // Created, but without an id its dynamic details cannot be sent: say so, never POST it again.
-        await note('done', { code, error: 'the create answer had no id' });
-        return { row: row.row, code, outcome: 'patch-failed', error: 'created, but the answer had no employee id: send its dynamic details with partner dynamic-details submit' };
-      }
-      id = res.id;
-      await note('created', { id, code });
-    } catch (err) {
-      if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
+  const work: RowWork = {
+    row,
+    ident,
+    prior,
+    bodies: buildBodies(form, run.entity, doc),
+    emailOf: () => workEmailOf(form, doc)?.toLowerCase(),
+    note: (state, extra = {}) => {
+      try {
+        journal.record({ row: row.row, ...ident, state, ...extra });
+      } catch (err) {
         run.stop ??= err;
+      }
+    },
+  };
+  const made = await madeOf(run, work, check);
+  if (!('earlier' in made)) return made;
+  return patchRow(run, work, made);
+}
+
+/** The row's employee: the one an earlier run created (or whose lost POST is found on the server), else POSTed now. */
+async function madeOf(run: RowRun, work: RowWork, check: Check): Promise<Made | Result> {
+  const { prior } = work;
+  if ((prior?.state === 'created' || prior?.state === 'patch-failed') && prior.id !== undefined) return { id: prior.id, code: prior.code, earlier: true };
+  const lostEmail = prior?.state === 'posting' ? work.emailOf() : undefined;
+  // The last run sent this POST and never saw the answer: found on the server, it is not sent again.
+  const hit = lostEmail ? run.found.get(lostEmail) : undefined;
+  if (hit) {
+    work.note('created', { id: hit.id, code: hit.code });
+    return { id: hit.id, code: hit.code, earlier: true };
+  }
+  if (run.stop !== undefined) return notRun(work.row.row, prior, check);
+  return postRow(run, work, check);
+}
+
+/** The POST of a row, journalled "posting" (durably) before it goes out and with its outcome after. */
+async function postRow(run: RowRun, work: RowWork, check: Check): Promise<Made | Result> {
+  const { row, prior } = work;
+  // Durable before the POST: a crash from here on leaves "posting", which a re-run looks up.
+  try {
+    run.journal.record({ row: row.row, ...work.ident, state: 'posting' });
+  } catch (err) {
+    run.stop ??= err;
+    return notRun(row.row, prior, check);
+  }
+  /** A POST may have reached the server: a 503 (or an earlier run's lost answer) makes a 409 worth a look. */
+  let uncertain = prior?.state === 'posting';
+  try {
+    const res = await politely(run, async () => {
+      try {
+        return await createGpEmployment(run.http, work.bodies.create);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 503) uncertain = true;
+        throw err;
+      }
+    });
+    const code = typeof res.employeeCode === 'string' ? res.employeeCode : undefined;
+    if (typeof res.id !== 'string' || res.id === '') {
+      // Created, but without an id its dynamic details cannot be sent: say so, never POST it again.
+      work.note('done', { code, error: 'the create answer had no id' });
+      return { row: row.row, code, outcome: 'patch-failed', error: 'created, but the answer had no employee id: send its dynamic details with partner dynamic-details submit' };
+    }
+    work.note('created', { id: res.id, code });
+    return { id: res.id, code, earlier: false };
+  } catch (err) {
+    return postFailed(run, work, check, err, uncertain);
+  }
+}
+
+/** A POST that failed: the run stops, our own earlier POST is found behind a 409, or the row's outcome is said. */
+async function postFailed(run: RowRun, work: RowWork, check: Check, err: unknown, uncertain: boolean): Promise<Made | Result> {
+  const { row, prior } = work;
+  if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
+    run.stop ??= err;
+    return notRun(row.row, prior, check);
+  }
+  const email = err instanceof ApiError && err.status === 409 && uncertain ? work.emailOf() : undefined;
+  if (email) {
+    // Our own earlier POST may be what the e-mail conflicts with: look before calling it a conflict.
+    let hit: { id: string; code?: string } | undefined;
+    try {
+      hit = (await findByWorkEmail(run.ctx, run.http, new Set([email]))).get(email);
+    } catch (lookup) {
+      if (stopsTheRun(lookup)) {
+        run.stop ??= lookup;
         return notRun(row.row, prior, check);
       }
-      const email = err instanceof ApiError && err.status === 409 && uncertain ? emailOf() : undefined;
-      if (email) {
-        // Our own earlier POST may be what the e-mail conflicts with: look before calling it a conflict.
-        let hit: { id: string; code?: string } | undefined;
-        try {
-          hit = (await findByWorkEmail(run.ctx, run.http, new Set([email]))).get(email);
-        } catch (lookup) {
-          if (stopsTheRun(lookup)) {
-            run.stop ??= lookup;
-            return notRun(row.row, prior, check);
-          }
-        }
-        if (hit) {
-          ({ id, code } = hit);
-          earlier = prior?.state === 'posting';
-          await note('created', { id, code });
-        }
-      }
-      if (id === undefined) {
-        if (err instanceof ApiError && err.status === 409) {
-          await note('conflict', { error: errorText(err) });
-          return { row: row.row, outcome: 'conflict', error: errorText(err) };
-        }
-        if (err instanceof ApiError && err.status < 500 && err.status !== 429) {
-          await note('rejected', { error: errorText(err) });
-          return { row: row.row, outcome: 'rejected', error: errorText(err) };
-        }
-        // A 5xx (or 429 past the retries): the journal keeps "posting", and the next run looks before sending again.
-        return { row: row.row, outcome: 'failed', error: errorText(err) };
-      }
+    }
+    if (hit) {
+      work.note('created', { id: hit.id, code: hit.code });
+      return { id: hit.id, code: hit.code, earlier: prior?.state === 'posting' };
     }
   }
+  if (err instanceof ApiError && err.status === 409) {
+    work.note('conflict', { error: errorText(err) });
+    return { row: row.row, outcome: 'conflict', error: errorText(err) };
+  }
+  if (err instanceof ApiError && err.status < 500 && err.status !== 429) {
+    work.note('rejected', { error: errorText(err) });
+    return { row: row.row, outcome: 'rejected', error: errorText(err) };
+  }
+  // A 5xx (or 429 past the retries): the journal keeps "posting", and the next run looks before sending again.
+  return { row: row.row, outcome: 'failed', error: errorText(err) };
+}
+
+/** The PATCH of a created row's dynamic sections (if it has any), then "done". */
+async function patchRow(run: RowRun, work: RowWork, { id, code, earlier }: Made): Promise<Result> {
+  const { row, bodies } = work;
   if (bodies.dynamic) {
     try {
-      await politely(run, () => submitDynamicDetails(run.http, id!, bodies.dynamic));
+      await politely(run, () => submitDynamicDetails(run.http, id, bodies.dynamic));
     } catch (err) {
       if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
         run.stop ??= err;
         return { row: row.row, id, code, outcome: 'not-run', error: 'created; its dynamic details are sent by the next run' };
       }
-      await note('patch-failed', { id, code, error: errorText(err) });
+      work.note('patch-failed', { id, code, error: errorText(err) });
       return { row: row.row, id, code, outcome: 'patch-failed', error: errorText(err) };
     }
   }
-  await note('done', { id, code });
+  work.note('done', { id, code });
   return { row: row.row, id, code, outcome: earlier ? 'already-created' : 'created' };
 }
 
