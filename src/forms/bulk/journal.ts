@@ -43,6 +43,8 @@ export interface JournalEntry {
   hash: string;
   /** Its values but the work e-mail (identity.ts); none in a version 1 or 2 record. */
   rest?: string;
+  /** A short digest of each field (identity.ts), to name what changed and find an edited row without a work e-mail; none in older records. */
+  fields?: string;
   state: RowState;
   id?: string;
   code?: string;
@@ -100,19 +102,19 @@ function entryOf(json: string): JournalEntry | undefined {
   // Not an object (null, a number, a string): it has no row.
   const x = e as Partial<JournalEntry> | null;
   if (!x || !Number.isSafeInteger(x.row) || (x.row as number) < 1 || typeof x.hash !== 'string' || !(['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed'] as unknown[]).includes(x.state)) return undefined;
-  if ([x.id, x.code, x.key, x.rest].some((v) => v !== undefined && typeof v !== 'string')) return undefined;
+  if ([x.id, x.code, x.key, x.rest, x.fields].some((v) => v !== undefined && typeof v !== 'string')) return undefined;
   return x as JournalEntry;
 }
 
 /** The fields of an entry that are set, these optional ones among them (nothing else an object carries). */
-function fieldsOf(e: JournalEntry, optional: readonly ('rest' | 'id' | 'code' | 'error')[]): JournalEntry {
+function fieldsOf(e: JournalEntry, optional: readonly ('rest' | 'fields' | 'id' | 'code' | 'error')[]): JournalEntry {
   const out: JournalEntry = { row: e.row, key: e.key, hash: e.hash, state: e.state };
   for (const k of optional) if (e[k] !== undefined) out[k] = e[k];
   return out;
 }
 
 /** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
-const slim = (e: JournalEntry) => fieldsOf(e, ['rest', 'id', 'code']);
+const slim = (e: JournalEntry) => fieldsOf(e, ['rest', 'fields', 'id', 'code']);
 
 /** A failure to write the journal: the run stops (nothing more is sent). */
 export class JournalWriteError extends CliError {
@@ -263,7 +265,7 @@ export class Journal {
    */
   record(entry: JournalEntry): void {
     if (this.failed) throw this.failed;
-    const e = fieldsOf(entry, ['rest', 'id', 'code', 'error']);
+    const e = fieldsOf(entry, ['rest', 'fields', 'id', 'code', 'error']);
     let text = '';
     try {
       if (this.fd === undefined) {

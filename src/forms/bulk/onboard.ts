@@ -114,7 +114,8 @@ function emailColumn(form: FormSchema, columns: string[]): number | undefined {
 async function checkRows(ctx: Context, form: FormSchema, sheet: CsvSheet, journal: Journal | undefined): Promise<Check> {
   const email = emailColumn(form, sheet.columns);
   const c: Check = { total: 0, todo: 0, listed: [], problems: 0, invalid: new Map(), orphans: new Map(), identify: identities(sheet.columns, email) };
-  const match = new SheetMatch(journal);
+  // Without a work e-mail a row is known by its values: an edited sent row is found by its place and content.
+  const match = new SheetMatch(journal, email === undefined);
   const invalid = (issues: RowIssue[]) => {
     c.problems += issues.length;
     for (const i of issues) if (c.listed.length < MAX_LISTED) c.listed.push(i);
@@ -370,8 +371,10 @@ interface RowWork {
   /** Its work e-mail, lower case (worked out when needed: it walks the whole form). */
   emailOf: () => string | undefined;
   /** Journals a step after its request; a journal that cannot be written stops the run, not this row. */
-  note: (state: RowState, extra?: Omit<JournalEntry, 'row' | 'key' | 'hash' | 'rest' | 'state'>) => void;
+  note: (state: RowState, extra?: Omit<JournalEntry, 'row' | 'key' | 'hash' | 'rest' | 'fields' | 'state'>) => void;
 }
+
+const LOST_UNKNOWN = 'an earlier run sent this row and its answer was lost; without a work e-mail it cannot be looked up, so it is not sent again (that could create the employee twice): check with partner employees list whether it exists';
 
 /** The employee of a row: created now, or by an earlier run (`earlier`). */
 interface Made {
@@ -425,6 +428,11 @@ async function madeOf(run: RowRun, work: RowWork, check: Check): Promise<Made | 
   if (hit) {
     work.note('created', { id: hit.id, code: hit.code });
     return { id: hit.id, code: hit.code, earlier: true };
+  }
+  if (prior?.state === 'posting' && !lostEmail) {
+    // Its POST went out and the answer was lost, and without a work e-mail it cannot be looked up: sending it
+    // again could create the employee twice, so it is not sent; the operator checks.
+    return { row: work.row.row, outcome: 'failed', error: LOST_UNKNOWN };
   }
   if (run.stop !== undefined) return notRun(work.row.row, prior, check);
   return postRow(run, work, check);
