@@ -36,9 +36,15 @@ export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
       }
     }
   } else {
-    const unknown = opts.ids.filter((id) => !all.some((d) => d.id === id));
+    // A damaged draft (listed as such) is discarded by its id too.
+    const damaged = store.scan().damaged.filter((d) => opts.ids.includes(d.id));
+    const unknown = opts.ids.filter((id) => !all.some((d) => d.id === id) && !damaged.some((d) => d.id === id));
     if (unknown.length) throw new UsageError(`No draft ${unknown.join(', ')}; nothing was discarded`, suggestion('See the drafts with:', 'partner drafts list'), 'NO_DRAFT');
     chosen = all.filter((d) => opts.ids.includes(d.id));
+    for (const d of damaged) {
+      store.delete(d.id);
+      ctx.io.stderr.write(`Discarded damaged draft ${d.id} (${d.kind === 'gp-create' ? 'gp create' : 'dynamic-details submit'}).\n`);
+    }
   }
   for (const d of chosen) {
     store.delete(d.id);
