@@ -35,6 +35,7 @@ import { sheetRows, type CsvRow, type CsvSheet } from './read.js';
 import { defaultResultsPath, ResultsFile, type Outcome, type Result } from './results.js';
 import { BULK_DEFAULT_CONCURRENCY } from './limits.js';
 import { rowDoc, unknownColumns, type RowIssue } from './rows.js';
+import { findLost, lookupKey, type Found } from './lost-posts.js';
 import { countOf, formatCount } from '../../output/count.js';
 import { partnerCommand, q } from '../../text/command-line.js';
 
@@ -98,7 +99,7 @@ interface Check {
   problems: number;
   /** The results' error text of each invalid row. */
   invalid: Map<number, string>;
-  /** Rows "posting" in the journal (a POST whose answer was lost) -> their work e-mail. */
+  /** Rows "posting" in the journal (a POST whose answer was lost) -> what they are looked for by (lost-posts.ts). */
   orphans: Map<number, string | undefined>;
   /** What the journal knows a row of this sheet by. */
   identify: (cells: readonly string[]) => RowIdentity;
@@ -137,7 +138,7 @@ async function checkRows(ctx: Context, form: FormSchema, sheet: CsvSheet, journa
       continue;
     }
     c.todo++;
-    if (seen.prior?.state === 'posting') c.orphans.set(row.row, workEmailOf(form, r.doc));
+    if (seen.prior?.state === 'posting') c.orphans.set(row.row, lookupKey(r.doc, workEmailOf(form, r.doc)));
   }
   const changed = match.changedRows();
   if (changed.length) throw rowsChanged(sheet.source, journal!.path, changed);
@@ -196,7 +197,9 @@ async function send(ctx: Context, http: HttpClient, form: FormSchema, opts: Bulk
   // 2. POSTs whose answer an earlier run lost: looked up (one walk of the list for all of them) before anything is sent.
   if (check.orphans.size) {
     try {
-      run.found = await findByWorkEmail(ctx, http, new Set([...check.orphans.values()].filter((e): e is string => !!e)));
+      // Employees the journal gives other rows are not these rows' (one name may be two people).
+      const known = new Set([...journal.entries()].map((e) => e.id).filter((id): id is string => id !== undefined));
+      run.found = await findLost(ctx, http, new Set([...check.orphans.values()].filter((k): k is string => !!k)), known);
     } catch (err) {
       if (!stopsTheRun(err)) throw err;
       run.stop = err;
@@ -322,8 +325,8 @@ interface RowRun {
   columns: string[];
   journal: Journal;
   adaptive: AdaptiveConcurrency;
-  /** Work e-mail (lower case) -> the employee found for a POST whose answer was lost. */
-  found: Map<string, { id: string; code?: string }>;
+  /** Lookup key (lost-posts.ts) -> the employees found for a POST whose answer was lost. */
+  found: Map<string, Found[]>;
   /** Why the run stops starting rows (first reason wins). */
   stop: unknown;
 }
@@ -370,11 +373,13 @@ interface RowWork {
   bodies: ReturnType<typeof buildBodies>;
   /** Its work e-mail, lower case (worked out when needed: it walks the whole form). */
   emailOf: () => string | undefined;
+  /** What a lost POST of it is looked for by (lost-posts.ts). */
+  lookupKey: () => string | undefined;
   /** Journals a step after its request; a journal that cannot be written stops the run, not this row. */
   note: (state: RowState, extra?: Omit<JournalEntry, 'row' | 'key' | 'hash' | 'rest' | 'fields' | 'state'>) => void;
 }
 
-const LOST_UNKNOWN = 'an earlier run sent this row and its answer was lost; without a work e-mail it cannot be looked up, so it is not sent again (that could create the employee twice): check with partner employees list whether it exists';
+const LOST_UNKNOWN = 'an earlier run sent this row and its answer was lost; it cannot be told apart on the server (no work e-mail, and not one employee of its name), so it is not sent again (that could create the employee twice): check with partner employees list whether it exists';
 
 /** The employee of a row: created now, or by an earlier run (`earlier`). */
 interface Made {
@@ -405,6 +410,7 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
     prior,
     bodies: buildBodies(form, run.entity, doc),
     emailOf: () => workEmailOf(form, doc)?.toLowerCase(),
+    lookupKey: () => lookupKey(doc, workEmailOf(form, doc)),
     note: (state, extra = {}) => {
       try {
         journal.record({ row: row.row, ...ident, state, ...extra });
@@ -422,17 +428,18 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
 async function madeOf(run: RowRun, work: RowWork, check: Check): Promise<Made | Result> {
   const { prior } = work;
   if ((prior?.state === 'created' || prior?.state === 'patch-failed') && prior.id !== undefined) return { id: prior.id, code: prior.code, earlier: true };
-  const lostEmail = prior?.state === 'posting' ? work.emailOf() : undefined;
-  // The last run sent this POST and never saw the answer: found on the server, it is not sent again.
-  const hit = lostEmail ? run.found.get(lostEmail) : undefined;
-  if (hit) {
-    work.note('created', { id: hit.id, code: hit.code });
-    return { id: hit.id, code: hit.code, earlier: true };
-  }
-  if (prior?.state === 'posting' && !lostEmail) {
-    // Its POST went out and the answer was lost, and without a work e-mail it cannot be looked up: sending it
-    // again could create the employee twice, so it is not sent; the operator checks.
-    return { row: work.row.row, outcome: 'failed', error: LOST_UNKNOWN };
+  if (prior?.state === 'posting') {
+    // The last run sent this POST and never saw the answer: found on the server, it is not sent again.
+    const key = work.lookupKey();
+    const hits = key === undefined ? undefined : (run.found.get(key) ?? []);
+    // By e-mail the server's own identity; by name, one employee only (two of one name: the operator decides).
+    const hit = hits && (key!.startsWith('mail:') ? hits[0] : hits.length === 1 ? hits[0] : undefined);
+    if (hit) {
+      work.note('created', { id: hit.id, code: hit.code });
+      return { id: hit.id, code: hit.code, earlier: true };
+    }
+    // No way to look, or more than one employee found: sending it again could create it twice.
+    if (run.stop === undefined && (hits === undefined || hits.length > 1)) return { row: work.row.row, outcome: 'failed', error: LOST_UNKNOWN };
   }
   if (run.stop !== undefined) return notRun(work.row.row, prior, check);
   return postRow(run, work, check);
@@ -484,7 +491,7 @@ async function postFailed(run: RowRun, work: RowWork, check: Check, err: unknown
     // Our own earlier POST may be what the e-mail conflicts with: look before calling it a conflict.
     let hit: { id: string; code?: string } | undefined;
     try {
-      hit = (await findByWorkEmail(run.ctx, run.http, new Set([email]))).get(email);
+      hit = (await findLost(run.ctx, run.http, new Set([`mail:${email}`]))).get(`mail:${email}`)?.[0];
     } catch (lookup) {
       if (stopsTheRun(lookup)) {
         run.stop ??= lookup;
@@ -527,20 +534,3 @@ async function patchRow(run: RowRun, work: RowWork, { id, code, earlier }: Made)
   return { row: row.row, id, code, outcome: earlier ? 'already-created' : 'created' };
 }
 
-/**
- * The employees with these work e-mails (lower case), walking the list once
- * (only for POSTs whose answer was lost: the list has no e-mail filter).
- */
-async function findByWorkEmail(ctx: Context, http: HttpClient, emails: Set<string>): Promise<Map<string, { id: string; code?: string }>> {
-  const found = new Map<string, { id: string; code?: string }>();
-  if (!emails.size) return found;
-  for (let page = 1; page <= 10_000; page++) {
-    const res = await listEmployees(http, { page, pageSize: 100 }, ctx.signal);
-    for (const e of res.data) {
-      const mail = typeof e.workEmail === 'string' ? e.workEmail.toLowerCase() : undefined;
-      if (mail && emails.has(mail) && typeof e.id === 'string') found.set(mail, { id: e.id, code: typeof e.employeeCode === 'string' ? e.employeeCode : undefined });
-    }
-    if (found.size === emails.size || res.data.length === 0 || !res.pagination.hasNextPage || page >= res.pagination.totalPages) break;
-  }
-  return found;
-}
