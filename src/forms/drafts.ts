@@ -179,6 +179,17 @@ export class DraftStore {
   // Writes hold DRAFT.lock: two processes continuing one draft save one at a time, each file whole.
   private write(path: string, draft: Record<string, unknown>): void {
     this.ensureDir();
+    // Never over another user's file (root saving into a directory it shares): it is theirs to keep.
+    const uid = myUid();
+    let owner: number | undefined;
+    try {
+      owner = lstatSync(path).uid;
+    } catch {
+      owner = undefined;
+    }
+    if (uid !== undefined && owner !== undefined && owner !== uid) {
+      throw new CliError(`The draft ${path} belongs to another user; it is not replaced`, { code: 'DRAFT_NOT_OURS', exitCode: ExitCode.FAILURE, hint: 'Start a new draft (leave out --draft), or point PARTNER_CONFIG_DIR at a directory of your own.' });
+    }
     underLock(path, `the draft ${path}`, () => writePrivateFile(path, `${JSON.stringify({ ...draft, savedAt: new Date(this.now()).toISOString() }, null, 2)}\n`));
   }
 

@@ -123,5 +123,11 @@ describe('drafts that cannot be read, and drafts of another user', () => {
     expect(statSync(p).uid).toBe(65534);
     await expect(runInProcess(discard, ['aaaaaaaa'], {}, { dir })).rejects.toMatchObject({ code: 'NO_DRAFT' });
     expect(statSync(p).uid).toBe(65534);
+    // Nor replaced by a save under its id.
+    const store = new DraftStore({ PARTNER_CONFIG_DIR: join(dir, 'config') });
+    expect(() => store.saveGp('aaaaaaaa', { entity: 'Acme AB', answers: {}, asked: [] })).toThrow(/belongs to another user/);
+    expect(statSync(p).uid).toBe(65534);
+    // A new draft never takes its id.
+    expect(new DraftStore({ PARTNER_CONFIG_DIR: join(dir, 'config') }, Date.now, (() => { const ids = ['aaaaaaaa', 'dddddddd']; return () => ids.shift()!; })()).newId()).toBe('dddddddd');
   });
 });
