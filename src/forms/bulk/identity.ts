@@ -39,7 +39,7 @@ export interface RowIdentity {
   hash: string;
   /** Its values but the work e-mail. */
   rest: string;
-  /** A short digest of each non-blank field, `column=digest` joined by "\n", columns in name order (FIELD_SEP). */
+  /** A short digest of each non-blank field, `column=digest` joined by "\n", columns in name order (a record keeps only the digests). */
   fields: string;
 }
 
@@ -52,24 +52,24 @@ export function cellValue(cell: string | undefined): string {
   return (cell ?? '').trim().normalize('NFC');
 }
 
+/** A row's fields as it holds them: `column=digest` lines (FIELD_SEP); a record keeps only the digests, comma-separated (journal.ts). */
 const FIELD_SEP = '\n';
 
-/** `fields` of a record -> column -> digest. */
-function fieldMap(fields: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of fields.split(FIELD_SEP)) {
-    const eq = part.lastIndexOf('=');
-    if (eq > 0) out.set(part.slice(0, eq), part.slice(eq + 1));
-  }
-  return out;
+/** The digests of `fields`, in either form. */
+function digestsOf(fields: string): string[] {
+  if (fields === '') return [];
+  return fields.includes('=') ? fields.split(FIELD_SEP).map((p) => p.slice(p.lastIndexOf('=') + 1)) : fields.split(',');
 }
 
-/** The columns whose values differ between two `fields` (a value added or removed too), in name order. */
-export function changedFields(a: string, b: string): string[] {
-  const x = fieldMap(a);
-  const y = fieldMap(b);
-  const names = new Set([...x.keys(), ...y.keys()]);
-  return [...names].filter((n) => x.get(n) !== y.get(n)).sort();
+/** The columns of the row (`current`, named) whose values the record (`recorded`, either form) did not have, in name order. */
+export function changedFields(recorded: string, current: string): string[] {
+  const had = new Set(digestsOf(recorded));
+  const out: string[] = [];
+  for (const part of current === '' ? [] : current.split(FIELD_SEP)) {
+    const eq = part.lastIndexOf('=');
+    if (eq > 0 && !had.has(part.slice(eq + 1))) out.push(part.slice(0, eq));
+  }
+  return out.sort();
 }
 
 /** The identity of each row of a sheet with these columns; `emailColumn`: the index of the work e-mail column, if any. */
@@ -79,18 +79,30 @@ export function identities(columns: readonly string[], emailColumn: number | und
   return (cells) => {
     const values: string[] = [];
     const rest: string[] = [];
-    const fields: string[] = [];
     for (const i of order) {
       const text = cellValue(cells[i]);
       if (text === '') continue;
       values.push(columns[i], text);
       if (i !== emailColumn) rest.push(columns[i], text);
-      // The column's name in the digest too: one value in two columns is two facts.
-      fields.push(`${columns[i]}=${digest(JSON.stringify([columns[i], text]), 10)}`);
     }
     const hash = digest(JSON.stringify(values));
     const email = emailColumn === undefined ? '' : cellValue(cells[emailColumn]).toLowerCase();
-    return { key: email ? `mail:${digest(email)}` : `values:${hash}`, hash, rest: digest(JSON.stringify(rest)), fields: fields.join(FIELD_SEP) };
+    const id = { key: email ? `mail:${digest(email)}` : `values:${hash}`, hash, rest: digest(JSON.stringify(rest)) } as RowIdentity;
+    // Worked out when first needed (a record to write, a row to compare): a digest per cell is not free.
+    let fields: string | undefined;
+    Object.defineProperty(id, 'fields', {
+      enumerable: true,
+      get: () => {
+        if (fields === undefined) {
+          const list: string[] = [];
+          // The column's name in the digest too: one value in two columns is two facts.
+          for (let k = 0; k < values.length; k += 2) list.push(`${values[k]}=${digest(JSON.stringify([values[k], values[k + 1]]), 8)}`);
+          fields = list.join(FIELD_SEP);
+        }
+        return fields;
+      },
+    });
+    return id;
   };
 }
 
@@ -137,18 +149,23 @@ export class SheetMatch {
   private readonly sentByRest = new Map<string, JournalEntry[]>();
   /** Without a work e-mail: rows not sent before, with their fields (an edited sent row is among them). */
   private readonly unsent: { row: number; fields: string }[] = [];
+  /** Some sent record keeps its fields: only then can an edited one be looked for. */
+  private readonly sentFields: boolean;
 
   /** `byContent`: the form has no work e-mail, so an edited sent row is found by its place and content (see the top). */
   constructor(
     private readonly journal: Journal | undefined,
     private readonly byContent = false,
   ) {
+    let sentFields = false;
     for (const e of journal?.entries() ?? []) {
+      if (wasSent(e) && e.fields !== undefined) sentFields = true;
       if (!wasSent(e) || e.rest === undefined) continue;
       const list = this.sentByRest.get(e.rest);
       if (list) list.push(e);
       else this.sentByRest.set(e.rest, [e]);
     }
+    this.sentFields = sentFields;
   }
 
   see(row: number, id: RowIdentity, cells: readonly string[]): Seen {
@@ -166,7 +183,7 @@ export class SheetMatch {
       return { prior };
     }
     if (this.sentByRest.has(id.rest)) this.maybeEdited.push({ row, rest: id.rest });
-    if (this.byContent) this.unsent.push({ row, fields: id.fields });
+    if (this.byContent && this.sentFields) this.unsent.push({ row, fields: id.fields });
     return { prior };
   }
 
@@ -194,14 +211,14 @@ export class SheetMatch {
     if (gone.length === 0) return [];
     // How many sent records hold each field digest: one that a single record has is that record's own.
     const holders = new Map<string, number>();
-    for (const e of this.journal.entries()) if (wasSent(e) && e.fields !== undefined) for (const f of e.fields.split(FIELD_SEP)) holders.set(f, (holders.get(f) ?? 0) + 1);
+    for (const e of this.journal.entries()) if (wasSent(e) && e.fields !== undefined) for (const f of digestsOf(e.fields)) holders.set(f, (holders.get(f) ?? 0) + 1);
     const own = new Map<string, JournalEntry>();
-    for (const e of gone) for (const f of e.fields!.split(FIELD_SEP)) if (holders.get(f) === 1) own.set(f, e);
+    for (const e of gone) for (const f of digestsOf(e.fields!)) if (holders.get(f) === 1) own.set(f, e);
     // Every pairing that qualifies, the closest first: each record and each row is paired once.
     const pairs: { u: { row: number; fields: string }; e: JournalEntry; score: number }[] = [];
     for (const u of this.unsent) {
       const shared = new Map<JournalEntry, number>();
-      for (const f of u.fields.split(FIELD_SEP)) {
+      for (const f of digestsOf(u.fields)) {
         const e = own.get(f);
         if (e) shared.set(e, (shared.get(e) ?? 0) + 1);
       }

@@ -113,6 +113,16 @@ function fieldsOf(e: JournalEntry, optional: readonly ('rest' | 'fields' | 'id' 
   return out;
 }
 
+/**
+ * A row's fields as a record keeps them: the digests alone, comma-separated
+ * (identity.ts; never the column names nor the values), written only when
+ * they differ from the row's last record (the later records of a row carry
+ * them over: a line per step, not a copy of the row per step).
+ */
+function compactFields(fields: string): string {
+  return fields.includes('=') ? fields.split('\n').map((p) => p.slice(p.lastIndexOf('=') + 1)).join(',') : fields;
+}
+
 /** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
 const slim = (e: JournalEntry) => fieldsOf(e, ['rest', 'fields', 'id', 'code']);
 
@@ -236,6 +246,11 @@ export class Journal {
           e.key = legacyKey(e.hash);
           this.legacyRecords = true;
         }
+        // A later step of a row carries its fields over (written with the row's first record only).
+        if (e.fields === undefined) {
+          const before = this.latest.get(e.key);
+          if (before?.fields !== undefined && before.hash === e.hash) e.fields = before.fields;
+        }
         this.latest.set(e.key, slim(e));
       }
     } finally {
@@ -266,6 +281,10 @@ export class Journal {
   record(entry: JournalEntry): void {
     if (this.failed) throw this.failed;
     const e = fieldsOf(entry, ['rest', 'fields', 'id', 'code', 'error']);
+    if (e.fields !== undefined) e.fields = compactFields(e.fields);
+    const before = this.latest.get(entry.key);
+    // Written once per row's values: a later step of the same row carries them over (load does the same).
+    const written = before?.fields !== undefined && before.fields === e.fields && before.hash === e.hash ? { ...e, fields: undefined } : e;
     let text = '';
     try {
       if (this.fd === undefined) {
@@ -276,7 +295,8 @@ export class Journal {
         }
       }
       e.at = new Date().toISOString();
-      writeAll(this.fd, `${text}${sealed(JSON.stringify(e))}\n`);
+      written.at = e.at;
+      writeAll(this.fd, `${text}${sealed(JSON.stringify(written))}\n`);
     } catch (err) {
       this.failed = new JournalWriteError(this.path, err as NodeJS.ErrnoException);
       throw this.failed;
