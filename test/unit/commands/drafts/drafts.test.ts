@@ -112,6 +112,17 @@ describe('drafts that cannot be read, and drafts of another user', () => {
     expect(drafts()).toBe(1);
   });
 
+  it('drafts discard --all --yes takes the damaged ones too (with a filter, only readable drafts it selects)', async () => {
+    writeFileSync(path('aaaaaaaa'), 'not json');
+    const filtered = await runInProcess(discard, [], { all: true, yes: true, entity: 'Other Ltd' }, { dir });
+    expect(filtered.code).toBe(0);
+    expect(drafts()).toBe(2);
+    const all = await runInProcess(discard, [], { all: true, yes: true }, { dir });
+    expect(all.code).toBe(0);
+    expect(all.err).toContain('Discarded damaged draft aaaaaaaa');
+    expect(drafts()).toBe(0);
+  });
+
   it.skipIf(process.getuid?.() !== 0)("another user's draft (0644) is neither listed as one's own, changed, nor discarded", async () => {
     const p = path('aaaaaaaa');
     chownSync(p, 65534, 65534);
