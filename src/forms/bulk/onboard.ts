@@ -8,15 +8,16 @@
 // parsed again for the sending pass. Cell values are never printed or
 // journalled (they may be secret).
 //
-// A row is known by what it is (its work e-mail, its values), never by its
-// place: rows deleted, inserted or moved between runs keep their records, and
+// A row is known by what it is (its work e-mail, its values, compared in
+// NFC), and without a work e-mail also by its place and the fields only it
+// has: rows deleted, inserted or moved between runs keep their records, and
 // a sent row that changed stops the run before anything is sent (identity.ts).
 //
 // The contract across crashes: see onboardRow. A row is
 // journalled "posting" (durably) before its POST and "created"/"done"/... after
 // its answer; a row found "posting" by a re-run is looked up on the server by
-// its work e-mail (and a 409 for its e-mail is looked up too) before anything
-// is sent again.
+// its work e-mail, or without one by name and start date (lost-posts.ts; a 409
+// for its e-mail is looked up too) before anything is sent again.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Context } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
@@ -392,7 +393,7 @@ interface Made {
  * One row: its POST (journalled "posting" before, its outcome after), then
  * its PATCH. What an earlier run recorded decides where it starts:
  * done → nothing; created or patch-failed → the PATCH only; posting (the
- * answer was lost) → looked up by its work e-mail first.
+ * answer was lost) → looked up on the server first (lost-posts.ts).
  */
 async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Result> {
   const invalid = check.invalid.get(row.row);
