@@ -115,17 +115,116 @@ export interface ContextInit {
   commandTree?: () => Command;
 }
 
-export function createContext(init: ContextInit): Context {
-  const { io, env, globals } = init;
-  const errColors = colors(io.stderrColor);
-  const log: Logger = {
+/** Debug lines (with --debug), warnings and notes, all on stderr. */
+function createLogger(io: IO, globals: GlobalOptions, errColors: Colors): Logger {
+  return {
     debug: (m) => {
       if (globals.debug) io.stderr.write(`${errColors.dim(`[debug] ${m}`)}\n`);
     },
     warn: (m) => writeWarning(io, m),
     info: (m) => io.stderr.write(`${wrapMessage(m, io.stderrColumns)}\n`),
   };
+}
+
+/** The audit log of the profile's writes (audit/log.ts): none for the sandbox, or when the profile turned it off. */
+function auditOf(init: ContextInit, p: ResolvedProfile, baseUrl: string): HttpClientInit['audit'] {
+  if (p.tokenSource === 'sandbox' || p.audit === false) return undefined;
+  const { env } = init;
+  let log: import('./audit/log.js').AuditLog | undefined;
+  // Loaded at the first write: a command that only reads never loads the log, its locks or its directory.
+  return async (method: string, path: string) => {
+    const [{ AuditLog, osUser }, { stateDir }] = await Promise.all([import('./audit/log.js'), import('./config/paths.js')]);
+    log ??= new AuditLog({ dir: stateDir(env) });
+    return log.sent({ profile: p.name, baseUrl, command: init.command ?? 'partner', user: osUser(env) }, method, path);
+  };
+}
+
+type HttpClientInit = ConstructorParameters<typeof import('./api/http.js').HttpClient>[0];
+
+/** What every HTTP client of this run shares: the global --timeout and --debug, the abort signal, the test dispatcher. */
+interface ClientBase {
+  init: ContextInit;
+  version: string;
+  debug: ((m: string) => void) | undefined;
+  cleanups: (() => unknown)[];
+}
+
+/** The HTTP client: depends on the profile (base URL, token) and the global --timeout and --debug. */
+async function newHttpClient(base: ClientBase, baseUrl: string, token: string | undefined, opts: HttpOptions, profile?: ResolvedProfile): Promise<HttpClient> {
+  const { init } = base;
+  const { HttpClient } = await import('./api/http.js');
+  const http = new HttpClient({
+    baseUrl,
+    token,
+    userAgent: `partner-cli/${base.version}`,
+    timeoutMs: opts.timeoutMs ?? init.globals.timeout * 1000,
+    connections: opts.connections,
+    signal: opts.signal ?? init.signal,
+    debug: base.debug,
+    onRetry: opts.onRetry,
+    audit: profile ? auditOf(init, profile, baseUrl) : undefined,
+  });
+  base.cleanups.push(() => http.close());
+  return http;
+}
+
+/** A client for URLs the user chose: depends on the global --timeout and --debug only. */
+async function newDeliveryClient(base: ClientBase, opts: DeliveryOptions): Promise<DeliveryClient> {
+  const { init } = base;
+  const { HttpDeliveryClient } = await import('./api/delivery.js');
+  const client = new HttpDeliveryClient({
+    userAgent: `partner-cli/${base.version}`,
+    timeoutMs: opts.timeoutMs ?? init.globals.timeout * 1000,
+    connections: opts.connections,
+    signal: opts.signal ?? init.signal,
+    debug: base.debug,
+  });
+  base.cleanups.push(() => client.close());
+  return client;
+}
+
+/** The in-process sandbox as the profile; its signing keys are kept across runs: what one command signs, the next one verifies. */
+async function sandboxProfile(env: NodeJS.ProcessEnv, log: Logger, cleanups: (() => unknown)[]): Promise<ResolvedProfile> {
+  const { startSandbox } = await import('./sandbox/server.js');
+  const { cacheDir } = await import('./config/paths.js');
+  const { SANDBOX_KEYS_FILE } = await import('./sandbox/signing.js');
+  const sandbox = await startSandbox({ signingKeysFile: join(cacheDir(env), SANDBOX_KEYS_FILE), warn: (m) => log.warn(m) });
+  cleanups.push(() => sandbox.close());
+  log.debug(`sandbox listening on ${sandbox.url}`);
+  return { name: 'sandbox', nameSource: 'sandbox', baseUrl: sandbox.url, baseUrlSource: 'sandbox', token: sandbox.tokens.companyA, tokenSource: 'sandbox', tokenStorage: 'sandbox' } satisfies ResolvedProfile;
+}
+
+/** The profile's own client: its token must be usable unless the command declared `needsToken: false`, and a base URL is needed. */
+function profileClientOf(p: ResolvedProfile, needsToken: boolean | undefined): { baseUrl: string; token: string | undefined } {
+  // A token that was set or saved and cannot be used (a line break in it, a locked keyring): said as
+  // such. A command that needs no token (the public key set of `webhook verify`) goes on without it.
+  if (p.tokenProblem && needsToken !== false) throw p.tokenProblem;
+  if (!p.token && needsToken !== false) {
+    throw new AuthError(`Not logged in (profile "${p.name}")`, 'Run `partner auth login --base-url URL`, or set PARTNER_TOKEN. To try without an account, add --sandbox.');
+  }
+  if (!p.baseUrl) {
+    throw new UsageError('No API base URL is configured', 'Run `partner auth login --base-url URL`, set PARTNER_BASE_URL, pass --base-url, or try --sandbox.', 'NO_BASE_URL');
+  }
+  return { baseUrl: p.baseUrl, token: p.token };
+}
+
+/** Runs the cleanups, last registered first: the HTTP client closes before the sandbox it talks to. */
+async function runCleanups(cleanups: (() => unknown)[], log: Logger): Promise<void> {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()!();
+    } catch (err) {
+      log.debug(`cleanup failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+export function createContext(init: ContextInit): Context {
+  const { io, env, globals } = init;
+  const errColors = colors(io.stderrColor);
+  const log = createLogger(io, globals, errColors);
   const cleanups: (() => unknown)[] = [];
+  const base: ClientBase = { init, version: packageVersion(), debug: globals.debug ? log.debug : undefined, cleanups };
   let store: Promise<ConfigStore> | undefined;
   let tokens: Promise<TokenStore> | undefined;
   let resolved: Promise<ResolvedProfile> | undefined;
@@ -133,41 +232,11 @@ export function createContext(init: ContextInit): Context {
   let prompter: Promise<Prompter> | undefined;
   let drafts: Promise<DraftStore> | undefined;
 
-  // The audit log of the profile's writes (audit/log.ts): none for the sandbox, or when the profile turned it off.
-  const auditOf = (p: ResolvedProfile, baseUrl: string) => {
-    if (p.tokenSource === 'sandbox' || p.audit === false) return undefined;
-    let log: import('./audit/log.js').AuditLog | undefined;
-    // Loaded at the first write: a command that only reads never loads the log, its locks or its directory.
-    return async (method: string, path: string) => {
-      const [{ AuditLog, osUser }, { stateDir }] = await Promise.all([import('./audit/log.js'), import('./config/paths.js')]);
-      log ??= new AuditLog({ dir: stateDir(env) });
-      return log.sent({ profile: p.name, baseUrl, command: init.command ?? 'partner', user: osUser(env) }, method, path);
-    };
-  };
-
-  // The HTTP client: depends on the profile (base URL, token) and the global --timeout and --debug.
-  const newClient = async (baseUrl: string, token: string | undefined, opts: HttpOptions, profile?: ResolvedProfile): Promise<HttpClient> => {
-    const { HttpClient } = await import('./api/http.js');
-    const http = new HttpClient({
-      baseUrl,
-      token,
-      userAgent: `partner-cli/${ctx.version}`,
-      timeoutMs: opts.timeoutMs ?? globals.timeout * 1000,
-      connections: opts.connections,
-      signal: opts.signal ?? init.signal,
-      debug: globals.debug ? log.debug : undefined,
-      onRetry: opts.onRetry,
-      audit: profile ? auditOf(profile, baseUrl) : undefined,
-    });
-    cleanups.push(() => http.close());
-    return http;
-  };
-
   const ctx: Context = {
     io,
     env,
     globals,
-    version: packageVersion(),
+    version: base.version,
     signal: init.signal,
     clock: init.clock ?? { now: Date.now },
     system: { node: process.versions.node, platform: process.platform, arch: process.arch },
@@ -197,16 +266,7 @@ export function createContext(init: ContextInit): Context {
     },
     profile() {
       resolved ??= (async () => {
-        if (globals.sandbox) {
-          const { startSandbox } = await import('./sandbox/server.js');
-          const { cacheDir } = await import('./config/paths.js');
-          const { SANDBOX_KEYS_FILE } = await import('./sandbox/signing.js');
-          // Its signing keys are kept across runs: what one command signs, the next one verifies.
-          const sandbox = await startSandbox({ signingKeysFile: join(cacheDir(env), SANDBOX_KEYS_FILE), warn: (m) => log.warn(m) });
-          cleanups.push(() => sandbox.close());
-          log.debug(`sandbox listening on ${sandbox.url}`);
-          return { name: 'sandbox', nameSource: 'sandbox', baseUrl: sandbox.url, baseUrlSource: 'sandbox', token: sandbox.tokens.companyA, tokenSource: 'sandbox', tokenStorage: 'sandbox' } satisfies ResolvedProfile;
-        }
+        if (globals.sandbox) return sandboxProfile(env, log, cleanups);
         const { resolveProfile } = await import('./config/resolve.js');
         return resolveProfile({ profile: globals.profile, baseUrl: globals.baseUrl }, env, () => ctx.config(), () => ctx.tokens());
       })();
@@ -217,37 +277,17 @@ export function createContext(init: ContextInit): Context {
         return (async () => {
           const baseUrl = opts.baseUrl ?? (await ctx.profile()).baseUrl;
           if (!baseUrl) throw new UsageError('No API base URL is configured', 'Pass --base-url URL or set PARTNER_BASE_URL.', 'NO_BASE_URL');
-          return newClient(baseUrl, opts.token ?? undefined, opts);
+          return newHttpClient(base, baseUrl, opts.token ?? undefined, opts);
         })();
       }
       client ??= (async () => {
         const p = await ctx.profile();
-        // A token that was set or saved and cannot be used (a line break in it, a locked keyring): said as
-        // such. A command that needs no token (the public key set of `webhook verify`) goes on without it.
-        if (p.tokenProblem && init.needsToken !== false) throw p.tokenProblem;
-        if (!p.token && init.needsToken !== false) {
-          throw new AuthError(`Not logged in (profile "${p.name}")`, 'Run `partner auth login --base-url URL`, or set PARTNER_TOKEN. To try without an account, add --sandbox.');
-        }
-        if (!p.baseUrl) {
-          throw new UsageError('No API base URL is configured', 'Run `partner auth login --base-url URL`, set PARTNER_BASE_URL, pass --base-url, or try --sandbox.', 'NO_BASE_URL');
-        }
-        return newClient(p.baseUrl, p.token, opts, p);
+        const { baseUrl, token } = profileClientOf(p, init.needsToken);
+        return newHttpClient(base, baseUrl, token, opts, p);
       })();
       return client;
     },
-    async delivery(opts = {}) {
-      // Depends on the global --timeout and --debug only.
-      const { HttpDeliveryClient } = await import('./api/delivery.js');
-      const client = new HttpDeliveryClient({
-        userAgent: `partner-cli/${ctx.version}`,
-        timeoutMs: opts.timeoutMs ?? globals.timeout * 1000,
-        connections: opts.connections,
-        signal: opts.signal ?? init.signal,
-        debug: globals.debug ? log.debug : undefined,
-      });
-      cleanups.push(() => client.close());
-      return client;
-    },
+    delivery: (opts = {}) => newDeliveryClient(base, opts),
     prompter() {
       // Depends on io (stdin, stderr) and the abort signal; @inquirer/prompts loads on the first question.
       prompter ??= init.prompter ? Promise.resolve(init.prompter) : import('./forms/prompter.js').then(({ inquirerPrompter }) => inquirerPrompter(ctx));
@@ -265,16 +305,7 @@ export function createContext(init: ContextInit): Context {
     onCleanup(fn) {
       cleanups.push(fn);
     },
-    async cleanup() {
-      // Last registered first: the HTTP client closes before the sandbox it talks to.
-      while (cleanups.length) {
-        try {
-          await cleanups.pop()!();
-        } catch (err) {
-          log.debug(`cleanup failed: ${(err as Error).message}`);
-        }
-      }
-    },
+    cleanup: () => runCleanups(cleanups, log),
   };
   return ctx;
 }

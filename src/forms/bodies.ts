@@ -3,6 +3,7 @@
 // `{<dynamic section>: {…}}`.
 import { requestDoc } from './answers.js';
 import { getAt } from './paths.js';
+import { withSpelledNumbers } from './spelled-numbers.js';
 import { allFields, type Field } from './questions.js';
 import type { FormSchema } from './schema.js';
 
@@ -24,7 +25,9 @@ export function buildBodies(form: FormSchema, entity: string, doc: Record<string
   const clean = requestDoc(form, doc);
   const create: Record<string, unknown> = { entity };
   for (const key of createKeys(form)) if (clean[key] !== undefined) create[key] = clean[key];
-  return { create, dynamic: dynamicBody(form, clean) };
+  const dynamic = dynamicBody(form, clean);
+  // Built from copies (requestDoc): the numbers as written go into the bodies, never into the answers.
+  return { create: withSpelledNumbers(doc, create), dynamic: dynamic && withSpelledNumbers(doc, dynamic) };
 }
 
 export function dynamicBody(form: FormSchema, doc: Record<string, unknown>): Record<string, unknown> | undefined {

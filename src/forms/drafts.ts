@@ -43,6 +43,23 @@ export interface DynamicDraft extends Common {
 
 export type Draft = GpDraft | DynamicDraft;
 
+/** A draft file of this user that cannot be read (cut, not JSON, too large, not a draft's shape): listed so it can be discarded. */
+export interface DamagedDraft {
+  id: string;
+  /** What the file name says it was. */
+  kind: 'gp-create' | 'dynamic-details';
+  /** Why it cannot be read, in a few words. */
+  damaged: string;
+  /** When the file was last written (ISO 8601). */
+  savedAt: string;
+}
+
+/** What one draft file is to this user: a draft, a damaged draft, or nothing of theirs (another user's file, gone, not a file). */
+type Found = { draft: Draft } | { damaged: DamagedDraft } | undefined;
+
+/** The current user (undefined where there are no uids: Windows). */
+const myUid = (): number | undefined => process.getuid?.();
+
 /** What a save is given: the draft without what the store adds. */
 type Content<D> = Omit<D, 'id' | 'kind' | 'version' | 'savedAt'>;
 
@@ -87,12 +104,20 @@ export class DraftStore {
 
   /** Every readable draft, newest first (drafts of the same second in id order). */
   list(): Draft[] {
+    return this.scan().drafts;
+  }
+
+  /** Every draft file of this user, readable or damaged, each kind newest first; another user's files are left out and left alone. */
+  scan(): { drafts: Draft[]; damaged: DamagedDraft[] } {
     const drafts: Draft[] = [];
+    const damaged: DamagedDraft[] = [];
     for (const file of this.files()) {
-      const d = this.parse(file);
-      if (d) drafts.push(d);
+      const f = this.inspect(file);
+      if (f && 'draft' in f) drafts.push(f.draft);
+      else if (f) damaged.push(f.damaged);
     }
-    return drafts.sort((a, b) => b.savedAt.localeCompare(a.savedAt) || a.id.localeCompare(b.id));
+    const newest = (a: { savedAt: string; id: string }, b: { savedAt: string; id: string }) => b.savedAt.localeCompare(a.savedAt) || a.id.localeCompare(b.id);
+    return { drafts: drafts.sort(newest), damaged: damaged.sort(newest) };
   }
 
   /** The drafts of `gp create` for this entity, newest first. */
@@ -108,7 +133,8 @@ export class DraftStore {
   /** The draft with this id, or undefined. */
   get(id: string): Draft | undefined {
     const file = this.files().find((f) => idOf(f) === id);
-    return file === undefined ? undefined : this.parse(file);
+    const found = file === undefined ? undefined : this.inspect(file);
+    return found && 'draft' in found ? found.draft : undefined;
   }
 
   /** Saves (or replaces) the gp create draft `id`: a run saves only its own. */
@@ -121,9 +147,9 @@ export class DraftStore {
     this.write(this.fileFor('dynamic', draft.employeeId, id), { kind: 'dynamic-details', version: 1, ...draft });
   }
 
-  /** Deletes the draft `id` (whatever its kind); false when there was none. */
+  /** Deletes the draft `id` (whatever its kind, damaged too); false when there was none of this user's. */
   delete(id: string): boolean {
-    const file = this.files().find((f) => idOf(f) === id);
+    const file = this.files().find((f) => idOf(f) === id && this.inspect(f) !== undefined);
     if (file === undefined) return false;
     const path = join(this.dir, file);
     underLock(path, `the draft ${path}`, () => rmSync(path, { force: true }));
@@ -153,6 +179,17 @@ export class DraftStore {
   // Writes hold DRAFT.lock: two processes continuing one draft save one at a time, each file whole.
   private write(path: string, draft: Record<string, unknown>): void {
     this.ensureDir();
+    // Never over another user's file (root saving into a directory it shares): it is theirs to keep.
+    const uid = myUid();
+    let owner: number | undefined;
+    try {
+      owner = lstatSync(path).uid;
+    } catch {
+      owner = undefined;
+    }
+    if (uid !== undefined && owner !== undefined && owner !== uid) {
+      throw new CliError(`The draft ${path} belongs to another user; it is not replaced`, { code: 'DRAFT_NOT_OURS', exitCode: ExitCode.FAILURE, hint: 'Start a new draft (leave out --draft), or point PARTNER_CONFIG_DIR at a directory of your own.' });
+    }
     underLock(path, `the draft ${path}`, () => writePrivateFile(path, `${JSON.stringify({ ...draft, savedAt: new Date(this.now()).toISOString() }, null, 2)}\n`));
   }
 
@@ -174,20 +211,37 @@ export class DraftStore {
     ensurePrivateDir(this.dir);
   }
 
-  /** One draft file: opened without following a symlink, a regular file of bounded size, mode tightened to 0600. */
-  private read(path: string): Record<string, unknown> | undefined {
+  /**
+   * One draft file as this user finds it: opened without following a
+   * symlink, a regular file of this user's (another user's file is neither
+   * read nor changed: root's `drafts list` must not claim it), of bounded
+   * size, its mode tightened to 0600; readable as a draft, or damaged.
+   */
+  private inspect(file: string): Found {
+    const path = join(this.dir, file);
+    const id = idOf(file)!;
+    const kind = file.startsWith('gp-') ? 'gp-create' : 'dynamic-details';
     let fd: number;
     try {
-      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch {
       return undefined;
     }
     try {
       const st = fstatSync(fd);
-      if (!st.isFile() || st.size > MAX_DRAFT_BYTES) return undefined;
+      const uid = myUid();
+      if (!st.isFile() || (uid !== undefined && st.uid !== uid)) return undefined;
+      const damaged = (why: string): Found => ({ damaged: { id, kind, damaged: why, savedAt: st.mtime.toISOString() } });
+      if (st.size > MAX_DRAFT_BYTES) return damaged(`larger than ${MAX_DRAFT_BYTES / 1024 / 1024} MiB`);
       if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
-      const v = JSON.parse(readFileSync(fd, 'utf8')) as unknown;
-      return isObj(v) ? v : undefined;
+      let v: unknown;
+      try {
+        v = JSON.parse(readFileSync(fd, 'utf8'));
+      } catch {
+        return damaged('not valid JSON (cut short, or edited)');
+      }
+      const draft = isObj(v) ? this.parse(file, v) : undefined;
+      return draft ? { draft } : damaged('not a draft of partner (fields missing)');
     } catch {
       return undefined;
     } finally {
@@ -195,10 +249,9 @@ export class DraftStore {
     }
   }
 
-  private parse(file: string): Draft | undefined {
-    const d = this.read(join(this.dir, file));
+  private parse(file: string, d: Record<string, unknown>): Draft | undefined {
     const id = idOf(file)!;
-    if (!d || !isObj(d.answers) || typeof d.entity !== 'string' || typeof d.savedAt !== 'string') return undefined;
+    if (!isObj(d.answers) || typeof d.entity !== 'string' || typeof d.savedAt !== 'string') return undefined;
     const common = { id, version: 1 as const, entity: d.entity, answers: d.answers, asked: ids(d.asked), history: ids(d.history), savedAt: d.savedAt };
     if (d.kind === 'gp-create' && file.startsWith('gp-')) return { kind: 'gp-create', ...common };
     if (d.kind === 'dynamic-details' && file.startsWith('dynamic-') && typeof d.employeeId === 'string') {

@@ -10,7 +10,7 @@
 //   or {fields: […]} (each field is then its own top-level member of the body).
 //
 // The README ("Field-definition lists") documents the mapping.
-import { isObj, str, type JsonSchema } from './schema.js';
+import { isObj, str, type JsonSchema } from './json-values.js';
 import { put } from '../safe-keys.js';
 
 export class FieldListError extends Error {}

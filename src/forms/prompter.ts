@@ -134,27 +134,48 @@ function graphemeBackspace(stdin: NodeJS.ReadableStream, answer: (text: string) 
   };
 }
 
-export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errColors'>): Prompter {
-  // Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge.
-  const fit = (text: string) => (ctx.io.stderrColumns ? wrapText(text, ctx.io.stderrColumns) : text);
-  const lib = () => import('@inquirer/prompts');
+type PromptContext = Pick<FormContext, 'io' | 'signal' | 'errColors'>;
+const lib = () => import('@inquirer/prompts');
+
+/**
+ * The screen the prompts share: their help lines, and what may be erased
+ * when Esc goes back. `guard` runs one prompt.
+ */
+class PromptScreen {
   /**
    * The prompts answered since other text was written, newest last: the
    * lines each left on screen (help and answer line). Esc erases the newest
    * too, since that question is asked again next; text in between (a note,
    * a section title) ends what can be erased safely.
    */
-  let answered: number[] = [];
-  const columns = () => ctx.io.stderrColumns ?? 80;
-  /** The lines of a done prompt's answer line (`✔ message answer`), 0 when it may wrap (then nothing above it is erased). */
-  const answerLines = (message: string, answer: string) => (2 + cellWidth(message) + 1 + cellWidth(answer) < columns() && !/[\r\n]/.test(answer) ? 1 : 0);
+  private answered: number[] = [];
+
+  constructor(private readonly ctx: PromptContext) {}
+
+  /** Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge. */
+  fit(text: string): string {
+    return this.ctx.io.stderrColumns ? wrapText(text, this.ctx.io.stderrColumns) : text;
+  }
+
+  /** Other text was written: nothing above it is erased. */
+  forget(): void {
+    this.answered = [];
+  }
+
+  /** The lines of a done prompt's answer line (the done mark, the message and the answer), 0 when it may wrap (then nothing above it is erased). */
+  private answerLines(message: string, answer: string): number {
+    const columns = this.ctx.io.stderrColumns ?? 80;
+    return 2 + cellWidth(message) + 1 + cellWidth(answer) < columns && !/[\r\n]/.test(answer) ? 1 : 0;
+  }
+
   /** Writes a question's help above it; returns how many lines it took (0 without help). */
-  const help = (text?: string): number => {
+  private help(text?: string): number {
     if (!text) return 0;
-    const shown = fit(`  ${sanitizeTerminal(text)}`);
-    ctx.io.stderr.write(`${ctx.errColors.dim(shown)}\n`);
+    const shown = this.fit(`  ${sanitizeTerminal(text)}`);
+    this.ctx.io.stderr.write(`${this.ctx.errColors.dim(shown)}\n`);
     return shown.split('\n').length;
-  };
+  }
+
   /**
    * Runs one prompt. Ctrl-D cancels every prompt, a picker too (which would
    * ignore the key); with `back`, Esc aborts it as GoBack. Both are seen as
@@ -162,9 +183,10 @@ export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errCo
    * lines too: the question gone back to is asked next, and a choice list
    * left on screen would read as still open.
    */
-  const guard = async <T>(o: Common, fn: (context: object) => Promise<T>, show: (v: T) => string = String): Promise<T> => {
+  async guard<T>(o: Common, fn: (context: object) => Promise<T>, show: (v: T) => string = String): Promise<T> {
+    const { ctx } = this;
     if (ctx.signal.aborted) throw new InterruptedError();
-    const helpLines = help(o.help);
+    const helpLines = this.help(o.help);
     const eof = new AbortController();
     const back = new AbortController();
     // Read by the prompt when it is done (after an abort too): set on Esc only.
@@ -179,116 +201,135 @@ export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errCo
     ctx.io.stdin.on('keypress', onKey);
     try {
       const value = await fn(context);
-      const lines = answerLines(o.message, show(value));
-      if (lines === 0) answered = [];
-      else answered.push(helpLines + lines);
+      const lines = this.answerLines(o.message, show(value));
+      if (lines === 0) this.answered = [];
+      else this.answered.push(helpLines + lines);
       return value;
     } catch (err) {
       if (back.signal.aborted && !eof.signal.aborted && !ctx.signal.aborted) {
         // The prompt erased itself; its help lines, and the answer now asked again, sit just above the cursor.
-        const up = context.clearPromptOnDone ? helpLines + (answered.pop() ?? 0) : 0;
+        const up = context.clearPromptOnDone ? helpLines + (this.answered.pop() ?? 0) : 0;
         if (up > 0) ctx.io.stderr.write(`\x1b[${up}A\x1b[0J`);
         throw new GoBack();
       }
-      answered = [];
+      this.answered = [];
       throw mapPromptError(err);
     } finally {
       ctx.io.stdin.off('keypress', onKey);
     }
-  };
-  const p: Prompter = {
-    input: (o) => {
-      // The default goes on screen and, with Tab, onto the line being edited. Printable text (joiners and
-      // variation selectors inside a letter or emoji included) goes there exactly as it is, so an edit
-      // starts from the real value. Text that holds controls, escapes or other invisible characters (a
-      // draft, a values file, a server's schema) is shown made safe and on one line; Enter still keeps
-      // the value itself, but an edit starts from the text shown, which the help line says.
-      const real = o.default;
-      const seen = real === undefined || safeToEdit(real) ? real : sanitizeCell(real);
-      const back = (v: string) => (seen !== real && v === seen ? real! : v);
-      const help = seen === real ? o.help : [o.help, UNSHOWABLE].filter(Boolean).join(' ');
-      return guard({ ...o, help }, async (c) => {
-        const validate = o.validate;
-        const input = (await lib()).input;
-        const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
-        try {
-          const answer = input({ message: o.message, default: seen, validate: validate ? (v) => validate(back(v)) : undefined, transformer: backspace.transformer }, c);
-          backspace.started();
-          return back(await answer);
-        } finally {
-          backspace.stop();
-        }
+  }
+}
+
+type TextOptions = Common & { default?: string; validate?: (v: string) => true | string };
+
+/**
+ * A line of text. The default goes on screen and, with Tab, onto the line being edited. Printable text (joiners and
+ * variation selectors inside a letter or emoji included) goes there exactly as it is, so an edit
+ * starts from the real value. Text that holds controls, escapes or other invisible characters (a
+ * draft, a values file, a server's schema) is shown made safe and on one line; Enter still keeps
+ * the value itself, but an edit starts from the text shown, which the help line says.
+ */
+function inputPrompt(ctx: PromptContext, screen: PromptScreen, o: TextOptions): Promise<string> {
+  const real = o.default;
+  const seen = real === undefined || safeToEdit(real) ? real : sanitizeCell(real);
+  const back = (v: string) => (seen !== real && v === seen ? real! : v);
+  const help = seen === real ? o.help : [o.help, UNSHOWABLE].filter(Boolean).join(' ');
+  return screen.guard({ ...o, help }, async (c) => {
+    const validate = o.validate;
+    const input = (await lib()).input;
+    const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
+    try {
+      const answer = input({ message: o.message, default: seen, validate: validate ? (v) => validate(back(v)) : undefined, transformer: backspace.transformer }, c);
+      backspace.started();
+      return back(await answer);
+    } finally {
+      backspace.stop();
+    }
+  });
+}
+
+/** Several lines, line by line through `input`, so Esc, Ctrl-C and the pty behave as everywhere else. */
+async function multilinePrompt(ctx: PromptContext, screen: PromptScreen, input: Prompter['input'], o: TextOptions): Promise<string> {
+  for (;;) {
+    const lines: string[] = [];
+    for (;;) {
+      const first = lines.length === 0;
+      const line = await input({
+        message: first ? o.message : '…',
+        help: first ? [o.help, `Several lines: a blank line ends the text${o.default ? `; Enter on the first line keeps the current text (${cutLine(o.default)})` : ''}.`].filter(Boolean).join(' ') : undefined,
+        back: o.back,
       });
-    },
-    multiline: async (o) => {
-      // Line by line through `input`, so Esc, Ctrl-C and the pty behave as everywhere else.
-      for (;;) {
-        const lines: string[] = [];
-        for (;;) {
-          const first = lines.length === 0;
-          const line = await p.input({
-            message: first ? o.message : '…',
-            help: first ? [o.help, `Several lines: a blank line ends the text${o.default ? `; Enter on the first line keeps the current text (${cutLine(o.default)})` : ''}.`].filter(Boolean).join(' ') : undefined,
-            back: o.back,
-          });
-          if (line === '') break;
-          lines.push(line);
-        }
-        const text = lines.length === 0 && o.default !== undefined ? o.default : lines.join('\n');
-        const ok = o.validate ? o.validate(text) : true;
-        if (ok === true) return text;
-        answered = [];
-        ctx.io.stderr.write(`${ctx.errColors.red(`✗ ${sanitizeTerminal(ok)}`)}\n`);
-      }
-    },
-    secret: (o) => guard(o, async (c) => (await lib()).password({ message: o.message, mask: '*', validate: o.validate }, c), (v) => '*'.repeat(v.length)),
-    select: <T>(o: Common & { choices: PromptChoice<T>[]; default?: T }) =>
-      guard(o, async (c) => (await lib()).select<T>({ message: o.message, choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c), nameOf(o.choices)),
-    search: <T>(o: Common & { choices: PromptChoice<T>[] }) =>
-      guard(o, async (c) => {
-        const search = (await lib()).search;
-        const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
-        try {
-          const answer = search<T>(
-            {
-              message: o.message,
-              source: (term) => filterChoices(o.choices, term).map((x) => ({ name: x.name, value: x.value, description: x.description })),
-              pageSize: 12,
-              // Styled as the prompt's theme does; seen to delete the typed filter by grapheme.
-              theme: {
-                style: {
-                  searchTerm: (term: string) => {
-                    backspace.see(term);
-                    return ctx.errColors.cyan(term);
-                  },
-                },
+      if (line === '') break;
+      lines.push(line);
+    }
+    const text = lines.length === 0 && o.default !== undefined ? o.default : lines.join('\n');
+    const ok = o.validate ? o.validate(text) : true;
+    if (ok === true) return text;
+    screen.forget();
+    ctx.io.stderr.write(`${ctx.errColors.red(`✗ ${sanitizeTerminal(ok)}`)}\n`);
+  }
+}
+
+/** A long list filtered by what is typed; the typed filter is deleted by grapheme. */
+function searchPrompt<T>(ctx: PromptContext, screen: PromptScreen, o: Common & { choices: PromptChoice<T>[] }): Promise<T> {
+  return screen.guard(o, async (c) => {
+    const search = (await lib()).search;
+    const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
+    try {
+      const answer = search<T>(
+        {
+          message: o.message,
+          source: (term) => filterChoices(o.choices, term).map((x) => ({ name: x.name, value: x.value, description: x.description })),
+          pageSize: 12,
+          // Styled as the prompt's theme does; seen to delete the typed filter by grapheme.
+          theme: {
+            style: {
+              searchTerm: (term: string) => {
+                backspace.see(term);
+                return ctx.errColors.cyan(term);
               },
             },
-            c,
-          );
-          backspace.started();
-          return await answer;
-        } finally {
-          backspace.stop();
-        }
-      }, nameOf(o.choices)),
-    checkbox: <T>(o: Common & { choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }) =>
-      guard(o, async (c) => {
-        const validate = o.validate;
-        return (await lib()).checkbox<T>(
-          {
-            message: o.message,
-            choices: o.choices.map((x) => ({ name: x.name, value: x.value, checked: x.checked })),
-            validate: validate ? (chosen) => validate(chosen.map((x) => x.value)) : undefined,
-            pageSize: 12,
           },
-          c,
-        );
-      }, (v) => v.map(nameOf(o.choices)).join(', ')),
-    confirm: (o) => guard(o, async (c) => (await lib()).confirm({ message: o.message, default: o.default }, c), (v) => (v ? 'Yes' : 'No')),
+        },
+        c,
+      );
+      backspace.started();
+      return await answer;
+    } finally {
+      backspace.stop();
+    }
+  }, nameOf(o.choices));
+}
+
+function checkboxPrompt<T>(screen: PromptScreen, o: Common & { choices: PromptChoice<T>[]; validate?: (v: T[]) => true | string }): Promise<T[]> {
+  return screen.guard(o, async (c) => {
+    const validate = o.validate;
+    return (await lib()).checkbox<T>(
+      {
+        message: o.message,
+        choices: o.choices.map((x) => ({ name: x.name, value: x.value, checked: x.checked })),
+        validate: validate ? (chosen) => validate(chosen.map((x) => x.value)) : undefined,
+        pageSize: 12,
+      },
+      c,
+    );
+  }, (v) => v.map(nameOf(o.choices)).join(', '));
+}
+
+export function inquirerPrompter(ctx: PromptContext): Prompter {
+  const screen = new PromptScreen(ctx);
+  const p: Prompter = {
+    input: (o) => inputPrompt(ctx, screen, o),
+    multiline: (o) => multilinePrompt(ctx, screen, p.input, o),
+    secret: (o) => screen.guard(o, async (c) => (await lib()).password({ message: o.message, mask: '*', validate: o.validate }, c), (v) => '*'.repeat(v.length)),
+    select: <T>(o: Common & { choices: PromptChoice<T>[]; default?: T }) =>
+      screen.guard(o, async (c) => (await lib()).select<T>({ message: o.message, choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c), nameOf(o.choices)),
+    search: (o) => searchPrompt(ctx, screen, o),
+    checkbox: (o) => checkboxPrompt(screen, o),
+    confirm: (o) => screen.guard(o, async (c) => (await lib()).confirm({ message: o.message, default: o.default }, c), (v) => (v ? 'Yes' : 'No')),
     note: (text) => {
-      answered = [];
-      ctx.io.stderr.write(`${fit(text)}\n`);
+      screen.forget();
+      ctx.io.stderr.write(`${screen.fit(text)}\n`);
     },
   };
   return p;

@@ -6,7 +6,9 @@ import { CliError, ExitCode } from '../errors.js';
 import { isUnsafeKey, own } from '../safe-keys.js';
 import { describeShape, FieldListError, isFieldList, translateFieldList } from './field-list.js';
 
-export type JsonSchema = Record<string, unknown>;
+import { isObj, str, type JsonSchema } from './json-values.js';
+
+export { isObj, str, type JsonSchema } from './json-values.js';
 export type Draft = '2020-12' | '07';
 
 export interface Section {
@@ -40,14 +42,6 @@ export class FormFormatError extends CliError {
   constructor(message: string) {
     super(message, { code: 'FORM_FORMAT', exitCode: ExitCode.FAILURE, hint: FORMATS_HINT });
   }
-}
-
-export function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
 /** Draft 07 (and older) when `$schema` says so; 2020-12 otherwise (the convention's default). */

@@ -1,5 +1,7 @@
 // Secret fields (isSecretSchema in schema.ts says which) and keeping their
 // values out of drafts: a resumed wizard asks them again.
+import { LosslessNumber } from '../json/lossless-number.js';
+import { put } from '../safe-keys.js';
 import { getAt, setAt } from './paths.js';
 import { allFields } from './questions.js';
 import { isSecretSchema, type FormSchema } from './schema.js';
@@ -16,12 +18,21 @@ export const SECRET_MASK = '********';
  */
 export function maskSecrets<T extends Record<string, unknown>>(form: FormSchema, doc: T, o: { reveal?: boolean } = {}): T {
   if (o.reveal) return doc;
-  const shown = structuredClone(doc);
+  const shown = cloneKeepingNumbers(doc);
   for (const f of secretFields(form, doc)) {
     const v = getAt(shown, f.path);
     if (v !== undefined && v !== null && v !== '') setAt(shown, f.path, SECRET_MASK);
   }
   return shown;
+}
+
+/** A deep copy of a JSON document whose LosslessNumbers stay such (structuredClone would make each a plain object). */
+function cloneKeepingNumbers<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(cloneKeepingNumbers) as T;
+  if (v === null || typeof v !== 'object' || v instanceof LosslessNumber) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) put(out, k, cloneKeepingNumbers(x));
+  return out as T;
 }
 
 /** The sentence after a view that masked some of `doc`'s values: how to see them (empty when nothing was masked). */

@@ -2,6 +2,7 @@
 // and `--set section.field=value` pairs coerced by the field's type.
 import { dateProblem } from '../text/calendar-date.js';
 import { isExact, withExactNumbers } from '../json/lossless-number.js';
+import { rememberSpelling } from './spelled-numbers.js';
 import { parseJsonExact } from '../json/parse-exact.js';
 import { own, put, unsafeKeyPath, UNSAFE_NAMES_HINT } from '../safe-keys.js';
 import { UsageError } from '../errors.js';
@@ -230,7 +231,11 @@ export function applySets(form: FormSchema, doc: Record<string, unknown>, pairs:
     }
     const c = coerce(form, pair.path, pair.text);
     if ('error' in c) issues.push(issue(form, pair.path.join('.'), c.error));
-    else setAt(doc, pair.path, c.value);
+    else {
+      setAt(doc, pair.path, c.value);
+      // Sent with its digits as written (1.0, 100000000000000000000000), not as JavaScript prints the number.
+      rememberSpelling(doc, pair.path, pair.text, c.value);
+    }
   }
   return issues;
 }

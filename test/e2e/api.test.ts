@@ -184,6 +184,14 @@ describe('partner api against a recording server', () => {
     expect(JSON.parse(q.body)).toEqual({ n: 42, b: true, z: null, note: 'from a file', s: '42' });
   });
 
+  it('-F sends a number as a JSON number with its digits as typed, however many (never a string, never rounded)', async () => {
+    server.queue.push((_q, res) => res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    const r = await api(['-X', 'POST', '/v1/things', '-F', 'n=12345678901234567890', '-F', 'x=1.0', '-F', 'e=1e400', '-F', 'k=-0.5', '-F', 'code=007'], envFor());
+    expect(r.code).toBe(0);
+    // The body's text: the digits as written, unquoted; 007 is not a JSON number, so it stays text.
+    expect(server.seen[0]!.body).toBe('{"n":12345678901234567890,"x":1.0,"e":1e400,"k":-0.5,"code":"007"}');
+  });
+
   it('--input - sends stdin as the body (POST by default)', async () => {
     server.queue.push((_q, res) => res.writeHead(204).end());
     const r = await api(['/v1/things', '--input', '-'], envFor(), '{"a":[1,2]}');

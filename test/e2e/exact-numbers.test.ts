@@ -195,4 +195,17 @@ describe('gp schema and gp create', () => {
     expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'FORM_INVALID', details: [{ field: 'personal.salary', message: 'Salary must be at least 1' }] });
     expect(server.seen.map((s) => s.method)).toEqual(['GET']);
   });
+
+  it('gp create --set sends a number with its digits as written (1.0 stays 1.0; 100000000000000000000000 is not 1e+23)', async () => {
+    server.queue.push((_q, res) => json(res, schema('1e30')));
+    server.queue.push((_q, res) => res.writeHead(201, { 'content-type': 'application/json' }).end(`{"id":"${ID}","employeeCode":"ACME-7","status":"ONBOARDING"}`));
+    const r = await cli(['gp', 'create', '--entity', 'ACME-DE', '--set', 'personal.firstName=Ada', '--set', 'personal.salary=100000000000000000000000', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.seen.map((s) => s.method)).toEqual(['GET', 'POST']);
+    expect(server.seen[1]!.body).toBe('{"entity":"ACME-DE","personal":{"firstName":"Ada","salary":100000000000000000000000}}');
+    server.queue.push((_q, res) => json(res, schema('100.00')));
+    const d = await cli(['gp', 'create', '--entity', 'ACME-DE', '--set', 'personal.firstName=Ada', '--set', 'personal.salary=2.50', '--dry-run']);
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stdout).toContain('"salary": 2.50');
+  });
 });

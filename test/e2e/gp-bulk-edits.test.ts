@@ -106,7 +106,7 @@ describe('against a server without e-mail uniqueness', () => {
     expectCode(r, 2);
     const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string; hint: string } };
     expect(err.error.code).toBe('BULK_ROWS_CHANGED');
-    expect(err.error.message).toBe(`2 rows of ${file} changed after the run recorded in ${journal} sent them: row 2 (row 3 when sent), row 3 (its work e-mail; row 4 when sent); nothing was sent`);
+    expect(err.error.message).toBe(`2 rows of ${file} changed after the run recorded in ${journal} sent them: row 2 (employment.designation; row 3 when sent), row 3 (its work e-mail; row 4 when sent); nothing was sent`);
     expect(err.error.hint).toContain('put the row back as it was, or delete it from the sheet');
     expect(err.error.hint).toContain('pass another --results path');
     expect(writes()).toBe(before);

@@ -42,8 +42,9 @@ export interface GpRecorder {
 
 const workEmailOf = (body: Record<string, unknown>) => String((body.employment as { workEmail?: unknown } | undefined)?.workEmail ?? '');
 
-export async function gpRecorder(entity: string): Promise<GpRecorder> {
-  const schema = JSON.stringify(getServedSchema(entity));
+export async function gpRecorder(entity: string, served?: unknown): Promise<GpRecorder> {
+  // `served`: another form than the sandbox entity's (one without a work e-mail field, say).
+  const schema = JSON.stringify(served ?? getServedSchema(entity));
   const rec: GpRecorder = { url: '', employees: [], requests: [], refuse: () => undefined, beforeAnswer: () => undefined, close: async () => undefined };
 
   function answer(req: IncomingMessage, res: ServerResponse, text: string): void {
@@ -102,8 +103,8 @@ export async function gpRecorder(entity: string): Promise<GpRecorder> {
  * A recorder for `entity` and an isolated environment pointing the CLI at it
  * (the token is never checked); `close` stops it and removes the temp dir.
  */
-export async function recorderEnv(entity: string): Promise<{ rec: GpRecorder; env: NodeJS.ProcessEnv; dir: string; close: () => Promise<void> }> {
-  const rec = await gpRecorder(entity);
+export async function recorderEnv(entity: string, served?: unknown): Promise<{ rec: GpRecorder; env: NodeJS.ProcessEnv; dir: string; close: () => Promise<void> }> {
+  const rec = await gpRecorder(entity, served);
   const dir = tempDir();
   const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: rec.url, PARTNER_TOKEN: SANDBOX_TOKENS.companyA });
   return {

@@ -74,12 +74,20 @@ async function resolveParams(params: ApiParam[], ctx: Context): Promise<[string,
   return out;
 }
 
-/** `gh api -F` rules: true, false, null and numbers are JSON; anything else stays a string. A number is sent as typed (1.0 stays 1.0). */
+/** A JSON number token (RFC 8259): what -F sends as a number. */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * `gh api -F` rules: true, false, null and numbers are JSON; anything else
+ * stays a string. A number is sent with its digits as typed, however many
+ * (12345678901234567890 is not rounded, 1.0 stays 1.0): http.ts writes a
+ * LosslessNumber's text.
+ */
 export function typedValue(v: string): unknown {
   if (v === 'true') return true;
   if (v === 'false') return false;
   if (v === 'null') return null;
-  if (/^-?(0|[1-9]\d{0,14})(\.\d+)?$/.test(v)) return String(Number(v)) === v ? Number(v) : new LosslessNumber(v);
+  if (JSON_NUMBER.test(v)) return String(Number(v)) === v ? Number(v) : new LosslessNumber(v);
   return v;
 }
 

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../command.js';
 import type { discard } from './discard.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { draftName, type Draft } from '../../forms/drafts.js';
+import { draftName, type DamagedDraft, type Draft } from '../../forms/drafts.js';
 import { countOf } from '../../text/count.js';
 import { sanitizeTerminal } from '../../text/sanitize.js';
 import { selectDrafts } from './list.run.js';
@@ -18,27 +18,38 @@ function described(d: Draft): string {
 
 export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
   const store = await ctx.drafts();
-  const all = store.list();
+  const found = store.scan();
+  const all = found.drafts;
   let chosen: Draft[];
+  /** Damaged drafts discarded too: by their ids, or every one with --all and no filter (their entity is unknown). */
+  let damaged: DamagedDraft[] = [];
   if (opts.all) {
     chosen = selectDrafts(all, opts);
-    if (chosen.length === 0) {
+    damaged = opts.entity === undefined && opts.employee === undefined ? found.damaged : [];
+    const n = chosen.length + damaged.length;
+    if (n === 0) {
       ctx.io.stderr.write('No saved drafts; nothing was discarded.\n');
       return ExitCode.OK;
     }
     if (!opts.yes) {
-      if (!ctx.io.canPrompt) throw new UsageError(`--all would discard ${countOf(chosen.length, 'draft')}: pass --yes to confirm`, 'Not on a terminal, so partner cannot ask.', 'CONFIRMATION_REQUIRED');
+      if (!ctx.io.canPrompt) throw new UsageError(`--all would discard ${countOf(n, 'draft')}: pass --yes to confirm`, 'Not on a terminal, so partner cannot ask.', 'CONFIRMATION_REQUIRED');
       const prompter = await ctx.prompter();
-      const ok = await prompter.confirm({ message: `Discard ${countOf(chosen.length, 'draft')}? This cannot be undone.`, default: false });
+      const ok = await prompter.confirm({ message: `Discard ${countOf(n, 'draft')}? This cannot be undone.`, default: false });
       if (!ok) {
         ctx.io.stderr.write('Nothing was discarded.\n');
         return ExitCode.INTERRUPTED;
       }
     }
   } else {
-    const unknown = opts.ids.filter((id) => !all.some((d) => d.id === id));
+    // A damaged draft (listed as such) is discarded by its id too.
+    damaged = found.damaged.filter((d) => opts.ids.includes(d.id));
+    const unknown = opts.ids.filter((id) => !all.some((d) => d.id === id) && !damaged.some((d) => d.id === id));
     if (unknown.length) throw new UsageError(`No draft ${unknown.join(', ')}; nothing was discarded`, suggestion('See the drafts with:', 'partner drafts list'), 'NO_DRAFT');
     chosen = all.filter((d) => opts.ids.includes(d.id));
+  }
+  for (const d of damaged) {
+    store.delete(d.id);
+    ctx.io.stderr.write(`Discarded damaged draft ${d.id} (${d.kind === 'gp-create' ? 'gp create' : 'dynamic-details submit'}).\n`);
   }
   for (const d of chosen) {
     store.delete(d.id);

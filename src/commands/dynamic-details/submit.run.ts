@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import type { HttpClient } from '../../api/http.js';
 import { getFormSchema, getProfileSection, submitDynamicDetails } from '../../api/employees.js';
 import { notFoundFor, resolveEmployee } from '../../api/resolve-employee.js';
 import { CliError, ExitCode, InterruptedError, ResponseFormatError, UsageError } from '../../errors.js';
@@ -23,46 +24,64 @@ export async function run(opts: SubmitOptions, ctx: Context): Promise<number> {
   return submitRun(opts, ctx, await ctx.prompter());
 }
 
-export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Prompter): Promise<number> {
-  const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
-  const interactive = ctx.io.canPrompt && !fileMode;
-  const http = await ctx.http();
-  // A bad values or body file is reported before anything is sent.
-  const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
-  const handBody = opts.bodyFile !== undefined ? await readBodyFile(opts.bodyFile, ctx) : undefined;
+/** The employee whose dynamic details are sent: its id, its code and its legal entity, as the server says. */
+interface Target {
+  id: string;
+  code: string | undefined;
+  entity: string | undefined;
+  employment: unknown;
+  who: string;
+}
 
-  // The employee: through the one resolver, which checks the server's answer.
+/** The employee, through the one resolver (which checks the server's answer), and its employment section's entity. */
+async function targetOf(opts: SubmitOptions, ctx: Context, http: HttpClient): Promise<Target> {
   const employee = await resolveEmployee(http, opts.employee, ctx.signal);
   const id = employee.id;
-  let code = employee.code;
   const employment = await getProfileSection(http, id, 'employment', ctx.signal).catch((err: unknown) => {
     throw notFoundFor(err, employee);
   });
   const sectionCode = isObj(employment) && typeof employment.employeeCode === 'string' ? employment.employeeCode : undefined;
-  if (code !== undefined && sectionCode !== undefined && sectionCode !== code) {
-    throw new CliError(`The server answered for employee ${sectionCode.slice(0, 80)} when asked about ${code}; nothing was sent`, { code: 'EMPLOYEE_MISMATCH', exitCode: ExitCode.FAILURE, hint: `Pass the employee id (a UUID) instead of the code.` });
+  if (employee.code !== undefined && sectionCode !== undefined && sectionCode !== employee.code) {
+    throw new CliError(`The server answered for employee ${sectionCode.slice(0, 80)} when asked about ${employee.code}; nothing was sent`, { code: 'EMPLOYEE_MISMATCH', exitCode: ExitCode.FAILURE, hint: `Pass the employee id (a UUID) instead of the code.` });
   }
   const entity = isObj(employment) && typeof employment.entity === 'string' ? employment.entity : undefined;
-  if (!entity && !handBody) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
-  code ??= sectionCode;
-  const who = code ?? id;
-  const saved = () => ctx.io.stderr.write(`${ctx.errColors.green('✓')} Dynamic details saved for ${sanitizeTerminal(who)}.\n`);
+  const code = employee.code ?? sectionCode;
+  return { id, code, entity, employment, who: code ?? id };
+}
 
-  if (handBody) {
-    // The escape hatch: the body as written, whatever the form looks like.
-    // Read for masking only: the body is sent as written.
-    const readable = entity ? await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity })) : undefined;
-    if (opts.dryRun) return dryRunBody(ctx, handBody, readable, { out: { format: 'json' }, reveal: opts.reveal });
-    if (!(await confirmSend(ctx, prompter, { what: `PATCH /v1/employees/${id}/dynamic-details`, body: handBody, form: readable, yes: opts.yes, reveal: opts.reveal }))) {
-      ctx.io.stderr.write('Nothing was sent.\n');
-      return ExitCode.INTERRUPTED;
-    }
-    await submitDynamicDetails(http, id, handBody);
-    saved();
-    return ExitCode.OK;
+const noEntity = (opts: SubmitOptions, t: Target) => new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(t.employment ?? null).slice(0, 160));
+
+export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Prompter): Promise<number> {
+  const http = await ctx.http();
+  // A bad values or body file is reported before anything is sent.
+  const fileValues = opts.fromFile !== undefined ? await readValuesFile(opts.fromFile, ctx) : undefined;
+  const handBody = opts.bodyFile !== undefined ? await readBodyFile(opts.bodyFile, ctx) : undefined;
+  const t = await targetOf(opts, ctx, http);
+  if (handBody) return sendBodyFile(opts, ctx, prompter, http, t, handBody);
+  if (!t.entity) throw noEntity(opts, t);
+  return askAndSend(opts, ctx, prompter, http, t, t.entity, fileValues);
+}
+
+const savedLine = (ctx: Context, t: Target) => ctx.io.stderr.write(`${ctx.errColors.green('✓')} Dynamic details saved for ${sanitizeTerminal(t.who)}.\n`);
+
+/** The escape hatch: the body as written, whatever the form looks like (the form is read for masking only). */
+async function sendBodyFile(opts: SubmitOptions, ctx: Context, prompter: Prompter, http: HttpClient, t: Target, handBody: Record<string, unknown>): Promise<number> {
+  const entity = t.entity;
+  const readable = entity ? await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity })) : undefined;
+  if (opts.dryRun) return dryRunBody(ctx, handBody, readable, { out: { format: 'json' }, reveal: opts.reveal });
+  if (!(await confirmSend(ctx, prompter, { what: `PATCH /v1/employees/${t.id}/dynamic-details`, body: handBody, form: readable, yes: opts.yes, reveal: opts.reveal }))) {
+    ctx.io.stderr.write('Nothing was sent.\n');
+    return ExitCode.INTERRUPTED;
   }
+  await submitDynamicDetails(http, t.id, handBody);
+  savedLine(ctx, t);
+  return ExitCode.OK;
+}
 
-  if (!entity) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
+/** The form's dynamic sections, asked (or read from --from-file/--set) and PATCHed, with a draft kept until they are saved. */
+async function askAndSend(opts: SubmitOptions, ctx: Context, prompter: Prompter, http: HttpClient, t: Target, entity: string, fileValues: Awaited<ReturnType<typeof readValuesFile>> | undefined): Promise<number> {
+  const { id, code, who } = t;
+  const fileMode = opts.fromFile !== undefined || opts.sets.length > 0;
   const form = loadServerForm(await getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity }), ctx.log);
   const sections = dynamicKeys(form);
   if (sections.length === 0) throw new UsageError(`The form of ${entity} has no dynamic sections; there is nothing to submit for ${who}`, undefined, 'NO_DYNAMIC_SECTIONS');
@@ -89,7 +108,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
       resumeCommand: resumeCmd,
       missing: () => new UsageError(`No saved dynamic-details draft for ${who}`, suggestion('Start with:', partnerCommand(ctx.globals, `dynamic-details submit ${q(opts.employee)}`)), 'NO_DRAFT'),
     },
-    interactive,
+    interactive: ctx.io.canPrompt && !fileMode,
     resume: opts.resume,
     draftId: opts.draft,
     dryRun: opts.dryRun,
@@ -125,7 +144,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
       }
       // The draft this run made or continued is done; values given alone leave every other draft as it was.
       run.done();
-      saved();
+      savedLine(ctx, t);
       return { kind: 'created', exit: ExitCode.OK };
     },
   });

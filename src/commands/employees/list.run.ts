@@ -9,7 +9,9 @@ import { sanitizeTerminal } from '../../text/sanitize.js';
 import { EMPLOYEE_FIELDS, PAGE_SIZE_MAX, type Employee, type EmployeePage, type Pagination } from '../../api/types.js';
 import type { OptionsOf } from '../../command.js';
 import type { list } from './list.js';
-import { openOutputFile } from '../../output/output-file.js';
+import { openOutputFile, type OutputFile } from '../../output/output-file.js';
+import type { HttpClient } from '../../api/http.js';
+import type { IO } from '../../io.js';
 import { batched } from '../../output/batch.js';
 import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
@@ -31,6 +33,15 @@ export const EMPLOYEE_COLUMNS: Column[] = [
   { key: 'startDate', header: 'START', kind: 'short', priority: 4 },
 ];
 
+/** What both ways of listing write to: the output's stream (a file, or stdout) and the list's layout. */
+interface ListTarget {
+  http: HttpClient;
+  sink: OutputFile | undefined;
+  /** A file is never a terminal (opts.out's format already says so); neither are its cells. */
+  io: IO;
+  spec: ListSpec;
+}
+
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const { query } = opts;
   if (query.employeeId && query.employeeCode) ctx.log.warn('Both --employee-id and --employee-code were given; the server uses --employee-id.');
@@ -46,70 +57,86 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   // Opened after the token check, before the first request: a bad path fails with nothing sent.
   const sink = opts.outputFile !== undefined ? await openOutputFile(opts.outputFile) : undefined;
   if (sink) ctx.onCleanup(() => sink.abort());
-  // A file is never a terminal (opts.out's format already says so); neither are its cells.
   const io = sink ? { ...ctx.io, stdoutIsTTY: false, columns: undefined } : ctx.io;
-  const output = opts.out;
   const spec: ListSpec = {
     columns: EMPLOYEE_COLUMNS,
     csvColumns: EMPLOYEE_FIELDS.map((key) => ({ key })),
   };
+  const target: ListTarget = { http, sink, io, spec };
+  if (!opts.all) return listOnePage(opts, ctx, target);
+  return listAllPages(opts, ctx, target, adaptive);
+}
 
-  if (!opts.all) {
-    const page: EmployeePage = await listEmployees(http, query, ctx.signal);
-    const p = page.pagination;
-    const items = opts.limit ? page.data.slice(0, opts.limit) : page.data;
-    spec.pagination = () => p;
-    const pastEnd = page.data.length === 0 && p.totalPages > 0 && (query.page ?? 1) > p.totalPages;
-    // Past the last page: say where the last page is, on stderr when the output is for a script.
-    if (pastEnd && output.format !== 'table') ctx.log.warn(`page ${query.page} is past the last page; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`);
-    spec.footer = () => {
-      if (pastEnd) return `No employees on page ${formatCount(query.page ?? 1)}; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`;
-      const total = countOf(p.totalItems, 'employee');
-      const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
-      return `Page ${formatCount(p.currentPage)} of ${formatCount(Math.max(p.totalPages, 1))} · ${total}${next}`;
-    };
-    const count = await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output).catch((err: unknown) => {
-      throw sink?.writeError() ?? err;
-    });
-    await sink?.commit();
-    if (sink && !output.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
-    return;
-  }
+/** One page, its footer saying where the next is (or where the last one is, past the end). */
+async function listOnePage(opts: ListOptions, ctx: Context, { http, sink, io, spec }: ListTarget): Promise<void> {
+  const { query } = opts;
+  const output = opts.out;
+  const page: EmployeePage = await listEmployees(http, query, ctx.signal);
+  const p = page.pagination;
+  const items = opts.limit ? page.data.slice(0, opts.limit) : page.data;
+  spec.pagination = () => p;
+  const pastEnd = page.data.length === 0 && p.totalPages > 0 && (query.page ?? 1) > p.totalPages;
+  // Past the last page: say where the last page is, on stderr when the output is for a script.
+  if (pastEnd && output.format !== 'table') ctx.log.warn(`page ${query.page} is past the last page; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`);
+  spec.footer = () => {
+    if (pastEnd) return `No employees on page ${formatCount(query.page ?? 1)}; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`;
+    const total = countOf(p.totalItems, 'employee');
+    const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
+    return `Page ${formatCount(p.currentPage)} of ${formatCount(Math.max(p.totalPages, 1))} · ${total}${next}`;
+  };
+  const count = await writeList(io, sink?.stream ?? ctx.io.stdout, items, spec, output).catch((err: unknown) => {
+    throw sink?.writeError() ?? err;
+  });
+  await sink?.commit();
+  if (sink && !output.quiet) ctx.log.info(wroteLine(count, opts.outputFile!));
+}
 
-  let total: number | undefined;
-  let lastPagination: unknown;
+/** A walk of every page under way: its pages, what it found, its bar, and where a failed request stopped it. */
+interface EmployeeWalk {
+  pages: AsyncIterable<Employee[]>;
+  findings: WalkFindings;
+  progress: ReturnType<typeof createProgress>;
+  /** The page each failed request was for: a walk that fails says where it stopped. */
+  failedPage: WeakMap<CliError, number>;
+  /** The last page's total and pagination (the footer and the JSON's pagination). */
+  total?: number;
+  lastPagination?: unknown;
+}
+
+/** Starts the walk of every page (--all), the progress bar fed as pages come in. */
+function startWalk(opts: ListOptions, ctx: Context, target: ListTarget, adaptive: AdaptiveConcurrency | undefined): EmployeeWalk {
+  const { query } = opts;
+  const searching = opts.search !== undefined;
   let pagesDone = 0;
   // No bar when the rows go down a pipe: the program reading them may draw on the same terminal
   // (`| less`, `| head`), and the bar would land in its output. Not before half a second either:
   // a short export shows none.
-  const progress = createProgress(ctx.io, opts.progress && !(ctx.io.stdoutIsPipe && !sink), { delayMs: 500 });
+  const progress = createProgress(ctx.io, opts.progress && !(ctx.io.stdoutIsPipe && !target.sink), { delayMs: 500 });
   const startPage = query.page ?? 1;
-  const findings = newFindings(startPage);
-  // The page each failed request was for: a walk that fails says where it stopped.
   const failedPage = new WeakMap<CliError, number>();
   const fetchPage = async (page: number, signal: AbortSignal): Promise<EmployeePage> => {
     try {
-      return await listEmployees(http, { ...query, page }, signal);
+      return await listEmployees(target.http, { ...query, page }, signal);
     } catch (err) {
       if (err instanceof CliError) failedPage.set(err, page);
       throw err;
     }
   };
-  // --search: each page cut to its matches as it arrives; --limit counts matches, not employees read.
-  const searching = opts.search !== undefined;
-  const searchCount: SearchCount = { searched: 0, matched: 0 };
+  // Its pages are set just below: the walk is lazy, and its onPage fills in the rest as pages come in.
+  const walk = { findings: newFindings(startPage), progress, failedPage } as EmployeeWalk;
   // A page at a time: the writer serialises and writes each page in one go.
-  const pages = walkPageBatches<Employee>(fetchPage, {
+  walk.pages = walkPageBatches<Employee>(fetchPage, {
     startPage: query.page,
     pageSize: query.pageSize,
-    findings,
+    findings: walk.findings,
     concurrency: opts.concurrency,
     adaptive,
+    // --search: --limit counts matches, not employees read.
     limit: searching ? undefined : opts.limit,
     signal: ctx.signal,
     onPage: (_page, pagination, itemsSoFar) => {
-      total = pagination.totalItems;
-      lastPagination = pagination;
+      walk.total = pagination.totalItems;
+      walk.lastPagination = pagination;
       pagesDone++;
       if (progress) {
         const size = pagination.pageSize || query.pageSize || PAGE_SIZE_MAX;
@@ -119,13 +146,25 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       }
     },
   });
+  return walk;
+}
+
+/** Every page (--all), or every match of --search, checked for drift as it is written. */
+async function listAllPages(opts: ListOptions, ctx: Context, target: ListTarget, adaptive: AdaptiveConcurrency | undefined): Promise<void> {
+  const { sink, io, spec } = target;
+  const output = opts.out;
+  const walk = startWalk(opts, ctx, target, adaptive);
+  const { findings, progress } = walk;
+  // --search: each page cut to its matches as it arrives.
+  const searching = opts.search !== undefined;
+  const searchCount: SearchCount = { searched: 0, matched: 0 };
   // Loaded only for --search: a plain export reads no more files (employees-list.test.ts counts them).
   const search = searching ? await import('../../api/employee-search.js') : undefined;
-  const employees = batched(search ? search.searchBatches(pages, search.employeeMatcher(opts.search!), searchCount, opts.limit) : pages);
-  spec.footer = () => (searching ? `${matchesOf(searchCount.matched)} among ${countOf(searchCount.searched, 'employee')} searched` : total === undefined ? undefined : countOf(total, 'employee'));
+  const employees = batched(search ? search.searchBatches(walk.pages, search.employeeMatcher(opts.search!), searchCount, opts.limit) : walk.pages);
+  spec.footer = () => (searching ? `${matchesOf(searchCount.matched)} among ${countOf(searchCount.searched, 'employee')} searched` : walk.total === undefined ? undefined : countOf(walk.total, 'employee'));
   // The same {data, pagination} shape as one page: the pagination of the last page read, written last.
   // A search prints its matches, not the pages it read: its pagination describes the matches, as one page.
-  spec.pagination = () => (searching ? printedPage(searchCount.matched) : (lastPagination ?? null));
+  spec.pagination = () => (searching ? printedPage(searchCount.matched) : (walk.lastPagination ?? null));
   // Rows bound for the same terminal as the bar erase it first.
   const out = sink?.stream ?? (progress && ctx.io.stdoutIsTTY ? progress.interleave(ctx.io.stdout) : ctx.io.stdout);
   // Ctrl-C: say how far it got, and that the previous file was not replaced.
@@ -150,7 +189,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
     const failure = sink?.writeError() ?? err;
     // A page that could not be had (after retries): say where the walk stopped (Ctrl-C says it in onInterrupt).
     if (failure instanceof CliError && !(failure instanceof InterruptedError)) {
-      const page = failedPage.get(failure);
+      const page = walk.failedPage.get(failure);
       if (page !== undefined) failure.progress = stoppedAt(page, findings, opts);
     }
     throw failure;

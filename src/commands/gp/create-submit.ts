@@ -1,6 +1,7 @@
 // Sending a new GP employee: POST (never retried), then PATCH of the dynamic
 // sections, with the draft kept or handed over whatever goes wrong.
 import type { Context } from '../../context.js';
+import type { HttpClient } from '../../api/http.js';
 import { checkedEmployeeId, createGpEmployment, submitDynamicDetails } from '../../api/employees.js';
 import { isUuid } from '../../options.js';
 import { ApiError, CliError, ExitCode, exitCodeFor, InterruptedError, MaybeCreatedError, NetworkError } from '../../errors.js';
@@ -59,13 +60,37 @@ export interface SubmitInput {
  * A request that may have created the employee throws MaybeCreatedError.
  */
 export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
-  const { form, drafts, run, wizard: w } = s;
   const http = await ctx.http();
+  const answer = await createEmployee(ctx, http, s);
+  if ('outcome' in answer) return answer.outcome;
+  const { created } = answer;
+  const id = String(created.id ?? '');
+  const code = typeof created.employeeCode === 'string' ? created.employeeCode : undefined;
+  s.run.done();
+  let exit: number = ExitCode.OK;
+  if (s.bodies.dynamic && id) {
+    if (!isUuid(id)) {
+      // Created, but its id cannot go into the PATCH's path (`..` would reach another endpoint).
+      ctx.io.stderr.write(`Employee ${sanitizeTerminal(code ?? id)} was created; its dynamic details (${dynamicKeys(s.form).join(', ')}) were not sent.\n`);
+      await printCreated(ctx, created, s.output);
+      checkedEmployeeId(id, 'The create answer', 201);
+    }
+    exit = await sendDynamic(ctx, http, s, { created, id, code });
+  }
+  await printCreated(ctx, created, s.output);
+  if (exit === ExitCode.OK) {
+    ctx.io.stderr.write(`${ctx.errColors.green('✓')} Created ${code ?? id} (${String(created.status ?? 'ONBOARDING')}).\nNext: follow the onboarding with \`partner employees list --employee-code ${code ?? '<code>'}\`.\n`);
+  }
+  return { kind: 'created', exit };
+}
+
+/** The POST: the server's answer, or `retry` when the wizard asks again; any other failure is thrown, the values kept as a draft. */
+async function createEmployee(ctx: Context, http: HttpClient, s: SubmitInput): Promise<{ created: Record<string, unknown> } | { outcome: Outcome }> {
+  const { form, run, wizard: w } = s;
   const email = workEmailOf(form, s.doc);
-  let created: Record<string, unknown>;
   try {
     ctx.log.info(`Creating the employee…`);
-    created = await createGpEmployment(http, s.bodies.create);
+    return { created: await createGpEmployment(http, s.bodies.create) };
   } catch (err) {
     // Nothing typed is lost: values from --from-file/--set become a draft that
     // `--resume` walks through (each question pre-filled), whatever went wrong.
@@ -76,7 +101,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
       if (w) {
         w.prompter.note(ctx.errColors.red(`\nThe server refused ${issues.length === 1 ? 'an answer' : 'some answers'}; they are asked again:`));
         await fixIssues(w, issues);
-        return { kind: 'retry' };
+        return { outcome: { kind: 'retry' } };
       }
       ctx.io.stderr.write(`The server refused these values:\n${issues.map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
       throw err;
@@ -84,7 +109,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
     if (w && isConflict(err)) {
       w.prompter.note(ctx.errColors.red(`\n${sanitizeTerminal(conflictMessage(err, email))}`));
       w.prompter.note(suggestion('Nothing was created. Change an answer (such as the work e-mail) and submit again, or quit and look for them with:', LOOK_FOR_EMPLOYEE));
-      return { kind: 'retry' };
+      return { outcome: { kind: 'retry' } };
     }
     if (w && (err instanceof NetworkError || err instanceof InterruptedError)) {
       w.save();
@@ -92,80 +117,84 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
     }
     throw createFailure(ctx, err, { email, keep: w ? `Your answers are kept: ${run.resumeCommand()}` : undefined });
   }
+}
 
-  const id = String(created.id ?? '');
-  const code = typeof created.employeeCode === 'string' ? created.employeeCode : undefined;
-  run.done();
-  let exit: number = ExitCode.OK;
-  let body = s.bodies.dynamic;
+/** The employee just created. */
+interface Created {
+  created: Record<string, unknown>;
+  id: string;
+  code: string | undefined;
+}
+
+/**
+ * The PATCH of the dynamic sections, kept as a dynamic-details draft until it
+ * is saved; a refusal is asked again in the wizard. Returns the exit code.
+ */
+async function sendDynamic(ctx: Context, http: HttpClient, s: SubmitInput, c: Created): Promise<number> {
+  const { form, drafts, wizard: w } = s;
+  const { id, code } = c;
+  let body = s.bodies.dynamic!;
   const finishCmd = `partner dynamic-details submit ${id} --resume`;
   const dynSections = dynamicKeys(form);
-  if (body && id && !isUuid(id)) {
-    // Created, but its id cannot go into the PATCH's path (`..` would reach another endpoint).
-    ctx.io.stderr.write(`Employee ${sanitizeTerminal(code ?? id)} was created; its dynamic details (${dynSections.join(', ')}) were not sent.\n`);
-    await printCreated(ctx, created, s.output);
-    checkedEmployeeId(id, 'The create answer', 201);
-  }
-  if (body && id) {
-    const inDyn = (a: string) => dynSections.includes(a.split('.')[0]);
-    const dynId = drafts.newId();
-    const saveDyn = () => drafts.saveDynamic(dynId, { employeeId: id, employeeCode: code, entity: s.entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter(inDyn) : [], w?.history?.filter(inDyn)) });
-    saveDyn();
-    for (;;) {
-      try {
-        await submitDynamicDetails(http, id, body);
-        drafts.delete(dynId);
-        break;
-      } catch (err) {
-        if (err instanceof InterruptedError) {
-          ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created; its dynamic details may not be saved. Finish with:`, finishCmd)}\n`);
-          await printCreated(ctx, created, s.output);
-          throw wasCreated(code ?? id, finishCmd, err);
-        }
-        if (w && isFieldRejection(err)) {
-          w.prompter.note(ctx.errColors.red(`\nEmployee ${code ?? id} was created, but the server refused some dynamic details; they are asked again:`));
-          const dw: Wizard = { ...w, sections: dynSections, save: saveDyn };
-          try {
-            await fixIssues(dw, issuesFromApi(form, err));
-            const choice = await review(dw, 'Submit the dynamic details');
-            if (choice === 'submit') {
-              body = dynamicBody(form, s.doc);
-              if (body) continue;
-              break;
-            }
-          } catch (inner) {
-            if (inner instanceof InterruptedError) {
-              ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created. Finish its dynamic details with:`, finishCmd)}\n`);
-              await printCreated(ctx, created, s.output);
-              throw wasCreated(code ?? id, finishCmd, inner);
-            }
-            throw inner;
-          }
-          ctx.io.stderr.write(`${suggestion('Finish the dynamic details later with:', finishCmd)}\n`);
-          exit = ExitCode.INTERRUPTED;
-          break;
-        }
-        const next = `${suggestion('Your answers for them are kept. Finish with:', finishCmd)}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}`;
-        const said = `Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${(err as Error).message}`;
-        if (s.output.out.errors === 'json') {
-          // A script reading JSON errors gets one object, with the answer's status and correlation id (the cause).
-          const failure = new CliError(said, { code: 'DYNAMIC_DETAILS_NOT_SAVED', exitCode: exitCodeFor(err), hint: next, cause: err });
-          ctx.io.stderr.write(renderErrorJson(failure, { employeeId: id, employeeCode: code ?? null }));
-        } else {
-          const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
-          const trace = traceLines(err, true).map((l) => `\n${l}`).join('');
-          ctx.io.stderr.write(`${ctx.errColors.red('Error:')} ${sanitizeTerminal(said)}${detail}${trace}\n${next}\n`);
-        }
-        exit = exitCodeFor(err);
-        break;
+  const inDyn = (a: string) => dynSections.includes(a.split('.')[0]);
+  const dynId = drafts.newId();
+  const saveDyn = () => drafts.saveDynamic(dynId, { employeeId: id, employeeCode: code, entity: s.entity, ...kept(form, dynamicPart(form, s.doc), w ? [...w.asked].filter(inDyn) : [], w?.history?.filter(inDyn)) });
+  saveDyn();
+  for (;;) {
+    try {
+      await submitDynamicDetails(http, id, body);
+      drafts.delete(dynId);
+      return ExitCode.OK;
+    } catch (err) {
+      if (err instanceof InterruptedError) {
+        ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created; its dynamic details may not be saved. Finish with:`, finishCmd)}\n`);
+        await printCreated(ctx, c.created, s.output);
+        throw wasCreated(code ?? id, finishCmd, err);
       }
+      if (!(w && isFieldRejection(err))) {
+        reportDynamicFailure(ctx, s, c, err, finishCmd);
+        return exitCodeFor(err);
+      }
+      w.prompter.note(ctx.errColors.red(`\nEmployee ${code ?? id} was created, but the server refused some dynamic details; they are asked again:`));
+      const dw: Wizard = { ...w, sections: dynSections, save: saveDyn };
+      try {
+        await fixIssues(dw, issuesFromApi(form, err));
+        const choice = await review(dw, 'Submit the dynamic details');
+        if (choice === 'submit') {
+          const next = dynamicBody(form, s.doc);
+          if (!next) return ExitCode.OK;
+          body = next;
+          continue;
+        }
+      } catch (inner) {
+        if (inner instanceof InterruptedError) {
+          ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created. Finish its dynamic details with:`, finishCmd)}\n`);
+          await printCreated(ctx, c.created, s.output);
+          throw wasCreated(code ?? id, finishCmd, inner);
+        }
+        throw inner;
+      }
+      ctx.io.stderr.write(`${suggestion('Finish the dynamic details later with:', finishCmd)}\n`);
+      return ExitCode.INTERRUPTED;
     }
   }
-  await printCreated(ctx, created, s.output);
-  if (exit === ExitCode.OK) {
-    ctx.io.stderr.write(`${ctx.errColors.green('✓')} Created ${code ?? id} (${String(created.status ?? 'ONBOARDING')}).\nNext: follow the onboarding with \`partner employees list --employee-code ${code ?? '<code>'}\`.\n`);
+}
+
+/** The dynamic details were not saved (the employee was created): said as text, or as one JSON object for a script. */
+function reportDynamicFailure(ctx: Context, s: SubmitInput, { id, code }: Created, err: unknown, finishCmd: string): void {
+  const { form, wizard: w } = s;
+  const dynSections = dynamicKeys(form);
+  const next = `${suggestion('Your answers for them are kept. Finish with:', finishCmd)}${w ? '' : secretsNotKeptHint(form, dynamicPart(form, s.doc))}`;
+  const said = `Employee ${code ?? id} was created, but its dynamic details (${dynSections.join(', ')}) were not saved: ${(err as Error).message}`;
+  if (s.output.out.errors === 'json') {
+    // A script reading JSON errors gets one object, with the answer's status and correlation id (the cause).
+    const failure = new CliError(said, { code: 'DYNAMIC_DETAILS_NOT_SAVED', exitCode: exitCodeFor(err), hint: next, cause: err });
+    ctx.io.stderr.write(renderErrorJson(failure, { employeeId: id, employeeCode: code ?? null }));
+  } else {
+    const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
+    const trace = traceLines(err, true).map((l) => `\n${l}`).join('');
+    ctx.io.stderr.write(`${ctx.errColors.red('Error:')} ${sanitizeTerminal(said)}${detail}${trace}\n${next}\n`);
   }
-  return { kind: 'created', exit };
 }
 
 /** Ctrl-C after the employee was created: not an interrupted form (no draft of it is kept), the rest is finished elsewhere. */

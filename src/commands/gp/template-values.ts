@@ -7,7 +7,7 @@ import type { FormSchema } from '../../forms/schema.js';
 import { placeholder } from '../../forms/values.js';
 import { put } from '../../safe-keys.js';
 import { outline } from '../../forms/outline.js';
-import { describeField } from './template.run.js';
+import { describeField, JSON_HINT } from './template.run.js';
 
 type Node = Record<string, unknown> | unknown[];
 
@@ -30,6 +30,18 @@ function containerAt(root: Record<string, unknown>, parts: string[]): Node {
   return here;
 }
 
+/**
+ * A field that a condition brings in: a form may refuse it while its
+ * condition does not hold, so its placeholder says to fill it in only then
+ * (a placeholder left in is a field not given).
+ */
+function onlyWhen(required: string): string {
+  const m = /^(?:yes|no), (.+)$/.exec(required);
+  if (!m) return '';
+  const cond = m[1].startsWith('when ') || m[1].startsWith('unless ') ? m[1] : 'its condition holds';
+  return `; fill in only ${cond === 'its condition holds' ? `when ${cond}` : cond}, else leave this placeholder`;
+}
+
 /** {entity, section: {field: placeholder}} for every field of the form, in form order. */
 export function valuesSkeleton(form: FormSchema, entity: string): Record<string, unknown> {
   const doc: Record<string, unknown> = { entity };
@@ -42,7 +54,7 @@ export function valuesSkeleton(form: FormSchema, entity: string): Record<string,
     }
     const holder = containerAt(doc, parts.slice(0, -1));
     const key = parts[parts.length - 1]!;
-    const value = placeholder(describeField(r));
+    const value = placeholder(`${describeField(r, JSON_HINT)}${onlyWhen(r.required)}`);
     if (Array.isArray(holder)) holder[Number(key === 'N' ? 0 : key)] = value;
     else put(holder, key, value);
   }

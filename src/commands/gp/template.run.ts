@@ -19,7 +19,8 @@ export interface TemplateColumn {
   description: string;
 }
 
-const HINT: Record<string, string> = {
+/** How a cell of the CSV template is written (a cell is text: rows.ts reads "yes" as true, "a, b" as a list). */
+const CSV_HINT: Record<string, string> = {
   date: 'YYYY-MM-DD',
   boolean: 'yes or no',
   multiselect: 'comma-separated',
@@ -28,8 +29,29 @@ const HINT: Record<string, string> = {
   json: 'JSON',
 };
 
-/** One field in words: title, required or not, kind, how to write it, and its details (choices, pattern, bounds). */
-export function describeField(r: OutlineRow): string {
+/**
+ * How a value of the JSON skeleton (`--values`) is written: the JSON that
+ * the values file's check accepts (a boolean is true or false, never "yes";
+ * a number is a JSON number; a list is a JSON list), so that a skeleton
+ * filled as its placeholders say is accepted.
+ */
+export const JSON_HINT: Record<string, string> = {
+  date: 'a string "YYYY-MM-DD"',
+  boolean: 'true or false',
+  multiselect: 'a JSON list of values from the choices',
+  list: 'a JSON list',
+  number: 'a JSON number',
+  integer: 'a JSON whole number',
+  email: 'a string, an e-mail address',
+  text: 'a string',
+  textarea: 'a string',
+  secret: 'never shown',
+  json: 'JSON',
+};
+
+/** One field in words: title, required or not, kind, how to write it (`hints`: the CSV template's, or JSON_HINT), and its details (choices, pattern, bounds). */
+export function describeField(r: OutlineRow, hints: Record<string, string> = CSV_HINT): string {
+  const HINT = hints;
   const req = r.required === 'yes' ? 'required' : r.required.startsWith('yes, ') ? `required ${r.required.slice(5)}` : r.required.startsWith('no, ') ? `optional, ${r.required.slice(4)}` : 'optional';
   const details = r.details.replace(/(^|; )secret(?=;|$)/, '');
   const parts = [req, r.kind, HINT[r.kind], details.replace(/^; /, '')].filter((p): p is string => Boolean(p));

@@ -7,6 +7,19 @@
 // created row whose e-mail alone was edited. Only hashes: the journal holds
 // no cell values.
 //
+// Cells are compared as the operator means them: trimmed (as the reader
+// does) and in Unicode NFC, so a sheet re-saved in NFD (it looks the same)
+// is the same sheet.
+//
+// A form without a work e-mail knows a row only by its values, so an edited
+// row (a typo fixed) would look like a new employee. Each record therefore
+// also keeps a short digest of each field (`fields`), and a sent row that no
+// row of the sheet holds any more is recognised in the row that took its
+// place and kept its content: a row not sent before that shares a field that
+// only that record has (a name, an id number; not a start date every row
+// shares), at its place or by two such fields anywhere, is that record
+// edited. It stops the run, naming the fields that differ.
+//
 // The rules (checked for every row before anything is sent):
 // - Two rows of one sheet with one work e-mail (or, without one, the same
 //   values) are one employee: the later ones are invalid.
@@ -26,10 +39,37 @@ export interface RowIdentity {
   hash: string;
   /** Its values but the work e-mail. */
   rest: string;
+  /** A short digest of each non-blank field, `column=digest` joined by "\n", columns in name order (a record keeps only the digests). */
+  fields: string;
 }
 
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+function digest(text: string, length = 32): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, length);
+}
+
+/** A cell as the operator means it: without the blank space around it, in NFC (an NFD re-save is the same text). */
+export function cellValue(cell: string | undefined): string {
+  return (cell ?? '').trim().normalize('NFC');
+}
+
+/** A row's fields as it holds them: `column=digest` lines (FIELD_SEP); a record keeps only the digests, comma-separated (journal.ts). */
+const FIELD_SEP = '\n';
+
+/** The digests of `fields`, in either form. */
+function digestsOf(fields: string): string[] {
+  if (fields === '') return [];
+  return fields.includes('=') ? fields.split(FIELD_SEP).map((p) => p.slice(p.lastIndexOf('=') + 1)) : fields.split(',');
+}
+
+/** The columns of the row (`current`, named) whose values the record (`recorded`, either form) did not have, in name order. */
+export function changedFields(recorded: string, current: string): string[] {
+  const had = new Set(digestsOf(recorded));
+  const out: string[] = [];
+  for (const part of current === '' ? [] : current.split(FIELD_SEP)) {
+    const eq = part.lastIndexOf('=');
+    if (eq > 0 && !had.has(part.slice(eq + 1))) out.push(part.slice(0, eq));
+  }
+  return out.sort();
 }
 
 /** The identity of each row of a sheet with these columns; `emailColumn`: the index of the work e-mail column, if any. */
@@ -40,14 +80,29 @@ export function identities(columns: readonly string[], emailColumn: number | und
     const values: string[] = [];
     const rest: string[] = [];
     for (const i of order) {
-      const text = (cells[i] ?? '').trim();
+      const text = cellValue(cells[i]);
       if (text === '') continue;
       values.push(columns[i], text);
       if (i !== emailColumn) rest.push(columns[i], text);
     }
     const hash = digest(JSON.stringify(values));
-    const email = emailColumn === undefined ? '' : (cells[emailColumn] ?? '').trim().toLowerCase();
-    return { key: email ? `mail:${digest(email)}` : `values:${hash}`, hash, rest: digest(JSON.stringify(rest)) };
+    const email = emailColumn === undefined ? '' : cellValue(cells[emailColumn]).toLowerCase();
+    const id = { key: email ? `mail:${digest(email)}` : `values:${hash}`, hash, rest: digest(JSON.stringify(rest)) } as RowIdentity;
+    // Worked out when first needed (a record to write, a row to compare): a digest per cell is not free.
+    let fields: string | undefined;
+    Object.defineProperty(id, 'fields', {
+      enumerable: true,
+      get: () => {
+        if (fields === undefined) {
+          const list: string[] = [];
+          // The column's name in the digest too: one value in two columns is two facts.
+          for (let k = 0; k < values.length; k += 2) list.push(`${values[k]}=${digest(JSON.stringify([values[k], values[k + 1]]), 8)}`);
+          fields = list.join(FIELD_SEP);
+        }
+        return fields;
+      },
+    });
+    return id;
   };
 }
 
@@ -68,6 +123,8 @@ export interface ChangedRow {
   was: number;
   /** Only its work e-mail changed (it is known by its other values). */
   email: boolean;
+  /** The columns that changed, when the record kept its fields. */
+  fields?: string[];
 }
 
 export interface Seen {
@@ -90,14 +147,25 @@ export class SheetMatch {
   private readonly maybeEdited: { row: number; rest: string }[] = [];
   /** Sent records by their values but the work e-mail. */
   private readonly sentByRest = new Map<string, JournalEntry[]>();
+  /** Without a work e-mail: rows not sent before, with their fields (an edited sent row is among them). */
+  private readonly unsent: { row: number; fields: string }[] = [];
+  /** Some sent record keeps its fields: only then can an edited one be looked for. */
+  private readonly sentFields: boolean;
 
-  constructor(private readonly journal: Journal | undefined) {
+  /** `byContent`: the form has no work e-mail, so an edited sent row is found by its place and content (see the top). */
+  constructor(
+    private readonly journal: Journal | undefined,
+    private readonly byContent = false,
+  ) {
+    let sentFields = false;
     for (const e of journal?.entries() ?? []) {
+      if (wasSent(e) && e.fields !== undefined) sentFields = true;
       if (!wasSent(e) || e.rest === undefined) continue;
       const list = this.sentByRest.get(e.rest);
       if (list) list.push(e);
       else this.sentByRest.set(e.rest, [e]);
     }
+    this.sentFields = sentFields;
   }
 
   see(row: number, id: RowIdentity, cells: readonly string[]): Seen {
@@ -109,23 +177,67 @@ export class SheetMatch {
     const prior = priorOf(journal, id, cells);
     if (prior && wasSent(prior)) {
       if (prior.key === id.key && prior.hash !== id.hash) {
-        this.changed.push({ row, was: prior.row, email: false });
+        this.changed.push({ row, was: prior.row, email: false, fields: prior.fields === undefined ? undefined : changedFields(prior.fields, id.fields) });
         return {};
       }
       return { prior };
     }
     if (this.sentByRest.has(id.rest)) this.maybeEdited.push({ row, rest: id.rest });
+    if (this.byContent && this.sentFields) this.unsent.push({ row, fields: id.fields });
     return { prior };
   }
 
-  /** The sent rows that changed, in sheet order: a sent record no row of the sheet has is one whose e-mail was edited. */
+  /** The sent rows that changed, in sheet order: a sent record no row of the sheet has is one whose e-mail, or (without one) other values, were edited. */
   changedRows(): ChangedRow[] {
     const out = [...this.changed];
     for (const m of this.maybeEdited) {
       const gone = this.sentByRest.get(m.rest)!.find((e) => !this.rows.has(e.key));
       if (gone) out.push({ row: m.row, was: gone.row, email: true });
     }
+    const seen = new Set(out.map((c) => c.row));
+    for (const c of this.editedByContent()) if (!seen.has(c.row)) out.push(c);
     return out.sort((a, b) => a.row - b.row);
+  }
+
+  /**
+   * Sent records that no row of the sheet holds, each matched with the row
+   * not sent before that kept its content: a field only that record has
+   * (among the sent records), at the record's place, or two such fields
+   * anywhere (rows above it were inserted or deleted).
+   */
+  private editedByContent(): ChangedRow[] {
+    if (!this.byContent || !this.journal || this.unsent.length === 0) return [];
+    const gone = [...this.journal.entries()].filter((e) => wasSent(e) && e.fields !== undefined && !this.rows.has(e.key));
+    if (gone.length === 0) return [];
+    // How many sent records hold each field digest: one that a single record has is that record's own.
+    const holders = new Map<string, number>();
+    for (const e of this.journal.entries()) if (wasSent(e) && e.fields !== undefined) for (const f of digestsOf(e.fields)) holders.set(f, (holders.get(f) ?? 0) + 1);
+    const own = new Map<string, JournalEntry>();
+    for (const e of gone) for (const f of digestsOf(e.fields!)) if (holders.get(f) === 1) own.set(f, e);
+    // Every pairing that qualifies, the closest first: each record and each row is paired once.
+    const pairs: { u: { row: number; fields: string }; e: JournalEntry; score: number }[] = [];
+    for (const u of this.unsent) {
+      const shared = new Map<JournalEntry, number>();
+      for (const f of digestsOf(u.fields)) {
+        const e = own.get(f);
+        if (e) shared.set(e, (shared.get(e) ?? 0) + 1);
+      }
+      for (const [e, n] of shared) {
+        const score = n + (e.row === u.row ? 1 : 0);
+        if (score >= 2) pairs.push({ u, e, score });
+      }
+    }
+    pairs.sort((a, b) => b.score - a.score || a.u.row - b.u.row);
+    const out: ChangedRow[] = [];
+    const rowsTaken = new Set<number>();
+    const taken = new Set<JournalEntry>();
+    for (const { u, e } of pairs) {
+      if (rowsTaken.has(u.row) || taken.has(e)) continue;
+      rowsTaken.add(u.row);
+      taken.add(e);
+      out.push({ row: u.row, was: e.row, email: false, fields: changedFields(e.fields!, u.fields) });
+    }
+    return out;
   }
 }
 
@@ -136,7 +248,7 @@ export function rowsChanged(csvPath: string, journalPath: string, changed: Chang
   const n = changed.length;
   const named = changed
     .slice(0, MAX_NAMED)
-    .map((c) => `row ${c.row} (${c.email ? 'its work e-mail; ' : ''}row ${c.was} when sent)`)
+    .map((c) => `row ${c.row} (${c.email ? 'its work e-mail; ' : c.fields?.length ? `${c.fields.slice(0, 8).join(', ')}${c.fields.length > 8 ? ', …' : ''}; ` : ''}row ${c.was} when sent)`)
     .join(', ');
   return new UsageError(
     `${n === 1 ? '1 row' : `${n} rows`} of ${csvPath} changed after the run recorded in ${journalPath} sent ${n === 1 ? 'it' : 'them'}: ${named}${n > MAX_NAMED ? `, and ${n - MAX_NAMED} more` : ''}; nothing was sent`,

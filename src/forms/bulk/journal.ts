@@ -43,6 +43,8 @@ export interface JournalEntry {
   hash: string;
   /** Its values but the work e-mail (identity.ts); none in a version 1 or 2 record. */
   rest?: string;
+  /** A short digest of each field (identity.ts), to name what changed and find an edited row without a work e-mail; none in older records. */
+  fields?: string;
   state: RowState;
   id?: string;
   code?: string;
@@ -100,19 +102,29 @@ function entryOf(json: string): JournalEntry | undefined {
   // Not an object (null, a number, a string): it has no row.
   const x = e as Partial<JournalEntry> | null;
   if (!x || !Number.isSafeInteger(x.row) || (x.row as number) < 1 || typeof x.hash !== 'string' || !(['posting', 'created', 'done', 'conflict', 'rejected', 'patch-failed'] as unknown[]).includes(x.state)) return undefined;
-  if ([x.id, x.code, x.key, x.rest].some((v) => v !== undefined && typeof v !== 'string')) return undefined;
+  if ([x.id, x.code, x.key, x.rest, x.fields].some((v) => v !== undefined && typeof v !== 'string')) return undefined;
   return x as JournalEntry;
 }
 
 /** The fields of an entry that are set, these optional ones among them (nothing else an object carries). */
-function fieldsOf(e: JournalEntry, optional: readonly ('rest' | 'id' | 'code' | 'error')[]): JournalEntry {
+function fieldsOf(e: JournalEntry, optional: readonly ('rest' | 'fields' | 'id' | 'code' | 'error')[]): JournalEntry {
   const out: JournalEntry = { row: e.row, key: e.key, hash: e.hash, state: e.state };
   for (const k of optional) if (e[k] !== undefined) out[k] = e[k];
   return out;
 }
 
+/**
+ * A row's fields as a record keeps them: the digests alone, comma-separated
+ * (identity.ts; never the column names nor the values), written only when
+ * they differ from the row's last record (the later records of a row carry
+ * them over: a line per step, not a copy of the row per step).
+ */
+function compactFields(fields: string): string {
+  return fields.includes('=') ? fields.split('\n').map((p) => p.slice(p.lastIndexOf('=') + 1)).join(',') : fields;
+}
+
 /** What is kept in memory of a record: only what a re-run decides by (one small entry per row). */
-const slim = (e: JournalEntry) => fieldsOf(e, ['rest', 'id', 'code']);
+const slim = (e: JournalEntry) => fieldsOf(e, ['rest', 'fields', 'id', 'code']);
 
 /** A failure to write the journal: the run stops (nothing more is sent). */
 export class JournalWriteError extends CliError {
@@ -234,6 +246,11 @@ export class Journal {
           e.key = legacyKey(e.hash);
           this.legacyRecords = true;
         }
+        // A later step of a row carries its fields over (written with the row's first record only).
+        if (e.fields === undefined) {
+          const before = this.latest.get(e.key);
+          if (before?.fields !== undefined && before.hash === e.hash) e.fields = before.fields;
+        }
         this.latest.set(e.key, slim(e));
       }
     } finally {
@@ -263,7 +280,11 @@ export class Journal {
    */
   record(entry: JournalEntry): void {
     if (this.failed) throw this.failed;
-    const e = fieldsOf(entry, ['rest', 'id', 'code', 'error']);
+    const e = fieldsOf(entry, ['rest', 'fields', 'id', 'code', 'error']);
+    if (e.fields !== undefined) e.fields = compactFields(e.fields);
+    const before = this.latest.get(entry.key);
+    // Written once per row's values: a later step of the same row carries them over (load does the same).
+    const written = before?.fields !== undefined && before.fields === e.fields && before.hash === e.hash ? { ...e, fields: undefined } : e;
     let text = '';
     try {
       if (this.fd === undefined) {
@@ -274,7 +295,8 @@ export class Journal {
         }
       }
       e.at = new Date().toISOString();
-      writeAll(this.fd, `${text}${sealed(JSON.stringify(e))}\n`);
+      written.at = e.at;
+      writeAll(this.fd, `${text}${sealed(JSON.stringify(written))}\n`);
     } catch (err) {
       this.failed = new JournalWriteError(this.path, err as NodeJS.ErrnoException);
       throw this.failed;

@@ -8,15 +8,16 @@
 // parsed again for the sending pass. Cell values are never printed or
 // journalled (they may be secret).
 //
-// A row is known by what it is (its work e-mail, its values), never by its
-// place: rows deleted, inserted or moved between runs keep their records, and
+// A row is known by what it is (its work e-mail, its values, compared in
+// NFC), and without a work e-mail also by its place and the fields only it
+// has: rows deleted, inserted or moved between runs keep their records, and
 // a sent row that changed stops the run before anything is sent (identity.ts).
 //
 // The contract across crashes: see onboardRow. A row is
 // journalled "posting" (durably) before its POST and "created"/"done"/... after
 // its answer; a row found "posting" by a re-run is looked up on the server by
-// its work e-mail (and a 409 for its e-mail is looked up too) before anything
-// is sent again.
+// its work e-mail, or without one by name and start date (lost-posts.ts; a 409
+// for its e-mail is looked up too) before anything is sent again.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FormContext } from '../form-context.js';
 import type { HttpClient } from '../../api/http.js';
@@ -35,6 +36,7 @@ import { sheetRows, type CsvRow, type CsvSheet } from './read.js';
 import { defaultResultsPath, ResultsFile, type Outcome, type Result } from './results.js';
 import { BULK_DEFAULT_CONCURRENCY } from './limits.js';
 import { rowDoc, unknownColumns, type RowIssue } from './rows.js';
+import { findLost, lookupKey, type Found } from './lost-posts.js';
 import { countOf, formatCount } from '../../text/count.js';
 import { partnerCommand, q } from '../../text/command-line.js';
 
@@ -98,7 +100,7 @@ interface Check {
   problems: number;
   /** The results' error text of each invalid row. */
   invalid: Map<number, string>;
-  /** Rows "posting" in the journal (a POST whose answer was lost) -> their work e-mail. */
+  /** Rows "posting" in the journal (a POST whose answer was lost) -> what they are looked for by (lost-posts.ts). */
   orphans: Map<number, string | undefined>;
   /** What the journal knows a row of this sheet by. */
   identify: (cells: readonly string[]) => RowIdentity;
@@ -114,7 +116,8 @@ function emailColumn(form: FormSchema, columns: string[]): number | undefined {
 async function checkRows(ctx: FormContext, form: FormSchema, sheet: CsvSheet, journal: Journal | undefined): Promise<Check> {
   const email = emailColumn(form, sheet.columns);
   const c: Check = { total: 0, todo: 0, listed: [], problems: 0, invalid: new Map(), orphans: new Map(), identify: identities(sheet.columns, email) };
-  const match = new SheetMatch(journal);
+  // Without a work e-mail a row is known by its values: an edited sent row is found by its place and content.
+  const match = new SheetMatch(journal, email === undefined);
   const invalid = (issues: RowIssue[]) => {
     c.problems += issues.length;
     for (const i of issues) if (c.listed.length < MAX_LISTED) c.listed.push(i);
@@ -136,7 +139,7 @@ async function checkRows(ctx: FormContext, form: FormSchema, sheet: CsvSheet, jo
       continue;
     }
     c.todo++;
-    if (seen.prior?.state === 'posting') c.orphans.set(row.row, workEmailOf(form, r.doc));
+    if (seen.prior?.state === 'posting') c.orphans.set(row.row, lookupKey(r.doc, workEmailOf(form, r.doc)));
   }
   const changed = match.changedRows();
   if (changed.length) throw rowsChanged(sheet.source, journal!.path, changed);
@@ -195,7 +198,9 @@ async function send(ctx: FormContext, http: HttpClient, form: FormSchema, opts: 
   // 2. POSTs whose answer an earlier run lost: looked up (one walk of the list for all of them) before anything is sent.
   if (check.orphans.size) {
     try {
-      run.found = await findByWorkEmail(ctx, http, new Set([...check.orphans.values()].filter((e): e is string => !!e)));
+      // Employees the journal gives other rows are not these rows' (one name may be two people).
+      const known = new Set([...journal.entries()].map((e) => e.id).filter((id): id is string => id !== undefined));
+      run.found = await findLost(ctx, http, new Set([...check.orphans.values()].filter((k): k is string => !!k)), known);
     } catch (err) {
       if (!stopsTheRun(err)) throw err;
       run.stop = err;
@@ -261,6 +266,22 @@ async function send(ctx: FormContext, http: HttpClient, form: FormSchema, opts: 
   }
   if (resultsError !== undefined) results.abort();
 
+  return report(ctx, opts, check, { tally, resultsPath, resultsError, stopped: run.stop });
+}
+
+/** How a sending pass ended: what each row came to, and why it stopped early, if it did. */
+interface RunEnd {
+  tally: Tally;
+  resultsPath: string;
+  /** The results file could not be written. */
+  resultsError: unknown;
+  /** Why the run stopped starting rows. */
+  stopped: unknown;
+}
+
+/** The counts, where the results are, and how to finish: the run's exit code, or its stop thrown. */
+function report(ctx: FormContext, opts: BulkOptions, check: Check, { tally, resultsPath, resultsError, stopped }: RunEnd): number {
+  const { sheet } = opts;
   const count = (o: Outcome) => tally[o] ?? 0;
   const parts = [`${formatCount(count('created'))} created`];
   if (count('already-created')) parts.push(`${formatCount(count('already-created'))} created by an earlier run`);
@@ -270,7 +291,6 @@ async function send(ctx: FormContext, http: HttpClient, form: FormSchema, opts: 
     ctx.globals,
     `gp create --entity ${q(opts.entity)} --from-csv ${q(opts.csvPath)}${opts.resultsPath ? ` --results ${q(opts.resultsPath)}` : ''}${opts.skipInvalid ? ' --skip-invalid' : ''}${sheet.encoding !== 'utf-8' ? ` --encoding ${sheet.encoding}` : ''}`,
   );
-  const stopped = run.stop;
   if (resultsError !== undefined) {
     if (stopped instanceof JournalWriteError && stopped !== resultsError) ctx.io.stderr.write(`${sanitizeTerminal(stopped.message)}\n`);
     throw resultsError instanceof CliError ? resultsError : new CliError(`Could not write the results file ${resultsPath}: ${errorText(resultsError)}`, { code: 'RESULTS_FILE', exitCode: ExitCode.FAILURE });
@@ -290,6 +310,7 @@ async function send(ctx: FormContext, http: HttpClient, form: FormSchema, opts: 
   return bad ? ExitCode.FAILURE : ExitCode.OK;
 }
 
+
 /** A row this run did not start (or finish): what an earlier run did of it (its record: `prior`) is kept. */
 function notRun(row: number, prior: JournalEntry | undefined, check: Check): Result {
   const invalid = check.invalid.get(row);
@@ -305,8 +326,8 @@ interface RowRun {
   columns: string[];
   journal: Journal;
   adaptive: AdaptiveConcurrency;
-  /** Work e-mail (lower case) -> the employee found for a POST whose answer was lost. */
-  found: Map<string, { id: string; code?: string }>;
+  /** Lookup key (lost-posts.ts) -> the employees found for a POST whose answer was lost. */
+  found: Map<string, Found[]>;
   /** Why the run stops starting rows (first reason wins). */
   stop: unknown;
 }
@@ -345,11 +366,34 @@ async function pause(ms: number, run: RowRun): Promise<void> {
   }
 }
 
+/** One row being onboarded: what it is, what an earlier run recorded of it, and its bodies. */
+interface RowWork {
+  row: CsvRow;
+  ident: RowIdentity;
+  prior: JournalEntry | undefined;
+  bodies: ReturnType<typeof buildBodies>;
+  /** Its work e-mail, lower case (worked out when needed: it walks the whole form). */
+  emailOf: () => string | undefined;
+  /** What a lost POST of it is looked for by (lost-posts.ts). */
+  lookupKey: () => string | undefined;
+  /** Journals a step after its request; a journal that cannot be written stops the run, not this row. */
+  note: (state: RowState, extra?: Omit<JournalEntry, 'row' | 'key' | 'hash' | 'rest' | 'fields' | 'state'>) => void;
+}
+
+const LOST_UNKNOWN = 'an earlier run sent this row and its answer was lost; it cannot be told apart on the server (no work e-mail, and not one employee of its name), so it is not sent again (that could create the employee twice): check with partner employees list whether it exists';
+
+/** The employee of a row: created now, or by an earlier run (`earlier`). */
+interface Made {
+  id: string;
+  code: string | undefined;
+  earlier: boolean;
+}
+
 /**
  * One row: its POST (journalled "posting" before, its outcome after), then
  * its PATCH. What an earlier run recorded decides where it starts:
  * done → nothing; created or patch-failed → the PATCH only; posting (the
- * answer was lost) → looked up by its work e-mail first.
+ * answer was lost) → looked up on the server first (lost-posts.ts).
  */
 async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Result> {
   const invalid = check.invalid.get(row.row);
@@ -361,126 +405,133 @@ async function onboardRow(run: RowRun, row: CsvRow, check: Check): Promise<Resul
   // A row the server refused (conflict, rejected) is sent again: the cause may have been fixed there.
   // Checked by the check pass already (these bytes, this form): only its answers are needed now.
   const { doc } = rowDoc(form, run.columns, row, { check: false });
-  const bodies = buildBodies(form, run.entity, doc);
-  // Only a POST whose answer may be lost is looked up by it: worked out then (it walks the whole form).
-  const emailOf = () => workEmailOf(form, doc)?.toLowerCase();
-  /** Journals a step after its request; a journal that cannot be written stops the run, not this row. */
-  const note = async (state: RowState, extra: Omit<JournalEntry, 'row' | 'key' | 'hash' | 'rest' | 'state'> = {}) => {
-    try {
-      journal.record({ row: row.row, ...ident, state, ...extra });
-    } catch (err) {
-      run.stop ??= err;
-    }
-  };
-
-  let id = prior?.state === 'created' || prior?.state === 'patch-failed' ? prior.id : undefined;
-  let code = prior?.code;
-  let earlier = id !== undefined;
-  const lostEmail = id === undefined && prior?.state === 'posting' ? emailOf() : undefined;
-  if (lostEmail) {
-    // The last run sent this POST and never saw the answer: found on the server, it is not sent again.
-    const hit = run.found.get(lostEmail);
-    if (hit) {
-      ({ id, code } = hit);
-      earlier = true;
-      await note('created', { id, code });
-    }
-  }
-  if (id === undefined) {
-    if (run.stop !== undefined) return notRun(row.row, prior, check);
-    // Durable before the POST: a crash from here on leaves "posting", which a re-run looks up.
-    try {
-      journal.record({ row: row.row, ...ident, state: 'posting' });
-    } catch (err) {
-      run.stop ??= err;
-      return notRun(row.row, prior, check);
-    }
-    /** A POST may have reached the server: a 503 (or an earlier run's lost answer) makes a 409 worth a look. */
-    let uncertain = prior?.state === 'posting';
-    try {
-      const res = await politely(run, async () => {
-        try {
-          return await createGpEmployment(run.http, bodies.create);
-        } catch (err) {
-          if (err instanceof ApiError && err.status === 503) uncertain = true;
-          throw err;
-        }
-      });
-      code = typeof res.employeeCode === 'string' ? res.employeeCode : undefined;
-      if (typeof res.id !== 'string' || res.id === '') {
-        // Created, but without an id its dynamic details cannot be sent: say so, never POST it again.
-        await note('done', { code, error: 'the create answer had no id' });
-        return { row: row.row, code, outcome: 'patch-failed', error: 'created, but the answer had no employee id: send its dynamic details with partner dynamic-details submit' };
-      }
-      id = res.id;
-      await note('created', { id, code });
-    } catch (err) {
-      if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
+  const work: RowWork = {
+    row,
+    ident,
+    prior,
+    bodies: buildBodies(form, run.entity, doc),
+    emailOf: () => workEmailOf(form, doc)?.toLowerCase(),
+    lookupKey: () => lookupKey(doc, workEmailOf(form, doc)),
+    note: (state, extra = {}) => {
+      try {
+        journal.record({ row: row.row, ...ident, state, ...extra });
+      } catch (err) {
         run.stop ??= err;
+      }
+    },
+  };
+  const made = await madeOf(run, work, check);
+  if (!('earlier' in made)) return made;
+  return patchRow(run, work, made);
+}
+
+/** The row's employee: the one an earlier run created (or whose lost POST is found on the server), else POSTed now. */
+async function madeOf(run: RowRun, work: RowWork, check: Check): Promise<Made | Result> {
+  const { prior } = work;
+  if ((prior?.state === 'created' || prior?.state === 'patch-failed') && prior.id !== undefined) return { id: prior.id, code: prior.code, earlier: true };
+  if (prior?.state === 'posting') {
+    // The last run sent this POST and never saw the answer: found on the server, it is not sent again.
+    const key = work.lookupKey();
+    const hits = key === undefined ? undefined : (run.found.get(key) ?? []);
+    // By e-mail the server's own identity; by name, one employee only (two of one name: the operator decides).
+    const hit = hits && (key!.startsWith('mail:') ? hits[0] : hits.length === 1 ? hits[0] : undefined);
+    if (hit) {
+      work.note('created', { id: hit.id, code: hit.code });
+      return { id: hit.id, code: hit.code, earlier: true };
+    }
+    // No way to look, or more than one employee found: sending it again could create it twice.
+    if (run.stop === undefined && (hits === undefined || hits.length > 1)) return { row: work.row.row, outcome: 'failed', error: LOST_UNKNOWN };
+  }
+  if (run.stop !== undefined) return notRun(work.row.row, prior, check);
+  return postRow(run, work, check);
+}
+
+/** The POST of a row, journalled "posting" (durably) before it goes out and with its outcome after. */
+async function postRow(run: RowRun, work: RowWork, check: Check): Promise<Made | Result> {
+  const { row, prior } = work;
+  // Durable before the POST: a crash from here on leaves "posting", which a re-run looks up.
+  try {
+    run.journal.record({ row: row.row, ...work.ident, state: 'posting' });
+  } catch (err) {
+    run.stop ??= err;
+    return notRun(row.row, prior, check);
+  }
+  /** A POST may have reached the server: a 503 (or an earlier run's lost answer) makes a 409 worth a look. */
+  let uncertain = prior?.state === 'posting';
+  try {
+    const res = await politely(run, async () => {
+      try {
+        return await createGpEmployment(run.http, work.bodies.create);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 503) uncertain = true;
+        throw err;
+      }
+    });
+    const code = typeof res.employeeCode === 'string' ? res.employeeCode : undefined;
+    if (typeof res.id !== 'string' || res.id === '') {
+      // Created, but without an id its dynamic details cannot be sent: say so, never POST it again.
+      work.note('done', { code, error: 'the create answer had no id' });
+      return { row: row.row, code, outcome: 'patch-failed', error: 'created, but the answer had no employee id: send its dynamic details with partner dynamic-details submit' };
+    }
+    work.note('created', { id: res.id, code });
+    return { id: res.id, code, earlier: false };
+  } catch (err) {
+    return postFailed(run, work, check, err, uncertain);
+  }
+}
+
+/** A POST that failed: the run stops, our own earlier POST is found behind a 409, or the row's outcome is said. */
+async function postFailed(run: RowRun, work: RowWork, check: Check, err: unknown, uncertain: boolean): Promise<Made | Result> {
+  const { row, prior } = work;
+  if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
+    run.stop ??= err;
+    return notRun(row.row, prior, check);
+  }
+  const email = err instanceof ApiError && err.status === 409 && uncertain ? work.emailOf() : undefined;
+  if (email) {
+    // Our own earlier POST may be what the e-mail conflicts with: look before calling it a conflict.
+    let hit: { id: string; code?: string } | undefined;
+    try {
+      hit = (await findLost(run.ctx, run.http, new Set([`mail:${email}`]))).get(`mail:${email}`)?.[0];
+    } catch (lookup) {
+      if (stopsTheRun(lookup)) {
+        run.stop ??= lookup;
         return notRun(row.row, prior, check);
       }
-      const email = err instanceof ApiError && err.status === 409 && uncertain ? emailOf() : undefined;
-      if (email) {
-        // Our own earlier POST may be what the e-mail conflicts with: look before calling it a conflict.
-        let hit: { id: string; code?: string } | undefined;
-        try {
-          hit = (await findByWorkEmail(run.ctx, run.http, new Set([email]))).get(email);
-        } catch (lookup) {
-          if (stopsTheRun(lookup)) {
-            run.stop ??= lookup;
-            return notRun(row.row, prior, check);
-          }
-        }
-        if (hit) {
-          ({ id, code } = hit);
-          earlier = prior?.state === 'posting';
-          await note('created', { id, code });
-        }
-      }
-      if (id === undefined) {
-        if (err instanceof ApiError && err.status === 409) {
-          await note('conflict', { error: errorText(err) });
-          return { row: row.row, outcome: 'conflict', error: errorText(err) };
-        }
-        if (err instanceof ApiError && err.status < 500 && err.status !== 429) {
-          await note('rejected', { error: errorText(err) });
-          return { row: row.row, outcome: 'rejected', error: errorText(err) };
-        }
-        // A 5xx (or 429 past the retries): the journal keeps "posting", and the next run looks before sending again.
-        return { row: row.row, outcome: 'failed', error: errorText(err) };
-      }
+    }
+    if (hit) {
+      work.note('created', { id: hit.id, code: hit.code });
+      return { id: hit.id, code: hit.code, earlier: prior?.state === 'posting' };
     }
   }
+  if (err instanceof ApiError && err.status === 409) {
+    work.note('conflict', { error: errorText(err) });
+    return { row: row.row, outcome: 'conflict', error: errorText(err) };
+  }
+  if (err instanceof ApiError && err.status < 500 && err.status !== 429) {
+    work.note('rejected', { error: errorText(err) });
+    return { row: row.row, outcome: 'rejected', error: errorText(err) };
+  }
+  // A 5xx (or 429 past the retries): the journal keeps "posting", and the next run looks before sending again.
+  return { row: row.row, outcome: 'failed', error: errorText(err) };
+}
+
+/** The PATCH of a created row's dynamic sections (if it has any), then "done". */
+async function patchRow(run: RowRun, work: RowWork, { id, code, earlier }: Made): Promise<Result> {
+  const { row, bodies } = work;
   if (bodies.dynamic) {
     try {
-      await politely(run, () => submitDynamicDetails(run.http, id!, bodies.dynamic));
+      await politely(run, () => submitDynamicDetails(run.http, id, bodies.dynamic));
     } catch (err) {
       if (stopsTheRun(err) || refusedWhileStopping(run, err)) {
         run.stop ??= err;
         return { row: row.row, id, code, outcome: 'not-run', error: 'created; its dynamic details are sent by the next run' };
       }
-      await note('patch-failed', { id, code, error: errorText(err) });
+      work.note('patch-failed', { id, code, error: errorText(err) });
       return { row: row.row, id, code, outcome: 'patch-failed', error: errorText(err) };
     }
   }
-  await note('done', { id, code });
+  work.note('done', { id, code });
   return { row: row.row, id, code, outcome: earlier ? 'already-created' : 'created' };
 }
 
-/**
- * The employees with these work e-mails (lower case), walking the list once
- * (only for POSTs whose answer was lost: the list has no e-mail filter).
- */
-async function findByWorkEmail(ctx: FormContext, http: HttpClient, emails: Set<string>): Promise<Map<string, { id: string; code?: string }>> {
-  const found = new Map<string, { id: string; code?: string }>();
-  if (!emails.size) return found;
-  for (let page = 1; page <= 10_000; page++) {
-    const res = await listEmployees(http, { page, pageSize: 100 }, ctx.signal);
-    for (const e of res.data) {
-      const mail = typeof e.workEmail === 'string' ? e.workEmail.toLowerCase() : undefined;
-      if (mail && emails.has(mail) && typeof e.id === 'string') found.set(mail, { id: e.id, code: typeof e.employeeCode === 'string' ? e.employeeCode : undefined });
-    }
-    if (found.size === emails.size || res.data.length === 0 || !res.pagination.hasNextPage || page >= res.pagination.totalPages) break;
-  }
-  return found;
-}

@@ -70,15 +70,15 @@ export async function sheetOf(data: Buffer | string, source: string, encoding: C
   return { source, columns, headerRow: header.row, encoding, bytes };
 }
 
-/** The rows after the header, blank and "#" rows skipped, one at a time. */
-export async function* sheetRows(sheet: CsvSheet): AsyncGenerator<CsvRow> {
-  for await (const r of records(sheet)) if (r.row > sheet.headerRow && !blank(r.cells) && !comment(r.cells)) yield r;
+/** The rows after the header, blank and "#" rows skipped, one at a time; `chunkBytes`: how the bytes are fed to the parser (tests). */
+export async function* sheetRows(sheet: CsvSheet, chunkBytes = CHUNK): AsyncGenerator<CsvRow> {
+  for await (const r of records(sheet, chunkBytes)) if (r.row > sheet.headerRow && !blank(r.cells) && !comment(r.cells)) yield r;
 }
 
 /** The rows of a whole sheet in memory (tests, small files). */
-export async function allRows(sheet: CsvSheet): Promise<CsvRow[]> {
+export async function allRows(sheet: CsvSheet, chunkBytes = CHUNK): Promise<CsvRow[]> {
   const out: CsvRow[] = [];
-  for await (const r of sheetRows(sheet)) out.push(r);
+  for await (const r of sheetRows(sheet, chunkBytes)) out.push(r);
   return out;
 }
 
@@ -87,13 +87,23 @@ const comment = (cells: string[]) => (cells[0] ?? '').trimStart().startsWith('#'
 
 const CHUNK = 64 * 1024;
 
+/**
+ * Every line ending a spreadsheet writes ends a record, whatever the first
+ * line used: CRLF (Excel, RFC 4180), LF (most other programs) and CR (old
+ * Macintosh CSV), mixed in one file as after an edit in another editor.
+ * (csv-parse would otherwise take the first line's ending for the whole file
+ * and read an LF after a CRLF file's first line as part of a cell.) Inside
+ * quotes a line break is the cell's text, kept as written.
+ */
+const LINE_ENDINGS = ['\r\n', '\n', '\r'];
+
 /** Every record, numbered from 1, cells decoded. */
-async function* records(sheet: CsvSheet): AsyncGenerator<CsvRow> {
+async function* records(sheet: CsvSheet, chunkBytes = CHUNK): AsyncGenerator<CsvRow> {
   const { bytes } = sheet;
-  const parser = parse({ encoding: null as unknown as undefined, relax_column_count: true, skip_empty_lines: false, max_record_size: MAX_ROW_BYTES });
+  const parser = parse({ encoding: null as unknown as undefined, record_delimiter: LINE_ENDINGS, relax_column_count: true, skip_empty_lines: false, max_record_size: MAX_ROW_BYTES });
   const source = Readable.from(
     (function* () {
-      for (let i = 0; i < bytes.length; i += CHUNK) yield bytes.subarray(i, i + CHUNK);
+      for (let i = 0; i < bytes.length; i += chunkBytes) yield bytes.subarray(i, i + chunkBytes);
     })(),
     { objectMode: false },
   );

@@ -47,6 +47,25 @@ function columnsOf(form: FormSchema, columns: string[]): Column[] {
 }
 
 /**
+ * A row with more cells than the header has columns: a cell with no column
+ * would be dropped without a word (a comma too many, a value typed beyond the
+ * last column, a column whose name was deleted), so the row is refused.
+ * Empty cells past the last column carry nothing and are read as such (a
+ * spreadsheet writes them when another row, or a formatted cell, reached
+ * further).
+ */
+function extraCells(columns: string[], row: CsvRow): RowIssue | undefined {
+  const n = row.cells.length;
+  if (n <= columns.length || row.cells.slice(columns.length).every((c) => c.trim() === '')) return undefined;
+  const first = columns.length + 1;
+  return {
+    row: row.row,
+    column: n === first ? `cell ${first}` : `cells ${first}–${n}`,
+    message: `the row has ${n} cells but the header names ${columns.length} columns: a cell past the last column is not read; remove it, or name its column in the header`,
+  };
+}
+
+/**
  * The answers of a row, its fixed values filled in, and (unless `check` is
  * false) every problem with them. The send pass reads again rows the check
  * pass found valid: the same bytes give the same answers, so it skips the checks.
@@ -54,6 +73,8 @@ function columnsOf(form: FormSchema, columns: string[]): Column[] {
 export function rowDoc(form: FormSchema, columns: string[], row: CsvRow, { check = true } = {}): { doc: Record<string, unknown>; issues: RowIssue[] } {
   const doc: Record<string, unknown> = {};
   const issues: RowIssue[] = [];
+  const extra = extraCells(columns, row);
+  if (extra) issues.push(extra);
   const cols = columnsOf(form, columns);
   for (let i = 0; i < cols.length; i++) {
     const text = (row.cells[i] ?? '').trim();

@@ -67,7 +67,9 @@ export function ctxFor() {
   const io = testIO({ tty: true, canPrompt: true });
   const ctx = createContext({
     io,
-    env: { PARTNER_BASE_URL: base, PARTNER_TOKEN: 'tok', PARTNER_CONFIG_DIR: join(dir, 'config') },
+    // Every directory partner derives from the environment (config, cache, state: the audit log) lies in the
+    // test's own temp dir: without HOME, partner would fall back to the passwd entry's home.
+    env: { PARTNER_BASE_URL: base, PARTNER_TOKEN: 'tok', HOME: join(dir, 'home'), PARTNER_CONFIG_DIR: join(dir, 'config'), PARTNER_CACHE_DIR: join(dir, 'cache'), PARTNER_STATE_DIR: join(dir, 'state') },
     globals: { sandbox: false, debug: false, timeout: 5, color: false, input: true },
     signal: new AbortController().signal,
   });
@@ -83,3 +85,11 @@ export const drafts = () => {
   }
 };
 
+/** The audit records written by this test's contexts (its own state dir: never the account's). */
+export const auditRecords = (): string[] => {
+  try {
+    return readFileSync(join(dir, 'state', 'audit.ndjson'), 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+};

@@ -71,8 +71,8 @@ describe('valuesSkeleton', () => {
     expect(doc.entity).toBe('Acme');
     expect(Object.keys(doc.s)).toEqual(['tax', 'pick', 'dash', 'rows', 'text']);
     expect(doc.s.tax).toBe(placeholder('Tax class: required; select; one of: 1 (I — single), 2 (II — single parent), 3 (III — married)'));
-    expect(doc.s.text).toBe(placeholder('Text: optional; text'));
-    expect(doc.s.rows).toEqual([{ kind: placeholder('kind: required; select; one of: K1 (Kind one)'), note: placeholder('note: optional; text') }]);
+    expect(doc.s.text).toBe(placeholder('Text: optional; text; a string'));
+    expect(doc.s.rows).toEqual([{ kind: placeholder('kind: required; select; one of: K1 (Kind one)'), note: placeholder('note: optional; text; a string') }]);
   });
 
   it('unfilled, it drops to nothing but the entity; filled, it is the values', () => {

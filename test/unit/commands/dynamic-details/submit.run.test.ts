@@ -6,7 +6,7 @@ import { submit } from '../../../../src/commands/dynamic-details/submit.js';
 import { submitRun } from '../../../../src/commands/dynamic-details/submit.run.js';
 import { parserFor } from '../../../helpers/parse.js';
 import { scripted } from '../../forms/scripted.js';
-import { answerWith, ctxFor, drafts, ID, writes } from '../form-server.js';
+import { answerWith, auditRecords, ctxFor, drafts, ID, writes } from '../form-server.js';
 
 describe('dynamic-details submit with a scripted prompter', () => {
   it('asks only the dynamic sections and PATCHes them', async () => {
@@ -21,6 +21,9 @@ describe('dynamic-details submit with a scripted prompter', () => {
     await ctx.cleanup();
     expect(p.asked).toEqual(['Fill in Section B? (optional)', 'Note (optional)', 'What next?']);
     expect(writes()).toEqual([{ method: 'PATCH', url: `/v1/employees/${ID}/dynamic-details`, body: { b: { note: 'later note' } } }]);
+    // The write's audit record went into the test's own state dir (HOME too is the test's: never the account's).
+    expect(auditRecords().length).toBeGreaterThan(0);
+    expect(auditRecords().join('\n')).toContain(ID);
     expect(io.err()).toContain('Dynamic details saved for X-1');
   });
 });

@@ -122,7 +122,7 @@ describe('matching the rows of a sheet', () => {
   const ann = ['Ann', 'ann@acme.example', 'Engineer'];
   const bob = ['Bob', 'bob@acme.example', 'Engineer'];
   const cid = ['Cid', 'cid@acme.example', 'Engineer'];
-  const see = (m: SheetMatch, row: number, cells: string[]) => m.see(row, identify(cells), cells);
+  const see = (m: SheetMatch, row: number, cells: string[], id = identify) => m.see(row, id(cells), cells);
 
   it('a second row of one employee (its e-mail in any case, or the same values without one) is a duplicate of the first', () => {
     const m = new SheetMatch(undefined);
@@ -159,10 +159,55 @@ describe('matching the rows of a sheet', () => {
     expect(see(m, 4, people[1])).toEqual({ prior: expect.objectContaining({ state: 'created' }) });
     expect(see(m, 5, ['P2', 'p2@acme.example', 'Architect'])).toEqual({});
     expect(m.changedRows()).toEqual([
-      { row: 2, was: 5, email: false },
+      { row: 2, was: 5, email: false, fields: ['title'] },
       { row: 3, was: 2, email: true },
-      { row: 5, was: 4, email: false },
+      { row: 5, was: 4, email: false, fields: ['title'] },
     ]);
+  });
+
+  describe('a form without a work e-mail: known by its values, an edit found by its place and content', () => {
+    const NO_MAIL = ['first', 'last', 'start', 'dept'];
+    const byValues = identities(NO_MAIL, undefined);
+    const ada = ['Ada', 'Lovelase', '2025-01-01', 'Data'];
+    const bob = ['Bob', 'Babbage', '2025-01-01', 'Data'];
+    const sentNoMail = (row: number, cells: string[]): JournalEntry => ({ row, ...byValues(cells), state: 'done' });
+
+    it('cells compared in NFC and trimmed: a sheet re-saved in NFD is the same sheet', async () => {
+      const nfc = ['Zoë', 'Ångström', '2025-01-01', 'Data'];
+      const j = await journalOf([sentNoMail(2, nfc)]);
+      const m = new SheetMatch(j, true);
+      expect(see(m, 2, nfc.map((c) => ` ${c.normalize('NFD')} `), byValues)).toEqual({ prior: expect.objectContaining({ state: 'done' }) });
+      expect(m.changedRows()).toEqual([]);
+    });
+
+    it('a typo fixed in a sent row (Lovelase -> Lovelace) is that row changed, naming the field; rows inserted above do not hide it', async () => {
+      const j = await journalOf([sentNoMail(2, ada), sentNoMail(3, bob)]);
+      const m = new SheetMatch(j, true);
+      expect(see(m, 2, ['Ada', 'Lovelace', '2025-01-01', 'Data'], byValues)).toEqual({});
+      expect(see(m, 3, bob, byValues)).toEqual({ prior: expect.objectContaining({ state: 'done' }) });
+      expect(m.changedRows()).toEqual([{ row: 2, was: 2, email: false, fields: ['last'] }]);
+      // Moved down by a new row above, and edited: two fields of its own still tell it.
+      const k = await journalOf([sentNoMail(2, ['Ada', 'Lovelase', '1815-12-10', 'Data'])]);
+      const n = new SheetMatch(k, true);
+      see(n, 2, ['Carl', 'Gauss', '2025-01-01', 'Data'], byValues);
+      see(n, 3, ['Ada', 'Lovelace', '1815-12-10', 'Data'], byValues);
+      expect(n.changedRows()).toEqual([{ row: 3, was: 2, email: false, fields: ['last'] }]);
+    });
+
+    it('a new person is not an edit: nothing of a sent row of its own is shared (a start date all rows have is not)', async () => {
+      const j = await journalOf([sentNoMail(2, ada), sentNoMail(3, bob)]);
+      const m = new SheetMatch(j, true);
+      see(m, 2, ada, byValues);
+      see(m, 3, bob, byValues);
+      expect(see(m, 4, ['Carl', 'Gauss', '2025-01-01', 'Data'], byValues)).toEqual({});
+      expect(m.changedRows()).toEqual([]);
+    });
+
+    it('rowsChanged names the row, the fields and the row when sent', () => {
+      const e = rowsChanged('s.csv', 's.csv.results.csv.journal', [{ row: 2, was: 2, email: false, fields: ['personal.lastName'] }]);
+      expect(e.code).toBe('BULK_ROWS_CHANGED');
+      expect(e.message).toContain('row 2 (personal.lastName; row 2 when sent)');
+    });
   });
 
   it('the same values under another e-mail are another employee while the sent row is still in the sheet, or was refused', async () => {
