@@ -119,6 +119,29 @@ export function backoffMs(attempt: number, baseMs: number, random = Math.random)
 
 export { checkBaseUrl, isLoopback } from './urls.js';
 
+/** What send() takes besides the method and path. */
+interface SendInit {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  maxBytes?: number;
+  headers?: Record<string, string>;
+}
+
+/** A request as it goes out (HttpClient.outgoing). */
+interface Outgoing {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  payload: string | undefined;
+}
+
+/** The answer that stands after the attempts, and the server's wait when it was past --timeout. */
+interface Exchanged {
+  res: Answer;
+  comeBackInMs?: number;
+}
+
 /**
  * The API client (webhook deliveries have their own: delivery.ts). One
  * keep-alive transport (transport.ts), through a proxy when HTTPS_PROXY (or
@@ -169,7 +192,26 @@ export class HttpClient {
    * Every attempt has a total deadline of timeoutMs, headers and body
    * included; it is paused while waiting between attempts.
    */
-  async send<T = unknown>(method: string, path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal; maxBytes?: number; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+  async send<T = unknown>(method: string, path: string, init: SendInit = {}): Promise<ApiResponse<T>> {
+    const req = this.outgoing(method, path, init);
+    // A write is in the audit log before it goes out (path only: a query string may hold values).
+    const audit = IDEMPOTENT.has(method) ? undefined : await this.opts.audit?.(method, req.url.pathname);
+    const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
+    let answer: Exchanged;
+    try {
+      answer = await this.exchange(req, deadline, init.maxBytes ?? MAX_RESPONSE_BYTES);
+    } catch (err) {
+      audit?.failed(err);
+      throw err;
+    } finally {
+      deadline.dispose();
+    }
+    audit?.answered(answer.res.statusCode, headerCorrelation(answer.res.headers, this.redact), answer.res.body);
+    return this.decode<T>(req, path, answer);
+  }
+
+  /** The request as it goes out: its URL with the query, the headers (the token's last), the JSON body. */
+  private outgoing(method: string, path: string, init: SendInit): Outgoing {
     const base = this.baseUrl;
     const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
     for (const [k, v] of Object.entries(init.query ?? {})) {
@@ -189,74 +231,88 @@ export class HttpClient {
       payload = stringifyExact(init.body);
       headers['content-type'] = 'application/json';
     }
+    return { method, url, headers, payload };
+  }
+
+  /**
+   * The attempts of one request (see the class), until an answer stands: the
+   * last answer, and how long the server asked to wait when its Retry-After
+   * was past what is left of --timeout (which bounds the waiting too).
+   */
+  private async exchange(req: Outgoing, deadline: Deadline, maxBytes: number): Promise<Exchanged> {
+    const { method, url } = req;
     const retries = IDEMPOTENT.has(method) ? this.maxRetries : 0;
-    // A write is in the audit log before it goes out (path only: a query string may hold values).
-    const audit = IDEMPOTENT.has(method) ? undefined : await this.opts.audit?.(method, url.pathname);
-    const deadline = new Deadline(this.opts.timeoutMs, [init.signal, this.opts.signal]);
     const started = Date.now();
-    let res: Answer;
-    // --timeout bounds the waiting too: a Retry-After past what is left of it ends the retries at once.
-    let comeBackInMs: number | undefined;
     const leftMs = () => this.opts.timeoutMs - (Date.now() - started);
-    try {
-      for (let attempt = 1; ; attempt++) {
-        // Set once the headers are in: a failure after that cut the answer off mid-body.
-        let answered = false;
-        try {
-          res = await readAnswer(this.transport ?? (await this.proxied()), { method, origin: url.origin, path: `${url.pathname}${url.search}`, headers, body: payload }, {
-            maxBytes: init.maxBytes ?? MAX_RESPONSE_BYTES,
-            stop: deadline,
-            onHeaders: () => (answered = true),
-          });
-        } catch (err) {
-          if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
-          this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
-          const code = (err as { code?: string }).code;
-          if (attempt <= retries && !deadline.aborted && RETRY_ERROR_CODES.has(code ?? '') && leftMs() > 0) {
-            await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: Math.min(backoffMs(attempt, this.backoffBaseMs), leftMs()) });
-            continue;
-          }
-          throw failure(err, { url, method, attempts: attempt, answered, deadline, timeoutMs: this.opts.timeoutMs });
-        }
-        if (attempt <= retries && RETRY_STATUSES.has(res.statusCode)) {
-          const status = res.statusCode;
-          const asked = parseRetryAfter(res.headers['retry-after']);
-          const left = leftMs();
-          if (asked !== undefined && asked > left) {
-            comeBackInMs = asked;
-            break;
-          }
-          // No time left for a backoff: this answer stands.
-          if (asked === undefined && left <= 0) break;
-          const waitMs = asked ?? Math.min(backoffMs(attempt, this.backoffBaseMs), left);
-          res.release();
-          await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, status, waitMs });
-          continue;
-        }
-        break;
-      }
-    } catch (err) {
-      audit?.failed(err);
-      throw err;
-    } finally {
-      deadline.dispose();
+    const where = `${url.pathname}${url.search}`;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.attempt(req, deadline, maxBytes, attempt, started);
+      if (res === 'again') continue;
+      if (attempt > retries || !RETRY_STATUSES.has(res.statusCode)) return this.answered(req, res, started);
+      const status = res.statusCode;
+      const asked = parseRetryAfter(res.headers['retry-after']);
+      const left = leftMs();
+      if (asked !== undefined && asked > left) return { ...this.answered(req, res, started), comeBackInMs: asked };
+      // No time left for a backoff: this answer stands.
+      if (asked === undefined && left <= 0) return this.answered(req, res, started);
+      const waitMs = asked ?? Math.min(backoffMs(attempt, this.backoffBaseMs), left);
+      res.release();
+      await this.pause(deadline, { method, path: where, attempt, status, waitMs });
     }
-    this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} -> ${res.statusCode} in ${Date.now() - started} ms`);
+  }
+
+  /**
+   * One attempt: the answer, or 'again' after the pause before the next one
+   * (a connection error worth retrying while attempts and time are left), or
+   * the error that ends the request.
+   */
+  private async attempt(req: Outgoing, deadline: Deadline, maxBytes: number, attempt: number, started: number): Promise<Answer | 'again'> {
+    const { method, url, headers, payload } = req;
+    const retries = IDEMPOTENT.has(method) ? this.maxRetries : 0;
+    const leftMs = () => this.opts.timeoutMs - (Date.now() - started);
+    // Set once the headers are in: a failure after that cut the answer off mid-body.
+    let answered = false;
+    try {
+      return await readAnswer(this.transport ?? (await this.proxied()), { method, origin: url.origin, path: `${url.pathname}${url.search}`, headers, body: payload }, {
+        maxBytes,
+        stop: deadline,
+        onHeaders: () => (answered = true),
+      });
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) throw new ResponseTooLargeError(`${method} ${url.origin}${url.pathname}`, err.maxBytes);
+      this.opts.debug?.(`${method} ${url.origin}${url.pathname}${url.search} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
+      const code = (err as { code?: string }).code;
+      if (attempt <= retries && !deadline.aborted && RETRY_ERROR_CODES.has(code ?? '') && leftMs() > 0) {
+        await this.pause(deadline, { method, path: `${url.pathname}${url.search}`, attempt, errorCode: code, waitMs: Math.min(backoffMs(attempt, this.backoffBaseMs), leftMs()) });
+        return 'again';
+      }
+      throw failure(err, { url, method, attempts: attempt, answered, deadline, timeoutMs: this.opts.timeoutMs });
+    }
+  }
+
+  /** The answer that stands, said to --debug. */
+  private answered(req: Outgoing, res: Answer, started: number): Exchanged {
+    this.opts.debug?.(`${req.method} ${req.url.origin}${req.url.pathname}${req.url.search} -> ${res.statusCode} in ${Date.now() - started} ms`);
+    return { res };
+  }
+
+  /**
+   * The one decoding of an answer: a success is its data, decoded strictly and
+   * parsed keeping every number's digits; a redirect or an error status is an
+   * error whose excerpt is masked (an answer may echo our Authorization
+   * header, whole or in part: api/errors.ts masks every field).
+   */
+  private decode<T>(req: Outgoing, path: string, { res, comeBackInMs }: Exchanged): ApiResponse<T> {
+    const { method, url } = req;
     const resHeaders = res.headers;
-    const bytes = res.body;
-    audit?.answered(res.statusCode, headerCorrelation(resHeaders, this.redact), bytes);
-    // An answer that echoes our Authorization header (some proxies do), whole or in part, in its
-    // body or in a header that is shown, must not put the token on stderr: api/errors.ts masks
-    // every field, after the body is decoded.
     const redact = this.redact;
     const ok = res.statusCode >= 200 && res.statusCode < 300;
-    // The one decoding of an answer. A success is the data, decoded strictly; an error's body is only
-    // shown (an excerpt, sanitised), so a stray byte there must not hide the status it came with.
+    // An error's body is only shown (an excerpt, sanitised), so a stray byte there must not hide the status it came with.
     let text: string;
     try {
-      text = ok ? strictUtf8.decode(bytes) : bytes.toString('utf8');
+      text = ok ? strictUtf8.decode(res.body) : res.body.toString('utf8');
     } catch {
-      throw new InvalidUtf8ResponseError(`${method} ${url.origin}${url.pathname}${url.search}`, res.statusCode, bytes);
+      throw new InvalidUtf8ResponseError(`${method} ${url.origin}${url.pathname}${url.search}`, res.statusCode, res.body);
     } finally {
       // Decoded (a copy) or described: the bytes serve the next answer (answer-reader.ts).
       res.release();
@@ -265,7 +321,7 @@ export class HttpClient {
       const location = typeof resHeaders.location === 'string' ? resHeaders.location : undefined;
       throw redirectError(res.statusCode, { location, headers: resHeaders, url, apiPath: path, redact });
     }
-    if (res.statusCode < 200 || res.statusCode >= 300) {
+    if (!ok) {
       const err = apiErrorFrom(res.statusCode, text, resHeaders, url.pathname, redact);
       throw comeBackInMs === undefined ? err : comeBackLater(err, comeBackInMs, this.opts.timeoutMs);
     }
