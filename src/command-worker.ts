@@ -4,7 +4,7 @@
 // on a machine with memory to spare (Node 20: 32 MiB), so a 200,000-employee
 // export peaked at twice the RSS of a 20,000 one, with a flat live heap. A
 // worker's `resourceLimits` is a start-time setting of its own heap, not a V8
-// flag changed in a running process (issue 33). docs/ARCHITECTURE.md,
+// flag changed in a running process. docs/ARCHITECTURE.md,
 // "Exports on a worker thread".
 //
 // The worker is made by the launcher (runtime/command-thread.ts): before it loads

@@ -15,7 +15,7 @@ export function connectionLimits(timeoutMs: number): { keepAliveTimeout: number;
  * listener, the attempt in flight (answer-reader.ts), through a plain
  * callback: an AbortSignal per request (an EventTarget, its listener added
  * and removed) was about 4% of the CPU of `profile get` of 100 employees,
- * 700 requests in a process that lives half a second (issue 33).
+ * 700 requests in a process that lives half a second.
  */
 export interface RequestStop {
   readonly aborted: boolean;
@@ -37,7 +37,7 @@ export interface RequestStop {
  * (~12 ms in 200 pages), and listen sends hundreds of deliveries a second.
  * Not a listener per request either: dozens of requests in flight on the
  * CLI's one Ctrl-C signal (`profile get` with several employees) made Node
- * warn of a listener leak (issue 21.9).
+ * warn of a listener leak.
  */
 export class Deadline implements RequestStop {
   onEnd?: (reason: unknown) => void;

@@ -1,4 +1,4 @@
-// The local audit log of every write (issue 30 item 5): "who changed what from
+// The local audit log of every write: "who changed what from
 // this machine, and when". Each request that changes something (POST, PATCH,
 // PUT, DELETE) appends a "sent" record before it goes out and an "answered"
 // (or "failed") record with the same id once its outcome is known; a crash in

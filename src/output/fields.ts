@@ -128,7 +128,7 @@ function flattenInto(value: unknown, prefix: string, out: Record<string, unknown
     return;
   }
   if (room === 0) throw nestedTooDeep(prefix);
-  // Indexed loops, not entry pairs: `profile get -o ndjson` flattens 80 keys an employee (issue 33).
+  // Indexed loops, not entry pairs: `profile get -o ndjson` flattens 80 keys an employee.
   if (Array.isArray(value)) {
     if (value.length === 0 && prefix) put(out, prefix, []);
     for (let i = 0; i < value.length; i++) flattenInto(value[i], prefix ? dotPath(prefix, String(i)) : String(i), out, room - 1);

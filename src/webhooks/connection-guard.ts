@@ -1,5 +1,5 @@
 // What `webhook listen` lets senders hold, so that anyone who can connect
-// cannot starve the genuine senders (issue 31): a cap on open connections
+// cannot starve the genuine senders: a cap on open connections
 // (kept under the process's descriptor limit), and a budget of body bytes
 // held in memory at once. At the cap, a new connection is made room for by
 // closing the connection that has done the least for longest: first one with

@@ -1,4 +1,4 @@
-// The "true ceiling" for the bulk onboarding benchmark (issue 24): the least
+// The "true ceiling" for the bulk onboarding benchmark: the least
 // a client can do to create the same employees with the same rows in flight
 // as `partner gp create --from-csv --concurrency N`: fetch the form once,
 // then per row its POST, then its PATCH (undici fetch, keep-alive), N rows at

@@ -1,4 +1,4 @@
-// The yardstick for `partner profile get --from-file IDS --concurrency N -o ndjson` (issue 24, 33):
+// The yardstick for `partner profile get --from-file IDS --concurrency N -o ndjson`:
 // the least a client can do with the same requests in flight: N employees at a time, each
 // employee's 7 sections fetched at once (node:http, a keep-alive agent with no connection cap;
 // not fetch, which loads undici and hides partner's own loading cost), one JSON line per

@@ -1,4 +1,4 @@
-// The yardstick for a one-page `partner employees list -o table` (issue 24, 33): fetch the page
+// The yardstick for a one-page `partner employees list -o table`: fetch the page
 // with node:http on a keep-alive agent (fetch would load undici, the very cost partner's own
 // loading is measured against), JSON.parse it, and print the same eight columns padded to their
 // widest value by String.length (no terminal width, no cutting, no sanitising, no colours).

@@ -1,4 +1,4 @@
-// The "true ceiling" for the export benchmark (issue 14): the least a client
+// The "true ceiling" for the export benchmark: the least a client
 // can do to walk every page with the same 8 pages in flight as `partner
 // employees list --all` against the same server: fetch (undici, keep-alive),
 // JSON.parse, count the items. No output, no checks, no ordering.

@@ -159,7 +159,7 @@ function tableBlock(r: ProfileResult, sections: ProfileSection[], opts: GetOptio
 }
 
 function reportFailure(ctx: Context, r: ProfileResult, f: Failure, onlyOne: boolean, json: boolean): void {
-  // Errors follow the data: one JSON line per failure when the output is JSON (issue 12).
+  // Errors follow the data: one JSON line per failure when the output is JSON.
   if (json) {
     ctx.io.stderr.write(renderErrorJson(f.error, { employee: r.ref, section: f.section ?? null }));
     return;
