@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmarks for issues 6 and 14, each target measured side by side with its baseline
+// Benchmarks, each target measured side by side with its baseline
 // in one run: `npm run bench` (builds first), or `node test/bench/run.js
 // [walk] [memory] [startup] [verify] [listen] [profile] [table] [bulk] [search]` for some of them. Never part of
 // `npm test`. Everything runs against sandboxes started as separate
