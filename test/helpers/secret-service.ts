@@ -17,7 +17,7 @@ export function missingSecretServiceTools(): string[] {
 export const INSTALL_HINT = 'needs gnome-keyring and dbus (Debian/Ubuntu: apt-get install -y gnome-keyring dbus; .ci/run installs them)';
 
 export interface SecretService {
-  /** DBUS_SESSION_BUS_ADDRESS, HOME and XDG_RUNTIME_DIR of the private session, for the CLI's environment. */
+  /** DBUS_SESSION_BUS_ADDRESS, HOME and the XDG directories of the private session, for the CLI's environment. */
   env: Record<string, string>;
   /** Object paths of the items in the "login" collection (read over D-Bus, not through partner). */
   items(): string[];
@@ -39,7 +39,10 @@ export async function startSecretService(dir: string, password = 'test-keyring-p
   const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(runtime, 'bus')}`], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtime } });
   children.push(bus);
   const address = await firstLine(bus, 5_000);
-  const env = { DBUS_SESSION_BUS_ADDRESS: address, HOME: home, XDG_RUNTIME_DIR: runtime, DISPLAY: '', WAYLAND_DISPLAY: '' };
+  // The keyring's files under this home alone: gnome-keyring keeps them in XDG_DATA_HOME, which the
+  // test run sets for all its tests (test/setup/global.ts); one test's items must not be the next one's.
+  const xdg = { XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state') };
+  const env = { DBUS_SESSION_BUS_ADDRESS: address, HOME: home, XDG_RUNTIME_DIR: runtime, ...xdg, DISPLAY: '', WAYLAND_DISPLAY: '' };
   let keyring: ChildProcess | undefined;
   const dbusSend = (args: string[]) => spawnSync('dbus-send', ['--session', '--print-reply', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 5_000 });
 
