@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const TOTAL = 500;
 const SIZE = 100;
@@ -73,7 +74,7 @@ async function exportFrom(respond: Respond, extra: string[] = [], format = 'ndjs
   const api = await fakeApi(respond);
   try {
     const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: api.url, PARTNER_TOKEN: 'test-token-1234' });
-    const res = await runCli(['employees', 'list', '--all', '-o', format, '--no-progress', ...extra], { env, timeoutMs: 30_000 });
+    const res = await runMain(['employees', 'list', '--all', '-o', format, '--no-progress', ...extra], { env, timeoutMs: 30_000 });
     return { ...res, seen: api.seen, url: api.url };
   } finally {
     await api.close();

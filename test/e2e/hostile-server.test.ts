@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, expectCode, isolatedEnv, runCli, runOnTerminal, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { BIN, expectCode, isolatedEnv, runOnTerminal, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { hasScript } from '../helpers/pty.js';
 
 const DEU = 'Acme Deutschland GmbH';
@@ -78,7 +79,7 @@ async function connect(args: string[], e: NodeJS.ProcessEnv) {
 describe('a form naming a field "__proto__" (item 5)', () => {
   it('gp create refuses it, naming the field; nothing is sent', async () => {
     seen = [];
-    const r = await runCli(['gp', 'create', '--entity', 'Evil', '--from-file', valuesFile, '-o', 'table'], { env });
+    const r = await runMain(['gp', 'create', '--entity', 'Evil', '--from-file', valuesFile, '-o', 'table'], { env });
     expectCode(r, 1);
     expect(r.stderr).toContain('"__proto__" (personal.__proto__)');
     expect(r.stderr).not.toContain('unexpected failure');
@@ -106,7 +107,7 @@ describe('a form naming a field "__proto__" (item 5)', () => {
 describe('an employee id ".." in an answer (item 8)', () => {
   it('profile get: BAD_RESPONSE, and no request outside /v1/employees/{uuid}', async () => {
     seen = [];
-    const r = await runCli(['profile', 'get', CODE, 'personal', 'bank', '-o', 'json'], { env });
+    const r = await runMain(['profile', 'get', CODE, 'personal', 'bank', '-o', 'json'], { env });
     expectCode(r, 1);
     expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({ code: 'BAD_RESPONSE', status: 200 });
     expect(r.stderr).toContain('not a UUID');
@@ -115,7 +116,7 @@ describe('an employee id ".." in an answer (item 8)', () => {
 
   it('dynamic-details submit: BAD_RESPONSE before anything is sent', async () => {
     seen = [];
-    const r = await runCli(['dynamic-details', 'submit', CODE, '--set', 'personal.firstName=Ada'], { env });
+    const r = await runMain(['dynamic-details', 'submit', CODE, '--set', 'personal.firstName=Ada'], { env });
     expectCode(r, 1);
     expect(r.stderr).toContain('not a UUID');
     expect(seen.map((s) => s.path)).toEqual(['/v1/employees']);
@@ -137,7 +138,7 @@ describe('an employee id ".." in an answer (item 8)', () => {
       seen = [];
       const file = join(dir.path, 'with-dynamic.json');
       writeFileSync(file, JSON.stringify({ personal: { firstName: 'Ada' }, legal: { note: 'x' } }));
-      const r = await runCli(['gp', 'create', '--entity', 'Good', '--from-file', file, '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${(local.address() as AddressInfo).port}` } });
+      const r = await runMain(['gp', 'create', '--entity', 'Good', '--from-file', file, '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${(local.address() as AddressInfo).port}` } });
       expectCode(r, 1);
       expect(r.stderr).toContain(`Employee ${CODE} was created`);
       expect(r.stderr).toContain('not a UUID');
@@ -185,13 +186,13 @@ describe('secret form values in every view (item 7)', () => {
   });
 
   it('piped too; --reveal shows them; the body sent carries the real values', async () => {
-    const dry = await runCli(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '--dry-run'], { env: sbx.env });
+    const dry = await runMain(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '--dry-run'], { env: sbx.env });
     expectCode(dry, 0);
     noSecret(dry.stdout + dry.stderr);
-    const shown = await runCli(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '--dry-run', '--reveal'], { env: sbx.env });
+    const shown = await runMain(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '--dry-run', '--reveal'], { env: sbx.env });
     for (const s of SECRETS) expect(shown.stdout).toContain(s);
     const before = sbx.sandbox.requests.length;
-    const made = await runCli(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '-o', 'json'], { env: sbx.env });
+    const made = await runMain(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '-o', 'json'], { env: sbx.env });
     expectCode(made, 0);
     const sent = sbx.sandbox.requests.slice(before).filter((q) => q.method !== 'GET');
     expect(sent.map((q) => q.method)).toEqual(['POST', 'PATCH']);

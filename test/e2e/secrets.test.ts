@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, ROOT, runCli, spawnCli, tempDir, waitFor, type CliResult } from '../helpers/cli.js';
+import { isolatedEnv, ROOT, spawnCli, tempDir, waitFor, type CliResult } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let sandbox: Sandbox;
 let home: ReturnType<typeof tempDir>;
@@ -43,7 +44,7 @@ function expectNoSecret(text: string, where: string): void {
 }
 
 async function run(args: string[], opts: { input?: string; extraEnv?: Record<string, string | undefined> } = {}): Promise<CliResult> {
-  const r = await runCli(['--debug', ...args], { env: { ...env, ...opts.extraEnv }, input: opts.input });
+  const r = await runMain(['--debug', ...args], { env: { ...env, ...opts.extraEnv }, input: opts.input });
   transcript.push({ args: args.join(' '), out: r.stdout + r.stderr });
   expectNoSecret(r.stdout, `stdout of ${args.join(' ')}`);
   expectNoSecret(r.stderr, `stderr of ${args.join(' ')}`);
