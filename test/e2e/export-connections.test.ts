@@ -8,7 +8,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const TOTAL = 200;
 const SIZE = 10;
@@ -52,7 +53,7 @@ afterAll(async () => {
 
 it('keeps --concurrency requests in flight over as many kept connections', async () => {
   const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: 'test-token-1234' });
-  const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--page-size', String(SIZE), '--concurrency', '4'], { env, timeoutMs: 30_000 });
+  const r = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--page-size', String(SIZE), '--concurrency', '4'], { env, timeoutMs: 30_000 });
   expect(r.code).toBe(0);
   expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(TOTAL);
   expect(maxInFlight).toBe(4);

@@ -10,6 +10,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BIN, expectCode, isolatedEnv, ROOT, runCli, spawnCli, tempDir, waitFor, type CliResult } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -203,7 +204,7 @@ describe('stale locks of the spool and the bulk journal (20.4)', () => {
 });
 
 describe('a damaged config file is named, not called a bug (20.9)', () => {
-  const login = (env: NodeJS.ProcessEnv) => runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: 'token-abcdefgh-1234\n' });
+  const login = (env: NodeJS.ProcessEnv) => runMain(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: 'token-abcdefgh-1234\n' });
   const cases: { name: string; content: string; args: string[]; what: RegExp }[] = [
     { name: 'empty file, auth status', content: '', args: ['auth', 'status', '-o', 'table'], what: /is damaged: it is empty/ },
     { name: 'empty file, employees list', content: '  \n', args: ['employees', 'list'], what: /is damaged: it is empty/ },
@@ -221,7 +222,7 @@ describe('a damaged config file is named, not called a bug (20.9)', () => {
       const env = freshEnv();
       mkdirSync(cfgDir(env), { recursive: true, mode: 0o700 });
       writeFileSync(cfgFile(env), c.content, { mode: 0o600 });
-      const r = await runCli(c.args, { env });
+      const r = await runMain(c.args, { env });
       expectCode(r, 1);
       const text = errorText(r.stderr);
       expect(text).toContain(`The config file ${cfgFile(env)} is damaged`);
@@ -231,7 +232,7 @@ describe('a damaged config file is named, not called a bug (20.9)', () => {
       expect(r.stdout + r.stderr).not.toContain('tok-secret-9');
       expect(readFileSync(cfgFile(env), 'utf8')).toBe(c.content); // left as it was
       // doctor says the same.
-      const doctor = await runCli(['doctor', '-o', 'json'], { env });
+      const doctor = await runMain(['doctor', '-o', 'json'], { env });
       expect(doctorConfig(doctor.stdout)).toMatch(c.what);
     });
   }

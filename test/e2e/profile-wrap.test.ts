@@ -6,7 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasScript } from '../helpers/pty.js';
-import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { wcswidth } from '../helpers/wcwidth.js';
 
 const ID = '5e1f0000-0000-4000-8000-000000000025';
@@ -78,7 +79,7 @@ describe.skipIf(!hasScript)('profile get on a terminal', () => {
   });
 
   it('piped: one line per value, whatever its width', async () => {
-    const r = await runCli(['profile', 'get', ID, 'personal', '-o', 'table'], { env: env() });
+    const r = await runMain(['profile', 'get', ID, 'personal', '-o', 'table'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     for (const v of Object.values(PERSONAL)) expect(r.stdout.split('\n').some((l) => l.endsWith(v))).toBe(true);
   });

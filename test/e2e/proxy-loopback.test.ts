@@ -6,7 +6,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let env: NodeJS.ProcessEnv;
 let close: () => Promise<void>;
@@ -44,7 +45,7 @@ describe('loopback is reached directly, whatever the proxy settings', () => {
     ['the embedded --sandbox', ['--sandbox'], {}],
   ])('%s: the command works and the proxy receives nothing', async (_name, pre, extra) => {
     received.length = 0;
-    const r = await runCli([...pre, 'employees', 'list', '-o', 'json', '--page-size', '2'], { env: proxied(extra) });
+    const r = await runMain([...pre, 'employees', 'list', '-o', 'json', '--page-size', '2'], { env: proxied(extra) });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { data: unknown[] }).data).toHaveLength(2);
     expect(Buffer.concat(received).toString('latin1')).toBe('');
@@ -52,7 +53,7 @@ describe('loopback is reached directly, whatever the proxy settings', () => {
 
   it('a profile check on loopback (auth status) does not send the token to the proxy either', async () => {
     received.length = 0;
-    const r = await runCli(['auth', 'status', '-o', 'json'], { env: proxied() });
+    const r = await runMain(['auth', 'status', '-o', 'json'], { env: proxied() });
     expect(r.code, r.stderr).toBe(0);
     expect(Buffer.concat(received).toString('latin1')).not.toContain(env.PARTNER_TOKEN!);
     expect(received).toHaveLength(0);

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { MIN_SECRET_RUN, secretForms } from '../../src/api/redact.js';
 
 const TOKEN = 'pk_live_7Hq2Zx9WmR4tLc8VbN3sKd6YfJ1gPa5EuQ0oXi';
@@ -29,7 +30,7 @@ afterAll(async () => {
 describe('doctor never prints an echo of the token', () => {
   it('table and json output: the refused-token check shows the masked tail only', async () => {
     for (const args of [['doctor'], ['doctor', '-o', 'json']]) {
-      const r = await runCli(args, { env: isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: TOKEN }) });
+      const r = await runMain(args, { env: isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: TOKEN }) });
       const all = r.stdout + r.stderr;
       expect(r.code).toBe(3);
       expect(all).toMatch(/unknown token \*\*\*/);

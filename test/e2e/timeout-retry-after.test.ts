@@ -4,7 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let server: Server;
 let base: string;
@@ -38,7 +39,7 @@ describe('a Retry-After past --timeout', () => {
     requests = 0;
     const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: base, PARTNER_TOKEN: 'tok-retry-after-01' });
     // The spawn's own limit (15 s) is far below what the old policy took (241 s).
-    const r = await runCli(['employees', 'list', '--all', '-o', 'csv', '--timeout', '5'], { env, timeoutMs: 15_000 });
+    const r = await runMain(['employees', 'list', '--all', '-o', 'csv', '--timeout', '5'], { env, timeoutMs: 15_000 });
     expect(r.signal).toBeNull();
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/^Error: Too many requests; the server asked to come back in /);
