@@ -13,10 +13,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { AuditEntryView as Entry } from '../../src/audit/read.js';
-import { BIN, expectCode, isolatedEnv, ROOT, runOnTerminal, sandboxEnv, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
+import { BIN, expectCode, isolatedEnv, ROOT, runOnTerminal, sandboxEnv, spawnCli, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
-
+import { waitFor } from '../helpers/wait-for.js';
 
 const DEU = 'Acme Deutschland GmbH';
 const SWE = 'Acme Sverige AB';

@@ -6,8 +6,9 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, tempDir, waitFor } from '../helpers/cli.js';
+import { BIN, isolatedEnv, ROOT, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const EMPLOYEES = 2000;
 let dir: { path: string; cleanup: () => void };
@@ -93,7 +94,7 @@ describe('sandbox start --drift-rate', () => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     try {
-      await waitFor(() => /listening on (http:\/\/\S+)/.test(out) && /Acme Corporation token:\s+\S+/.test(out), 15_000);
+      await waitFor(() => /listening on (http:\/\/\S+)/.test(out) && /Acme Corporation token:\s+\S+/.test(out), { timeoutMs: 15_000 });
       const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
       const token = /Acme Corporation token:\s+(\S+)/.exec(out)![1]!;
       const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: token });

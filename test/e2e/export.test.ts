@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BIN, isolatedEnv, ROOT, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const EMPLOYEES = 3000;
 let sandbox: Sandbox;
@@ -23,13 +24,6 @@ afterAll(async () => {
   dir?.cleanup();
 });
 
-const until = async (cond: () => boolean, timeoutMs = 10_000) => {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe('employees list --all at scale', () => {
   it('prints the same bytes in the same order with --concurrency 1 and 8', async () => {
@@ -105,7 +99,7 @@ describe('--output-file', () => {
         env: { ...env, PARTNER_BASE_URL: down.url },
         timeoutMs: 60_000,
       });
-      await until(() => down.requests.length >= 4);
+      await waitFor(() => down.requests.length >= 4, { what: '4 requests to the failing server' });
       expect(readdirSync(d).some((f) => f.endsWith('.tmp'))).toBe(true);
       await down.close();
       const res = await run;
@@ -143,7 +137,7 @@ describe('--output-file', () => {
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      await until(() => slow.requests.length >= 3 && readdirSync(d).some((f) => f.endsWith('.tmp')));
+      await waitFor(() => slow.requests.length >= 3 && readdirSync(d).some((f) => f.endsWith('.tmp')), { what: '3 requests and a .tmp file' });
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       expect(stderr).toContain('Interrupted');

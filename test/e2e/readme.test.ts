@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, ROOT, isolatedEnv, tempDir, waitFor } from '../helpers/cli.js';
+import { BIN, ROOT, isolatedEnv, tempDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 interface Command {
   line: string;

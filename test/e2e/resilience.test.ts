@@ -2,9 +2,10 @@ import { createServer, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
+import { isolatedEnv, runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { closedPort, listenOnLoopback, type Listening } from '../helpers/loopback-server.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;

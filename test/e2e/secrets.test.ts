@@ -6,8 +6,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, ROOT, spawnCli, tempDir, waitFor, type CliResult } from '../helpers/cli.js';
+import { isolatedEnv, ROOT, spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let sandbox: Sandbox;
 let home: ReturnType<typeof tempDir>;

@@ -6,7 +6,7 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /** Answers one request; `body` is the request's body, read whole. */
-export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
 export interface Received {
   method: string;

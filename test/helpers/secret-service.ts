@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from './wait-for.js';
 
 const TOOLS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon'];
 
@@ -59,11 +60,8 @@ export async function startSecretService(dir: string, password = 'test-keyring-p
       children.push(keyring);
       keyring.stdin!.end(pw ?? '');
       // Ready when it owns org.freedesktop.secrets on the bus.
-      const until = Date.now() + 10_000;
-      while (!/boolean true/.test(dbusSend(['--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets']).stdout ?? '')) {
-        if (Date.now() > until) throw new Error('gnome-keyring-daemon did not appear on the bus within 10 s');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const owned = () => /boolean true/.test(dbusSend(['--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets']).stdout ?? '');
+      await waitFor(owned, { what: 'gnome-keyring-daemon on the bus', intervalMs: 50 });
     },
     async stopKeyring() {
       if (keyring) await kill(keyring);
