@@ -1,10 +1,10 @@
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, runOnTerminal, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { closedPort } from '../helpers/loopback-server.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -143,10 +143,7 @@ describe('partner doctor', () => {
 
   it('a valid base URL nobody answers on fails (it is tried, not just parsed): exit 1, token and keys not checked', async () => {
     // A loopback port that was free a moment ago: connections are refused.
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise<void>((r) => probe.close(() => r()));
+    const port = await closedPort();
     const url = `http://127.0.0.1:${port}`;
     const r = await runMain(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: url, PARTNER_TOKEN: 'tok-unreachable-1234' }), timeoutMs: 30_000 });
     expect(r.code, r.stdout + r.stderr).toBe(1);

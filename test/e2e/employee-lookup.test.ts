@@ -4,12 +4,12 @@
 // employeeCode filter (it always lists ACME-00001 and ACME-00002), nothing is
 // ever read from or written to an employee the user did not name.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectCode, isolatedEnv, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const A1 = { id: 'aaaaaaaa-0000-4000-8000-000000000001', employeeCode: 'ACME-00001', employeeId: 'ACME-00001', fullName: 'Ada One', entity: 'Acme Ltd' };
 const A2 = { id: 'aaaaaaaa-0000-4000-8000-000000000002', employeeCode: 'ACME-00002', employeeId: 'ACME-00002', fullName: 'Bo Two', entity: 'Acme Ltd' };
@@ -42,15 +42,14 @@ beforeAll(async () => {
       send(404, { code: 'NOT_FOUND', message: 'no such route' });
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const serverAt = await listenOnLoopback(server);
   dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, PARTNER_TOKEN: 'lookup-test-token' });
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: serverAt.url, PARTNER_TOKEN: 'lookup-test-token' });
   writeFileSync(join(dir.path, 'patch.json'), JSON.stringify({ customFields: { costCenter: 'CC-1' } }));
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await closeServer(server);
   dir.cleanup();
 });
 

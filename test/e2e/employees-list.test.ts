@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -263,8 +263,8 @@ describe('a server other than the sandbox', () => {
         }),
       );
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const serverAt = await listenOnLoopback(server);
+    url = serverAt.url;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
@@ -324,9 +324,9 @@ describe('what an API command loads', () => {
         res.writeHead(answer.status, { 'content-type': 'application/json' }).end((await answer.text()).replace('"Priya Singh"', '"Zoe\u0308 Priya Singh"'));
       });
     });
-    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    const proxyAt = await listenOnLoopback(proxy);
     try {
-      const marks = await runCli(['employees', 'list', '-o', 'table'], { env: { ...probed, PARTNER_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
+      const marks = await runCli(['employees', 'list', '-o', 'table'], { env: { ...probed, PARTNER_BASE_URL: proxyAt.url } });
       expect(marks.code, marks.stderr).toBe(0);
       expect(marks.stdout).toContain('Zoe\u0308 Priya Singh');
       expect(marks.stderr).toMatch(/^segmenters: 2$/m);

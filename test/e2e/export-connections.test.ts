@@ -6,10 +6,10 @@
 // the spare the client allows, one more: it reuses a connection only after a
 // turn of the event loop.)
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 const TOTAL = 200;
 const SIZE = 10;
@@ -39,8 +39,8 @@ beforeAll(async () => {
       res.end(body);
     }, 30);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  url = serverAt.url;
 });
 
 afterAll(async () => {

@@ -4,12 +4,12 @@
 // when a page cannot be had, the error says which page, how many rows were
 // already written, and that an --output-file was left untouched.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 const TOTAL = 500;
 const SIZE = 100;
@@ -45,9 +45,9 @@ async function fakeApi(respond: Respond): Promise<{ url: string; seen: Seen[]; c
     seen.push({ page, range: req.headers.range });
     respond(page, seen.filter((s) => s.page === page).length, req, res);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const serverAt = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: serverAt.url,
     seen,
     close: () =>
       new Promise<void>((r) => {

@@ -4,7 +4,6 @@
 // pipe, MCP) with the body sent unchanged, and a server whose answers give
 // the employee id "..". The servers are loopback (port 0) or the sandbox.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { BIN, expectCode, isolatedEnv, runOnTerminal, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
 import { hasScript } from '../helpers/pty.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const DEU = 'Acme Deutschland GmbH';
 const VALUES = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/forms/deu-values.json'), 'utf8')) as Record<string, Record<string, unknown>>;
@@ -50,15 +50,14 @@ beforeAll(async () => {
       return json(404, JSON.stringify({ code: 'NOT_FOUND', message: `no route ${u.pathname}` }));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const serverAt = await listenOnLoopback(server);
   dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, PARTNER_TOKEN: 'tok_hostile_0123456789' });
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: serverAt.url, PARTNER_TOKEN: 'tok_hostile_0123456789' });
   valuesFile = join(dir.path, 'values.json');
   writeFileSync(valuesFile, JSON.stringify({ personal: { firstName: 'Ada' } }));
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 
@@ -133,19 +132,18 @@ describe('an employee id ".." in an answer (item 8)', () => {
         res.writeHead(500).end();
       });
     });
-    await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
+    const localAt = await listenOnLoopback(local);
     try {
       seen = [];
       const file = join(dir.path, 'with-dynamic.json');
       writeFileSync(file, JSON.stringify({ personal: { firstName: 'Ada' }, legal: { note: 'x' } }));
-      const r = await runMain(['gp', 'create', '--entity', 'Good', '--from-file', file, '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${(local.address() as AddressInfo).port}` } });
+      const r = await runMain(['gp', 'create', '--entity', 'Good', '--from-file', file, '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: localAt.url } });
       expectCode(r, 1);
       expect(r.stderr).toContain(`Employee ${CODE} was created`);
       expect(r.stderr).toContain('not a UUID');
       expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /v1/employees/dynamic-details/schema', 'POST /v1/employees/gp-employments']);
     } finally {
-      local.closeAllConnections();
-      await new Promise<void>((r) => local.close(() => r()));
+      await closeServer(local);
     }
   });
 

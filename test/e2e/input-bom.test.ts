@@ -3,13 +3,13 @@
 // exact bytes of the JSON without it). A UTF-16 file (Notepad's "Unicode",
 // PowerShell 5's Out-File) is refused, naming what it is, with nothing sent.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { expectCode, isolatedEnv, sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const BODY = '{"personal":{"firstName":"Zoé","lastName":"علی\u200cرضا"}}';
@@ -43,14 +43,13 @@ beforeAll(async () => {
       res.writeHead(created ? 201 : 200, { 'content-type': 'application/json' }).end(created ? '{"id":"7a1f0000-0000-4000-8000-000000000001","employeeCode":"BOM-1"}' : '{}');
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  url = serverAt.url;
   dir = tempDir();
   env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: 'test-token' });
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 

@@ -5,13 +5,13 @@
 // is not valid UTF-8 is refused with the request and byte offset, and nothing
 // partial is written as if complete.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasScript } from '../helpers/pty.js';
 import { expectCode, isolatedEnv, runOnTerminal, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 const uuid = (i: number) => `7a1f0000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const employee = (i: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ id: uuid(i), employeeCode: `IN-${i}`, fullName: `Person ${i}`, status: 'ACTIVE', ...extra });
@@ -65,9 +65,9 @@ async function api(latin1Page?: number): Promise<Api> {
     }
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const serverAt = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: serverAt.url,
     seen,
     close: () =>
       new Promise<void>((r) => {

@@ -17,6 +17,7 @@ import { runMain } from '../helpers/main-in-process.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { employeeCreated } from '../unit/webhooks/helpers.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 const ENTITY = 'Acme Deutschland GmbH';
 
@@ -155,8 +156,8 @@ describe('sandbox emit', () => {
       req.resume();
       req.on('end', () => res.writeHead(200).end());
     });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    const to = `http://127.0.0.1:${(receiver.address() as import('node:net').AddressInfo).port}/`;
+    const receiverAt = await listenOnLoopback(receiver);
+    const to = `${receiverAt.url}/`;
     try {
       const json = await runMain(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to], { env });
       expect(json.code, json.stderr).toBe(0);
@@ -273,8 +274,8 @@ describe('webhook replay (a stream of outcomes through writeList)', () => {
       req.resume();
       req.on('end', () => res.writeHead(204).end());
     });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    to = `http://127.0.0.1:${(receiver.address() as import('node:net').AddressInfo).port}/hooks`;
+    const receiverAt = await listenOnLoopback(receiver);
+    to = `${receiverAt.url}/hooks`;
     spool = `${tmp}/spool`;
     // Two events kept by a receiver with --spool and no --forward-to.
     const l = spawnCli(['webhook', 'listen', '--spool', spool], { env, timeoutMs: 20_000 });

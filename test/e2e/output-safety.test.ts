@@ -11,6 +11,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BIN, isolatedEnv, ROOT, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -248,8 +249,8 @@ describe('hostile error bodies from a server', () => {
     it(`${name}: the error on stderr has no control bytes`, async () => {
       const { createServer } = await import('node:http');
       const server = createServer((_req, res) => res.writeHead(b.status, { 'content-type': b.type }).end(b.body));
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      const port = (server.address() as { port: number }).port;
+      const serverAt = await listenOnLoopback(server);
+      const port = serverAt.port;
       try {
         // The text block (-o table) and, piped, the JSON line (issue 12): neither carries control bytes.
         for (const format of [['-o', 'table'], []]) {
@@ -262,8 +263,7 @@ describe('hostile error bodies from a server', () => {
           expect(r.stderr).not.toMatch(/\n\s+at /);
         }
       } finally {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server.close(() => r()));
+        await closeServer(server);
       }
     });
   }

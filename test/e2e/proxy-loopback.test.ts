@@ -4,10 +4,10 @@
 // loopback server that records every connection, receives nothing (no
 // request, no CONNECT, no bearer token).
 import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 let env: NodeJS.ProcessEnv;
 let close: () => Promise<void>;
@@ -26,13 +26,13 @@ beforeAll(async () => {
     socket.on('data', () => socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n'));
     socket.on('error', () => undefined);
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const proxyAt = await listenOnLoopback(proxy);
+  proxyUrl = proxyAt.url;
 });
 
 afterAll(async () => {
   for (const s of sockets) s.destroy();
-  await new Promise<void>((r) => proxy.close(() => r()));
+  await closeServer(proxy);
   await close?.();
 });
 

@@ -2,10 +2,10 @@
 // 429 whose Retry-After asks for more than --timeout fails at once, saying
 // when the server asked to come back (before: four 60 s waits, 241 s).
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 let server: Server;
 let base: string;
@@ -19,14 +19,13 @@ beforeAll(async () => {
     res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
     res.end(JSON.stringify({ code: 'RATE_LIMITED', message: 'Too many requests' }));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  base = serverAt.url;
   dir = tempDir();
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 

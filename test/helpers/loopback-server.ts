@@ -112,3 +112,9 @@ export async function closedPort(): Promise<number> {
   await probe.close();
   return probe.port;
 }
+
+/** Closes a server a test made itself, ending its open connections (keep-alive ones too) first. */
+export function closeServer(server: NetServer): Promise<void> {
+  (server as Server).closeAllConnections?.();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+}

@@ -6,7 +6,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,6 +16,7 @@ import { deliveredSince } from '../../../src/webhooks/journal-tail.js';
 import { appendRecord, selectEvents } from '../../../src/webhooks/replay.js';
 import type { Verdict } from '../../../src/webhooks/verify.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
 
 const dirs: string[] = [];
 const spools: Spool[] = [];
@@ -49,12 +49,11 @@ beforeAll(async () => {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const serverAt = await listenOnLoopback(server);
+  url = `${serverAt.url}/`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
 });
 
 const open = async (dir: string, o: { maxAttempts?: number; onDelivery?: (a: DeliveryAttempt) => void } = {}) => {

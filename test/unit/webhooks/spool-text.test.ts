@@ -5,7 +5,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +18,7 @@ import { parseJsonExact } from '../../../src/json/parse-exact.js';
 import { stringifyExact } from '../../../src/json/stringify-exact.js';
 import { b64, ecKey, signBytes, signEs, employeeCreated } from './helpers.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
 
 let server: Server;
 let target = '';
@@ -32,12 +32,11 @@ beforeAll(async () => {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const serverAt = await listenOnLoopback(server);
+  target = `${serverAt.url}/hooks`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
 });
 const dirs: string[] = [];
 const spools: Spool[] = [];

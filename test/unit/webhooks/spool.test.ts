@@ -6,7 +6,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,6 +13,7 @@ import { openSpool, readJournal, SpoolError, type Spool } from '../../../src/web
 import { DedupeWindow, payloadDigest } from '../../../src/webhooks/forward.js';
 import type { Verdict } from '../../../src/webhooks/verify.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
 
 const dirs: string[] = [];
 const spools: Spool[] = [];
@@ -106,12 +106,11 @@ beforeAll(async () => {
       res.writeHead(status).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const serverAt = await listenOnLoopback(server);
+  target = `${serverAt.url}/hooks`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
 });
 afterEach(() => {
   hits.splice(0);
@@ -243,13 +242,12 @@ describe('spool delivery: several forwards in flight', () => {
         held.push({ code: p.data.employeeCode, n: p.data.n, id: String(req.headers['x-partner-event-id']), redelivery: req.headers['x-partner-redelivery'] as string | undefined, release: (status) => res.writeHead(status).end() });
       });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const serverAt = await listenOnLoopback(server);
     return {
       held,
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+      url: `${serverAt.url}/hooks`,
       close: async () => {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server.close(() => r()));
+        await closeServer(server);
       },
     };
   }
