@@ -229,7 +229,7 @@ describe.skipIf(!hasScript)('the gp create wizard under a pseudo-terminal', () =
         await p.answer(/First name/, 'Ada\r');
         await p.answer(/Middle name/, '\r');
         await waitFor(() => /Last name/.test(p.out), { timeoutMs: 15_000 });
-        await waitFor(() => existsSync(draftsDir()) && readdirSync(draftsDir()).length > 0, { timeoutMs: 5_000 });
+        await waitFor(() => existsSync(draftsDir()) && readdirSync(draftsDir()).length > 0, { what: 'a draft saved' });
         const t0 = Date.now();
         if (how === 'the Ctrl-C key') p.child.stdin!.write('\x03');
         else process.kill(p.cliPid(), how);
@@ -301,7 +301,7 @@ describe.skipIf(!hasScript)('the terminal closes (SIGHUP from the kernel)', () =
       await p.answer(/First name/, 'Grace\r');
       await p.answer(/Middle name/, '\r');
       await waitFor(() => /Last name/.test(p.out), { timeoutMs: 15_000 });
-      await waitFor(() => existsSync(drafts) && readdirSync(drafts).length > 0, { timeoutMs: 5_000 });
+      await waitFor(() => existsSync(drafts) && readdirSync(drafts).length > 0, { what: 'a draft saved' });
       const pid = p.cliPid();
       const t0 = Date.now();
       p.child.kill('SIGKILL');

@@ -220,8 +220,8 @@ describe('webhook payloads with escape sequences', () => {
       // A forged one too: its rejection line must be clean as well.
       const forged = `${jws.split('.')[0]}.${Buffer.from(JSON.stringify(hostilePayload()) + ' ').toString('base64url')}.${jws.split('.')[2]}`;
       expect((await fetch(url, { method: 'POST', body: forged })).status).toBe(401);
-      await waitFor(() => out.trim().split('\n').length >= 2 || /401/.test(err + out), { timeoutMs: 5_000 });
-      await waitFor(() => (out + err).includes('401'), { timeoutMs: 5_000 });
+      await waitFor(() => out.trim().split('\n').length >= 2 || /401/.test(err + out), { what: 'two event lines or the 401' });
+      await waitFor(() => (out + err).includes('401'), { what: 'the 401 line' });
       expect(out).toContain('EMPLOYEE_UPDATED');
       expect(out).not.toMatch(CONTROL);
       expect(err).not.toMatch(CONTROL);
