@@ -13,10 +13,10 @@ export default defineConfig({
     // Two cores in CI: one file per core. The files that still spawn the CLI spend most of their
     // time in those children, which need the cores too; more workers only add contention.
     maxWorkers: 2,
-    // A test that fails gets one second run. The e2e tests run real processes, servers and
-    // pseudo-terminals on a shared 2-core machine, where a busy moment can miss a bound that
-    // holds with room to spare otherwise; a test that fails twice fails. (Timing goals are
-    // benchmarks, never tests: this is about waits, not speed.)
-    retry: 1,
+    // Hermetic: HOME, the XDG directories and the passwd home point into one temporary directory
+    // of the run, and the run fails if partner's directories under the real home change
+    // (test/setup/global.ts). No retry: a flaky test is fixed or removed, never run twice.
+    globalSetup: ['test/setup/global.ts'],
+    setupFiles: ['test/setup/worker.ts'],
   },
 });

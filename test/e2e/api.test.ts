@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
 
 let env: NodeJS.ProcessEnv;
@@ -20,7 +21,7 @@ afterAll(async () => {
   await close?.();
 });
 
-const api = (args: string[], e = env, input?: string) => runCli(['api', ...args], { env: e, timeoutMs: 15_000, input });
+const api = (args: string[], e = env, input?: string) => runMain(['api', ...args], { env: e, timeoutMs: 15_000, input });
 
 describe('partner api against the sandbox', () => {
   it('prints one page as the API answered it, with -f as query parameters', async () => {
@@ -101,7 +102,7 @@ describe('partner api against the sandbox', () => {
   it('works with --sandbox and no account', async () => {
     const d = tempDir();
     try {
-      const r = await runCli(['--sandbox', 'api', '/v1/employees', '-f', 'pageSize=2', '--jq', '.data | length'], { env: isolatedEnv(d.path), timeoutMs: 15_000 });
+      const r = await runMain(['--sandbox', 'api', '/v1/employees', '-f', 'pageSize=2', '--jq', '.data | length'], { env: isolatedEnv(d.path), timeoutMs: 15_000 });
       expect(r.code).toBe(0);
       expect(r.stdout.trim()).toBe('2');
     } finally {

@@ -13,9 +13,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { AuditEntryView as Entry } from '../../src/audit/read.js';
-import { BIN, expectCode, isolatedEnv, ROOT, runCli, runOnTerminal, sandboxEnv, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
+import { BIN, expectCode, isolatedEnv, ROOT, runOnTerminal, sandboxEnv, spawnCli, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
-
+import { waitFor } from '../helpers/wait-for.js';
 
 const DEU = 'Acme Deutschland GmbH';
 const SWE = 'Acme Sverige AB';
@@ -39,7 +40,7 @@ const logFile = (e: NodeJS.ProcessEnv = env) => join(e.PARTNER_STATE_DIR!, 'audi
 const logText = (e: NodeJS.ProcessEnv = env) => readFileSync(logFile(e), 'utf8');
 
 async function entries(e: NodeJS.ProcessEnv = env, extra: string[] = []): Promise<Entry[]> {
-  const r = await runCli(['audit', 'list', '-o', 'json', ...extra], { env: e });
+  const r = await runMain(['audit', 'list', '-o', 'json', ...extra], { env: e });
   expectCode(r, 0);
   return JSON.parse(r.stdout) as Entry[];
 }
@@ -71,7 +72,7 @@ describe('the audit log records every write, before it is sent and when it is an
   it('gp create: the POST (201, the new employee) and its PATCH (204), with who, where and which command', async () => {
     const before = (await entries().catch(() => [])).length;
     const reqs = sandbox.requests.length;
-    const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('first'), '-o', 'json'], { env });
+    const r = await runMain(['gp', 'create', '--entity', DEU, '--from-file', freshValues('first'), '-o', 'json'], { env });
     expectCode(r, 0);
     const created = JSON.parse(r.stdout) as { id: string };
     const got = await since(before);
@@ -93,13 +94,13 @@ describe('the audit log records every write, before it is sent and when it is an
   });
 
   it('dynamic-details submit: the PATCH, the employee it concerns', async () => {
-    const made = JSON.parse((await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('dyn'), '-o', 'json'], { env })).stdout) as { id: string };
+    const made = JSON.parse((await runMain(['gp', 'create', '--entity', DEU, '--from-file', freshValues('dyn'), '-o', 'json'], { env })).stdout) as { id: string };
     const v = JSON.parse(readFileSync(valuesPath, 'utf8')) as { legal: unknown; customFields: unknown };
     const body = join(dir, 'dyn.json');
     writeFileSync(body, JSON.stringify({ legal: v.legal, customFields: v.customFields }));
     const before = (await entries()).length;
     const reqs = sandbox.requests.length;
-    const r = await runCli(['dynamic-details', 'submit', made.id, '--body-file', body, '--yes'], { env });
+    const r = await runMain(['dynamic-details', 'submit', made.id, '--body-file', body, '--yes'], { env });
     expectCode(r, 0);
     const got = await since(before);
     expect(got.map((e) => ({ method: e.method, path: e.path, status: e.status }))).toEqual(writesFrom(reqs));
@@ -108,7 +109,7 @@ describe('the audit log records every write, before it is sent and when it is an
   });
 
   it('gp create --from-csv: one POST and one PATCH per row, each row its own employee', async () => {
-    const t = await runCli(['gp', 'template', '--entity', SWE, '-o', 'csv'], { env });
+    const t = await runMain(['gp', 'template', '--entity', SWE, '-o', 'csv'], { env });
     const header = (parseCsv(t.stdout) as string[][])[0]!;
     const row = (i: number): Record<string, string> => ({
       'personal.firstName': `Audit${i}`, 'personal.lastName': 'Bulkrow', 'personal.dateOfBirth': '1990-01-01', 'personal.gender': 'Female',
@@ -121,7 +122,7 @@ describe('the audit log records every write, before it is sent and when it is an
     writeFileSync(file, `${lines.join('\n')}\n`);
     const before = (await entries()).length;
     const reqs = sandbox.requests.length;
-    const r = await runCli(['gp', 'create', '--entity', SWE, '--from-csv', file], { env });
+    const r = await runMain(['gp', 'create', '--entity', SWE, '--from-csv', file], { env });
     expectCode(r, 0);
     const got = await since(before);
     const sent = writesFrom(reqs);
@@ -137,10 +138,10 @@ describe('the audit log records every write, before it is sent and when it is an
   it('partner api -X POST: the path without its query string, the status and correlation id; a GET is not recorded', async () => {
     const e = isolatedEnv(dir, { PARTNER_BASE_URL: server.url, PARTNER_TOKEN: 'pk_test_AuditApi9Zx2WmR4tLc8' , PARTNER_STATE_DIR: join(dir, 'state-api') });
     server.queue.push((_q, res) => res.writeHead(422, { 'content-type': 'application/json', 'x-correlation-id': 'corr-42' }).end('{"message":"no"}'));
-    const r = await runCli(['api', '-X', 'POST', '/v1/things?secretQuery=v1', '-F', 'name=Zoé Private'], { env: e });
+    const r = await runMain(['api', '-X', 'POST', '/v1/things?secretQuery=v1', '-F', 'name=Zoé Private'], { env: e });
     expect(r.code).not.toBe(0);
     server.queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-    expectCode(await runCli(['api', '/v1/employees'], { env: e }), 0);
+    expectCode(await runMain(['api', '/v1/employees'], { env: e }), 0);
     const got = await entries(e);
     expect(got.map((x) => [x.method, x.path, x.status, x.correlationId, x.outcome, x.command])).toEqual([['POST', '/v1/things', 422, 'corr-42', 'answered', 'partner api']]);
     const text = logText(e);
@@ -184,7 +185,7 @@ describe('the audit log records every write, before it is sent and when it is an
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ method: 'DELETE', path: '/v1/employees/3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a', employee: '3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a', outcome: 'unknown', status: null, answeredAt: null, command: 'partner api' });
     // The table says so too.
-    const table = await runCli(['audit', 'list', '-o', 'table'], { env: e });
+    const table = await runMain(['audit', 'list', '-o', 'table'], { env: e });
     expect(table.stdout).toMatch(/ unknown +DELETE +3f2b8c1e-9d4a-4c6e-8b7f-2a1d5e9c0b3a +api +- /);
   });
 });
@@ -193,16 +194,16 @@ describe('partner audit list', () => {
   it('JSON, NDJSON, CSV and a table on a terminal; --since; -q the ids', async () => {
     const all = await entries();
     expect(all.length).toBeGreaterThan(0);
-    const nd = await runCli(['audit', 'list', '-o', 'ndjson'], { env });
+    const nd = await runMain(['audit', 'list', '-o', 'ndjson'], { env });
     expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as Entry)).toEqual(all);
-    const csv = parseCsv((await runCli(['audit', 'list', '-o', 'csv'], { env })).stdout, { columns: true }) as Record<string, string>[];
+    const csv = parseCsv((await runMain(['audit', 'list', '-o', 'csv'], { env })).stdout, { columns: true }) as Record<string, string>[];
     expect(csv.map((r) => r.id)).toEqual(all.map((e) => e.id));
     expect(Object.keys(csv[0]!)).toEqual(['time', 'outcome', 'method', 'path', 'employee', 'employeeCode', 'status', 'correlationId', 'error', 'profile', 'baseUrl', 'command', 'user', 'pid', 'id', 'answeredAt']);
-    const q = await runCli(['audit', 'list', '-q'], { env });
+    const q = await runMain(['audit', 'list', '-q'], { env });
     expect(q.stdout.trim().split('\n')).toEqual(all.map((e) => e.id));
     expect(await entries(env, ['--since', '1h'])).toEqual(all);
     expect(await entries(env, ['--since', '2999-01-01'])).toEqual([]);
-    const bad = await runCli(['audit', 'list', '--since', 'yesterday'], { env });
+    const bad = await runMain(['audit', 'list', '--since', 'yesterday'], { env });
     expectCode(bad, 2);
     expect(bad.stderr).toMatch(/--since must be a duration like 24h/);
     // Who, what, whom: the employee's code (a create's answer names it), the command, the status; the path when there is room.
@@ -218,7 +219,7 @@ describe('partner audit list', () => {
     expect(narrow).toMatch(/^TIME +OUTCOME +METHOD +EMPLOYEE +COMMAND +STATUS/m);
     expect(narrow).toMatch(new RegExp(`^(just now|\\d+ min ago), \\d\\d:\\d\\d +answered +POST +${created.employeeCode} +gp create +201\\s*$`, 'm'));
     expect(narrow).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
-    const json = await runCli(['audit', 'list', '-o', 'json'], { env: { ...env, TZ: 'Asia/Kolkata' } });
+    const json = await runMain(['audit', 'list', '-o', 'json'], { env: { ...env, TZ: 'Asia/Kolkata' } });
     for (const e of JSON.parse(json.stdout) as Entry[]) expect(e.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
   });
 
@@ -240,12 +241,12 @@ describe('turned off per profile', () => {
       mkdirSync(e.PARTNER_CONFIG_DIR!, { mode: 0o700 });
       writeFileSync(join(e.PARTNER_CONFIG_DIR!, 'config.json'), JSON.stringify({ activeProfile: 'quiet', profiles: { quiet: { baseUrl: sandbox.url, token: sandbox.tokens.companyA, audit: false } } }), { mode: 0o600 });
       const reqs = sandbox.requests.length;
-      expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('off')], { env: e }), 0);
+      expectCode(await runMain(['gp', 'create', '--entity', DEU, '--from-file', freshValues('off')], { env: e }), 0);
       expect(writesFrom(reqs).length).toBe(2);
       expect(readdirSync(d.path)).not.toContain('state');
       // The same profile with the log on records them.
       writeFileSync(join(e.PARTNER_CONFIG_DIR!, 'config.json'), JSON.stringify({ activeProfile: 'quiet', profiles: { quiet: { baseUrl: sandbox.url, token: sandbox.tokens.companyA } } }), { mode: 0o600 });
-      expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('on')], { env: e }), 0);
+      expectCode(await runMain(['gp', 'create', '--entity', DEU, '--from-file', freshValues('on')], { env: e }), 0);
       expect((await entries(e)).map((x) => [x.method, x.profile])).toEqual([['POST', 'quiet'], ['PATCH', 'quiet']]);
     } finally {
       d.cleanup();
@@ -256,22 +257,22 @@ describe('turned off per profile', () => {
     const d = tempDir();
     try {
       const e = isolatedEnv(d.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
-      expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('cut-1')], { env: e }), 0);
+      expectCode(await runMain(['gp', 'create', '--entity', DEU, '--from-file', freshValues('cut-1')], { env: e }), 0);
       // What a full disk leaves: a "sent" record without its end and without a newline.
       const cut = '{"v":1,"id":"0123456789abcdef","event":"sent","time":"2026-11-28T01:0';
       writeFileSync(logFile(e), cut, { flag: 'a' });
-      expectCode(await runCli(['gp', 'create', '--entity', DEU, '--from-file', freshValues('cut-2')], { env: e }), 0);
+      expectCode(await runMain(['gp', 'create', '--entity', DEU, '--from-file', freshValues('cut-2')], { env: e }), 0);
       // The log holds whole lines only; the cut record is kept aside.
       for (const l of logText(e).trimEnd().split('\n')) expect(() => JSON.parse(l)).not.toThrow();
       const aside = readFileSync(join(e.PARTNER_STATE_DIR!, 'audit.cut.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { bytes: string });
       expect(aside.map((a) => Buffer.from(a.bytes, 'base64').toString())).toEqual([cut]);
-      const r = await runCli(['audit', 'list', '-o', 'json'], { env: e });
+      const r = await runMain(['audit', 'list', '-o', 'json'], { env: e });
       expectCode(r, 0);
       expect((JSON.parse(r.stdout) as Entry[]).map((x) => [x.method, x.outcome])).toEqual([['POST', 'answered'], ['PATCH', 'answered'], ['POST', 'answered'], ['PATCH', 'answered']]);
       expect(r.stderr).toMatch(/1 cut record was set aside in .*audit\.cut\.ndjson/);
       // A damaged line in the log itself: every whole record still listed, and the count said.
       writeFileSync(logFile(e), 'not a record\n', { flag: 'a' });
-      const damaged = await runCli(['audit', 'list', '-o', 'json'], { env: e });
+      const damaged = await runMain(['audit', 'list', '-o', 'json'], { env: e });
       expect(JSON.parse(damaged.stdout)).toHaveLength(4);
       expect(damaged.stderr).toMatch(/1 line of the audit log could not be read/);
     } finally {
@@ -286,7 +287,7 @@ describe('turned off per profile', () => {
       // A file where the state directory should be.
       writeFileSync(join(d.path, 'state'), '');
       const reqs = sandbox.requests.length;
-      const r = await runCli(['gp', 'create', '--entity', DEU, '--from-file', valuesPath], { env: e });
+      const r = await runMain(['gp', 'create', '--entity', DEU, '--from-file', valuesPath], { env: e });
       expectCode(r, 1);
       expect(r.stderr).toMatch(/Cannot write the audit log .*the request was not sent/);
       expect(writesFrom(reqs)).toEqual([]);

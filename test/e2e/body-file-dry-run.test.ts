@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '../../src/forms/secrets.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const ACCOUNT = '123456789012';
 const PAN = 'PQRST6789K';
@@ -32,12 +33,12 @@ describe('gp create --body-file --dry-run', () => {
     const file = join(dir, 'create.json');
     writeFileSync(file, JSON.stringify(body));
     const before = writes();
-    const r = await runCli(['gp', 'create', '--body-file', file, '--dry-run'], { env });
+    const r = await runMain(['gp', 'create', '--body-file', file, '--dry-run'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain(ACCOUNT);
     expect(JSON.parse(r.stdout)).toEqual({ ...body, bank: { ...body.bank, accountNumber: SECRET_MASK } });
     expect(r.stderr).toMatch(/Dry run: nothing was sent\. Secret values \(Account number\) are shown as \*{8}; --reveal shows them\./);
-    const shown = await runCli(['gp', 'create', '--body-file', file, '--dry-run', '--reveal'], { env });
+    const shown = await runMain(['gp', 'create', '--body-file', file, '--dry-run', '--reveal'], { env });
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout)).toEqual(body);
     expect(writes()).toBe(before);
@@ -46,7 +47,7 @@ describe('gp create --body-file --dry-run', () => {
   it('without credentials (no form to read) shows the body as written and says nothing was masked', async () => {
     const file = join(dir, 'create-offline.json');
     writeFileSync(file, JSON.stringify(body));
-    const r = await runCli(['gp', 'create', '--body-file', file, '--dry-run'], { env: { ...env, PARTNER_TOKEN: undefined, PARTNER_BASE_URL: undefined } });
+    const r = await runMain(['gp', 'create', '--body-file', file, '--dry-run'], { env: { ...env, PARTNER_TOKEN: undefined, PARTNER_BASE_URL: undefined } });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(body);
     expect(r.stderr).toMatch(/Dry run: nothing was sent\. The entity's form could not be read, so no field is masked\./);
@@ -61,7 +62,7 @@ describe('dynamic-details submit --body-file --dry-run', () => {
     const patch = { legal: { pan: PAN, taxRegime: 'NEW', pfOptIn: false } };
     writeFileSync(file, JSON.stringify(patch));
     const before = writes();
-    const r = await runCli(['dynamic-details', 'submit', employee.employeeCode, '--body-file', file, '--dry-run'], { env });
+    const r = await runMain(['dynamic-details', 'submit', employee.employeeCode, '--body-file', file, '--dry-run'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain(PAN);
     expect(JSON.parse(r.stdout)).toEqual({ legal: { ...patch.legal, pan: SECRET_MASK } });

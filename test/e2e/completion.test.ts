@@ -6,7 +6,8 @@ import { buildProgram } from '../../src/program.js';
 import type { Runtime } from '../../src/program.js';
 import { testIO } from '../../src/io.js';
 import { COMPLETION_FILES, completionScript, SHELLS } from '../../src/completion/index.js';
-import { BIN, ROOT, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const TOKENS = ['tok-work-SECRET-111', 'tok-staging-SECRET-222'];
 let dir: ReturnType<typeof tempDir>;
@@ -44,21 +45,21 @@ describe('checked-in completion scripts', () => {
 
   it('`partner completion <shell>` prints the same scripts', async () => {
     for (const shell of SHELLS) {
-      const r = await runCli(['completion', shell], { env });
+      const r = await runMain(['completion', shell], { env });
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(readFileSync(join(ROOT, COMPLETION_FILES[shell]), 'utf8'));
     }
-    const bad = await runCli(['completion', 'powershell'], { env });
+    const bad = await runMain(['completion', 'powershell'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/bash, zsh, fish|Allowed choices/i);
   });
 
   it('`partner __complete profiles` prints profile names only, never tokens, and is hidden from help', async () => {
-    const r = await runCli(['__complete', 'profiles'], { env });
+    const r = await runMain(['__complete', 'profiles'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('acme-staging\nwork\n');
     for (const t of TOKENS) expect(r.stdout + r.stderr).not.toContain(t);
-    const help = await runCli(['--help'], { env });
+    const help = await runMain(['--help'], { env });
     expect(help.stdout).not.toContain('__complete');
   });
 });

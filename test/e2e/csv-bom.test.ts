@@ -6,7 +6,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { expectCode, runCli, sandboxEnv } from '../helpers/cli.js';
+import { expectCode, sandboxEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let env: NodeJS.ProcessEnv;
 let dir: string;
@@ -23,9 +24,9 @@ describe('employees list --all -o csv --bom --output-file', () => {
   it('writes one BOM at the start of the file, however many pages, and the same rows as without it', async () => {
     const withBom = join(dir, 'with.csv');
     const without = join(dir, 'without.csv');
-    const a = await runCli(['employees', 'list', '--all', '--page-size', '7', '-o', 'csv', '--bom', '--output-file', withBom], { env });
+    const a = await runMain(['employees', 'list', '--all', '--page-size', '7', '-o', 'csv', '--bom', '--output-file', withBom], { env });
     expectCode(a, 0);
-    const b = await runCli(['employees', 'list', '--all', '--page-size', '7', '-o', 'csv', '--output-file', without], { env });
+    const b = await runMain(['employees', 'list', '--all', '--page-size', '7', '-o', 'csv', '--output-file', without], { env });
     expectCode(b, 0);
     const bytes = readFileSync(withBom);
     expect([...bytes.subarray(0, 3)]).toEqual(BOM);
@@ -39,7 +40,7 @@ describe('employees list --all -o csv --bom --output-file', () => {
   it('with -o ndjson: exit 2, no file created, nothing sent', async () => {
     const file = join(dir, 'never.ndjson');
     const before = sandbox.requests.length;
-    const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--bom', '--output-file', file], { env });
+    const r = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--bom', '--output-file', file], { env });
     expectCode(r, 2);
     expect(r.stderr).toMatch(/--bom applies to CSV output only, not -o ndjson/);
     expect(existsSync(file)).toBe(false);
@@ -47,7 +48,7 @@ describe('employees list --all -o csv --bom --output-file', () => {
   });
   it('without -o, into a file (JSON by default there): exit 2, saying to use -o csv', async () => {
     const file = join(dir, 'never.json');
-    const r = await runCli(['employees', 'list', '--bom', '--output-file', file], { env });
+    const r = await runMain(['employees', 'list', '--bom', '--output-file', file], { env });
     expectCode(r, 2);
     expect(r.stderr).toMatch(/--bom applies to CSV output only, not json output/);
     expect(r.stderr).toMatch(/-o csv/);
@@ -57,8 +58,8 @@ describe('employees list --all -o csv --bom --output-file', () => {
 
 describe('trackers -o csv --bom', () => {
   it.each(['onboarding', 'offboarding'])('%s: a BOM, then the same CSV', async (kind) => {
-    const a = await runCli(['trackers', kind, '-o', 'csv', '--bom'], { env });
-    const b = await runCli(['trackers', kind, '-o', 'csv'], { env });
+    const a = await runMain(['trackers', kind, '-o', 'csv', '--bom'], { env });
+    const b = await runMain(['trackers', kind, '-o', 'csv'], { env });
     expectCode(a, 0);
     expectCode(b, 0);
     expect(a.stdout).toBe(`\ufeff${b.stdout}`);

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, isolatedEnv, ROOT, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let sandbox: Sandbox;
 let dir: { path: string; cleanup: () => void };
@@ -45,7 +46,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u2
 
 describe.skipIf(!existsSync('/usr/bin/script'))('CSV on a terminal', () => {
   it('has no escape sequence or control character, although the data holds them', async () => {
-    const piped = await runCli(['employees', 'list', '--page-size', '20', '-o', 'csv'], { env });
+    const piped = await runMain(['employees', 'list', '--page-size', '20', '-o', 'csv'], { env });
     // Piped, the escapes are shown as Control Pictures (#32 item 8): visible, and harmless when printed.
     expect(piped.stdout).toContain('\u241b[31mEngineering\u241b[0m');
     expect(piped.stdout.match(CONTROL) ?? []).toEqual([]);
@@ -68,7 +69,7 @@ describe.skipIf(!existsSync('/usr/bin/script'))('CSV on a terminal', () => {
 describe('CSV in a file', () => {
   it('keeps the text with its control characters made visible (a grep of it must not clear the screen), and no live formula in any cell', async () => {
     const out = join(dir.path, 'employees.csv');
-    const res = await runCli(['employees', 'list', '--all', '-o', 'csv', '--output-file', out], { env });
+    const res = await runMain(['employees', 'list', '--all', '-o', 'csv', '--output-file', out], { env });
     expect(res.code).toBe(0);
     const text = readFileSync(out, 'utf8');
     expect(text).toContain('Product Designer\u241b[2J');
@@ -80,7 +81,7 @@ describe('CSV in a file', () => {
 
   it('--csv-raw keeps the data byte for byte', async () => {
     const out = join(dir.path, 'employees-raw.csv');
-    const res = await runCli(['employees', 'list', '--all', '-o', 'csv', '--csv-raw', '--output-file', out], { env });
+    const res = await runMain(['employees', 'list', '--all', '-o', 'csv', '--csv-raw', '--output-file', out], { env });
     expect(res.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('Product Designer\u001b[2J');
   });

@@ -1,9 +1,10 @@
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { closedPort } from '../helpers/loopback-server.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -29,7 +30,7 @@ const line = (out: string, name: string) => out.split('\n').find((l) => new RegE
 
 describe('partner doctor', () => {
   it('--sandbox: every check passes, exit 0', async () => {
-    const r = await runCli(['--sandbox', 'doctor', '-o', 'table'], { env: envFor() });
+    const r = await runMain(['--sandbox', 'doctor', '-o', 'table'], { env: envFor() });
     expect(r.code).toBe(0);
     expect(line(r.stdout, 'Node.js')).toMatch(/^OK\s+Node\.js\s+v\d+\.\d+\.\d+ \(20\.18 or newer needed\)/);
     expect(line(r.stdout, 'base URL')).toMatch(/^OK\s+base URL\s+http:\/\/127\.0\.0\.1:\d+ \(the embedded sandbox\)/);
@@ -42,7 +43,7 @@ describe('partner doctor', () => {
   });
 
   it('-o json: checks with status, message and fix; kids of the key set', async () => {
-    const r = await runCli(['doctor', '-o', 'json'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA }) });
+    const r = await runMain(['doctor', '-o', 'json'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA }) });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.ok).toBe(true);
@@ -57,7 +58,7 @@ describe('partner doctor', () => {
 
   it('a refused token fails with exit 3 and a fix; the token is never shown', async () => {
     const token = 'definitely-not-a-valid-token-9999';
-    const r = await runCli(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: token }) });
+    const r = await runMain(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: token }) });
     expect(r.code).toBe(3);
     expect(line(r.stdout, 'token')).toMatch(/^FAIL\s+token\s+••••9999 refused: HTTP 401/);
     expect(r.stdout).toMatch(/fix: .*partner auth login/);
@@ -68,13 +69,13 @@ describe('partner doctor', () => {
   });
 
   it('a token without permission fails with exit 4', async () => {
-    const r = await runCli(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.noPermission }) });
+    const r = await runMain(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.noPermission }) });
     expect(r.code).toBe(4);
     expect(line(r.stdout, 'token')).toMatch(/^FAIL\s+token\s+.*refused: HTTP 403/);
   });
 
   it('nothing configured: no base URL and no token, exit 3, each with a fix', async () => {
-    const r = await runCli(['doctor', '-o', 'table'], { env: envFor() });
+    const r = await runMain(['doctor', '-o', 'table'], { env: envFor() });
     expect(r.code).toBe(3);
     expect(line(r.stdout, 'base URL')).toMatch(/^FAIL\s+base URL\s+none configured/);
     expect(line(r.stdout, 'token')).toMatch(/^FAIL\s+token\s+none for profile "default"/);
@@ -86,7 +87,7 @@ describe('partner doctor', () => {
   });
 
   it('an http:// base URL that is not loopback fails the https rule (exit 1)', async () => {
-    const r = await runCli(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: 'http://api.example.com', PARTNER_TOKEN: 'x-token-1234' }) });
+    const r = await runMain(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: 'http://api.example.com', PARTNER_TOKEN: 'x-token-1234' }) });
     expect(r.code).toBe(1);
     expect(line(r.stdout, 'base URL')).toMatch(/^FAIL\s+base URL\s+http:\/\/api\.example\.com: /);
     expect(line(r.stdout, 'token')).toMatch(/^--\s+token\s+.*not checked without a valid base URL/);
@@ -98,7 +99,7 @@ describe('partner doctor', () => {
     mkdirSync(env.PARTNER_CONFIG_DIR!, { mode: 0o700 });
     writeFileSync(file, JSON.stringify({ profiles: {} }));
     chmodSync(file, 0o644);
-    const r = await runCli(['doctor', '-o', 'table'], { env });
+    const r = await runMain(['doctor', '-o', 'table'], { env });
     expect(r.code).toBe(1);
     expect(line(r.stdout, 'config file')).toMatch(/^FAIL\s+config file\s+.*the file is 0644; others can read your tokens/);
     expect(r.stdout).toContain(`fix: Run \`chmod 600 ${file}\`.`);
@@ -110,7 +111,7 @@ describe('partner doctor', () => {
     mkdirSync(env.PARTNER_CONFIG_DIR!, { mode: 0o700 });
     writeFileSync(file, JSON.stringify({ activeProfile: 'work', profiles: { work: { baseUrl: sandbox.url, token: sandbox.tokens.companyA } } }));
     chmodSync(file, 0o644);
-    const r = await runCli(['doctor', '-o', 'table'], { env });
+    const r = await runMain(['doctor', '-o', 'table'], { env });
     expect(r.code).toBe(0);
     expect(line(r.stdout, 'config file')).toMatch(/^WARN\s+config file\s+.*was 0644; partner tightened it to 0600 just now/);
     expect(line(r.stdout, 'profile')).toMatch(/^OK\s+profile\s+"work" \(from the config file\)/);
@@ -119,11 +120,11 @@ describe('partner doctor', () => {
 
   it('shows the proxy variables in use with credentials masked, and whether the API bypasses them', async () => {
     const env = envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, HTTP_PROXY: 'http://alice:s3cretpw@127.0.0.1:9', NO_PROXY: '127.0.0.1' });
-    const r = await runCli(['doctor', '-o', 'table'], { env });
+    const r = await runMain(['doctor', '-o', 'table'], { env });
     expect(r.code).toBe(0);
     expect(line(r.stdout, 'proxy')).toMatch(/^OK\s+proxy\s+HTTP_PROXY=http:\/\/\*\*\*:\*\*\*@127\.0\.0\.1:9, NO_PROXY=127\.0\.0\.1; 127\.0\.0\.1:\d+ bypasses the proxy \(NO_PROXY\)/);
     expect(r.stdout + r.stderr).not.toMatch(/alice|s3cretpw/);
-    const bad = await runCli(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, HTTPS_PROXY: 'not a url', NO_PROXY: '*' }) });
+    const bad = await runMain(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, HTTPS_PROXY: 'not a url', NO_PROXY: '*' }) });
     expect(bad.code).toBe(1);
     expect(line(bad.stdout, 'proxy')).toMatch(/^FAIL\s+proxy\s+HTTPS_PROXY=\(not a URL\)/);
   });
@@ -131,23 +132,20 @@ describe('partner doctor', () => {
   it('reports the age of the key-set cache that webhook verify wrote', async () => {
     const env = envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
     const jws = await sandbox.signer.sign({ eventType: 'EMPLOYEE_CREATED', timestamp: new Date().toISOString(), data: { id: '6432d9ca-ba9d-43c7-a4d5-3e279d9058f7', customerId: '6432d9ca-ba9d-43c7-a4d5-3e279d9058f8', employeeCode: 'ACME-1', status: 'ONBOARDING', type: 'EMPLOYEE', country: 'DEU' } });
-    const v = await runCli(['webhook', 'verify', jws, '-o', 'json'], { env });
+    const v = await runMain(['webhook', 'verify', jws, '-o', 'json'], { env });
     expect(v.code).toBe(0);
-    const before = await runCli(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA }) });
+    const before = await runMain(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA }) });
     expect(line(before.stdout, 'key cache')).toMatch(/no fresh cached copy/);
-    const r = await runCli(['doctor', '-o', 'table'], { env });
+    const r = await runMain(['doctor', '-o', 'table'], { env });
     expect(r.code).toBe(0);
     expect(line(r.stdout, 'key cache')).toMatch(/^OK\s+key cache\s+1 key\(s\) cached \d+ s ago; used for up to \d+ min/);
   });
 
   it('a valid base URL nobody answers on fails (it is tried, not just parsed): exit 1, token and keys not checked', async () => {
     // A loopback port that was free a moment ago: connections are refused.
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise<void>((r) => probe.close(() => r()));
+    const port = await closedPort();
     const url = `http://127.0.0.1:${port}`;
-    const r = await runCli(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: url, PARTNER_TOKEN: 'tok-unreachable-1234' }), timeoutMs: 30_000 });
+    const r = await runMain(['doctor', '-o', 'table'], { env: envFor({ PARTNER_BASE_URL: url, PARTNER_TOKEN: 'tok-unreachable-1234' }), timeoutMs: 30_000 });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(line(r.stdout, 'base URL')).toMatch(new RegExp(`^FAIL\\s+base URL\\s+${url.replace(/\./g, '\\.')} \\(from the environment\\): no answer: Could not reach GET ${url.replace(/\./g, '\\.')}/v1/employees: ECONNREFUSED`));
     expect(r.stdout).toMatch(/fix: Check the base URL, your network/);
@@ -157,7 +155,7 @@ describe('partner doctor', () => {
     expect(r.stdout).toMatch(/1 problem found\.\n$/);
 
     // Without a token, the key-set fetch is the probe.
-    const noToken = await runCli(['doctor', '-o', 'json'], { env: envFor({ PARTNER_BASE_URL: url }), timeoutMs: 30_000 });
+    const noToken = await runMain(['doctor', '-o', 'json'], { env: envFor({ PARTNER_BASE_URL: url }), timeoutMs: 30_000 });
     const checks = (JSON.parse(noToken.stdout) as { checks: { name: string; status: string; message: string }[] }).checks;
     expect(checks.find((c) => c.name === 'base URL')).toMatchObject({ status: 'fail', message: expect.stringMatching(/no answer: Could not reach GET .*jwks\.json: ECONNREFUSED/) });
     expect(noToken.code).toBe(3);

@@ -9,7 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TOKENS, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { expectCode, runCli } from '../helpers/cli.js';
+import { expectCode } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { CTRL_C, DOWN, ENTER, hasScript, ptySessions, type Pty } from '../helpers/pty.js';
 
 const DEU = 'Acme Deutschland GmbH';
@@ -31,7 +32,7 @@ interface Listed {
   resume: string;
 }
 const listed = async (): Promise<Listed[]> => {
-  const r = await runCli(['drafts', 'list', '-o', 'json'], { env });
+  const r = await runMain(['drafts', 'list', '-o', 'json'], { env });
   expectCode(r, 0);
   return JSON.parse(r.stdout) as Listed[];
 };
@@ -61,13 +62,13 @@ describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {
     expect(JSON.parse(kurt).answers).toEqual({ personal: { firstName: 'Kurt' } });
 
     // Another person from a file: created; the wizard's draft is untouched.
-    const created = await runCli(['gp', 'create', '--entity', DEU, '--from-file', VALUES], { env });
+    const created = await runMain(['gp', 'create', '--entity', DEU, '--from-file', VALUES], { env });
     expectCode(created, 0);
     expect(files()).toEqual([kurtFile]);
     expect(text(kurtFile!)).toBe(kurt);
 
     // The same file again: 409. Its values become a draft of their own; Kurt stays Kurt.
-    const conflict = await runCli(['gp', 'create', '--entity', DEU, '--from-file', VALUES], { env });
+    const conflict = await runMain(['gp', 'create', '--entity', DEU, '--from-file', VALUES], { env });
     expectCode(conflict, 6);
     expect(text(kurtFile!)).toBe(kurt);
     expect(files()).toHaveLength(2);
@@ -79,7 +80,7 @@ describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {
 
     // --resume with two drafts and no terminal: which one? Nothing is sent.
     const before = sandbox.requests.length;
-    const ambiguous = await runCli(['gp', 'create', '--entity', DEU, '--resume', '--from-file', VALUES], { env });
+    const ambiguous = await runMain(['gp', 'create', '--entity', DEU, '--resume', '--from-file', VALUES], { env });
     expectCode(ambiguous, 2);
     expect(ambiguous.stderr).toContain(`There are 2 drafts for ${DEU}`);
     expect(ambiguous.stderr).toContain('--draft ID');
@@ -105,15 +106,15 @@ describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {
     expect(JSON.parse(text(kurtFile!)).answers).toEqual({ personal: { firstName: 'Kurt' } });
 
     // Discarded by id: only that one goes.
-    const gone = await runCli(['drafts', 'discard', ada.id], { env });
+    const gone = await runMain(['drafts', 'discard', ada.id], { env });
     expectCode(gone, 0);
     expect(gone.stderr).toContain(`Discarded draft ${ada.id} (gp create, ${DEU}, Ada Lovelace).`);
     expect(files()).toEqual([kurtFile]);
-    expectCode(await runCli(['drafts', 'discard', ada.id], { env }), 2);
-    const all = await runCli(['drafts', 'discard', '--all'], { env });
+    expectCode(await runMain(['drafts', 'discard', ada.id], { env }), 2);
+    const all = await runMain(['drafts', 'discard', '--all'], { env });
     expectCode(all, 2);
     expect(all.stderr).toContain('pass --yes');
-    expectCode(await runCli(['drafts', 'discard', '--all', '--yes'], { env }), 0);
+    expectCode(await runMain(['drafts', 'discard', '--all', '--yes'], { env }), 0);
     expect(files()).toEqual([]);
   }, 90_000);
 });

@@ -4,11 +4,12 @@
 // employeeCode filter (it always lists ACME-00001 and ACME-00002), nothing is
 // ever read from or written to an employee the user did not name.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectCode, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { expectCode, isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const A1 = { id: 'aaaaaaaa-0000-4000-8000-000000000001', employeeCode: 'ACME-00001', employeeId: 'ACME-00001', fullName: 'Ada One', entity: 'Acme Ltd' };
 const A2 = { id: 'aaaaaaaa-0000-4000-8000-000000000002', employeeCode: 'ACME-00002', employeeId: 'ACME-00002', fullName: 'Bo Two', entity: 'Acme Ltd' };
@@ -41,15 +42,14 @@ beforeAll(async () => {
       send(404, { code: 'NOT_FOUND', message: 'no such route' });
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const serverAt = await listenOnLoopback(server);
   dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, PARTNER_TOKEN: 'lookup-test-token' });
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: serverAt.url, PARTNER_TOKEN: 'lookup-test-token' });
   writeFileSync(join(dir.path, 'patch.json'), JSON.stringify({ customFields: { costCenter: 'CC-1' } }));
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await closeServer(server);
   dir.cleanup();
 });
 
@@ -69,7 +69,7 @@ function reported(stderr: string): { code?: string; text: string } {
 
 describe('a server that ignores the employeeCode filter', () => {
   it('dynamic-details submit TYPO-999 --body-file F --yes: exit 5 EMPLOYEE_NOT_FOUND, and no PATCH is sent', async () => {
-    const r = await runCli(['dynamic-details', 'submit', 'TYPO-999', '--body-file', join(dir.path, 'patch.json'), '--yes'], { env });
+    const r = await runMain(['dynamic-details', 'submit', 'TYPO-999', '--body-file', join(dir.path, 'patch.json'), '--yes'], { env });
     expectCode(r, 5);
     expect(reported(r.stderr).text).toContain('No employee with code "TYPO-999"');
     expect(r.stderr).not.toContain('saved for');
@@ -78,42 +78,42 @@ describe('a server that ignores the employeeCode filter', () => {
   });
 
   it('dynamic-details submit: the same error as profile get (EMPLOYEE_NOT_FOUND, exit 5)', async () => {
-    const r = await runCli(['dynamic-details', 'submit', 'TYPO-999', '--from-file', join(dir.path, 'patch.json'), '--dry-run'], { env });
+    const r = await runMain(['dynamic-details', 'submit', 'TYPO-999', '--from-file', join(dir.path, 'patch.json'), '--dry-run'], { env });
     expectCode(r, 5);
     // No output flag: the error is text, the one resolver's words.
     expect(reported(r.stderr).text).toContain('No employee with code "TYPO-999" in your company');
-    const p = await runCli(['profile', 'get', 'TYPO-999', 'personal', '-o', 'json'], { env });
+    const p = await runMain(['profile', 'get', 'TYPO-999', 'personal', '-o', 'json'], { env });
     expectCode(p, 5);
     expect(reported(p.stderr).code).toBe('EMPLOYEE_NOT_FOUND');
   });
 
   it('the code named is the one written to: ACME-00002 gets the PATCH, not the first row ACME-00001', async () => {
-    const r = await runCli(['dynamic-details', 'submit', 'ACME-00002', '--body-file', join(dir.path, 'patch.json'), '--yes'], { env });
+    const r = await runMain(['dynamic-details', 'submit', 'ACME-00002', '--body-file', join(dir.path, 'patch.json'), '--yes'], { env });
     expectCode(r, 0);
     expect(r.stderr).toContain('Dynamic details saved for ACME-00002.');
     expect(patches()).toEqual([{ method: 'PATCH', url: `/v1/employees/${A2.id}/dynamic-details` }]);
   });
 
   it('an id of nobody: EMPLOYEE_NOT_FOUND exit 5, no PATCH', async () => {
-    const r = await runCli(['dynamic-details', 'submit', 'bbbbbbbb-0000-4000-8000-000000000009', '--body-file', join(dir.path, 'patch.json'), '--yes'], { env });
+    const r = await runMain(['dynamic-details', 'submit', 'bbbbbbbb-0000-4000-8000-000000000009', '--body-file', join(dir.path, 'patch.json'), '--yes'], { env });
     expectCode(r, 5);
     expect(reported(r.stderr).text).toContain('No employee with id "bbbbbbbb-0000-4000-8000-000000000009" in your company');
     expect(patches()).toEqual([]);
   });
 
   it('a code differing only in case gets a did-you-mean, never a silent match', async () => {
-    const r = await runCli(['dynamic-details', 'submit', 'acme-00002', '--body-file', join(dir.path, 'patch.json'), '--yes'], { env });
+    const r = await runMain(['dynamic-details', 'submit', 'acme-00002', '--body-file', join(dir.path, 'patch.json'), '--yes'], { env });
     expectCode(r, 5);
     expect(reported(r.stderr).text).toContain('did you mean ACME-00002?');
     expect(patches()).toEqual([]);
-    const p = await runCli(['profile', 'get', 'acme-00001', 'personal'], { env });
+    const p = await runMain(['profile', 'get', 'acme-00001', 'personal'], { env });
     expectCode(p, 5);
     expect(reported(p.stderr).text).toContain('did you mean ACME-00001?');
     expect(seen.some((s) => s.url.startsWith(`/v1/employees/${A1.id}/`))).toBe(false);
   });
 
   it('trackers --employee-code: rows of other employees are left out, with a warning', async () => {
-    const r = await runCli(['trackers', 'onboarding', '--employee-code', 'ACME-00002', '-o', 'json'], { env });
+    const r = await runMain(['trackers', 'onboarding', '--employee-code', 'ACME-00002', '-o', 'json'], { env });
     expectCode(r, 0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: A2.id, employeeCode: 'ACME-00002', stage: 'DOCS' }]);
     expect(r.stderr).toContain('1 item for other employees than the one named');

@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -29,7 +30,7 @@ const listRequests = () => sandbox.requests.filter((r) => r.path === '/v1/employ
 
 describe('employees list output formats', () => {
   it('prints JSON {data, pagination} for one page when piped', async () => {
-    const r = await runCli(['employees', 'list'], { env });
+    const r = await runMain(['employees', 'list'], { env });
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body.data).toHaveLength(20);
@@ -38,7 +39,7 @@ describe('employees list output formats', () => {
   });
 
   it('prints a table with a footer on request', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'table', '--page', '3'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'table', '--page', '3'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^CODE +NAME +EMAIL/); // issue 12: no box borders
     expect(r.stdout).toContain('Page 3 of 3 · 45 employees');
@@ -47,7 +48,7 @@ describe('employees list output formats', () => {
   });
 
   it('prints NDJSON, one employee per line', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'ndjson', '--page-size', '7'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'ndjson', '--page-size', '7'], { env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(7);
@@ -55,7 +56,7 @@ describe('employees list output formats', () => {
   });
 
   it('prints CSV with every field of the spec as columns', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'csv', '--page-size', '5'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'csv', '--page-size', '5'], { env });
     expect(r.code).toBe(0);
     const rows = parseCsv(r.stdout, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(5);
@@ -63,14 +64,14 @@ describe('employees list output formats', () => {
   });
 
   it('picks and orders columns with --fields', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'csv', '--fields', 'workEmail,employeeCode', '--page-size', '2'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'csv', '--fields', 'workEmail,employeeCode', '--page-size', '2'], { env });
     expect(r.stdout.split('\r\n')[0]).toBe('workEmail,employeeCode');
     expect(r.stderr).toBe('');
   });
 
   // Issue 21 item 2: was a warning and an empty column (exit 0); a CI export must not silently lose a column.
   it('a --fields name the employee record does not have is a usage error naming the fields, nothing written', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'csv', '--fields', 'employeeCode,salary', '--page-size', '1'], { env });
+    const r = await runMain(['employees', 'list', '-o', 'csv', '--fields', 'employeeCode,salary', '--page-size', '1'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--fields: "salary" is not a field of this record/);
     expect(r.stderr).toMatch(/The fields of this record: id, employeeCode,/);
@@ -78,7 +79,7 @@ describe('employees list output formats', () => {
   });
 
   it('runs on the embedded sandbox with --sandbox and no account', async () => {
-    const r = await runCli(['--sandbox', 'employees', 'list', '-o', 'json'], { env: isolatedEnv(dir.path) });
+    const r = await runMain(['--sandbox', 'employees', 'list', '-o', 'json'], { env: isolatedEnv(dir.path) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).data.length).toBeGreaterThan(0);
   });
@@ -86,18 +87,18 @@ describe('employees list output formats', () => {
 
 describe('employees list --all', () => {
   it('walks every page and prints every employee exactly once (CSV)', async () => {
-    const r = await runCli(['employees', 'list', '--all', '-o', 'csv', '--page-size', '10'], { env });
+    const r = await runMain(['employees', 'list', '--all', '-o', 'csv', '--page-size', '10'], { env });
     expect(r.code).toBe(0);
     const rows = parseCsv(r.stdout, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(45);
     expect(new Set(rows.map((x) => x.id)).size).toBe(45);
     // Same order as the pages themselves.
-    const firstPage = JSON.parse((await runCli(['employees', 'list', '--page-size', '10'], { env })).stdout).data.map((e: { id: string }) => e.id);
+    const firstPage = JSON.parse((await runMain(['employees', 'list', '--page-size', '10'], { env })).stdout).data.map((e: { id: string }) => e.id);
     expect(rows.slice(0, 10).map((x) => x.id)).toEqual(firstPage);
   });
 
   it('prints the same {data, pagination} document as one page (issue 12: one JSON shape) and honours --limit', async () => {
-    const r = await runCli(['employees', 'list', '--all', '--limit', '13', '--page-size', '5'], { env });
+    const r = await runMain(['employees', 'list', '--all', '--limit', '13', '--page-size', '5'], { env });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.data).toHaveLength(13);
@@ -105,7 +106,7 @@ describe('employees list --all', () => {
   });
 
   it('filters by status across pages', async () => {
-    const r = await runCli(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson'], { env });
+    const r = await runMain(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson'], { env });
     expect(r.code).toBe(0);
     const statuses = new Set(r.stdout.trim().split('\n').map((l) => JSON.parse(l).status));
     expect([...statuses]).toEqual(['ACTIVE']);
@@ -113,7 +114,7 @@ describe('employees list --all', () => {
 
   it('rides out a burst of 503s, honouring Retry-After', async () => {
     sandbox.injectFault({ kind: '503', times: 2, path: '/v1/employees' });
-    const r = await runCli(['--debug', 'employees', 'list', '--all', '-o', 'ndjson'], { env });
+    const r = await runMain(['--debug', 'employees', 'list', '--all', '-o', 'ndjson'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(45);
     expect(r.stderr).toMatch(/retry 1\/4 GET \/v1\/employees\S* after 503, waiting 1000 ms/);
@@ -123,8 +124,8 @@ describe('employees list --all', () => {
 
 describe('company scoping', () => {
   it("never shows the first company's employees to the second company's token", async () => {
-    const a = JSON.parse((await runCli(['employees', 'list', '--all'], { env })).stdout).data as { id: string; customerId: string }[];
-    const rb = await runCli(['employees', 'list', '--all'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
+    const a = JSON.parse((await runMain(['employees', 'list', '--all'], { env })).stdout).data as { id: string; customerId: string }[];
+    const rb = await runMain(['employees', 'list', '--all'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
     expect(rb.code).toBe(0);
     const b = JSON.parse(rb.stdout).data as { id: string; customerId: string }[];
     expect(b.length).toBeGreaterThan(0);
@@ -147,7 +148,7 @@ describe('invalid input is refused before sending', () => {
     [['--pagesize', '5'], /unknown option '--pagesize'[\s\S]*Did you mean --page-size/],
   ])('%j exits 2 with a clear message and sends nothing', async (args, message) => {
     const before = listRequests();
-    const r = await runCli(['employees', 'list', ...args], { env });
+    const r = await runMain(['employees', 'list', ...args], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -156,14 +157,14 @@ describe('invalid input is refused before sending', () => {
   });
 
   it('suggests the closest command for a typo', async () => {
-    const r = await runCli(['employes', 'list'], { env });
+    const r = await runMain(['employes', 'list'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Did you mean employees/);
   });
 
   it('warns that --employee-id wins over --employee-code', async () => {
-    const first = JSON.parse((await runCli(['employees', 'list', '--page-size', '1'], { env })).stdout).data[0];
-    const r = await runCli(['employees', 'list', '--employee-id', first.id, '--employee-code', 'NOPE-1'], { env });
+    const first = JSON.parse((await runMain(['employees', 'list', '--page-size', '1'], { env })).stdout).data[0];
+    const r = await runMain(['employees', 'list', '--employee-id', first.id, '--employee-code', 'NOPE-1'], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/employeeId|--employee-id/);
     expect(JSON.parse(r.stdout).data.map((e: { id: string }) => e.id)).toEqual([first.id]);
@@ -172,7 +173,7 @@ describe('invalid input is refused before sending', () => {
 
 describe('errors from the server', () => {
   it('no token: exit 3 and how to log in', async () => {
-    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_TOKEN: undefined } });
+    const r = await runMain(['employees', 'list'], { env: { ...env, PARTNER_TOKEN: undefined } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/Not logged in/);
     expect(r.stderr).toMatch(/partner auth login/);
@@ -180,7 +181,7 @@ describe('errors from the server', () => {
 
   it('401 for a refused token: exit 3 with code and correlation id', async () => {
     // -o table: the text error block (piped data commands report errors as JSON, issue 12)
-    const r = await runCli(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: 'wrong-token-000000' } });
+    const r = await runMain(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: 'wrong-token-000000' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/HTTP 401/);
     expect(r.stderr).toMatch(/Correlation id: \S+/);
@@ -189,7 +190,7 @@ describe('errors from the server', () => {
 
   it('403 for a token without permission: exit 4', async () => {
     // -o table: the text error block (piped data commands report errors as JSON, issue 12)
-    const r = await runCli(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.noPermission } });
+    const r = await runMain(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.noPermission } });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/Insufficient permissions/);
     expect(r.stderr).toMatch(/HTTP 403/);
@@ -197,13 +198,13 @@ describe('errors from the server', () => {
 
   it('404 (unknown path under the base URL): exit 5', async () => {
     // -o table: the text error block (piped data commands report errors as JSON, issue 12)
-    const r = await runCli(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: `${sandbox.url}/nowhere` } });
+    const r = await runMain(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: `${sandbox.url}/nowhere` } });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/HTTP 404/);
   });
 
   it('refuses a plain-http base URL that is not loopback, sending nothing', async () => {
-    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_BASE_URL: 'http://api.example.com' } });
+    const r = await runMain(['employees', 'list'], { env: { ...env, PARTNER_BASE_URL: 'http://api.example.com' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/only https:\/\/ is allowed/);
   });
@@ -212,7 +213,7 @@ describe('errors from the server', () => {
     sandbox.injectFault({ kind: 'html502', times: Infinity, path: '/v1/employees' });
     try {
       // -o table: the text error block (piped data commands report errors as JSON, issue 12)
-      const r = await runCli(['employees', 'list', '-o', 'table'], { env });
+      const r = await runMain(['employees', 'list', '-o', 'table'], { env });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/HTTP 502 with a non-JSON body/);
       expect(r.stderr).toMatch(/Bad Gateway/);
@@ -223,21 +224,21 @@ describe('errors from the server', () => {
 
   it('invalid JSON on a 200: exit 1 with an excerpt', async () => {
     sandbox.injectFault({ kind: 'badjson', times: 1, path: '/v1/employees' });
-    const r = await runCli(['employees', 'list'], { env });
+    const r = await runMain(['employees', 'list'], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/invalid JSON/);
   });
 
   it('PARTNER_DEBUG=1 turns the debug log on, PARTNER_DEBUG=0 leaves it off', async () => {
-    const on = await runCli(['employees', 'list', '--page-size', '1'], { env: { ...env, PARTNER_DEBUG: '1' } });
+    const on = await runMain(['employees', 'list', '--page-size', '1'], { env: { ...env, PARTNER_DEBUG: '1' } });
     expect(on.stderr).toMatch(/\[debug\] GET /);
-    const off = await runCli(['employees', 'list', '--page-size', '1'], { env: { ...env, PARTNER_DEBUG: '0' } });
+    const off = await runMain(['employees', 'list', '--page-size', '1'], { env: { ...env, PARTNER_DEBUG: '0' } });
     expect(off.code).toBe(0);
     expect(off.stderr).toBe('');
   });
 
   it('never prints the token, even with --debug', async () => {
-    const r = await runCli(['--debug', 'employees', 'list'], { env });
+    const r = await runMain(['--debug', 'employees', 'list'], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/v1\/employees -> 200/);
     expect(r.stdout + r.stderr).not.toContain(sandbox.tokens.companyA);
@@ -262,14 +263,14 @@ describe('a server other than the sandbox', () => {
         }),
       );
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const serverAt = await listenOnLoopback(server);
+    url = serverAt.url;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it('renders a 422 as one block with each failing field: exit 7', async () => {
     // -o table: the text error block (piped data commands report errors as JSON, issue 12)
-    const r = await runCli(['employees', 'list', '--status', 'DELETED', '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: url } });
+    const r = await runMain(['employees', 'list', '--status', 'DELETED', '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: url } });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/Error: Request validation failed \(VALIDATION_ERROR, HTTP 422\)/);
     expect(r.stderr).toMatch(/- status: must be one of ACTIVE, ONBOARDING, OFFBOARDING/);
@@ -279,7 +280,7 @@ describe('a server other than the sandbox', () => {
 
 describe('a page past the last one', () => {
   it('says where the last page is (stderr when piped), exit 0', async () => {
-    const r = await runCli(['employees', 'list', '--page', '9', '--page-size', '20'], { env });
+    const r = await runMain(['employees', 'list', '--page', '9', '--page-size', '20'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).data).toEqual([]);
     expect(r.stderr).toMatch(/page 9 is past the last page; the last page is 3 \(45 employees\)/);
@@ -323,9 +324,9 @@ describe('what an API command loads', () => {
         res.writeHead(answer.status, { 'content-type': 'application/json' }).end((await answer.text()).replace('"Priya Singh"', '"Zoe\u0308 Priya Singh"'));
       });
     });
-    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    const proxyAt = await listenOnLoopback(proxy);
     try {
-      const marks = await runCli(['employees', 'list', '-o', 'table'], { env: { ...probed, PARTNER_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
+      const marks = await runCli(['employees', 'list', '-o', 'table'], { env: { ...probed, PARTNER_BASE_URL: proxyAt.url } });
       expect(marks.code, marks.stderr).toBe(0);
       expect(marks.stdout).toContain('Zoe\u0308 Priya Singh');
       expect(marks.stderr).toMatch(/^segmenters: 2$/m);

@@ -2,7 +2,8 @@
 // case- and accent-insensitively, combined with the server's filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let env: NodeJS.ProcessEnv;
 let sandbox: Sandbox;
@@ -12,14 +13,14 @@ let everyone: Emp[];
 
 beforeAll(async () => {
   ({ env, sandbox, close } = await sandboxEnv());
-  const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson'], { env, timeoutMs: 15_000 });
+  const r = await runMain(['employees', 'list', '--all', '-o', 'ndjson'], { env, timeoutMs: 15_000 });
   everyone = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
 });
 afterAll(async () => {
   await close?.();
 });
 
-const list = (args: string[]) => runCli(['employees', 'list', ...args], { env, timeoutMs: 15_000 });
+const list = (args: string[]) => runMain(['employees', 'list', ...args], { env, timeoutMs: 15_000 });
 /** Written out independently of src/text/fold.ts: the expectation by hand. */
 const has = (e: Emp, needle: string) => [e.fullName, e.displayName, e.workEmail, e.employeeCode].some((v) => v.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().includes(needle));
 

@@ -5,12 +5,12 @@
 // error carries that status and correlation id, as JSON on stderr (-o json)
 // and in the text block. In-process (runMain): stdout and stderr are pipes.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const ID = '7d0c2a55-3b1e-4f6a-9c2d-0e8f1a2b3c4d';
 const CODE = 'CT-00001';
@@ -75,17 +75,16 @@ beforeAll(async () => {
       res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const serverAt = await listenOnLoopback(server);
   dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, PARTNER_TOKEN: 'tok_contract_0123456789' });
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: serverAt.url, PARTNER_TOKEN: 'tok_contract_0123456789' });
   valuesFile = join(dir.path, 'values.json');
   writeFileSync(valuesFile, JSON.stringify(VALUES));
   bodyFile = join(dir.path, 'post.json');
   writeFileSync(bodyFile, JSON.stringify({ entity: ENTITY, ...VALUES }));
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 

@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
 
 const TOKEN = 'tok_numbers_0123456789abcdef';
@@ -45,7 +46,7 @@ function routes(table: Record<string, string>, times = 12): void {
   }
 }
 
-const cli = (args: string[]) => runCli(args, { env: env(), timeoutMs: 20_000 });
+const cli = (args: string[]) => runMain(args, { env: env(), timeoutMs: 20_000 });
 
 function expectAllSent(text: string, tokens: readonly string[] = SENT): void {
   for (const t of tokens) expect(text).toMatch(new RegExp(`(^|[^0-9.eE+-])${t.replace(/[.+-]/g, '\\$&')}($|[^0-9.eE+-])`));

@@ -5,9 +5,10 @@
 // connections than requests in flight (through a proxy too: the same
 // transport).
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 const TOTAL = 200;
 const SIZE = 10;
@@ -37,8 +38,8 @@ beforeAll(async () => {
       res.end(body);
     }, 30);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  url = serverAt.url;
 });
 
 afterAll(async () => {
@@ -51,7 +52,7 @@ afterAll(async () => {
 
 it('keeps --concurrency requests in flight over as many kept connections', async () => {
   const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: 'test-token-1234' });
-  const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--page-size', String(SIZE), '--concurrency', '4'], { env, timeoutMs: 30_000 });
+  const r = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--page-size', String(SIZE), '--concurrency', '4'], { env, timeoutMs: 30_000 });
   expect(r.code).toBe(0);
   expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(TOTAL);
   expect(maxInFlight).toBe(4);

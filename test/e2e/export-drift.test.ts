@@ -6,7 +6,9 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, runCli, tempDir, waitFor } from '../helpers/cli.js';
+import { BIN, isolatedEnv, ROOT, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const EMPLOYEES = 2000;
 let dir: { path: string; cleanup: () => void };
@@ -35,7 +37,7 @@ describe('employees list --all while the company changes', () => {
       const out = join(d, 'active.ndjson');
       writeFileSync(out, 'previous\n');
       const changed = s.drift({ create: 3, end: 1, atListRequest: 4 });
-      const res = await runCli(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson', '--page-size', '50', '--output-file', out], { env, timeoutMs: 60_000 });
+      const res = await runMain(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson', '--page-size', '50', '--output-file', out], { env, timeoutMs: 60_000 });
       expect((await changed).length).toBe(4);
       expect(res.code).toBe(1);
       // Created employees start ONBOARDING, so the ACTIVE list lost one: everything after it shifted left.
@@ -50,14 +52,14 @@ describe('employees list --all while the company changes', () => {
     await withSandbox(async (s, env) => {
       const out = join(dir.path, 'allowed.ndjson');
       const ended = s.drift({ end: 1, atListRequest: 6 });
-      const res = await runCli(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson', '--page-size', '50', '--allow-drift', '--output-file', out], { env, timeoutMs: 60_000 });
+      const res = await runMain(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson', '--page-size', '50', '--allow-drift', '--output-file', out], { env, timeoutMs: 60_000 });
       expect(res.code).toBe(0);
       expect(res.stderr).toContain('1 disappeared');
       expect(res.stderr).toContain('Kept as seen (--allow-drift).');
       const ids = idsOf(readFileSync(out, 'utf8'));
       expect(new Set(ids).size).toBe(ids.length);
       // What the server lists now, read after the walk with nothing moving.
-      const now = await runCli(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson'], { env, timeoutMs: 60_000 });
+      const now = await runMain(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson'], { env, timeoutMs: 60_000 });
       const current = idsOf(now.stdout);
       const [gone] = await ended;
       // The shifted employee was picked up by the re-read: nobody listed now is missing.
@@ -71,7 +73,7 @@ describe('employees list --all while the company changes', () => {
   it('employees created during an unfiltered walk are picked up once; the change is still reported', async () => {
     await withSandbox(async (s, env) => {
       const created = s.drift({ create: 5, atListRequest: 3 });
-      const res = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--page-size', '100'], { env, timeoutMs: 60_000 });
+      const res = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--page-size', '100'], { env, timeoutMs: 60_000 });
       const ids = idsOf(res.stdout);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids).toHaveLength(EMPLOYEES + 5);
@@ -92,11 +94,11 @@ describe('sandbox start --drift-rate', () => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     try {
-      await waitFor(() => /listening on (http:\/\/\S+)/.test(out) && /Acme Corporation token:\s+\S+/.test(out), 15_000);
+      await waitFor(() => /listening on (http:\/\/\S+)/.test(out) && /Acme Corporation token:\s+\S+/.test(out), { timeoutMs: 15_000 });
       const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
       const token = /Acme Corporation token:\s+(\S+)/.exec(out)![1]!;
       const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: token });
-      const res = await runCli(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson', '--page-size', '100'], { env, timeoutMs: 60_000 });
+      const res = await runMain(['employees', 'list', '--all', '--status', 'ACTIVE', '-o', 'ndjson', '--page-size', '100'], { env, timeoutMs: 60_000 });
       const ids = idsOf(res.stdout);
       expect(new Set(ids).size).toBe(ids.length);
       expect(res.code).toBe(1);
@@ -108,7 +110,7 @@ describe('sandbox start --drift-rate', () => {
   });
 
   it('refuses a rate outside 0 to 1 (exit 2)', async () => {
-    const res = await runCli(['sandbox', 'start', '--drift-rate', '2'], { env: isolatedEnv(dir.path) });
+    const res = await runMain(['sandbox', 'start', '--drift-rate', '2'], { env: isolatedEnv(dir.path) });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--drift-rate must be a number from 0 to 1');
   });

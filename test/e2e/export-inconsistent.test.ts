@@ -5,7 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { fakeApi } from '../helpers/fake-api.js';
 
 const TOTAL = 1000;
@@ -35,7 +36,7 @@ async function exportFrom(bend: Bend, extra: string[] = []) {
   const api = await fakeApi((page) => bend(page, honest(page)));
   try {
     const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: api.url, PARTNER_TOKEN: 'test-token-1234' });
-    const res = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--no-progress', ...extra], { env, timeoutMs: 30_000 });
+    const res = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--no-progress', ...extra], { env, timeoutMs: 30_000 });
     const ids = res.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
     return { ...res, ids, requests: api.requests };
   } finally {

@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { fakeApi } from '../helpers/fake-api.js';
 
 const TOTAL = 200;
@@ -40,7 +41,7 @@ async function exportFrom(answer: (page: number) => unknown, extra: string[] = [
   try {
     const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: api.url, PARTNER_TOKEN: 'test-token-1234' });
     const started = Date.now();
-    const res = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--no-progress', '--page-size', String(SIZE), ...extra], { env, timeoutMs });
+    const res = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--no-progress', '--page-size', String(SIZE), ...extra], { env, timeoutMs });
     const rows = res.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: unknown } | null);
     return { ...res, rows, ids: rows.map((r) => r?.id), requests: api.requests, ms: Date.now() - started };
   } finally {

@@ -4,11 +4,12 @@
 // when a page cannot be had, the error says which page, how many rows were
 // already written, and that an --output-file was left untouched.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 const TOTAL = 500;
 const SIZE = 100;
@@ -44,9 +45,9 @@ async function fakeApi(respond: Respond): Promise<{ url: string; seen: Seen[]; c
     seen.push({ page, range: req.headers.range });
     respond(page, seen.filter((s) => s.page === page).length, req, res);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const serverAt = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: serverAt.url,
     seen,
     close: () =>
       new Promise<void>((r) => {
@@ -73,7 +74,7 @@ async function exportFrom(respond: Respond, extra: string[] = [], format = 'ndjs
   const api = await fakeApi(respond);
   try {
     const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: api.url, PARTNER_TOKEN: 'test-token-1234' });
-    const res = await runCli(['employees', 'list', '--all', '-o', format, '--no-progress', ...extra], { env, timeoutMs: 30_000 });
+    const res = await runMain(['employees', 'list', '--all', '-o', format, '--no-progress', ...extra], { env, timeoutMs: 30_000 });
     return { ...res, seen: api.seen, url: api.url };
   } finally {
     await api.close();

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, isolatedEnv, ROOT, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const EMPLOYEES = 3000;
 let sandbox: Sandbox;
@@ -22,18 +24,11 @@ afterAll(async () => {
   dir?.cleanup();
 });
 
-const until = async (cond: () => boolean, timeoutMs = 10_000) => {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe('employees list --all at scale', () => {
   it('prints the same bytes in the same order with --concurrency 1 and 8', async () => {
-    const one = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--concurrency', '1'], { env, timeoutMs: 60_000 });
-    const eight = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--concurrency', '8'], { env, timeoutMs: 60_000 });
+    const one = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--concurrency', '1'], { env, timeoutMs: 60_000 });
+    const eight = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--concurrency', '8'], { env, timeoutMs: 60_000 });
     expect(one.code).toBe(0);
     expect(eight.code).toBe(0);
     const lines = eight.stdout.split('\n').filter(Boolean);
@@ -45,8 +40,8 @@ describe('employees list --all at scale', () => {
   });
 
   it('keeps CSV identical across concurrency too', async () => {
-    const one = await runCli(['employees', 'list', '--all', '-o', 'csv', '--concurrency', '1', '--page-size', '37'], { env, timeoutMs: 60_000 });
-    const many = await runCli(['employees', 'list', '--all', '-o', 'csv', '--concurrency', '32', '--page-size', '37'], { env, timeoutMs: 60_000 });
+    const one = await runMain(['employees', 'list', '--all', '-o', 'csv', '--concurrency', '1', '--page-size', '37'], { env, timeoutMs: 60_000 });
+    const many = await runMain(['employees', 'list', '--all', '-o', 'csv', '--concurrency', '32', '--page-size', '37'], { env, timeoutMs: 60_000 });
     expect(one.code).toBe(0);
     expect(many.stdout).toBe(one.stdout);
     expect(parse(many.stdout)).toHaveLength(EMPLOYEES + 1);
@@ -58,8 +53,8 @@ describe('--output-file', () => {
     const out = join(dir.path, 'ok', 'employees.ndjson');
     const d = join(dir.path, 'ok');
     await import('node:fs').then((fs) => fs.mkdirSync(d));
-    const piped = await runCli(['employees', 'list', '--all', '-o', 'ndjson'], { env, timeoutMs: 60_000 });
-    const res = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--output-file', out], { env, timeoutMs: 60_000 });
+    const piped = await runMain(['employees', 'list', '--all', '-o', 'ndjson'], { env, timeoutMs: 60_000 });
+    const res = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--output-file', out], { env, timeoutMs: 60_000 });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toBe(`Wrote 3,000 employees to ${out}\n`);
@@ -70,7 +65,7 @@ describe('--output-file', () => {
 
   it('says nothing on stderr with -q', async () => {
     const out = join(dir.path, 'ids.txt');
-    const res = await runCli(['employees', 'list', '--all', '-q', '--limit', '250', '--output-file', out], { env });
+    const res = await runMain(['employees', 'list', '--all', '-q', '--limit', '250', '--output-file', out], { env });
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(250);
@@ -78,7 +73,7 @@ describe('--output-file', () => {
 
   it('defaults to JSON in a file, as when piped', async () => {
     const out = join(dir.path, 'page.json');
-    const res = await runCli(['employees', 'list', '--page-size', '3', '--output-file', out], { env });
+    const res = await runMain(['employees', 'list', '--page-size', '3', '--output-file', out], { env });
     expect(res.code).toBe(0);
     const doc = JSON.parse(readFileSync(out, 'utf8')) as { data: unknown[] };
     expect(doc.data).toHaveLength(3);
@@ -86,7 +81,7 @@ describe('--output-file', () => {
 
   it('refuses a missing directory before sending anything (exit 2)', async () => {
     const before = sandbox.requests.length;
-    const res = await runCli(['employees', 'list', '--all', '--output-file', join(dir.path, 'nope', 'x.csv')], { env });
+    const res = await runMain(['employees', 'list', '--all', '--output-file', join(dir.path, 'nope', 'x.csv')], { env });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('Cannot write --output-file');
     expect(res.stderr).toContain('the directory does not exist');
@@ -100,11 +95,11 @@ describe('--output-file', () => {
     const out = join(d, 'employees.csv');
     writeFileSync(out, 'the previous export\n');
     try {
-      const run = runCli(['employees', 'list', '--all', '-o', 'csv', '--concurrency', '1', '--output-file', out], {
+      const run = runMain(['employees', 'list', '--all', '-o', 'csv', '--concurrency', '1', '--output-file', out], {
         env: { ...env, PARTNER_BASE_URL: down.url },
         timeoutMs: 60_000,
       });
-      await until(() => down.requests.length >= 4);
+      await waitFor(() => down.requests.length >= 4, { what: '4 requests to the failing server' });
       expect(readdirSync(d).some((f) => f.endsWith('.tmp'))).toBe(true);
       await down.close();
       const res = await run;
@@ -121,7 +116,7 @@ describe('--output-file', () => {
     const out = join(dir.path, 'bad.ndjson');
     writeFileSync(out, 'kept\n');
     sandbox.injectFault({ kind: 'badjson', times: 1, path: '/v1/employees' });
-    const res = await runCli(['employees', 'list', '--all', '-o', 'ndjson', '--output-file', out], { env });
+    const res = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--output-file', out], { env });
     expect(res.code).toBe(1);
     expect(readFileSync(out, 'utf8')).toBe('kept\n');
     expect(readdirSync(dir.path).filter((f) => f.startsWith('.bad.ndjson'))).toEqual([]);
@@ -142,7 +137,7 @@ describe('--output-file', () => {
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      await until(() => slow.requests.length >= 3 && readdirSync(d).some((f) => f.endsWith('.tmp')));
+      await waitFor(() => slow.requests.length >= 3 && readdirSync(d).some((f) => f.endsWith('.tmp')), { what: '3 requests and a .tmp file' });
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       expect(stderr).toContain('Interrupted');

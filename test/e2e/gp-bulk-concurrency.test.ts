@@ -191,8 +191,11 @@ describe('gp create --from-csv --concurrency', () => {
     const first429 = storm.find((q) => q.status === 429)!;
     const retried = storm.filter((q) => q.at > first429.at && q.status === 201);
     expect(retried.length).toBeGreaterThan(0);
-    // Retry-After: 1 — no POST arrived in the second after a 429 (beyond those already on their way).
-    expect(storm.filter((q) => q.at > first429.at + 50 && q.at < first429.at + 900)).toEqual([]);
+    // Retry-After: 1 — no POST arrived in the second after a 429 but those already on their way: the
+    // first window's four, sent before any answer (on a loaded machine they may arrive well after the
+    // first 429; a time slack for them failed there).
+    const inTheSecond = storm.filter((q) => q.at >= first429.at && q.at < first429.at + 900);
+    expect(inTheSecond.filter((q) => storm.indexOf(q) >= 4)).toEqual([]);
     for (let i = 1; i <= n; i++) expect(posts(email('storm', i)).filter((q) => q.status === 201)).toHaveLength(1);
   }, 90_000);
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { expectCode, runCli, sandboxEnv, spawnCli } from '../helpers/cli.js';
 import { hasScript, Pty } from '../helpers/pty.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const SWE = 'Acme Sverige AB';
 const IND = 'Acme India Pvt Ltd';
@@ -255,14 +256,13 @@ describe('gp create --from-csv', () => {
       // One row in flight, so that rows are left to start when it stops (concurrency has its own tests).
       const run = spawnCli(['gp', 'create', '--entity', SWE, '--from-csv', file, '--concurrency', '1'], { env, timeoutMs: 30_000 });
       // Stop it once two rows are done and the next POST is in flight.
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        const text = existsSync(journal) ? readFileSync(journal, 'utf8') : '';
-        const lines = text.trim().split('\n');
-        if ((text.match(/"state":"done"/g) ?? []).length >= 2 && lines.at(-1)!.includes('"posting"')) break;
-        if (Date.now() > deadline) throw new Error(`the run did not get far enough:\n${run.stderr()}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await waitFor(
+        () => {
+          const text = existsSync(journal) ? readFileSync(journal, 'utf8') : '';
+          return (text.match(/"state":"done"/g) ?? []).length >= 2 && text.trim().split('\n').at(-1)!.includes('"posting"');
+        },
+        { what: () => `two rows done and the next POST in flight:\n${run.stderr()}`, intervalMs: 10 },
+      );
       await new Promise((r) => setTimeout(r, 40));
       run.child.kill(signal);
       const stopped = await run.done;

@@ -4,14 +4,15 @@
 // pipe, MCP) with the body sent unchanged, and a server whose answers give
 // the employee id "..". The servers are loopback (port 0) or the sandbox.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, expectCode, isolatedEnv, runCli, runOnTerminal, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { BIN, expectCode, isolatedEnv, runOnTerminal, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { hasScript } from '../helpers/pty.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const DEU = 'Acme Deutschland GmbH';
 const VALUES = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/forms/deu-values.json'), 'utf8')) as Record<string, Record<string, unknown>>;
@@ -49,15 +50,14 @@ beforeAll(async () => {
       return json(404, JSON.stringify({ code: 'NOT_FOUND', message: `no route ${u.pathname}` }));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const serverAt = await listenOnLoopback(server);
   dir = tempDir();
-  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, PARTNER_TOKEN: 'tok_hostile_0123456789' });
+  env = isolatedEnv(dir.path, { PARTNER_BASE_URL: serverAt.url, PARTNER_TOKEN: 'tok_hostile_0123456789' });
   valuesFile = join(dir.path, 'values.json');
   writeFileSync(valuesFile, JSON.stringify({ personal: { firstName: 'Ada' } }));
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 
@@ -78,7 +78,7 @@ async function connect(args: string[], e: NodeJS.ProcessEnv) {
 describe('a form naming a field "__proto__" (item 5)', () => {
   it('gp create refuses it, naming the field; nothing is sent', async () => {
     seen = [];
-    const r = await runCli(['gp', 'create', '--entity', 'Evil', '--from-file', valuesFile, '-o', 'table'], { env });
+    const r = await runMain(['gp', 'create', '--entity', 'Evil', '--from-file', valuesFile, '-o', 'table'], { env });
     expectCode(r, 1);
     expect(r.stderr).toContain('"__proto__" (personal.__proto__)');
     expect(r.stderr).not.toContain('unexpected failure');
@@ -106,7 +106,7 @@ describe('a form naming a field "__proto__" (item 5)', () => {
 describe('an employee id ".." in an answer (item 8)', () => {
   it('profile get: BAD_RESPONSE, and no request outside /v1/employees/{uuid}', async () => {
     seen = [];
-    const r = await runCli(['profile', 'get', CODE, 'personal', 'bank', '-o', 'json'], { env });
+    const r = await runMain(['profile', 'get', CODE, 'personal', 'bank', '-o', 'json'], { env });
     expectCode(r, 1);
     expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({ code: 'BAD_RESPONSE', status: 200 });
     expect(r.stderr).toContain('not a UUID');
@@ -115,7 +115,7 @@ describe('an employee id ".." in an answer (item 8)', () => {
 
   it('dynamic-details submit: BAD_RESPONSE before anything is sent', async () => {
     seen = [];
-    const r = await runCli(['dynamic-details', 'submit', CODE, '--set', 'personal.firstName=Ada'], { env });
+    const r = await runMain(['dynamic-details', 'submit', CODE, '--set', 'personal.firstName=Ada'], { env });
     expectCode(r, 1);
     expect(r.stderr).toContain('not a UUID');
     expect(seen.map((s) => s.path)).toEqual(['/v1/employees']);
@@ -132,19 +132,18 @@ describe('an employee id ".." in an answer (item 8)', () => {
         res.writeHead(500).end();
       });
     });
-    await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
+    const localAt = await listenOnLoopback(local);
     try {
       seen = [];
       const file = join(dir.path, 'with-dynamic.json');
       writeFileSync(file, JSON.stringify({ personal: { firstName: 'Ada' }, legal: { note: 'x' } }));
-      const r = await runCli(['gp', 'create', '--entity', 'Good', '--from-file', file, '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${(local.address() as AddressInfo).port}` } });
+      const r = await runMain(['gp', 'create', '--entity', 'Good', '--from-file', file, '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: localAt.url } });
       expectCode(r, 1);
       expect(r.stderr).toContain(`Employee ${CODE} was created`);
       expect(r.stderr).toContain('not a UUID');
       expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /v1/employees/dynamic-details/schema', 'POST /v1/employees/gp-employments']);
     } finally {
-      local.closeAllConnections();
-      await new Promise<void>((r) => local.close(() => r()));
+      await closeServer(local);
     }
   });
 
@@ -185,13 +184,13 @@ describe('secret form values in every view (item 7)', () => {
   });
 
   it('piped too; --reveal shows them; the body sent carries the real values', async () => {
-    const dry = await runCli(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '--dry-run'], { env: sbx.env });
+    const dry = await runMain(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '--dry-run'], { env: sbx.env });
     expectCode(dry, 0);
     noSecret(dry.stdout + dry.stderr);
-    const shown = await runCli(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '--dry-run', '--reveal'], { env: sbx.env });
+    const shown = await runMain(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '--dry-run', '--reveal'], { env: sbx.env });
     for (const s of SECRETS) expect(shown.stdout).toContain(s);
     const before = sbx.sandbox.requests.length;
-    const made = await runCli(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '-o', 'json'], { env: sbx.env });
+    const made = await runMain(['gp', 'create', '--entity', DEU, '--from-file', deuFile, '-o', 'json'], { env: sbx.env });
     expectCode(made, 0);
     const sent = sbx.sandbox.requests.slice(before).filter((q) => q.method !== 'GET');
     expect(sent.map((q) => q.method)).toEqual(['POST', 'PATCH']);

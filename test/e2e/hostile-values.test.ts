@@ -8,7 +8,6 @@
 // output runs the CLI in-process (test/helpers/main-in-process.ts); the
 // pseudo-terminal cases spawn it.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasScript } from '../helpers/pty.js';
 import { isolatedEnv, runOnTerminal, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const uuid = (i: number) => `5e1f0000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const employee = (i: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ id: uuid(i), employeeCode: `RT-${i}`, fullName: `Person ${i}`, status: 'ACTIVE', ...extra });
@@ -67,15 +67,10 @@ async function fakeApi(opts: { deep: boolean }): Promise<Api> {
     body = body.replace('"@DEEP@"', opts.deep ? DEEP_JSON : '"shallow"');
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    close: () => closeServer(server),
   };
 }
 

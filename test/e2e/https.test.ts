@@ -3,11 +3,11 @@
 // NODE_EXTRA_CA_CERTS. A certificate that is not trusted stops the request
 // before anything is sent, the token included, and the error says so.
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const CERT = join(ROOT, 'test', 'fixtures', 'tls', 'localhost.crt');
 const TOKEN = 'tls-test-token-123456';
@@ -26,13 +26,11 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(PAGE));
   });
   server.on('secureConnection', () => handshakes++);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = (await listenOnLoopback(server, 'https')).url;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 

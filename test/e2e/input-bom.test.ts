@@ -3,12 +3,13 @@
 // exact bytes of the JSON without it). A UTF-16 file (Notepad's "Unicode",
 // PowerShell 5's Out-File) is refused, naming what it is, with nothing sent.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { expectCode, isolatedEnv, runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { expectCode, isolatedEnv, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const BODY = '{"personal":{"firstName":"Zoé","lastName":"علی\u200cرضا"}}';
@@ -42,14 +43,13 @@ beforeAll(async () => {
       res.writeHead(created ? 201 : 200, { 'content-type': 'application/json' }).end(created ? '{"id":"7a1f0000-0000-4000-8000-000000000001","employeeCode":"BOM-1"}' : '{}');
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  url = serverAt.url;
   dir = tempDir();
   env = isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: 'test-token' });
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 
@@ -58,7 +58,7 @@ const posts = () => seen.filter((r) => r.method === 'POST');
 describe('a UTF-8 BOM is accepted and not sent', () => {
   it('gp create --body-file: the POST body is the JSON, byte for byte, without the BOM', async () => {
     seen.length = 0;
-    const r = await runCli(['gp', 'create', '--entity', 'Acme', '--body-file', file('body.json', Buffer.concat([BOM, Buffer.from(BODY)])), '--yes'], { env });
+    const r = await runMain(['gp', 'create', '--entity', 'Acme', '--body-file', file('body.json', Buffer.concat([BOM, Buffer.from(BODY)])), '--yes'], { env });
     expectCode(r, 0);
     expect(posts()).toHaveLength(1);
     const sent = posts()[0]!.body;
@@ -67,9 +67,9 @@ describe('a UTF-8 BOM is accepted and not sent', () => {
   });
   it('partner api --input (a file, and stdin): the body sent is the JSON without the BOM', async () => {
     seen.length = 0;
-    const viaFile = await runCli(['api', '-X', 'POST', '/v1/echo', '--input', file('api.json', Buffer.concat([BOM, Buffer.from(BODY)]))], { env });
+    const viaFile = await runMain(['api', '-X', 'POST', '/v1/echo', '--input', file('api.json', Buffer.concat([BOM, Buffer.from(BODY)]))], { env });
     expectCode(viaFile, 0);
-    const viaStdin = await runCli(['api', '-X', 'POST', '/v1/echo', '--input', '-'], { env, input: Buffer.concat([BOM, Buffer.from(BODY)]).toString('utf8') });
+    const viaStdin = await runMain(['api', '-X', 'POST', '/v1/echo', '--input', '-'], { env, input: Buffer.concat([BOM, Buffer.from(BODY)]).toString('utf8') });
     expectCode(viaStdin, 0);
     expect(posts().map((p) => p.body.toString('utf8'))).toEqual([BODY, BODY]);
     expect(posts().every((p) => p.body[0] === 0x7b)).toBe(true);
@@ -83,7 +83,7 @@ describe('a UTF-16 file is refused, nothing sent', () => {
   ])('%s: exit 2, the file named UTF-16 LE', async (_, args, flag) => {
     seen.length = 0;
     const path = file('utf16.json', utf16le(BODY));
-    const r = await runCli([...args(path), '-o', 'json'], { env: { ...env } });
+    const r = await runMain([...args(path), '-o', 'json'], { env: { ...env } });
     expectCode(r, 2);
     const shown = `${r.stderr}`;
     expect(shown).toContain(`${flag} ${path} is UTF-16 LE (it starts with a UTF-16 byte order mark), not UTF-8`);
@@ -105,8 +105,8 @@ describe('--from-file with a BOM (sandbox, --dry-run: the body that would be sen
     const withBom = join(sb.dir, 'bom.json');
     writeFileSync(plain, values);
     writeFileSync(withBom, Buffer.concat([BOM, values]));
-    const a = await runCli(['gp', 'create', '--entity', 'Acme Deutschland GmbH', '--from-file', withBom, '--dry-run'], { env: sb.env });
-    const b = await runCli(['gp', 'create', '--entity', 'Acme Deutschland GmbH', '--from-file', plain, '--dry-run'], { env: sb.env });
+    const a = await runMain(['gp', 'create', '--entity', 'Acme Deutschland GmbH', '--from-file', withBom, '--dry-run'], { env: sb.env });
+    const b = await runMain(['gp', 'create', '--entity', 'Acme Deutschland GmbH', '--from-file', plain, '--dry-run'], { env: sb.env });
     expectCode(a, 0);
     expectCode(b, 0);
     expect(a.stdout).toBe(b.stdout);
@@ -121,8 +121,8 @@ describe('--from-file with a BOM (sandbox, --dry-run: the body that would be sen
     writeFileSync(withBom, Buffer.concat([BOM, Buffer.from(values)]));
     const plain = join(sb.dir, 'dyn.json');
     writeFileSync(plain, values);
-    const a = await runCli(['dynamic-details', 'submit', id, '--from-file', withBom, '--dry-run'], { env: sb.env });
-    const b = await runCli(['dynamic-details', 'submit', id, '--from-file', plain, '--dry-run'], { env: sb.env });
+    const a = await runMain(['dynamic-details', 'submit', id, '--from-file', withBom, '--dry-run'], { env: sb.env });
+    const b = await runMain(['dynamic-details', 'submit', id, '--from-file', plain, '--dry-run'], { env: sb.env });
     expectCode(a, 0);
     expectCode(b, 0);
     expect(a.stdout).toBe(b.stdout);
@@ -130,7 +130,7 @@ describe('--from-file with a BOM (sandbox, --dry-run: the body that would be sen
     const utf16 = join(sb.dir, 'dyn16.json');
     writeFileSync(utf16, utf16le(values));
     const before = sb.sandbox.requests.filter((q) => q.method === 'PATCH').length;
-    const c = await runCli(['dynamic-details', 'submit', id, '--from-file', utf16], { env: sb.env });
+    const c = await runMain(['dynamic-details', 'submit', id, '--from-file', utf16], { env: sb.env });
     expectCode(c, 2);
     expect(c.stderr).toContain('is UTF-16 LE (it starts with a UTF-16 byte order mark), not UTF-8');
     expect(sb.sandbox.requests.filter((q) => q.method === 'PATCH').length).toBe(before);

@@ -7,7 +7,8 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, spawnCli, tempDir, waitFor, type RunningCli } from '../helpers/cli.js';
+import { BIN, isolatedEnv, ROOT, spawnCli, tempDir, type RunningCli } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -66,7 +67,7 @@ function inFlightSince(): () => boolean {
 describe('Ctrl-C stops within a second with exit 130', () => {
   it('webhook listen', async () => {
     const run = spawnCli(['webhook', 'listen', '--port', '0'], { env });
-    await waitFor(() => /Listening for webhooks on (\S+)/.test(run.stderr()), 15_000);
+    await waitFor(() => /Listening for webhooks on (\S+)/.test(run.stderr()), { timeoutMs: 15_000 });
     const url = /Listening for webhooks on (\S+)/.exec(run.stderr())![1]!;
     const r = await interrupt(run);
     expect(r.code, r.stderr).toBe(130);
@@ -78,7 +79,7 @@ describe('Ctrl-C stops within a second with exit 130', () => {
 
   it('sandbox start (the port is released)', async () => {
     const run = spawnCli(['sandbox', 'start', '--port', '0'], { env });
-    await waitFor(() => /listening on (http:\/\/\S+)/.test(run.stdout()), 15_000);
+    await waitFor(() => /listening on (http:\/\/\S+)/.test(run.stdout()), { timeoutMs: 15_000 });
     const url = new URL(/listening on (http:\/\/\S+)/.exec(run.stdout())![1]!);
     const r = await interrupt(run);
     expect(r.code, r.stderr).toBe(130);
@@ -93,7 +94,7 @@ describe('Ctrl-C stops within a second with exit 130', () => {
 
   it('sandbox start also stops on SIGTERM (exit 130)', async () => {
     const run = spawnCli(['sandbox', 'start', '--port', '0'], { env });
-    await waitFor(() => /listening on/.test(run.stdout()), 15_000);
+    await waitFor(() => /listening on/.test(run.stdout()), { timeoutMs: 15_000 });
     const r = await interrupt(run, 'SIGTERM');
     expect(r.code).toBe(130);
     expect(r.ms).toBeLessThan(STOP_WITHIN_MS);
@@ -105,7 +106,7 @@ describe('Ctrl-C stops within a second with exit 130', () => {
     sandbox.setFaults({ latencyMs: 3000 });
     const inFlight = inFlightSince();
     const run = spawnCli(['profile', 'get', '--from-file', list, '-o', 'ndjson'], { env });
-    await waitFor(inFlight, 15_000);
+    await waitFor(inFlight, { timeoutMs: 15_000 });
     const r = await interrupt(run);
     expect(r.code, r.stderr).toBe(130);
     expect(r.ms).toBeLessThan(STOP_WITHIN_MS);
@@ -123,10 +124,10 @@ describe('Ctrl-C stops within a second with exit 130', () => {
       // Let a few pages be written, then stall the server mid-export.
       const before = sandbox.requests.length;
       const run = spawnCli(['employees', 'list', '--all', '--page-size', '1', '--concurrency', '1', '-o', 'csv', '--output-file', target], { env });
-      await waitFor(() => sandbox.requests.slice(before).filter((q) => q.status === 200).length >= 3, 15_000);
+      await waitFor(() => sandbox.requests.slice(before).filter((q) => q.status === 200).length >= 3, { timeoutMs: 15_000 });
       sandbox.setFaults({ latencyMs: 3000 });
       const inFlight = inFlightSince();
-      await waitFor(inFlight, 15_000);
+      await waitFor(inFlight, { timeoutMs: 15_000 });
       const midway = readdirSync(out);
       const r = await interrupt(run, signal);
       expect(r.code, r.stderr).toBe(130);
@@ -143,7 +144,7 @@ describe('Ctrl-C stops within a second with exit 130', () => {
   it('webhook listen --spool, SIGHUP: exit 130, the spool lock released', async () => {
     const spool = join(dir.path, 'spool-hup');
     const run = spawnCli(['webhook', 'listen', '--port', '0', '--spool', spool], { env });
-    await waitFor(() => /Listening for webhooks on/.test(run.stderr()), 15_000);
+    await waitFor(() => /Listening for webhooks on/.test(run.stderr()), { timeoutMs: 15_000 });
     expect(readdirSync(spool)).toContain('lock');
     const r = await interrupt(run, 'SIGHUP');
     expect(r.code, r.stderr).toBe(130);
@@ -207,7 +208,7 @@ class Pty {
     return Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(this.child.pid)], { encoding: 'utf8' }).trim().split(/\s+/)[0]);
   }
   async answer(question: RegExp, keys: string): Promise<void> {
-    await waitFor(() => question.test(this.out), 15_000);
+    await waitFor(() => question.test(this.out), { timeoutMs: 15_000 });
     await new Promise((r) => setTimeout(r, 50));
     this.child.stdin!.write(keys);
   }
@@ -227,8 +228,8 @@ describe.skipIf(!hasScript)('the gp create wizard under a pseudo-terminal', () =
       try {
         await p.answer(/First name/, 'Ada\r');
         await p.answer(/Middle name/, '\r');
-        await waitFor(() => /Last name/.test(p.out), 15_000);
-        await waitFor(() => existsSync(draftsDir()) && readdirSync(draftsDir()).length > 0, 5_000);
+        await waitFor(() => /Last name/.test(p.out), { timeoutMs: 15_000 });
+        await waitFor(() => existsSync(draftsDir()) && readdirSync(draftsDir()).length > 0, { what: 'a draft saved' });
         const t0 = Date.now();
         if (how === 'the Ctrl-C key') p.child.stdin!.write('\x03');
         else process.kill(p.cliPid(), how);
@@ -275,15 +276,15 @@ describe.skipIf(!hasScript)('the terminal closes (SIGHUP from the kernel)', () =
     const before = sandbox.requests.length;
     const p = new Pty(['employees', 'list', '--all', '--page-size', '1', '--concurrency', '1', '-o', 'ndjson', '--output-file', target]);
     try {
-      await waitFor(() => sandbox.requests.slice(before).filter((q) => q.status === 200).length >= 3, 15_000);
+      await waitFor(() => sandbox.requests.slice(before).filter((q) => q.status === 200).length >= 3, { timeoutMs: 15_000 });
       sandbox.setFaults({ latencyMs: 3000 });
       const inFlight = inFlightSince();
-      await waitFor(inFlight, 15_000);
+      await waitFor(inFlight, { timeoutMs: 15_000 });
       const pid = p.cliPid();
       expect(readdirSync(out).some((f) => f.endsWith('.tmp'))).toBe(true);
       const t0 = Date.now();
       p.child.kill('SIGKILL'); // the terminal emulator is gone: its side of the pseudo-terminal closes
-      await waitFor(() => !running(pid), 5_000);
+      await waitFor(() => !running(pid), { timeoutMs: 5_000 });
       expect(Date.now() - t0).toBeLessThan(STOP_WITHIN_MS);
       expect(readdirSync(out)).toEqual(['employees.ndjson']);
       expect(readFileSync(target, 'utf8')).toBe('previous export\n');
@@ -299,12 +300,12 @@ describe.skipIf(!hasScript)('the terminal closes (SIGHUP from the kernel)', () =
     try {
       await p.answer(/First name/, 'Grace\r');
       await p.answer(/Middle name/, '\r');
-      await waitFor(() => /Last name/.test(p.out), 15_000);
-      await waitFor(() => existsSync(drafts) && readdirSync(drafts).length > 0, 5_000);
+      await waitFor(() => /Last name/.test(p.out), { timeoutMs: 15_000 });
+      await waitFor(() => existsSync(drafts) && readdirSync(drafts).length > 0, { what: 'a draft saved' });
       const pid = p.cliPid();
       const t0 = Date.now();
       p.child.kill('SIGKILL');
-      await waitFor(() => !running(pid), 5_000);
+      await waitFor(() => !running(pid), { timeoutMs: 5_000 });
       expect(Date.now() - t0).toBeLessThan(STOP_WITHIN_MS);
       const files = readdirSync(drafts);
       expect(files).toHaveLength(1);

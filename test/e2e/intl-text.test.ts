@@ -5,12 +5,13 @@
 // is not valid UTF-8 is refused with the request and byte offset, and nothing
 // partial is written as if complete.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasScript } from '../helpers/pty.js';
-import { expectCode, isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { expectCode, isolatedEnv, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 const uuid = (i: number) => `7a1f0000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const employee = (i: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ id: uuid(i), employeeCode: `IN-${i}`, fullName: `Person ${i}`, status: 'ACTIVE', ...extra });
@@ -64,9 +65,9 @@ async function api(latin1Page?: number): Promise<Api> {
     }
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const serverAt = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: serverAt.url,
     seen,
     close: () =>
       new Promise<void>((r) => {
@@ -119,22 +120,22 @@ describe.skipIf(!hasScript)('international names on a terminal', () => {
 
 describe('--fields with names in any script', () => {
   it('exports the column partner itself heads compensation.allowances.通勤手当', async () => {
-    const all = await runCli(['profile', 'get', uuid(1), 'compensation', '-o', 'csv'], { env: envFor(good) });
+    const all = await runMain(['profile', 'get', uuid(1), 'compensation', '-o', 'csv'], { env: envFor(good) });
     expectCode(all, 0);
     expect(all.stdout.split('\r\n')[0]).toContain(`compensation.allowances.${ALLOWANCE}`);
-    const r = await runCli(['profile', 'get', uuid(1), 'compensation', '-o', 'csv', '--fields', `id,compensation.allowances.${ALLOWANCE}`], { env: envFor(good) });
+    const r = await runMain(['profile', 'get', uuid(1), 'compensation', '-o', 'csv', '--fields', `id,compensation.allowances.${ALLOWANCE}`], { env: envFor(good) });
     expectCode(r, 0);
     expect(r.stdout).toBe(`id,compensation.allowances.${ALLOWANCE}\r\n${uuid(1)},12000\r\n`);
   });
   it('matches a key the server spells decomposed (NFD) when the name is typed composed (NFC)', async () => {
-    const r = await runCli(['profile', 'get', uuid(1), 'compensation', '-o', 'json', '--fields', `compensation.allowances.${NFD_KEY.normalize('NFC')}`], { env: envFor(good) });
+    const r = await runMain(['profile', 'get', uuid(1), 'compensation', '-o', 'json', '--fields', `compensation.allowances.${NFD_KEY.normalize('NFC')}`], { env: envFor(good) });
     expectCode(r, 0);
     expect(JSON.parse(r.stdout)).toEqual({ compensation: { allowances: { [NFD_KEY.normalize('NFC')]: 300 } } });
   });
   it('still refuses empty segments, control characters and spaces: exit 2, nothing sent', async () => {
     for (const bad of [`compensation..${ALLOWANCE}`, `compensation.allowances.通勤\u0007手当`, '通勤 手当', 'ad\u200dmin']) {
       const before = good.seen.length;
-      const r = await runCli(['employees', 'list', '--fields', bad], { env: envFor(good) });
+      const r = await runMain(['employees', 'list', '--fields', bad], { env: envFor(good) });
       expectCode(r, 2);
       expect(r.stderr).toMatch(/Invalid --fields/);
       expect(r.stderr).not.toContain('\u0007');
@@ -158,7 +159,7 @@ describe('an answer that is not valid UTF-8', () => {
   };
 
   it('employees list -o csv: exit 1, the request and byte offset named, no row written', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'csv'], { env: envFor(latin) });
+    const r = await runMain(['employees', 'list', '-o', 'csv'], { env: envFor(latin) });
     expectCode(r, 1);
     refused(r.stderr, /GET http:\/\/127\.0\.0\.1:\d+\/v1\/employees /);
     expect(r.stdout).not.toContain('Jos');
@@ -167,7 +168,7 @@ describe('an answer that is not valid UTF-8', () => {
     expect(Number(/byte offset (\d+)/.exec(r.stderr)![1])).toBe(text.indexOf('José') + 3);
   });
   it('profile get: exit 1, nothing printed as data', async () => {
-    const r = await runCli(['profile', 'get', uuid(1), 'personal', '-o', 'json'], { env: envFor(latin) });
+    const r = await runMain(['profile', 'get', uuid(1), 'personal', '-o', 'json'], { env: envFor(latin) });
     expectCode(r, 1);
     refused(r.stderr, /\/v1\/employees\/7a1f0000-0000-4000-8000-000000000001\/personal/);
     expect(r.stdout).toBe('');
@@ -181,13 +182,13 @@ describe('an answer that is not valid UTF-8', () => {
       mkdirSync(out, { recursive: true });
       const file = join(out, 'all.ndjson');
       writeFileSync(file, 'previous export\n');
-      const r = await runCli(['employees', 'list', '--all', '--page-size', '1', '-o', 'ndjson', '--output-file', file], { env: envFor(second) });
+      const r = await runMain(['employees', 'list', '--all', '--page-size', '1', '-o', 'ndjson', '--output-file', file], { env: envFor(second) });
       expectCode(r, 1);
       refused(r.stderr, /\/v1\/employees\?page=2/);
       expect(readFileSync(file, 'utf8')).toBe('previous export\n');
       expect(readdirSync(out)).toEqual(['all.ndjson']);
       const fresh = join(out, 'new.ndjson');
-      const r2 = await runCli(['employees', 'list', '--all', '--page-size', '1', '-o', 'ndjson', '--output-file', fresh], { env: envFor(second) });
+      const r2 = await runMain(['employees', 'list', '--all', '--page-size', '1', '-o', 'ndjson', '--output-file', fresh], { env: envFor(second) });
       expectCode(r2, 1);
       expect(existsSync(fresh)).toBe(false);
       expect(readdirSync(out)).toEqual(['all.ndjson']);
@@ -196,7 +197,7 @@ describe('an answer that is not valid UTF-8', () => {
     }
   });
   it('-o json on a pipe: the error is one JSON object on stderr with its code', async () => {
-    const r = await runCli(['employees', 'list', '-o', 'json'], { env: envFor(latin) });
+    const r = await runMain(['employees', 'list', '-o', 'json'], { env: envFor(latin) });
     expectCode(r, 1);
     const err = JSON.parse(r.stderr) as { error: { code: string; message: string } };
     expect(err.error.code).toBe('BAD_RESPONSE_ENCODING');

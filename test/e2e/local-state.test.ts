@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, expectCode, isolatedEnv, ROOT, runCli, spawnCli, tempDir, waitFor, type CliResult } from '../helpers/cli.js';
+import { BIN, expectCode, isolatedEnv, ROOT, runCli, spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -109,7 +111,7 @@ describe('concurrent processes on one config (20.4)', () => {
     // A live partner process (a webhook receiver) holds the config lock: login waits, then says which file to look at.
     const holder = spawnCli(['webhook', 'listen', '--port', '0'], { env, timeoutMs: 60_000 });
     try {
-      await waitFor(() => /Listening for webhooks on/.test(holder.stderr()), 15_000);
+      await waitFor(() => /Listening for webhooks on/.test(holder.stderr()), { timeoutMs: 15_000 });
       writeFileSync(lock, `${holder.child.pid}\n`);
       const busy = await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: 'token-busy-abcdefgh\n', timeoutMs: 40_000 });
       expectCode(busy, 1);
@@ -132,7 +134,7 @@ describe('stale locks of the spool and the bulk journal (20.4)', () => {
     mkdirSync(spool, { mode: 0o700 });
     const run = sh(`printf '%s\\n' "$$" > "${spool}/lock"; exec "$NODE" "$BIN" webhook listen --port 0 --spool "${spool}"`, env);
     try {
-      await waitFor(() => /Listening for webhooks on/.test(run.stderr()) || run.child.exitCode !== null, 15_000);
+      await waitFor(() => /Listening for webhooks on/.test(run.stderr()) || run.child.exitCode !== null, { timeoutMs: 15_000 });
       expect(run.stderr()).not.toMatch(/in use by another receiver/);
       expect(run.stderr()).toMatch(/Listening for webhooks on/);
       expect(readFileSync(join(spool, 'lock'), 'utf8').split('\n')[0]).toBe(String(run.child.pid));
@@ -153,7 +155,7 @@ describe('stale locks of the spool and the bulk journal (20.4)', () => {
       return spawnCli(['webhook', 'listen', '--port', '0', '--spool', spool], { env, timeoutMs: 60_000 });
     })();
     try {
-      await waitFor(() => /Listening for webhooks on/.test(first.stderr()) || first.child.exitCode !== null, 15_000);
+      await waitFor(() => /Listening for webhooks on/.test(first.stderr()) || first.child.exitCode !== null, { timeoutMs: 15_000 });
       expect(first.stderr()).toMatch(/Listening for webhooks on/);
       expect(readFileSync(join(spool, 'lock'), 'utf8').split('\n')[0]).toBe(String(first.child.pid));
       const second = await runCli(['webhook', 'listen', '--port', '0', '--spool', spool], { env });
@@ -203,7 +205,7 @@ describe('stale locks of the spool and the bulk journal (20.4)', () => {
 });
 
 describe('a damaged config file is named, not called a bug (20.9)', () => {
-  const login = (env: NodeJS.ProcessEnv) => runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: 'token-abcdefgh-1234\n' });
+  const login = (env: NodeJS.ProcessEnv) => runMain(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--no-verify', '--insecure-storage'], { env, input: 'token-abcdefgh-1234\n' });
   const cases: { name: string; content: string; args: string[]; what: RegExp }[] = [
     { name: 'empty file, auth status', content: '', args: ['auth', 'status', '-o', 'table'], what: /is damaged: it is empty/ },
     { name: 'empty file, employees list', content: '  \n', args: ['employees', 'list'], what: /is damaged: it is empty/ },
@@ -221,7 +223,7 @@ describe('a damaged config file is named, not called a bug (20.9)', () => {
       const env = freshEnv();
       mkdirSync(cfgDir(env), { recursive: true, mode: 0o700 });
       writeFileSync(cfgFile(env), c.content, { mode: 0o600 });
-      const r = await runCli(c.args, { env });
+      const r = await runMain(c.args, { env });
       expectCode(r, 1);
       const text = errorText(r.stderr);
       expect(text).toContain(`The config file ${cfgFile(env)} is damaged`);
@@ -231,7 +233,7 @@ describe('a damaged config file is named, not called a bug (20.9)', () => {
       expect(r.stdout + r.stderr).not.toContain('tok-secret-9');
       expect(readFileSync(cfgFile(env), 'utf8')).toBe(c.content); // left as it was
       // doctor says the same.
-      const doctor = await runCli(['doctor', '-o', 'json'], { env });
+      const doctor = await runMain(['doctor', '-o', 'json'], { env });
       expect(doctorConfig(doctor.stdout)).toMatch(c.what);
     });
   }

@@ -12,10 +12,12 @@ import { buildProgram } from '../../src/program.js';
 import { testIO } from '../../src/io.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import { isGroup, type CommandDef } from '../../src/command.js';
-import { sandboxEnv, spawnCli, waitFor, type RunningCli } from '../helpers/cli.js';
+import { sandboxEnv, spawnCli, type RunningCli } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { employeeCreated } from '../unit/webhooks/helpers.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 const ENTITY = 'Acme Deutschland GmbH';
 
@@ -154,8 +156,8 @@ describe('sandbox emit', () => {
       req.resume();
       req.on('end', () => res.writeHead(200).end());
     });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    const to = `http://127.0.0.1:${(receiver.address() as import('node:net').AddressInfo).port}/`;
+    const receiverAt = await listenOnLoopback(receiver);
+    const to = `${receiverAt.url}/`;
     try {
       const json = await runMain(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', to], { env });
       expect(json.code, json.stderr).toBe(0);
@@ -224,13 +226,13 @@ describe('webhook listen (each event one record, written as it happens)', () => 
   async function session(extra: string[], lines: number, firstShown = (l: RunningCli) => l.stdout().split('\n').filter(Boolean).length >= 1): Promise<{ stdout: string; stderr: string }> {
     const l = spawnCli(['webhook', 'listen', ...extra], { env, timeoutMs: 20_000 });
     running.push(l);
-    await waitFor(() => /Listening for webhooks on (\S+)/.test(l.stderr()), 15_000);
+    await waitFor(() => /Listening for webhooks on (\S+)/.test(l.stderr()), { timeoutMs: 15_000 });
     const url = /Listening for webhooks on (\S+)/.exec(l.stderr())![1]!;
     expect((await fetch(url, { method: 'POST', body: await sandbox.signer.sign(employeeCreated()) })).status).toBe(200);
     // The first event is printed before the second arrives: nothing waits for the end of the stream.
-    await waitFor(() => firstShown(l), 10_000);
+    await waitFor(() => firstShown(l), { timeoutMs: 10_000 });
     expect((await fetch(url, { method: 'POST', body: 'not-a-jws' })).status).toBe(400);
-    await waitFor(() => l.stdout().split('\n').filter(Boolean).length >= lines, 10_000);
+    await waitFor(() => l.stdout().split('\n').filter(Boolean).length >= lines, { timeoutMs: 10_000 });
     l.child.kill('SIGINT');
     const r = await l.done;
     expect(r.code, r.stderr).toBe(130);
@@ -272,12 +274,12 @@ describe('webhook replay (a stream of outcomes through writeList)', () => {
       req.resume();
       req.on('end', () => res.writeHead(204).end());
     });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    to = `http://127.0.0.1:${(receiver.address() as import('node:net').AddressInfo).port}/hooks`;
+    const receiverAt = await listenOnLoopback(receiver);
+    to = `${receiverAt.url}/hooks`;
     spool = `${tmp}/spool`;
     // Two events kept by a receiver with --spool and no --forward-to.
     const l = spawnCli(['webhook', 'listen', '--spool', spool], { env, timeoutMs: 20_000 });
-    await waitFor(() => /Listening for webhooks on (\S+)/.test(l.stderr()), 15_000);
+    await waitFor(() => /Listening for webhooks on (\S+)/.test(l.stderr()), { timeoutMs: 15_000 });
     const url = /Listening for webhooks on (\S+)/.exec(l.stderr())![1]!;
     for (const code of ['RPL-0001', 'RPL-0002']) expect((await fetch(url, { method: 'POST', body: await sandbox.signer.sign(employeeCreated({ employeeCode: code })) })).status).toBe(200);
     l.child.kill('SIGINT');

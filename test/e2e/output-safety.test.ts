@@ -8,8 +8,10 @@ import { spawn } from 'node:child_process';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, isolatedEnv, ROOT, tempDir, waitFor } from '../helpers/cli.js';
+import { BIN, isolatedEnv, ROOT, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -210,7 +212,7 @@ describe('webhook payloads with escape sequences', () => {
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     const closed = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
     try {
-      await waitFor(() => /Listening for webhooks on (\S+)/.test(err), 15_000);
+      await waitFor(() => /Listening for webhooks on (\S+)/.test(err), { timeoutMs: 15_000 });
       const url = /Listening for webhooks on (\S+)/.exec(err)![1]!;
       const jws = await sandbox.signer.sign(hostilePayload());
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: jws });
@@ -218,8 +220,8 @@ describe('webhook payloads with escape sequences', () => {
       // A forged one too: its rejection line must be clean as well.
       const forged = `${jws.split('.')[0]}.${Buffer.from(JSON.stringify(hostilePayload()) + ' ').toString('base64url')}.${jws.split('.')[2]}`;
       expect((await fetch(url, { method: 'POST', body: forged })).status).toBe(401);
-      await waitFor(() => out.trim().split('\n').length >= 2 || /401/.test(err + out), 5_000);
-      await waitFor(() => (out + err).includes('401'), 5_000);
+      await waitFor(() => out.trim().split('\n').length >= 2 || /401/.test(err + out), { what: 'two event lines or the 401' });
+      await waitFor(() => (out + err).includes('401'), { what: 'the 401 line' });
       expect(out).toContain('EMPLOYEE_UPDATED');
       expect(out).not.toMatch(CONTROL);
       expect(err).not.toMatch(CONTROL);
@@ -247,8 +249,8 @@ describe('hostile error bodies from a server', () => {
     it(`${name}: the error on stderr has no control bytes`, async () => {
       const { createServer } = await import('node:http');
       const server = createServer((_req, res) => res.writeHead(b.status, { 'content-type': b.type }).end(b.body));
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      const port = (server.address() as { port: number }).port;
+      const serverAt = await listenOnLoopback(server);
+      const port = serverAt.port;
       try {
         // The text block (-o table) and, piped, the JSON line (issue 12): neither carries control bytes.
         for (const format of [['-o', 'table'], []]) {
@@ -261,8 +263,7 @@ describe('hostile error bodies from a server', () => {
           expect(r.stderr).not.toMatch(/\n\s+at /);
         }
       } finally {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server.close(() => r()));
+        await closeServer(server);
       }
     });
   }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGroup, kebab, type CommandDef } from '../../src/command.js';
 import { TOP_LEVEL } from '../../src/commands/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { expectCode, runCli, sandboxEnv } from '../helpers/cli.js';
+import { expectCode, sandboxEnv } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
 
 const ENTITY = 'Acme Deutschland GmbH';
@@ -23,7 +23,7 @@ let config: string;
 beforeAll(async () => {
   ({ env, close, sandbox, dir } = await sandboxEnv());
   // A real config file, holding a token, as `auth login` writes it.
-  const login = await runCli(['--profile', 'other', 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyA}\n` });
+  const login = await runMain(['--profile', 'other', 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyA}\n` });
   expectCode(login, 0);
   config = join(env.PARTNER_CONFIG_DIR!, 'config.json');
   expect(readFileSync(config, 'utf8')).toContain(sandbox.tokens.companyA);

@@ -6,7 +6,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { expectCode, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { expectCode, isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 const NFC = 'Zo\u00e9';
 const NFD = 'Zoe\u0301';
@@ -32,44 +33,44 @@ afterAll(async () => {
 
 describe('a profile saved decomposed, named precomposed', () => {
   it('--profile finds it (it said: No profile "Zoé"; known: Zoé)', async () => {
-    const r = await runCli(['--profile', NFC, 'employees', 'list', '--page-size', '1', '-o', 'json'], { env });
+    const r = await runMain(['--profile', NFC, 'employees', 'list', '--page-size', '1', '-o', 'json'], { env });
     expectCode(r, 0);
     expect((JSON.parse(r.stdout) as { data: unknown[] }).data).toHaveLength(1);
   });
   it('PARTNER_PROFILE finds it', async () => {
-    const r = await runCli(['employees', 'list', '--page-size', '1', '-o', 'json'], { env: { ...env, PARTNER_PROFILE: NFC } });
+    const r = await runMain(['employees', 'list', '--page-size', '1', '-o', 'json'], { env: { ...env, PARTNER_PROFILE: NFC } });
     expectCode(r, 0);
   });
   it('auth status names it as saved, once', async () => {
-    const r = await runCli(['--profile', NFC, 'auth', 'status', '-o', 'json'], { env });
+    const r = await runMain(['--profile', NFC, 'auth', 'status', '-o', 'json'], { env });
     expectCode(r, 0);
     const s = JSON.parse(r.stdout) as { profile: string; profiles: { name: string }[] };
     expect(s.profile).toBe(NFD);
     expect(s.profiles.map((p) => p.name).sort()).toEqual([NFD, 'other'].sort());
   });
   it('auth switch and auth login under the other spelling update the one profile', async () => {
-    expectCode(await runCli(['auth', 'switch', NFC], { env }), 0);
+    expectCode(await runMain(['auth', 'switch', NFC], { env }), 0);
     expect(saved().activeProfile).toBe(NFD);
-    const r = await runCli(['--profile', NFC, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyB}\n` });
+    const r = await runMain(['--profile', NFC, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyB}\n` });
     expectCode(r, 0);
     expect(Object.keys(saved().profiles).sort()).toEqual([NFD, 'other'].sort());
     expect(saved().profiles[NFD]!.token).toBe(sandbox.tokens.companyB);
   });
   it('auth logout under the other spelling removes it', async () => {
-    const r = await runCli(['--profile', NFC, 'auth', 'logout'], { env });
+    const r = await runMain(['--profile', NFC, 'auth', 'logout'], { env });
     expectCode(r, 0);
     expect(r.stderr).toMatch(/Logged out/);
     expect(Object.keys(saved().profiles)).toEqual(['other']);
     expect(saved().activeProfile).toBeUndefined();
   });
   it('a new profile is saved NFC, and found by its decomposed name', async () => {
-    const r = await runCli(['--profile', NFD, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyA}\n` });
+    const r = await runMain(['--profile', NFD, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env, input: `${sandbox.tokens.companyA}\n` });
     expectCode(r, 0);
     expect(Object.keys(saved().profiles).sort()).toEqual([NFC, 'other'].sort());
-    expectCode(await runCli(['--profile', NFD, 'employees', 'list', '--page-size', '1', '-o', 'json'], { env }), 0);
+    expectCode(await runMain(['--profile', NFD, 'employees', 'list', '--page-size', '1', '-o', 'json'], { env }), 0);
   });
   it('a name no profile has, in either form, is still an error naming the known ones', async () => {
-    const r = await runCli(['--profile', 'Zoe', 'employees', 'list', '-o', 'table'], { env });
+    const r = await runMain(['--profile', 'Zoe', 'employees', 'list', '-o', 'table'], { env });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/No profile "Zoe"; known: /);
   });

@@ -3,11 +3,12 @@
 // characters, continuation lines under the value. Served by a loopback API
 // (port 0); widths measured independently (test/helpers/wcwidth.ts).
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasScript } from '../helpers/pty.js';
-import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { wcswidth } from '../helpers/wcwidth.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const ID = '5e1f0000-0000-4000-8000-000000000025';
 const PERSONAL: Record<string, string> = {
@@ -28,12 +29,11 @@ beforeAll(async () => {
     // Every section request gets the one record (profile get asks for `personal` only).
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(PERSONAL));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  url = serverAt.url;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 
@@ -78,7 +78,7 @@ describe.skipIf(!hasScript)('profile get on a terminal', () => {
   });
 
   it('piped: one line per value, whatever its width', async () => {
-    const r = await runCli(['profile', 'get', ID, 'personal', '-o', 'table'], { env: env() });
+    const r = await runMain(['profile', 'get', ID, 'personal', '-o', 'table'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     for (const v of Object.values(PERSONAL)) expect(r.stdout.split('\n').some((l) => l.endsWith(v))).toBe(true);
   });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -16,7 +17,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({});
   dir = tempDir();
   env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
-  const list = await runCli(['employees', 'list', '--page-size', '5', '-o', 'json'], { env });
+  const list = await runMain(['employees', 'list', '--page-size', '5', '-o', 'json'], { env });
   employees = JSON.parse(list.stdout).data;
 });
 afterAll(async () => {
@@ -27,7 +28,7 @@ afterAll(async () => {
 describe('profile get', () => {
   it('shows all seven sections of an employee by code as JSON keyed by section, with every field of the spec', async () => {
     const e = employees[0];
-    const r = await runCli(['profile', 'get', e.employeeCode, '-o', 'json'], { env });
+    const r = await runMain(['profile', 'get', e.employeeCode, '-o', 'json'], { env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -48,7 +49,7 @@ describe('profile get', () => {
 
   it('takes the id as well, and only the sections named', async () => {
     const e = employees[1];
-    const r = await runCli(['profile', 'get', e.id, 'employment', 'personal', '-o', 'json'], { env });
+    const r = await runMain(['profile', 'get', e.id, 'employment', 'personal', '-o', 'json'], { env });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(['id', 'employment', 'personal']);
@@ -59,9 +60,9 @@ describe('profile get', () => {
 
   it('renders a readable table with sub-blocks, dashes for null, and the account number masked unless --reveal', async () => {
     const e = employees[0];
-    const json = JSON.parse((await runCli(['profile', 'get', e.id, 'bank', 'employment', 'personal', '-o', 'json'], { env })).stdout);
+    const json = JSON.parse((await runMain(['profile', 'get', e.id, 'bank', 'employment', 'personal', '-o', 'json'], { env })).stdout);
     const account: string = json.bank.accountNumber;
-    const r = await runCli(['profile', 'get', e.employeeCode, '-o', 'table'], { env });
+    const r = await runMain(['profile', 'get', e.employeeCode, '-o', 'table'], { env });
     expect(r.code).toBe(0);
     for (const s of SECTIONS) expect(r.stdout).toMatch(new RegExp(`^${s}$`, 'm'));
     expect(r.stdout).toContain(e.employeeCode);
@@ -72,14 +73,14 @@ describe('profile get', () => {
     expect(r.stdout).toMatch(/^ {2}Middle name +-$/m);
     expect(r.stdout).toContain(`****${account.slice(-4)}`);
     expect(r.stdout).not.toContain(account);
-    const revealed = await runCli(['profile', 'get', e.employeeCode, 'bank', '-o', 'table', '--reveal'], { env });
+    const revealed = await runMain(['profile', 'get', e.employeeCode, 'bank', '-o', 'table', '--reveal'], { env });
     expect(revealed.code).toBe(0);
     expect(revealed.stdout).toMatch(new RegExp(`Account number +${account}$`, 'm'));
   });
 
   it('exports several employees as CSV with dot-path columns for every spec field', async () => {
     const [a, b] = employees;
-    const r = await runCli(['profile', 'get', a.employeeCode, b.id, '-o', 'csv'], { env });
+    const r = await runMain(['profile', 'get', a.employeeCode, b.id, '-o', 'csv'], { env });
     expect(r.code).toBe(0);
     const rows: Record<string, string>[] = parseCsv(r.stdout, { columns: true });
     expect(rows.map((x) => x.id)).toEqual([a.id, b.id]);
@@ -96,12 +97,12 @@ describe('profile get', () => {
     const [a, b, c] = employees;
     const file = join(dir.path, 'refs.txt');
     writeFileSync(file, `# employees\n${a.employeeCode}\n\n${b.id}\n`);
-    const r = await runCli(['profile', 'get', '--from-file', file, 'personal', 'address', '-o', 'ndjson', '--fields', 'id,personal.lastName,address.currentAddress.city'], { env });
+    const r = await runMain(['profile', 'get', '--from-file', file, 'personal', 'address', '-o', 'ndjson', '--fields', 'id,personal.lastName,address.currentAddress.city'], { env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toEqual([a.id, b.id]);
     expect(Object.keys(lines[0])).toEqual(['id', 'personal.lastName', 'address.currentAddress.city']);
-    const stdin = await runCli(['profile', 'get', '--from-file', '-', 'personal', '-o', 'ndjson'], { env, input: `${c.employeeCode}\n${a.id}\n` });
+    const stdin = await runMain(['profile', 'get', '--from-file', '-', 'personal', '-o', 'ndjson'], { env, input: `${c.employeeCode}\n${a.id}\n` });
     expect(stdin.code).toBe(0);
     const recs = stdin.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(recs.map((l) => l.id)).toEqual([c.id, a.id]);
@@ -110,45 +111,45 @@ describe('profile get', () => {
 
   it('-q prints the ids of the employees, one per line', async () => {
     const [a, b] = employees;
-    const r = await runCli(['profile', 'get', a.employeeCode, b.employeeCode, 'personal', '-q'], { env });
+    const r = await runMain(['profile', 'get', a.employeeCode, b.employeeCode, 'personal', '-q'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${a.id}\n${b.id}\n`);
   });
 
   it('an unknown code exits 5 with a clear message; the others are still shown', async () => {
-    const r = await runCli(['profile', 'get', 'ACME-99999', 'personal', '-o', 'json'], { env });
+    const r = await runMain(['profile', 'get', 'ACME-99999', 'personal', '-o', 'json'], { env });
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     // -o json: the error is one JSON line on stderr (issue 12).
     expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'EMPLOYEE_NOT_FOUND', employee: 'ACME-99999', exitCode: 5 });
     expect(JSON.parse(r.stderr).error.message).toContain('No employee with code "ACME-99999"');
-    const mixed = await runCli(['profile', 'get', employees[0].employeeCode, 'NOPE-1', 'personal', '-o', 'json'], { env });
+    const mixed = await runMain(['profile', 'get', employees[0].employeeCode, 'NOPE-1', 'personal', '-o', 'json'], { env });
     expect(mixed.code).toBe(5);
     expect(JSON.parse(mixed.stdout).map((d: { id: string }) => d.id)).toEqual([employees[0].id]);
     expect(mixed.stderr).toContain('NOPE-1');
   });
 
   it("another company's employee is not found (404, exit 5)", async () => {
-    const other = await runCli(['employees', 'list', '--page-size', '1', '-o', 'json'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
+    const other = await runMain(['employees', 'list', '--page-size', '1', '-o', 'json'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
     const b = JSON.parse(other.stdout).data[0];
     // -o table: the text block (piped, the error would be JSON: issue 12).
-    const byId = await runCli(['profile', 'get', b.id, '-o', 'table'], { env });
+    const byId = await runMain(['profile', 'get', b.id, '-o', 'table'], { env });
     expect(byId.code).toBe(5);
     expect(byId.stderr).toContain(`No employee with id "${b.id}"`);
     expect(byId.stderr.match(/Error:/g)).toHaveLength(1);
-    const byCode = await runCli(['profile', 'get', b.employeeCode, 'personal'], { env });
+    const byCode = await runMain(['profile', 'get', b.employeeCode, 'personal'], { env });
     expect(byCode.code).toBe(5);
   });
 
   it('validates sections and arguments before sending anything (exit 2)', async () => {
     const before = sandbox.requests.length;
     for (const args of [['ACME-00001', 'bnk'], ['ACME-00001', 'personal', 'salary'], ['personal'], [], ['--from-file', join(dir.path, 'missing.txt')], ['ACME-00001', '--concurrency', '0'], ['ACME-00001', '-o', 'csv', '--jq', '.']]) {
-      const r = await runCli(['profile', 'get', ...args], { env });
+      const r = await runMain(['profile', 'get', ...args], { env });
       expect(r.code, args.join(' ')).toBe(2);
       // Piped: the error is one JSON object when the data would be JSON (issue 12), else the text block.
       expect(r.stderr).toMatch(/^Error: |^\{"error":\{"code":"\w+"/m);
     }
-    const r = await runCli(['profile', 'get', 'ACME-00001', 'bnk'], { env });
+    const r = await runMain(['profile', 'get', 'ACME-00001', 'bnk'], { env });
     expect(r.stderr).toContain('did you mean bank?');
     expect(r.stderr).toContain('personal, contact, address, bank, education, employment, compensation');
     expect(sandbox.requests.length).toBe(before);
@@ -167,13 +168,13 @@ describe('profile get with a failing section', () => {
   it('still shows the other sections, reports the failure per section on stderr, and exits 1', async () => {
     const fenv = { ...env, PARTNER_BASE_URL: faulty.url };
     const e = employees[0];
-    const r = await runCli(['profile', 'get', e.employeeCode, '-o', 'json'], { env: fenv });
+    const r = await runMain(['profile', 'get', e.employeeCode, '-o', 'json'], { env: fenv });
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(['id', 'personal', 'contact', 'address', 'bank', 'education', 'employment']);
     // -o json: one JSON line per failed section, naming employee and section (issue 12).
     expect(JSON.parse(r.stderr).error).toMatchObject({ employee: e.employeeCode, section: 'compensation', status: 503 });
-    const table = await runCli(['profile', 'get', e.employeeCode, '-o', 'table'], { env: fenv });
+    const table = await runMain(['profile', 'get', e.employeeCode, '-o', 'table'], { env: fenv });
     expect(table.code).toBe(1);
     expect(table.stderr).toContain(`${e.employeeCode}: section compensation`);
     expect(table.stderr).toContain('503');

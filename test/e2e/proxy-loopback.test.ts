@@ -4,9 +4,10 @@
 // loopback server that records every connection, receives nothing (no
 // request, no CONNECT, no bearer token).
 import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { sandboxEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 let env: NodeJS.ProcessEnv;
 let close: () => Promise<void>;
@@ -25,13 +26,13 @@ beforeAll(async () => {
     socket.on('data', () => socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n'));
     socket.on('error', () => undefined);
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const proxyAt = await listenOnLoopback(proxy);
+  proxyUrl = proxyAt.url;
 });
 
 afterAll(async () => {
   for (const s of sockets) s.destroy();
-  await new Promise<void>((r) => proxy.close(() => r()));
+  await closeServer(proxy);
   await close?.();
 });
 
@@ -44,7 +45,7 @@ describe('loopback is reached directly, whatever the proxy settings', () => {
     ['the embedded --sandbox', ['--sandbox'], {}],
   ])('%s: the command works and the proxy receives nothing', async (_name, pre, extra) => {
     received.length = 0;
-    const r = await runCli([...pre, 'employees', 'list', '-o', 'json', '--page-size', '2'], { env: proxied(extra) });
+    const r = await runMain([...pre, 'employees', 'list', '-o', 'json', '--page-size', '2'], { env: proxied(extra) });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { data: unknown[] }).data).toHaveLength(2);
     expect(Buffer.concat(received).toString('latin1')).toBe('');
@@ -52,7 +53,7 @@ describe('loopback is reached directly, whatever the proxy settings', () => {
 
   it('a profile check on loopback (auth status) does not send the token to the proxy either', async () => {
     received.length = 0;
-    const r = await runCli(['auth', 'status', '-o', 'json'], { env: proxied() });
+    const r = await runMain(['auth', 'status', '-o', 'json'], { env: proxied() });
     expect(r.code, r.stderr).toBe(0);
     expect(Buffer.concat(received).toString('latin1')).not.toContain(env.PARTNER_TOKEN!);
     expect(received).toHaveLength(0);

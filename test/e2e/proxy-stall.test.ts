@@ -3,9 +3,9 @@
 // when the proxy closes the connection without an answer, would keep the
 // process alive). Each case: exit 1, one clear error, well before the test's bound.
 import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 type Mode = 'silent' | 'hangup' | 'drop-after-200';
 const dir = tempDir();
@@ -26,8 +26,8 @@ async function proxy(mode: Mode): Promise<string> {
     });
   });
   servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  return serverAt.url;
 }
 
 const urls = {} as Record<Mode, string>;

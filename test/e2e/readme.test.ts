@@ -8,7 +8,9 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, ROOT, isolatedEnv, tempDir, waitFor } from '../helpers/cli.js';
+import { BIN, ROOT, isolatedEnv, tempDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 
 interface Command {
   line: string;
@@ -185,8 +187,8 @@ describe('README', () => {
         res.end('ok');
       });
     });
-    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
-    const appUrl = `http://127.0.0.1:${(app.address() as { port: number }).port}/webhooks`;
+    const appAt = await listenOnLoopback(app);
+    const appUrl = `${appAt.url}/webhooks`;
     const listenLine = commands.find((c) => c.line.startsWith('partner webhook listen '))!.line;
     const args = listenLine.replace(/^partner /, '').split(/\s+/).map((a) => (a === '4242' ? '0' : a === 'http://localhost:3000/webhooks' ? appUrl : a));
     // As on a terminal: the event lines (piped, listen would print NDJSON).

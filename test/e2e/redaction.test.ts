@@ -2,9 +2,10 @@
 // the token (and its base64): nothing printed carries 8+ characters of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { MIN_SECRET_RUN, secretForms } from '../../src/api/redact.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const TOKEN = 'pk_live_7Hq2Zx9WmR4tLc8VbN3sKd6YfJ1gPa5EuQ0oXi';
 let server: Server;
@@ -17,19 +18,18 @@ beforeAll(async () => {
     res.writeHead(401, { 'content-type': 'application/json', date: new Date().toUTCString() });
     res.end(JSON.stringify({ error: 'UNAUTHORIZED', message: `unknown token ${auth.slice(0, 40)} / ${auth.toUpperCase().slice(0, 20)} / ${Buffer.from(`x:${auth}`).toString('base64')}` }));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  url = serverAt.url;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 
 describe('doctor never prints an echo of the token', () => {
   it('table and json output: the refused-token check shows the masked tail only', async () => {
     for (const args of [['doctor'], ['doctor', '-o', 'json']]) {
-      const r = await runCli(args, { env: isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: TOKEN }) });
+      const r = await runMain(args, { env: isolatedEnv(dir.path, { PARTNER_BASE_URL: url, PARTNER_TOKEN: TOKEN }) });
       const all = r.stdout + r.stderr;
       expect(r.code).toBe(3);
       expect(all).toMatch(/unknown token \*\*\*/);

@@ -1,8 +1,11 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
+import { isolatedEnv, runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { closedPort, listenOnLoopback, type Listening } from '../helpers/loopback-server.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -24,7 +27,7 @@ describe('server faults', () => {
     sandbox.setFaults({ latencyMs: 5, failRate: 0.2, resetRate: 0.05, html502Rate: 0.03, retryAfterSeconds: 0 });
     const before = sandbox.requests.length;
     // One page at a time keeps the seeded fault schedule reproducible run to run.
-    const r = await runCli(['employees', 'list', '--all', '--page-size', '20', '--concurrency', '1', '-o', 'ndjson'], { env, timeoutMs: 60_000 });
+    const r = await runMain(['employees', 'list', '--all', '--page-size', '20', '--concurrency', '1', '-o', 'ndjson'], { env, timeoutMs: 60_000 });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const ids = r.stdout.trim().split('\n').map((l) => JSON.parse(l).id as string);
@@ -38,7 +41,7 @@ describe('server faults', () => {
     sandbox.setFaults({ failRate: 1, retryAfterSeconds: 0 });
     const started = Date.now();
     // -o table: the text error block (piped data commands report errors as JSON, issue 12)
-    const r = await runCli(['employees', 'list', '--all', '-o', 'table'], { env, timeoutMs: 30_000 });
+    const r = await runMain(['employees', 'list', '--all', '-o', 'table'], { env, timeoutMs: 30_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/upstream dependency error|Service|unavailable/i);
     expect(r.stderr).toMatch(/HTTP 503/);
@@ -47,9 +50,11 @@ describe('server faults', () => {
   });
 
   it('a refused connection is a network error (exit 1) naming what to check', async () => {
-    const r = await runCli(['employees', 'list'], { env: { ...env, PARTNER_BASE_URL: 'http://127.0.0.1:9' }, timeoutMs: 30_000 });
+    // A loopback port nothing listens on (port 9, "discard", may have a listener on a CI host).
+    const port = await closedPort();
+    const r = await runMain(['employees', 'list'], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${port}` }, timeoutMs: 30_000 });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Could not reach GET http:\/\/127\.0\.0\.1:9\/v1\/employees: ECONNREFUSED/);
+    expect(r.stderr).toContain(`Could not reach GET http://127.0.0.1:${port}/v1/employees: ECONNREFUSED`);
     expect(r.stderr).toMatch(/proxy/);
   });
 });
@@ -81,12 +86,12 @@ describe('a closed pipe (`partner … | head`)', () => {
 });
 
 describe('proxies', () => {
-  let proxy: Server;
+  let listening: Listening;
   let proxyUrl: string;
   const proxied: string[] = [];
   beforeAll(async () => {
     // A minimal forward proxy for plain-http absolute-form requests.
-    proxy = createServer((req, res) => {
+    const proxy = createServer((req, res) => {
       proxied.push(`${req.method} ${req.url}`);
       const target = new URL(req.url!);
       const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (up) => {
@@ -110,13 +115,10 @@ describe('proxies', () => {
       upstream.on('error', () => (socket.writable ? socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n') : socket.destroy()));
       socket.on('error', () => upstream.destroy());
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    listening = await listenOnLoopback(proxy);
+    proxyUrl = listening.url;
   });
-  afterAll(() => {
-    proxy.closeAllConnections();
-    return new Promise<void>((r) => proxy.close(() => r()));
-  });
+  afterAll(() => listening.close());
 
   it('goes through HTTPS_PROXY, and around it for NO_PROXY hosts (a loopback base URL never goes through it: proxy-loopback.test.ts)', async () => {
     // A host that is not loopback (loopback is always reached directly); it resolves nowhere, so the

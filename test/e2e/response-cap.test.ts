@@ -3,9 +3,9 @@
 // the path and the limit, exit 1) once 16 MiB have arrived; the CLI closes the
 // connection instead of reading on, and never holds the whole answer.
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 const HUGE = 400 * 1024 * 1024;
 const CHUNK = Buffer.alloc(256 * 1024, 0x20);
@@ -41,14 +41,13 @@ beforeAll(async () => {
     if (req.url?.startsWith('/v1/employees')) flood(res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  base = serverAt.url;
   dir = tempDir();
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 

@@ -6,7 +6,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, ROOT, runCli, spawnCli, tempDir, waitFor, type CliResult } from '../helpers/cli.js';
+import { isolatedEnv, ROOT, spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 let sandbox: Sandbox;
 let home: ReturnType<typeof tempDir>;
@@ -43,7 +46,7 @@ function expectNoSecret(text: string, where: string): void {
 }
 
 async function run(args: string[], opts: { input?: string; extraEnv?: Record<string, string | undefined> } = {}): Promise<CliResult> {
-  const r = await runCli(['--debug', ...args], { env: { ...env, ...opts.extraEnv }, input: opts.input });
+  const r = await runMain(['--debug', ...args], { env: { ...env, ...opts.extraEnv }, input: opts.input });
   transcript.push({ args: args.join(' '), out: r.stdout + r.stderr });
   expectNoSecret(r.stdout, `stdout of ${args.join(' ')}`);
   expectNoSecret(r.stderr, `stderr of ${args.join(' ')}`);
@@ -158,8 +161,8 @@ describe('a sweep of commands with --debug never shows the token', () => {
       else if (mode === 1) res.writeHead(502, { 'content-type': 'text/html' }).end(`<html><body>Bad gateway for ${auth}</body></html>`);
       else res.writeHead(200, { 'content-type': 'application/json' }).end(`{"broken": "${auth}`);
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const serverAt = await listenOnLoopback(server);
+    const url = serverAt.url;
     try {
       for (mode = 0; mode < 3; mode++) {
         const r = await run(['employees', 'list', '-o', 'table'], { extraEnv: { PARTNER_BASE_URL: url, PARTNER_TOKEN: BOGUS } });
@@ -167,8 +170,7 @@ describe('a sweep of commands with --debug never shows the token', () => {
         expect(r.stderr).toMatch(/^Error: /m);
       }
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await closeServer(server);
     }
   });
 

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { sanitizeCell } from '../../src/text/sanitize.js';
-import { runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
+import { runOnTerminal, sandboxEnv } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { sliceCells, wcswidth } from '../helpers/wcwidth.js';
 
 let sandbox: Sandbox;
@@ -72,7 +73,7 @@ describe.skipIf(!existsSync('/usr/bin/script'))('tables on a terminal', () => {
   // (`^\+[1-9][0-9` / `]{6,20}$`, `DOMESTIC_` / `PARTNERSHIP`): one field per block instead.
   const entity = ['gp', 'schema', '--entity', 'Acme Deutschland GmbH'];
   const pipedOutline = async () => {
-    const piped = await runCli([...entity, '-o', 'table'], { env });
+    const piped = await runMain([...entity, '-o', 'table'], { env });
     expect(piped.code, piped.stderr).toBe(0);
     const lines = piped.stdout.split('\n');
     const header = lines[0]!;
@@ -129,8 +130,8 @@ describe.skipIf(!existsSync('/usr/bin/script'))('tables on a terminal', () => {
 
 describe('tables piped or to a file', () => {
   it('-o table piped: complete values, nothing hidden or cut, no borders', async () => {
-    const json = JSON.parse((await runCli(['employees', 'list', '-o', 'json'], { env })).stdout) as { data: { employeeCode: string; fullName: string; workEmail: string; department: string }[] };
-    const r = await runCli(['employees', 'list', '-o', 'table'], { env });
+    const json = JSON.parse((await runMain(['employees', 'list', '-o', 'json'], { env })).stdout) as { data: { employeeCode: string; fullName: string; workEmail: string; department: string }[] };
+    const r = await runMain(['employees', 'list', '-o', 'table'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('…');
     expect(r.stdout).not.toContain('hidden');

@@ -2,9 +2,10 @@
 // 429 whose Retry-After asks for more than --timeout fails at once, saying
 // when the server asked to come back (before: four 60 s waits, 241 s).
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { closeServer, listenOnLoopback } from '../helpers/loopback-server.js';
 
 let server: Server;
 let base: string;
@@ -18,14 +19,13 @@ beforeAll(async () => {
     res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
     res.end(JSON.stringify({ code: 'RATE_LIMITED', message: 'Too many requests' }));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverAt = await listenOnLoopback(server);
+  base = serverAt.url;
   dir = tempDir();
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
   dir.cleanup();
 });
 
@@ -38,7 +38,7 @@ describe('a Retry-After past --timeout', () => {
     requests = 0;
     const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: base, PARTNER_TOKEN: 'tok-retry-after-01' });
     // The spawn's own limit (15 s) is far below what the old policy took (241 s).
-    const r = await runCli(['employees', 'list', '--all', '-o', 'csv', '--timeout', '5'], { env, timeoutMs: 15_000 });
+    const r = await runMain(['employees', 'list', '--all', '-o', 'csv', '--timeout', '5'], { env, timeoutMs: 15_000 });
     expect(r.signal).toBeNull();
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/^Error: Too many requests; the server asked to come back in /);

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { CTRL_C, hasScript, Pty } from '../helpers/pty.js';
-import { isolatedEnv, runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runOnTerminal, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-in-process.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -25,7 +26,7 @@ describe.skipIf(!hasScript)('numbers for people', () => {
   it('the employees list footer groups its figures at 80 columns; JSON keeps the numbers', async () => {
     const shown = await runOnTerminal(['employees', 'list', '--page-size', '1', '--no-pager'], { env, columns: 80 });
     expect(shown).toMatch(/Page 1 of 3,346 · 3,346 employees · next: --page 2, or --all/);
-    const json = await runCli(['employees', 'list', '--page-size', '1', '-o', 'json'], { env });
+    const json = await runMain(['employees', 'list', '--page-size', '1', '-o', 'json'], { env });
     expect(JSON.parse(json.stdout).pagination).toMatchObject({ totalPages: 3346, totalItems: 3346 });
   });
 
@@ -41,7 +42,7 @@ describe.skipIf(!hasScript)('times for people', () => {
     try {
       await pty.expect(/Listening for webhooks on (\S+)/);
       const url = /Listening for webhooks on (\S+)/.exec(pty.out)![1]!;
-      const emit = await runCli(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', url, '--data', '{"employeeCode":"TIME-0001"}', '-o', 'json'], { env });
+      const emit = await runMain(['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', url, '--data', '{"employeeCode":"TIME-0001"}', '-o', 'json'], { env });
       expect(emit.code, emit.stderr).toBe(0);
       await pty.expect(/TIME-0001/);
       const line = pty.out.split('\n').find((l) => l.includes('TIME-0001'))!;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { listen as listenOn, receiverFixture, serveOnLoopback, until, type Listener } from '../helpers/listen.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
 const listen = (args: string[]) => listenOn(['--jwks-file', jwksFile, '-o', 'ndjson', ...args], env, children);
@@ -172,8 +173,7 @@ describe('dead letters and /metrics', () => {
     expect(last.redelivery).toBe('1');
     expect(last.id).toBe(app.got.find((g) => g.body.includes('poison'))!.id);
     // The running receiver notices (within its 2 s look), and a second replay has nothing to send.
-    const deadline = Date.now() + 8000;
-    while (series((await get(l, '/metrics')).text, 'partner_webhook_parked_events') !== 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 200));
+    await waitFor(async () => series((await get(l, '/metrics')).text, 'partner_webhook_parked_events') === 0, { what: 'no parked event in /metrics', intervalMs: 200 });
     expect(series((await get(l, '/metrics')).text, 'partner_webhook_parked_events')).toBe(0);
     const again = await runCli(['webhook', 'replay', '--jwks-file', jwksFile, '--spool', spool, '--failed', '-o', 'json'], { env });
     expect(again.code).toBe(0);

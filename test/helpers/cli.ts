@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+// The one wait helper, where the CLI's helpers have long been imported from.
+export { waitFor } from './wait-for.js';
+
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'partner.js');
 
@@ -85,15 +88,6 @@ export function spawnCli(args: string[], opts: RunOptions): RunningCli {
   child.stdin!.on('error', () => undefined);
   if (opts.input !== undefined || !opts.keepStdinOpen) child.stdin!.end(opts.input ?? '');
   return { child, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8'), done };
-}
-
-/** Resolves when check() is true, polling; rejects after timeoutMs. */
-export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /**

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLoopbackServer } from './loopback-server.js';
 
 export interface FakeApi {
   url: string;
@@ -9,30 +8,19 @@ export interface FakeApi {
 }
 
 /**
- * A loopback server (port 0) for GET /v1/employees that answers each request
- * with `answer(page)` as JSON (any value, or a promise of one to answer late:
- * the tests bend pagination and items the way misbehaving servers do), and
- * records which page was asked for.
+ * A loopback server (test/helpers/loopback-server.ts) for GET /v1/employees
+ * that answers each request with `answer(page)` as JSON (any value, or a
+ * promise of one to answer late: the tests bend pagination and items the way
+ * misbehaving servers do), and records which page was asked for.
  */
 export async function fakeApi(answer: (page: number) => unknown): Promise<FakeApi> {
   const requests: number[] = [];
-  const server: Server = createServer(async (req, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
-    const page = Number(u.searchParams.get('page') ?? '1');
+  const server = await startLoopbackServer(async (req, res) => {
+    const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
     requests.push(page);
     const body = JSON.stringify(await answer(page));
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return { url: server.url, requests, close: server.close };
 }

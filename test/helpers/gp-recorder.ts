@@ -7,12 +7,12 @@
 // may act on a request before it is answered (kill the client then: its
 // answer is lost, its effect is not).
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody } from '../../src/sandbox/errors.js';
 import { getServedSchema } from '../../src/sandbox/forms.js';
 import { SANDBOX_TOKENS } from '../../src/sandbox/server.js';
 import { isolatedEnv, tempDir } from './cli.js';
+import { startLoopbackServer } from './loopback-server.js';
 
 export interface RecordedEmployee {
   id: string;
@@ -84,18 +84,9 @@ export async function gpRecorder(entity: string, served?: unknown): Promise<GpRe
     res.end(payload);
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => answer(req, res, Buffer.concat(chunks).toString('utf8')));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  rec.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  rec.close = () =>
-    new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    });
+  const server = await startLoopbackServer(answer);
+  rec.url = server.url;
+  rec.close = server.close;
   return rec;
 }
 

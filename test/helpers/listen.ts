@@ -2,9 +2,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { BIN, isolatedEnv, ROOT, tempDir } from './cli.js';
+import { listenOnLoopback } from './loopback-server.js';
+import { waitFor } from './wait-for.js';
 
 export interface Listener {
   child: ChildProcessWithoutNullStreams;
@@ -45,13 +46,9 @@ export function listen(args: string[], env: NodeJS.ProcessEnv, track?: ChildProc
   });
 }
 
-/** Polls until `cond` holds; fails naming `what` after `ms`. */
-export async function until(cond: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** waitFor (test/helpers/wait-for.ts) under its older name, for the receiver's tests. */
+export function until(cond: () => boolean, what: string, ms = 15_000): Promise<void> {
+  return waitFor(cond, { what, timeoutMs: ms });
 }
 
 /** A receiver test's surroundings: a temp dir, an isolated env, and a key-set file holding `jwks` (call cleanup() at the end). */
@@ -62,8 +59,7 @@ export function receiverFixture(jwks: Record<string, unknown>[]): { dir: { path:
   return { dir, env: isolatedEnv(dir.path), jwksFile };
 }
 
-/** Starts `server` on a loopback port the OS picks; the URL of `path` on it. */
+/** Starts `server` on a loopback port the OS picks (test/helpers/loopback-server.ts); the URL of `path` on it. */
 export async function serveOnLoopback(server: Server, path = '/hooks'): Promise<string> {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+  return `${(await listenOnLoopback(server)).url}${path}`;
 }

@@ -5,6 +5,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, isolatedEnv, ROOT, tempDir } from './cli.js';
+import { waitFor } from './wait-for.js';
 
 export const ENTER = '\r';
 export const DOWN = '\x1b[B';
@@ -39,17 +40,14 @@ export class Pty {
 
   /** Waits for `re` in the output after the last match. */
   async expect(re: RegExp, timeoutMs = 10_000): Promise<void> {
-    const start = Date.now();
-    for (;;) {
-      const rest = this.out.slice(this.pos);
-      const m = re.exec(rest);
-      if (m) {
-        this.pos += m.index + m[0].length;
-        return;
-      }
-      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${re} in:\n${rest.slice(-1500)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    let end = -1;
+    const seen = () => {
+      const m = re.exec(this.out.slice(this.pos));
+      if (m) end = this.pos + m.index + m[0].length;
+      return m !== null;
+    };
+    await waitFor(seen, { timeoutMs, what: () => `${re} in:\n${this.out.slice(this.pos).slice(-1500)}` });
+    this.pos = end;
   }
 
   send(keys: string): void {

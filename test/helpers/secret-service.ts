@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from './wait-for.js';
 
 const TOOLS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon'];
 
@@ -17,7 +18,7 @@ export function missingSecretServiceTools(): string[] {
 export const INSTALL_HINT = 'needs gnome-keyring and dbus (Debian/Ubuntu: apt-get install -y gnome-keyring dbus; .ci/run installs them)';
 
 export interface SecretService {
-  /** DBUS_SESSION_BUS_ADDRESS, HOME and XDG_RUNTIME_DIR of the private session, for the CLI's environment. */
+  /** DBUS_SESSION_BUS_ADDRESS, HOME and the XDG directories of the private session, for the CLI's environment. */
   env: Record<string, string>;
   /** Object paths of the items in the "login" collection (read over D-Bus, not through partner). */
   items(): string[];
@@ -41,7 +42,10 @@ export async function startSecretService(dir: string, password = 'test-keyring-p
   const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(runtime, 'bus')}`], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtime } });
   children.push(bus);
   const address = await firstLine(bus, 5_000);
-  const env = { DBUS_SESSION_BUS_ADDRESS: address, HOME: home, XDG_RUNTIME_DIR: runtime, DISPLAY: '', WAYLAND_DISPLAY: '' };
+  // The keyring's files under this home alone: gnome-keyring keeps them in XDG_DATA_HOME, which the
+  // test run sets for all its tests (test/setup/global.ts); one test's items must not be the next one's.
+  const xdg = { XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state') };
+  const env = { DBUS_SESSION_BUS_ADDRESS: address, HOME: home, XDG_RUNTIME_DIR: runtime, ...xdg, DISPLAY: '', WAYLAND_DISPLAY: '' };
   let keyring: ChildProcess | undefined;
   const dbusSend = (args: string[]) => spawnSync('dbus-send', ['--session', '--print-reply', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 5_000 });
 
@@ -63,11 +67,8 @@ export async function startSecretService(dir: string, password = 'test-keyring-p
       children.push(keyring);
       keyring.stdin!.end(pw ?? '');
       // Ready when it owns org.freedesktop.secrets on the bus.
-      const until = Date.now() + 10_000;
-      while (!/boolean true/.test(dbusSend(['--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets']).stdout ?? '')) {
-        if (Date.now() > until) throw new Error('gnome-keyring-daemon did not appear on the bus within 10 s');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const owned = () => /boolean true/.test(dbusSend(['--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets']).stdout ?? '');
+      await waitFor(owned, { what: 'gnome-keyring-daemon on the bus', intervalMs: 50 });
     },
     async stopKeyring() {
       if (keyring) await kill(keyring);

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli.js';
 import { testIO } from '../../../src/io.js';
-import { waitFor } from '../../helpers/cli.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -18,7 +18,7 @@ async function serving() {
   const listeners = SIGNALS.map((s) => process.listenerCount(s));
   const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
   const done = within(main(['sandbox', 'start', '--port', '0'], io), 10_000);
-  await waitFor(() => /listening on/.test(io.out()), 10_000);
+  await waitFor(() => /listening on/.test(io.out()), { timeoutMs: 10_000 });
   // The forced exit a second after the first signal is a timer: held, then dropped, so it never fires here.
   vi.useFakeTimers({ toFake: ['setTimeout'] });
   return { io, exit, done, listeners };

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { call, deuBody, expectErrorShape, freshEmail, indBody } from './helpers.js';
+import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
 
 let s: Sandbox;
 beforeAll(async () => {
@@ -171,8 +171,8 @@ describe('webhooks', () => {
         notify();
       });
     });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    const port = (receiver.address() as AddressInfo).port;
+    const receiverAt = await listenOnLoopback(receiver);
+    const port = receiverAt.port;
     const t = await startSandbox({ webhookUrl: `http://127.0.0.1:${port}/hooks` });
     const waitFor = (n: number) =>
       new Promise<void>((resolve) => {
@@ -207,7 +207,7 @@ describe('webhooks', () => {
       expect(received).toHaveLength(2);
     } finally {
       await t.close();
-      await new Promise<void>((r) => receiver.close(() => r()));
+      await closeServer(receiver);
     }
   });
 });

@@ -6,16 +6,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '../../helpers/listen.js';
+
 import { openSpool, readJournal, type DeliveryAttempt, type Spool } from '../../../src/webhooks/spool.js';
 import { payloadDigest, saysAbort } from '../../../src/webhooks/forward.js';
 import { compactJournal } from '../../../src/webhooks/journal-compact.js';
 import { deliveredSince } from '../../../src/webhooks/journal-tail.js';
 import { appendRecord, selectEvents } from '../../../src/webhooks/replay.js';
 import type { Verdict } from '../../../src/webhooks/verify.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
 
 const dirs: string[] = [];
 const spools: Spool[] = [];
@@ -48,12 +49,11 @@ beforeAll(async () => {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const serverAt = await listenOnLoopback(server);
+  url = `${serverAt.url}/`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
 });
 
 const open = async (dir: string, o: { maxAttempts?: number; onDelivery?: (a: DeliveryAttempt) => void } = {}) => {
@@ -70,7 +70,7 @@ describe('--max-attempts', () => {
     await s.accept(event('E-1', 1, 'poison'));
     await s.accept(event('E-1', 2));
     await s.accept(event('E-2', 3));
-    await until(() => got.some((g) => g.n === 2) && s.backlog === 0, 'E-1\'s next event delivered');
+    await waitFor(() => got.some((g) => g.n === 2) && s.backlog === 0, { what: 'E-1\'s next event delivered' });
     expect(got.filter((g) => g.n === 1)).toHaveLength(2);
     // E-2 went before the poison event was parked (a refusal holds back only its subject).
     expect(got.findIndex((g) => g.n === 3)).toBeLessThan(got.findLastIndex((g) => g.n === 1));
@@ -90,7 +90,7 @@ describe('--max-attempts', () => {
   it('without --max-attempts a refused event is retried (not parked)', async () => {
     const s = await open(tmp());
     await s.accept(event('E-1', 1, 'poison'));
-    await until(() => got.length >= 2, 'a retry');
+    await waitFor(() => got.length >= 2, { what: 'a retry' });
     expect(s.parked).toBe(0);
     expect(s.backlog).toBe(1);
     expect(s.oldestWaitingMs()).toBeGreaterThanOrEqual(0);
@@ -100,13 +100,13 @@ describe('--max-attempts', () => {
     const dir = tmp();
     let s = await open(dir, { maxAttempts: 3 });
     await s.accept(event('E-1', 1, 'poison'));
-    await until(() => readFileSync(join(dir, 'journal.ndjson'), 'utf8').includes('"n":2'), 'two attempts recorded');
+    await waitFor(() => readFileSync(join(dir, 'journal.ndjson'), 'utf8').includes('"n":2'), { what: 'two attempts recorded' });
     await s.close();
     const before = got.length;
     await compactJournal(dir, { retainMs: 1, now: () => Date.now() + 10_000 });
     expect((await readJournal(dir)).attempts.get((await readJournal(dir)).events[0]!.id)).toBe(before);
     s = await open(dir, { maxAttempts: 3 });
-    await until(() => s.parked === 1, 'parked after the third attempt overall');
+    await waitFor(() => s.parked === 1, { what: 'parked after the third attempt overall' });
     expect(got.length).toBe(3);
     await s.close();
     await compactJournal(dir, { retainMs: 1, now: () => Date.now() + 10_000 });
@@ -124,7 +124,7 @@ describe('the target says abort', () => {
     const s = await open(dir);
     await s.accept(event('E-9', 1, 'abort'));
     await s.accept(event('E-9', 2));
-    await until(() => got.some((g) => g.n === 2), 'the next event of E-9');
+    await waitFor(() => got.some((g) => g.n === 2), { what: 'the next event of E-9' });
     expect(got.filter((g) => g.n === 1)).toHaveLength(1);
     expect(s.parked).toBe(1);
     expect(saysAbort({ 'webhook-delivery': ' abort ' })).toBe(true);
@@ -140,7 +140,7 @@ describe('replay --failed and unparking', () => {
     const s = await open(dir, { maxAttempts: 1 });
     await s.accept(event('E-1', 1, 'poison'));
     await s.accept(event('E-2', 2));
-    await until(() => s.parked === 1 && got.some((g) => g.n === 2), 'parked and delivered');
+    await waitFor(() => s.parked === 1 && got.some((g) => g.n === 2), { what: 'parked and delivered' });
     const parked = await selectEvents(dir, { failed: true });
     expect(parked.map((e) => (e.payload as { n: number }).n)).toEqual([1]);
     expect((await selectEvents(dir, {})).length).toBe(2);

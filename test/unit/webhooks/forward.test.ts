@@ -3,10 +3,10 @@
 // and only a 2xx counts as delivered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { abandonAfterMs, delivered, DirectDelivery, Forwarder, payloadDigest, postEvent } from '../../../src/webhooks/forward.js';
 import { DeliveryError, type DeliveryClient, type DeliveryInit } from '../../../src/api/delivery.js';
 import { InterruptedError } from '../../../src/errors.js';
+import { closedPort, closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
 
 let server: Server;
 let url: string;
@@ -22,12 +22,11 @@ beforeAll(async () => {
       setTimeout(() => res.writeHead(status).end(), delayMs);
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const serverAt = await listenOnLoopback(server);
+  url = `${serverAt.url}/`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
 });
 
 const ev = (n: number) => ({ digest: payloadDigest({ n }), eventType: 'X', kid: 'k', body: JSON.stringify({ n }) });
@@ -75,7 +74,7 @@ describe('DirectDelivery', () => {
   });
 
   it('a target that is down is an error, not a delivery', async () => {
-    const f = new Forwarder('http://127.0.0.1:1/', 1000);
+    const f = new Forwarder(`http://127.0.0.1:${await closedPort()}/`, 1000);
     const r = await f.post(ev(4));
     expect(r.error).toBe('ECONNREFUSED');
     await f.close();

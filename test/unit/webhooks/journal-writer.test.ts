@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const syncs = vi.hoisted(() => ({ count: 0, fail: undefined as string | undefined, hold: false, held: [] as (() => void)[] }));
 vi.mock('node:fs', async (importOriginal) => {
@@ -102,12 +103,12 @@ describe('JournalWriter', () => {
     syncs.hold = true;
     try {
       const first = w.append('a\n');
-      await until(() => syncs.held.length === 1);
+      await waitFor(() => syncs.held.length === 1, { what: 'one sync held', intervalMs: 5 });
       let secondDone = false;
       const second = w.append('b\n').then(() => (secondDone = true));
       syncs.held.shift()!();
       await first;
-      await until(() => syncs.held.length === 1); // the second sync started
+      await waitFor(() => syncs.held.length === 1, { what: 'one sync held', intervalMs: 5 }); // the second sync started
       expect(secondDone).toBe(false);
       syncs.held.shift()!();
       await second;
@@ -126,7 +127,3 @@ describe('JournalWriter', () => {
   });
 });
 
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!cond()) throw new Error('timed out');
-}

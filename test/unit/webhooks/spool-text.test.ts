@@ -5,10 +5,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '../../helpers/listen.js';
+
 import { openSpool, type Spool } from '../../../src/webhooks/spool.js';
 import { eventLine, parseRecord, type SpooledEvent } from '../../../src/webhooks/journal.js';
 import { EventIds } from '../../../src/webhooks/event-ids.js';
@@ -18,6 +17,8 @@ import { verifyWebhook, type SignedText, type Verdict } from '../../../src/webho
 import { parseJsonExact } from '../../../src/json/parse-exact.js';
 import { stringifyExact } from '../../../src/json/stringify-exact.js';
 import { b64, ecKey, signBytes, signEs, employeeCreated } from './helpers.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
 
 let server: Server;
 let target = '';
@@ -31,12 +32,11 @@ beforeAll(async () => {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const serverAt = await listenOnLoopback(server);
+  target = `${serverAt.url}/hooks`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
 });
 const dirs: string[] = [];
 const spools: Spool[] = [];
@@ -106,7 +106,7 @@ describe('spool: the text it was given', () => {
     const payloadText = '{"eventType" : "EMPLOYEE_CREATED",  "n":1.0}';
     const payloadJson = stringifyExact(verdict.payload);
     expect(await s.accept({ digest: digestOfJson(payloadJson), jws: 'not-a-jws', verdict, receivedAt: '2026-11-28T07:00:00.000Z', payloadJson, payloadText })).toBe('stored');
-    await until(() => bodies.length === 1 && s.backlog === 0, 'the delivery', 10_000);
+    await waitFor(() => bodies.length === 1 && s.backlog === 0, { what: 'the delivery', timeoutMs: 10_000 });
     expect(bodies[0]).toBe(payloadText);
     const line = readFileSync(join(dir, 'journal.ndjson'), 'utf8').split('\n')[0]!;
     const record = parseRecord(line) as SpooledEvent;

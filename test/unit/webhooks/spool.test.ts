@@ -6,13 +6,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '../../helpers/listen.js';
+
 import { openSpool, readJournal, SpoolError, type Spool } from '../../../src/webhooks/spool.js';
 import { DedupeWindow, payloadDigest } from '../../../src/webhooks/forward.js';
 import type { Verdict } from '../../../src/webhooks/verify.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
 
 const dirs: string[] = [];
 const spools: Spool[] = [];
@@ -105,12 +106,11 @@ beforeAll(async () => {
       res.writeHead(status).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const serverAt = await listenOnLoopback(server);
+  target = `${serverAt.url}/hooks`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await closeServer(server);
 });
 afterEach(() => {
   hits.splice(0);
@@ -124,7 +124,7 @@ describe('spool delivery', () => {
     journalOf = dir;
     const s = await open(dir, target, { forwardConcurrency: 1 });
     for (const n of [1, 2, 3]) await s.accept(event(n));
-    await until(() => s.backlog === 0 && hits.length === 3, 'three deliveries', 10_000);
+    await waitFor(() => s.backlog === 0 && hits.length === 3, { what: 'three deliveries', timeoutMs: 10_000 });
     const ids = journalRecords(dir).filter((r) => r.t === 'event').map((r) => r.id);
     hits.forEach((h, k) => {
       expect(h.id).toBe(event(k + 1).digest);
@@ -147,7 +147,7 @@ describe('spool delivery', () => {
     writeFileSync(join(dir, 'journal.ndjson'), [stored(3, 'c'), rec('start', 'c'), rec('delivered', 'c'), stored(1, 'a'), rec('start', 'a'), stored(2, 'b')].map((r) => `${JSON.stringify(r)}\n`).join(''));
     const s = await open(dir, target);
     expect(s.backlog).toBe(2);
-    await until(() => s.backlog === 0 && hits.length === 2, 'two deliveries', 10_000);
+    await waitFor(() => s.backlog === 0 && hits.length === 2, { what: 'two deliveries', timeoutMs: 10_000 });
     expect(hits.map((h) => [h.id, h.redelivery])).toEqual([
       [event(1).digest, '1'],
       [event(2).digest, undefined],
@@ -163,7 +163,7 @@ describe('spool delivery', () => {
     answer = () => (n++ === 0 ? 500 : 204);
     const s = await open(dir, target);
     await s.accept(event(7));
-    await until(() => s.backlog === 0 && hits.length === 2, 'the retry', 10_000);
+    await waitFor(() => s.backlog === 0 && hits.length === 2, { what: 'the retry', timeoutMs: 10_000 });
     expect(hits.map((h) => [h.status, h.redelivery])).toEqual([
       [500, undefined],
       [204, '1'],
@@ -212,16 +212,16 @@ describe('spool delivery', () => {
     const old = new Date(Date.now() - 8 * 24 * 3600_000).toISOString();
     await s.accept({ ...event(1), receivedAt: old });
     await s.accept({ ...event(2), receivedAt: old });
-    await until(() => hits.length >= 1, 'the first (refused) forward', 10_000);
+    await waitFor(() => hits.length >= 1, { what: 'the first (refused) forward', timeoutMs: 10_000 });
     open_ = true;
     // Counted by 2xx: on a slow machine a retry may be refused once more before open_ is set.
     const taken = () => hits.filter((h) => h.status === 200).length;
-    await until(() => s.backlog === 0 && taken() === 2, 'two deliveries', 10_000);
-    await until(() => !readFileSync(join(dir, 'journal.ndjson'), 'utf8').includes('"t":"event"'), 'the compaction', 10_000);
+    await waitFor(() => s.backlog === 0 && taken() === 2, { what: 'two deliveries', timeoutMs: 10_000 });
+    await waitFor(() => !readFileSync(join(dir, 'journal.ndjson'), 'utf8').includes('"t":"event"'), { what: 'the compaction', timeoutMs: 10_000 });
     // Still a duplicate within the dedupe window (kept in memory), though no longer in the journal.
     expect(await s.accept(event(1))).toBe('duplicate');
     expect(await s.accept(event(3))).toBe('stored');
-    await until(() => s.backlog === 0 && taken() === 3, 'the third delivery', 10_000);
+    await waitFor(() => s.backlog === 0 && taken() === 3, { what: 'the third delivery', timeoutMs: 10_000 });
     await s.close();
     const { events, deliveredIds } = await readJournal(dir);
     expect(events.map((e) => e.jws)).toEqual(['jws-3']);
@@ -242,13 +242,12 @@ describe('spool delivery: several forwards in flight', () => {
         held.push({ code: p.data.employeeCode, n: p.data.n, id: String(req.headers['x-partner-event-id']), redelivery: req.headers['x-partner-redelivery'] as string | undefined, release: (status) => res.writeHead(status).end() });
       });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const serverAt = await listenOnLoopback(server);
     return {
       held,
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+      url: `${serverAt.url}/hooks`,
       close: async () => {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server.close(() => r()));
+        await closeServer(server);
       },
     };
   }
@@ -266,20 +265,20 @@ describe('spool delivery: several forwards in flight', () => {
       spools.push(s);
       for (const [code, n] of [['A', 1], ['B', 1], ['A', 2], ['C', 1], ['D', 1], ['A', 3]] as const) await s.accept(about(code, n));
       // Three in flight: A1, B1, C1 (A2 waits for A1, D1 for a free slot).
-      await until(() => t.held.length === 3, 'three forwards in flight');
+      await waitFor(() => t.held.length === 3, { what: 'three forwards in flight' });
       expect(t.held.map((h) => `${h.code}${h.n}`)).toEqual(['A1', 'B1', 'C1']);
       t.held[0]!.release(500); // A1 fails: retried (as a redelivery) before A2
       t.held[1]!.release(200);
       t.held[2]!.release(200);
-      await until(() => t.held.length === 5, 'the retry of A1 and D1');
+      await waitFor(() => t.held.length === 5, { what: 'the retry of A1 and D1' });
       expect(t.held.slice(3).map((h) => `${h.code}${h.n} ${h.redelivery ?? '-'}`).sort()).toEqual(['A1 1', 'D1 -']);
       for (const h of t.held.slice(3)) h.release(200);
-      await until(() => t.held.length === 6, 'A2');
+      await waitFor(() => t.held.length === 6, { what: 'A2' });
       expect(t.held[5]!.code + t.held[5]!.n).toBe('A2');
       t.held[5]!.release(200);
-      await until(() => t.held.length === 7, 'A3');
+      await waitFor(() => t.held.length === 7, { what: 'A3' });
       t.held[6]!.release(200);
-      await until(() => s.backlog === 0, 'every delivery');
+      await waitFor(() => s.backlog === 0, { what: 'every delivery' });
       expect(t.held.filter((h) => h.code === 'A').map((h) => h.n)).toEqual([1, 1, 2, 3]);
       expect(attempts[0]).toBe('A1 500 retry 500');
       expect(attempts).toContain('A1 200 again');
@@ -297,7 +296,7 @@ describe('spool delivery: several forwards in flight', () => {
     const s = await openSpool(tmp(), { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 1 });
     spools.push(s);
     for (let n = 1; n <= 128; n++) await s.accept(about('K', n));
-    await until(() => t.held.length === 1, 'the first forward');
+    await waitFor(() => t.held.length === 1, { what: 'the first forward' });
     return s;
   }
 
@@ -313,13 +312,13 @@ describe('spool delivery: several forwards in flight', () => {
       await waiting;
       expect(s.backlog).toBe(128);
       // The target fails: nothing is waited for (the spool is for that).
-      await until(() => t.held.length === 2, 'the next forward');
+      await waitFor(() => t.held.length === 2, { what: 'the next forward' });
       t.held[1]!.release(503);
-      await until(() => s.backlog === 128 && t.held.length === 2, 'the failure');
+      await waitFor(() => s.backlog === 128 && t.held.length === 2, { what: 'the failure' });
       // Answered before the retry (after the 500 ms backoff) goes out: not held back for a delivery.
       await s.accept(about('K', 130));
       expect(t.held).toHaveLength(2);
-      await until(() => t.held.length === 3, 'the retry');
+      await waitFor(() => t.held.length === 3, { what: 'the retry' });
     } finally {
       await t.close();
     }
@@ -338,12 +337,12 @@ describe('spool delivery: several forwards in flight', () => {
       await new Promise((r) => setTimeout(r, 50)); // the 64 workers have looked and sleep
       looks = 0;
       await s.accept(about('W', 1));
-      await until(() => t.held.length === 1, 'the forward');
+      await waitFor(() => t.held.length === 1, { what: 'the forward' });
       await new Promise((r) => setTimeout(r, 50));
       expect(looks).toBeLessThanOrEqual(2);
       looks = 0;
       t.held[0]!.release(200);
-      await until(() => s.backlog === 0, 'the delivery');
+      await waitFor(() => s.backlog === 0, { what: 'the delivery' });
       await new Promise((r) => setTimeout(r, 50));
       expect(looks).toBeLessThanOrEqual(2);
     } finally {
@@ -360,14 +359,14 @@ describe('spool delivery: several forwards in flight', () => {
       await new Promise((r) => setTimeout(r, 200));
       expect(answered).toEqual([]);
       t.held[0]!.release(200);
-      await until(() => answered.length === 1, 'one answer');
+      await waitFor(() => answered.length === 1, { what: 'one answer' });
       await new Promise((r) => setTimeout(r, 200));
       expect(answered).toEqual([129]);
-      await until(() => t.held.length === 2, 'the next forward');
+      await waitFor(() => t.held.length === 2, { what: 'the next forward' });
       t.held[1]!.release(200);
-      await until(() => answered.length === 2, 'a second answer');
+      await waitFor(() => answered.length === 2, { what: 'a second answer' });
       expect(answered).toEqual([129, 130]);
-      await until(() => t.held.length === 3, 'the third forward');
+      await waitFor(() => t.held.length === 3, { what: 'the third forward' });
       t.held[2]!.release(200);
       await Promise.all(waiting);
       expect(answered).toEqual([129, 130, 131]);
@@ -382,7 +381,7 @@ describe('spool delivery: several forwards in flight', () => {
       const dir = tmp();
       const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 4 });
       for (let n = 1; n <= 10; n++) await s.accept(about(`E${n}`, n));
-      await until(() => t.held.length === 4, 'four in flight');
+      await waitFor(() => t.held.length === 4, { what: 'four in flight' });
       const inFlight = t.held.map((h) => h.id);
       // What kill -9 leaves: the journal as written (the forwards' "start" records are in it); nothing more happens.
       const journal = readFileSync(join(dir, 'journal.ndjson'));
@@ -393,17 +392,17 @@ describe('spool delivery: several forwards in flight', () => {
       const again = await openSpool(copy, { forwardTimeoutMs: 1000, forwardTo: t.url, forwardConcurrency: 4 });
       spools.push(again);
       const seen: typeof t.held = [];
-      await until(() => {
+      await waitFor(() => {
         for (const h of t.held.splice(0)) {
           seen.push(h);
           h.release(200);
         }
         return seen.length === 10;
-      }, 'ten deliveries');
+      }, { what: 'ten deliveries' });
       expect(seen.filter((h) => h.redelivery === '1').map((h) => h.id).sort()).toEqual([...inFlight].sort());
       expect(seen.filter((h) => h.redelivery === undefined)).toHaveLength(6);
       expect(new Set(seen.map((h) => h.id)).size).toBe(10);
-      await until(() => again.backlog === 0, 'the records of the deliveries');
+      await waitFor(() => again.backlog === 0, { what: 'the records of the deliveries' });
     } finally {
       await t.close();
     }
