@@ -4,7 +4,7 @@ import type { FormContext } from './form-context.js';
 import { CancelledError, InterruptedError } from '../errors.js';
 import { cellWidth } from '../output/cells.js';
 import { sanitizeCell, sanitizeTerminal } from '../output/sanitize.js';
-import { wrapText } from '../text/wrap.js';
+import { wrapMessage } from '../text/wrap.js';
 import { cutLine } from './display.js';
 import { nfc, restOfCluster, safeToEdit } from './typed-text.js';
 
@@ -135,8 +135,15 @@ function graphemeBackspace(stdin: NodeJS.ReadableStream, answer: (text: string) 
 }
 
 export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errColors'>): Prompter {
-  // Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge.
-  const fit = (text: string) => (ctx.io.stderrColumns ? wrapText(text, ctx.io.stderrColumns) : text);
+  // Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge;
+  // a suggested command in a note stays whole on its line (text/wrap.ts).
+  const fit = (text: string) => wrapMessage(text, ctx.io.stderrColumns, '');
+  /**
+   * A question as the prompt library is given it: already broken between words, leaving room for its
+   * "? " and what follows it (" (Y/n)", a default), so that the library's own hard wrap at the
+   * terminal's edge (which cuts words) has nothing to cut.
+   */
+  const asked = (message: string) => (ctx.io.stderrColumns ? wrapMessage(message, ctx.io.stderrColumns - 10) : message);
   const lib = () => import('@inquirer/prompts');
   /**
    * The prompts answered since other text was written, newest last: the
@@ -212,7 +219,7 @@ export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errCo
         const input = (await lib()).input;
         const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
         try {
-          const answer = input({ message: o.message, default: seen, validate: validate ? (v) => validate(back(v)) : undefined, transformer: backspace.transformer }, c);
+          const answer = input({ message: asked(o.message), default: seen, validate: validate ? (v) => validate(back(v)) : undefined, transformer: backspace.transformer }, c);
           backspace.started();
           return back(await answer);
         } finally {
@@ -238,12 +245,12 @@ export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errCo
         const ok = o.validate ? o.validate(text) : true;
         if (ok === true) return text;
         answered = [];
-        ctx.io.stderr.write(`${ctx.errColors.red(`✗ ${sanitizeTerminal(ok)}`)}\n`);
+        ctx.io.stderr.write(`${ctx.errColors.red(fit(`✗ ${sanitizeTerminal(ok)}`))}\n`);
       }
     },
-    secret: (o) => guard(o, async (c) => (await lib()).password({ message: o.message, mask: '*', validate: o.validate }, c), (v) => '*'.repeat(v.length)),
+    secret: (o) => guard(o, async (c) => (await lib()).password({ message: asked(o.message), mask: '*', validate: o.validate }, c), (v) => '*'.repeat(v.length)),
     select: <T>(o: Common & { choices: PromptChoice<T>[]; default?: T }) =>
-      guard(o, async (c) => (await lib()).select<T>({ message: o.message, choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c), nameOf(o.choices)),
+      guard(o, async (c) => (await lib()).select<T>({ message: asked(o.message), choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c), nameOf(o.choices)),
     search: <T>(o: Common & { choices: PromptChoice<T>[] }) =>
       guard(o, async (c) => {
         const search = (await lib()).search;
@@ -251,7 +258,7 @@ export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errCo
         try {
           const answer = search<T>(
             {
-              message: o.message,
+              message: asked(o.message),
               source: (term) => filterChoices(o.choices, term).map((x) => ({ name: x.name, value: x.value, description: x.description })),
               pageSize: 12,
               // Styled as the prompt's theme does; seen to delete the typed filter by grapheme.
@@ -277,7 +284,7 @@ export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errCo
         const validate = o.validate;
         return (await lib()).checkbox<T>(
           {
-            message: o.message,
+            message: asked(o.message),
             choices: o.choices.map((x) => ({ name: x.name, value: x.value, checked: x.checked })),
             validate: validate ? (chosen) => validate(chosen.map((x) => x.value)) : undefined,
             pageSize: 12,
@@ -285,7 +292,7 @@ export function inquirerPrompter(ctx: Pick<FormContext, 'io' | 'signal' | 'errCo
           c,
         );
       }, (v) => v.map(nameOf(o.choices)).join(', ')),
-    confirm: (o) => guard(o, async (c) => (await lib()).confirm({ message: o.message, default: o.default }, c), (v) => (v ? 'Yes' : 'No')),
+    confirm: (o) => guard(o, async (c) => (await lib()).confirm({ message: asked(o.message), default: o.default }, c), (v) => (v ? 'Yes' : 'No')),
     note: (text) => {
       answered = [];
       ctx.io.stderr.write(`${fit(text)}\n`);

@@ -23,7 +23,7 @@ export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
   if (opts.all) {
     chosen = selectDrafts(all, opts);
     if (chosen.length === 0) {
-      ctx.io.stderr.write('No saved drafts; nothing was discarded.\n');
+      ctx.log.info('No saved drafts; nothing was discarded.');
       return ExitCode.OK;
     }
     if (!opts.yes) {
@@ -31,7 +31,7 @@ export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
       const prompter = await ctx.prompter();
       const ok = await prompter.confirm({ message: `Discard ${countOf(chosen.length, 'draft')}? This cannot be undone.`, default: false });
       if (!ok) {
-        ctx.io.stderr.write('Nothing was discarded.\n');
+        ctx.log.info('Nothing was discarded.');
         return ExitCode.INTERRUPTED;
       }
     }
@@ -42,7 +42,7 @@ export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
   }
   for (const d of chosen) {
     store.delete(d.id);
-    ctx.io.stderr.write(`Discarded draft ${described(d)}.\n`);
+    ctx.log.info(`Discarded draft ${described(d)}.`);
   }
   return ExitCode.OK;
 }

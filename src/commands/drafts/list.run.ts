@@ -48,5 +48,5 @@ export function selectDrafts(all: Draft[], o: { entity?: string; employee?: stri
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const drafts = selectDrafts((await ctx.drafts()).list(), opts);
   await writeList(ctx.io, ctx.io.stdout, drafts.map((d) => draftRecord(d, ctx)), draftList(ctx.clock.now()), opts.out);
-  if (drafts.length === 0 && ctx.io.stderrIsTTY) ctx.io.stderr.write(`No saved drafts${opts.entity !== undefined ? ` for ${q(opts.entity)}` : ''}.\n`);
+  if (drafts.length === 0 && ctx.io.stderrIsTTY) ctx.log.info(`No saved drafts${opts.entity !== undefined ? ` for ${q(opts.entity)}` : ''}.`);
 }

@@ -46,7 +46,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   if (!entity && !handBody) throw new ResponseFormatError(`The employment section of ${opts.employee} names no legal entity`, 200, JSON.stringify(employment ?? null).slice(0, 160));
   code ??= sectionCode;
   const who = code ?? id;
-  const saved = () => ctx.io.stderr.write(`${ctx.errColors.green('✓')} Dynamic details saved for ${sanitizeTerminal(who)}.\n`);
+  const saved = () => ctx.log.info(`${ctx.errColors.green('✓')} Dynamic details saved for ${sanitizeTerminal(who)}.`);
 
   if (handBody) {
     // The escape hatch: the body as written, whatever the form looks like.
@@ -54,7 +54,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
     const readable = entity ? await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity })) : undefined;
     if (opts.dryRun) return dryRunBody(ctx, handBody, readable, { out: { format: 'json' }, reveal: opts.reveal });
     if (!(await confirmSend(ctx, prompter, { what: `PATCH /v1/employees/${id}/dynamic-details`, body: handBody, form: readable, yes: opts.yes, reveal: opts.reveal }))) {
-      ctx.io.stderr.write('Nothing was sent.\n');
+      ctx.log.info('Nothing was sent.');
       return ExitCode.INTERRUPTED;
     }
     await submitDynamicDetails(http, id, handBody);
@@ -116,10 +116,10 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
             await fixIssues(w, issuesFromApi(form, err));
             return { kind: 'retry' };
           }
-          ctx.io.stderr.write(`The server refused these values:\n${issuesFromApi(form, err).map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
+          ctx.log.info(`The server refused these values:\n${issuesFromApi(form, err).map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}`).join('\n')}`);
         } else if (w && !(err instanceof InterruptedError)) {
           w.save();
-          ctx.io.stderr.write(`${suggestion('Your answers are kept. Try again with:', run.resumeCommand())}\n`);
+          ctx.log.info(suggestion('Your answers are kept. Try again with:', run.resumeCommand()));
         }
         throw err;
       }

@@ -70,7 +70,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
     // Nothing typed is lost: values from --from-file/--set become a draft that
     // `--resume` walks through (each question pre-filled), whatever went wrong.
     // A draft of this run's own: never over the wizard's (or another run's) draft.
-    if (!w) ctx.log.info(`Your values are kept as a draft: ${run.keep(s.doc)} (or fix the file and run again).${secretsNotKeptHint(form, s.doc)}`);
+    if (!w) ctx.log.info(`${suggestion('Your values are kept as a draft (or fix the file and run again):', run.keep(s.doc))}${secretsNotKeptHint(form, s.doc)}`);
     if (isFieldRejection(err)) {
       const issues = issuesFromApi(form, err);
       if (w) {
@@ -78,7 +78,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
         await fixIssues(w, issues);
         return { kind: 'retry' };
       }
-      ctx.io.stderr.write(`The server refused these values:\n${issues.map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
+      ctx.log.info(`The server refused these values:\n${issues.map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}`).join('\n')}`);
       throw err;
     }
     if (w && isConflict(err)) {
@@ -88,9 +88,9 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
     }
     if (w && (err instanceof NetworkError || err instanceof InterruptedError)) {
       w.save();
-      if (notSent(err)) ctx.io.stderr.write(`Nothing was sent. Your answers are kept: ${run.resumeCommand()}\n`);
+      if (notSent(err)) ctx.log.info(suggestion('Nothing was sent. Your answers are kept. Continue with:', run.resumeCommand()));
     }
-    throw createFailure(ctx, err, { email, keep: w ? `Your answers are kept: ${run.resumeCommand()}` : undefined });
+    throw createFailure(ctx, err, { email, keep: w ? suggestion('Your answers are kept. Continue with:', run.resumeCommand()) : undefined });
   }
 
   const id = String(created.id ?? '');
@@ -102,7 +102,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
   const dynSections = dynamicKeys(form);
   if (body && id && !isUuid(id)) {
     // Created, but its id cannot go into the PATCH's path (`..` would reach another endpoint).
-    ctx.io.stderr.write(`Employee ${sanitizeTerminal(code ?? id)} was created; its dynamic details (${dynSections.join(', ')}) were not sent.\n`);
+    ctx.log.info(`Employee ${sanitizeTerminal(code ?? id)} was created; its dynamic details (${dynSections.join(', ')}) were not sent.`);
     await printCreated(ctx, created, s.output);
     checkedEmployeeId(id, 'The create answer', 201);
   }
@@ -118,7 +118,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
         break;
       } catch (err) {
         if (err instanceof InterruptedError) {
-          ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created; its dynamic details may not be saved. Finish with:`, finishCmd)}\n`);
+          ctx.log.info(`\n${suggestion(`Employee ${code ?? id} was created; its dynamic details may not be saved. Finish with:`, finishCmd)}`);
           await printCreated(ctx, created, s.output);
           throw wasCreated(code ?? id, finishCmd, err);
         }
@@ -135,13 +135,13 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
             }
           } catch (inner) {
             if (inner instanceof InterruptedError) {
-              ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created. Finish its dynamic details with:`, finishCmd)}\n`);
+              ctx.log.info(`\n${suggestion(`Employee ${code ?? id} was created. Finish its dynamic details with:`, finishCmd)}`);
               await printCreated(ctx, created, s.output);
               throw wasCreated(code ?? id, finishCmd, inner);
             }
             throw inner;
           }
-          ctx.io.stderr.write(`${suggestion('Finish the dynamic details later with:', finishCmd)}\n`);
+          ctx.log.info(suggestion('Finish the dynamic details later with:', finishCmd));
           exit = ExitCode.INTERRUPTED;
           break;
         }
@@ -154,7 +154,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
         } else {
           const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
           const trace = traceLines(err, true).map((l) => `\n${l}`).join('');
-          ctx.io.stderr.write(`${ctx.errColors.red('Error:')} ${sanitizeTerminal(said)}${detail}${trace}\n${next}\n`);
+          ctx.log.info(`${ctx.errColors.red('Error:')} ${sanitizeTerminal(said)}${detail}${trace}\n${next}`);
         }
         exit = exitCodeFor(err);
         break;
@@ -163,7 +163,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
   }
   await printCreated(ctx, created, s.output);
   if (exit === ExitCode.OK) {
-    ctx.io.stderr.write(`${ctx.errColors.green('✓')} Created ${code ?? id} (${String(created.status ?? 'ONBOARDING')}).\nNext: follow the onboarding with \`partner employees list --employee-code ${code ?? '<code>'}\`.\n`);
+    ctx.log.info(`${ctx.errColors.green('✓')} Created ${code ?? id} (${String(created.status ?? 'ONBOARDING')}).\nNext: follow the onboarding with \`partner employees list --employee-code ${code ?? '<code>'}\`.`);
   }
   return { kind: 'created', exit };
 }
