@@ -177,6 +177,6 @@ export async function printCreated(ctx: Context, created: Record<string, unknown
   // Written after the POST: a --fields path the answer lacks cannot be a usage error (exit 2 says nothing was sent).
   await writeRecord(ctx.io, ctx.io.stdout, created, opts.out, {
     unknownFields: 'warn',
-    table: () => renderKeyValue({ id: created.id, employeeCode: created.employeeCode, status: created.status }),
+    table: () => renderKeyValue({ id: created.id, employeeCode: created.employeeCode, status: created.status }, 0, { width: ctx.io.columns }),
   });
 }
