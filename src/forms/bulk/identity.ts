@@ -140,7 +140,7 @@ export function rowsChanged(csvPath: string, journalPath: string, changed: Chang
     .join(', ');
   return new UsageError(
     `${n === 1 ? '1 row' : `${n} rows`} of ${csvPath} changed after the run recorded in ${journalPath} sent ${n === 1 ? 'it' : 'them'}: ${named}${n > MAX_NAMED ? `, and ${n - MAX_NAMED} more` : ''}; nothing was sent`,
-    'Each of those rows is an employee that exists (or may) as it was sent: put the row back as it was, or delete it from the sheet (change an existing employee with `partner dynamic-details submit`, not here). A new employee is a new row; to send the file as a new run, pass another --results path.',
+    'Each of those rows is an employee that exists (or may) as it was sent: put the row back as it was, or delete it from the sheet (change an existing employee with partner dynamic-details submit, not here). A new employee is a new row; to send the file as a new run, pass another --results path.',
     'BULK_ROWS_CHANGED',
   );
 }
