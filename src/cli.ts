@@ -6,7 +6,6 @@ import type { Runtime } from './program.js';
 import { CliError, ExitCode, exitCodeFor, InterruptedError, isOutputGone, OutputClosedError, OutputWriteError, UsageError } from './errors.js';
 import { envFlag, outputFailure, outputFlushed, streamColor, systemIO, type IO } from './io.js';
 import { helpJsonText, printHelp } from './help-entry.js';
-import { wrapMessage } from './text/wrap.js';
 import type { PagedStdout } from './output/pager.js';
 import type { Worker } from 'node:worker_threads';
 
@@ -129,7 +128,7 @@ async function report(err: unknown, runtime: Runtime, interrupted: boolean): Pro
     return ExitCode.INTERRUPTED;
   }
   const debug = runtime.context?.globals.debug ?? envFlag(runtime.env.PARTNER_DEBUG);
-  const [{ colors }, { renderError, renderErrorJson }] = await Promise.all([import('./output/colors.js'), import('./output/render-error.js')]);
+  const [{ colors }, { renderError, renderErrorJson, fitError }] = await Promise.all([import('./output/colors.js'), import('./output/render-error.js')]);
   // Text for a person at stderr; a script reading JSON from stdout reads one JSON object from stderr (output/error-format.ts).
   if (runtime.errors === 'json') {
     runtime.io.stderr.write(renderErrorJson(err));
@@ -138,8 +137,7 @@ async function report(err: unknown, runtime: Runtime, interrupted: boolean): Pro
   const c = colors(streamColor(runtime.env, { color: runtime.context?.globals.color }, runtime.io.stderrIsTTY) && runtime.io.stderrColor);
   let text = renderError(err, c, debug);
   if (err instanceof UsageError && runtime.commandPath) text += `${c.dim(`Run \`${runtime.commandPath} --help\` for usage.`)}\n`;
-  // At the terminal's width, between words only (a stack trace under --debug is left as it is).
-  runtime.io.stderr.write(debug ? text : wrapMessage(text, runtime.io.stderrColumns));
+  runtime.io.stderr.write(fitError(text, runtime.io.stderrColumns, debug));
   return err instanceof CliError ? err.exitCode : exitCodeFor(err);
 }
 

@@ -19,9 +19,9 @@ export interface IO {
   color: boolean;
   /** Colour on stderr, decided for stderr itself: `2>file` gets no escapes. */
   stderrColor: boolean;
-  /** Terminal width of stdout, for tables; undefined when not a TTY. */
+  /** Terminal width of stdout (tables, prose printed as a result); undefined when not a TTY. See terminalWidth. */
   columns?: number;
-  /** Terminal width of stderr, for help, messages and the progress bar. */
+  /** Terminal width of stderr (messages, hints, prompts, the progress bar); undefined when not a TTY. See terminalWidth. */
   stderrColumns?: number;
   /** A progress bar may be drawn: stderr is a terminal and not CI. */
   progress: boolean;
@@ -128,11 +128,31 @@ export function systemIO(env: NodeJS.ProcessEnv, prefs: IOPreferences = {}): IO 
     stderrIsTTY,
     color: streamColor(env, prefs, stdoutIsTTY),
     stderrColor: streamColor(env, prefs, stderrIsTTY),
-    columns: stdoutIsTTY ? process.stdout.columns : undefined,
-    stderrColumns: stderrIsTTY ? process.stderr.columns : undefined,
+    // Read when used: a terminal resized while a listener runs wraps its next line to the new width.
+    get columns() {
+      return terminalWidth(process.stdout, env);
+    },
+    get stderrColumns() {
+      return terminalWidth(process.stderr, env);
+    },
     progress: stderrIsTTY && !isCI(env),
     canPrompt: stdinIsTTY && stderrIsTTY && !isCI(env) && prefs.input !== false,
   };
+}
+
+/**
+ * The width of one stream, each decided for itself (stdout may be piped while
+ * stderr is the terminal): undefined when it is not a terminal (nothing is
+ * wrapped for a file or a pipe); else what the terminal says of its size. A
+ * terminal that says nothing (0: a pseudo-terminal never sized, a serial
+ * console) is taken at COLUMNS when exported, else 80, so prose is still
+ * broken at spaces by partner rather than inside words by the terminal.
+ */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number | undefined {
+  if (!stream.isTTY) return undefined;
+  if (stream.columns !== undefined && stream.columns > 0) return stream.columns;
+  const fromEnv = Number(env.COLUMNS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80;
 }
 
 /**

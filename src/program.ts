@@ -13,6 +13,7 @@ import { configuredPager } from './config/pager-setting.js';
 import { buildInfo, versionLine } from './version.js';
 import { ruleHolds } from './worker-rule.js';
 import { helpWidth } from './text/width.js';
+import { wrapMessage } from './text/wrap.js';
 import { PROGRAM_SUMMARY, renderHelp } from './help.js';
 import { GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS, readGlobals } from './commands/globals.js';
 import { TOP_LEVEL } from './commands/index.js';
@@ -92,7 +93,8 @@ export function buildProgram(runtime: Runtime, o: { argv?: string[]; full?: bool
           write(`${jsonText({ error: { code: 'USAGE', status: null, message: message.trim(), correlationId: null, details: [], exitCode: 2 } })}\n`);
           return;
         }
-        write(`${red('Error:')} ${message}${dim(`Run \`${commandPath(cmd)} --help\` for usage.`)}\n`);
+        // At stderr's width, between words only, as every error (cli.ts report).
+        write(`${wrapMessage(`${red('Error:')} ${message}${dim(`Run \`${commandPath(cmd)} --help\` for usage.`)}`, runtime.io.stderrColumns)}\n`);
       },
     });
   });

@@ -317,5 +317,5 @@ export function createFailure(ctx: Pick<FormContext, 'io'>, err: unknown, o: { e
     ctx.io.stderr.write(`\n${wrapMessage(`Interrupted after the create request was sent: the employee may exist. ${check}${keep}`, ctx.io.stderrColumns)}\n`);
     return new MaybeCreatedError('Interrupted after the create request was sent: the employee may exist', { interrupted: true, hint: `${check}${keep}`, cause: err });
   }
-  return new MaybeCreatedError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, { hint: `The request is not retried automatically. Check before trying again: ${check}.${keep}`, cause: err });
+  return new MaybeCreatedError(`The create request was sent but no answer came back (${err.message}); the employee may exist`, { hint: `The request is not retried automatically. Check before trying again: ${check}${keep}`, cause: err });
 }

@@ -90,8 +90,8 @@ export function failWithIssues(ctx: FormContext, issues: FieldIssue[], flagsGive
   // As text, the list comes first; a script reading JSON gets the fields in the error's details instead.
   if (ctx.errors !== 'json') {
     const c = ctx.errColors;
-    ctx.io.stderr.write(`${c.red('Invalid values')} (${issues.length}):\n`);
-    for (const i of issues) ctx.io.stderr.write(`  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`);
+    ctx.log.info(`${c.red('Invalid values')} (${issues.length}):`);
+    for (const i of issues) ctx.log.info(`  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}`);
   }
   const hint = flagsGiven
     ? 'Fix the values in --from-file / --set (`partner gp schema --entity NAME` lists every field); nothing was sent.'

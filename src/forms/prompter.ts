@@ -4,7 +4,7 @@ import type { FormContext } from './form-context.js';
 import { CancelledError, InterruptedError } from '../errors.js';
 import { cellWidth } from '../output/cells.js';
 import { sanitizeCell, sanitizeTerminal } from '../text/sanitize.js';
-import { wrapText } from '../text/wrap.js';
+import { wrapMessage } from '../text/wrap.js';
 import { cutLine } from './display.js';
 import { nfc, restOfCluster, safeToEdit } from './typed-text.js';
 
@@ -152,9 +152,21 @@ class PromptScreen {
 
   constructor(private readonly ctx: PromptContext) {}
 
-  /** Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge. */
+  /**
+   * Prose (descriptions, notes) wraps at word boundaries to the terminal, not mid-word at its edge;
+   * a suggested command in a note stays whole on its line (text/wrap.ts).
+   */
   fit(text: string): string {
-    return this.ctx.io.stderrColumns ? wrapText(text, this.ctx.io.stderrColumns) : text;
+    return wrapMessage(text, this.ctx.io.stderrColumns, '');
+  }
+
+  /**
+   * A question as the prompt library is given it: already broken between words, leaving room for its
+   * "? " and what follows it (" (Y/n)", a default), so that the library's own hard wrap at the
+   * terminal's edge (which cuts words) has nothing to cut.
+   */
+  asked(message: string): string {
+    return this.ctx.io.stderrColumns ? wrapMessage(message, this.ctx.io.stderrColumns - 10) : message;
   }
 
   /** Other text was written: nothing above it is erased. */
@@ -239,7 +251,7 @@ function inputPrompt(ctx: PromptContext, screen: PromptScreen, o: TextOptions): 
     const input = (await lib()).input;
     const backspace = graphemeBackspace(ctx.io.stdin, ctx.errColors.cyan);
     try {
-      const answer = input({ message: o.message, default: seen, validate: validate ? (v) => validate(back(v)) : undefined, transformer: backspace.transformer }, c);
+      const answer = input({ message: screen.asked(o.message), default: seen, validate: validate ? (v) => validate(back(v)) : undefined, transformer: backspace.transformer }, c);
       backspace.started();
       return back(await answer);
     } finally {
@@ -266,7 +278,7 @@ async function multilinePrompt(ctx: PromptContext, screen: PromptScreen, input: 
     const ok = o.validate ? o.validate(text) : true;
     if (ok === true) return text;
     screen.forget();
-    ctx.io.stderr.write(`${ctx.errColors.red(`✗ ${sanitizeTerminal(ok)}`)}\n`);
+    ctx.io.stderr.write(`${ctx.errColors.red(screen.fit(`✗ ${sanitizeTerminal(ok)}`))}\n`);
   }
 }
 
@@ -278,7 +290,7 @@ function searchPrompt<T>(ctx: PromptContext, screen: PromptScreen, o: Common & {
     try {
       const answer = search<T>(
         {
-          message: o.message,
+          message: screen.asked(o.message),
           source: (term) => filterChoices(o.choices, term).map((x) => ({ name: x.name, value: x.value, description: x.description })),
           pageSize: 12,
           // Styled as the prompt's theme does; seen to delete the typed filter by grapheme.
@@ -306,7 +318,7 @@ function checkboxPrompt<T>(screen: PromptScreen, o: Common & { choices: PromptCh
     const validate = o.validate;
     return (await lib()).checkbox<T>(
       {
-        message: o.message,
+        message: screen.asked(o.message),
         choices: o.choices.map((x) => ({ name: x.name, value: x.value, checked: x.checked })),
         validate: validate ? (chosen) => validate(chosen.map((x) => x.value)) : undefined,
         pageSize: 12,
@@ -321,12 +333,12 @@ export function inquirerPrompter(ctx: PromptContext): Prompter {
   const p: Prompter = {
     input: (o) => inputPrompt(ctx, screen, o),
     multiline: (o) => multilinePrompt(ctx, screen, p.input, o),
-    secret: (o) => screen.guard(o, async (c) => (await lib()).password({ message: o.message, mask: '*', validate: o.validate }, c), (v) => '*'.repeat(v.length)),
+    secret: (o) => screen.guard(o, async (c) => (await lib()).password({ message: screen.asked(o.message), mask: '*', validate: o.validate }, c), (v) => '*'.repeat(v.length)),
     select: <T>(o: Common & { choices: PromptChoice<T>[]; default?: T }) =>
-      screen.guard(o, async (c) => (await lib()).select<T>({ message: o.message, choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c), nameOf(o.choices)),
+      screen.guard(o, async (c) => (await lib()).select<T>({ message: screen.asked(o.message), choices: o.choices.map((x) => ({ name: x.name, value: x.value, description: x.description })), default: o.default, pageSize: 12 }, c), nameOf(o.choices)),
     search: (o) => searchPrompt(ctx, screen, o),
     checkbox: (o) => checkboxPrompt(screen, o),
-    confirm: (o) => screen.guard(o, async (c) => (await lib()).confirm({ message: o.message, default: o.default }, c), (v) => (v ? 'Yes' : 'No')),
+    confirm: (o) => screen.guard(o, async (c) => (await lib()).confirm({ message: screen.asked(o.message), default: o.default }, c), (v) => (v ? 'Yes' : 'No')),
     note: (text) => {
       screen.forget();
       ctx.io.stderr.write(`${screen.fit(text)}\n`);

@@ -59,8 +59,15 @@ export function formatPairs(pairs: readonly (readonly [label: string, value: str
   // Too little room beside the labels: wrap at a readable minimum instead.
   const room = opts.width ? Math.max(opts.width - lead, 20) : undefined;
   let out = '';
+  // A value with a word too wide for the room beside the labels (an id at 40 columns) goes under its
+  // label, where it fits whole, rather than being cut by the terminal's edge.
+  const under = opts.width ? opts.width - pad.length - 2 : undefined;
   for (const [label, value] of pairs) {
     const lines = room ? wrapCells(value, room) : [value];
+    if (room && under && lines.some((l) => cellWidth(l) > room && cellWidth(l) <= under)) {
+      out += `${pad}${label}\n${wrapCells(value, under).map((l) => `${pad}  ${l}\n`).join('')}`;
+      continue;
+    }
     out += `${pad}${padCell(label, label, labelWidth)}  ${lines[0] ?? ''}\n`;
     for (const line of lines.slice(1)) out += `${' '.repeat(lead)}${line}\n`;
   }

@@ -2,6 +2,7 @@ import { ApiError, CliError, ResponseFormatError, answerOf, exitCodeFor, inCause
 import type { Colors } from './colors.js';
 import { jsonText } from './sanitize.js';
 import { sanitizeTerminal } from '../text/sanitize.js';
+import { wrapMessage } from '../text/wrap.js';
 
 /** An UPPER_SNAKE word: a code, not a sentence (the 401 message is one: AUTHORIZATION_INVALID_TOKEN). */
 const CODE_LIKE = /^[A-Z][A-Z0-9_]{2,}$/;
@@ -59,6 +60,14 @@ export function renderError(err: unknown, c: Colors, debug: boolean): string {
   // --debug shows the cause's stack for bugs, not for an ordinary network failure (its code is in the message).
   if (debug && err instanceof CliError && !(err instanceof NetworkError) && err.cause instanceof Error && err.cause.stack && !answerOf(err.cause)) lines.push(c.dim(err.cause.stack));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * An error's text block as stderr shows it: at stderr's `width`, between
+ * words only; a stack trace under --debug is left as it is.
+ */
+export function fitError(text: string, width: number | undefined, debug: boolean): string {
+  return debug ? text : wrapMessage(text, width);
 }
 
 /** The status (when `withStatus`) and correlation id of the answer an error came from, as lines of the text block. */

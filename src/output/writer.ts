@@ -9,6 +9,7 @@ import { checkFieldsPresent, flatten, getPath, pickFields } from './fields.js';
 import type { Format } from './format.js';
 import { writeChunk } from './stream.js';
 import { keepInView } from './pager.js';
+import { wrapMessage } from '../text/wrap.js';
 import type { Column, TableLayout } from './table.js';
 import { jsonSafe, jsonText } from './sanitize.js';
 import { sanitizeCell, sanitizeTerminal } from '../text/sanitize.js';
@@ -182,9 +183,12 @@ async function writeTable({ io, out, spec, fieldColumns }: ListRun, items: Items
   }
   await flush();
   const note = layout && hiddenNote(layout);
-  if (layout && note) await writeChunk(out, `${layout.colors.dim(note)}\n`);
+  // Prose under the table, at stdout's width between words (its cells were fitted by the layout).
+  const prose = (text: string) => wrapMessage(text, io.stdoutIsTTY ? io.columns : undefined);
+  if (layout && note) await writeChunk(out, `${layout.colors.dim(prose(note))}\n`);
   if (count === 0) await writeChunk(out, 'No results.\n');
-  const footer = spec.footer?.();
+  const said = spec.footer?.();
+  const footer = said && prose(said);
   if (footer) {
     // Where the next page is: seen even when the reader quits the pager before the end.
     keepInView(out, footer);

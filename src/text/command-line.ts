@@ -17,9 +17,9 @@ export function suggestion(label: string, command: string): string {
   return `${label}\n  ${command}`;
 }
 
-/** Whether a line (its indentation aside) is a command partner suggests, never to be wrapped. */
+/** Whether a line (its indentation aside) is a command partner suggests, never to be wrapped: `partner …`, maybe after `$ ` and VAR=value settings. */
 export function isCommandLine(line: string): boolean {
-  return /^\s*(?:\$ )?partner(?: |$)/.test(line);
+  return /^\s*(?:\$ )?(?:[A-Z_][A-Z0-9_]*=\S* +)*partner(?: |$)/.test(line);
 }
 
 /**

@@ -75,7 +75,8 @@ describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {
     const drafts = await listed();
     expect(drafts.map((d) => d.name)).toEqual(['Ada Lovelace', 'Kurt']);
     const [ada, kurtDraft] = drafts as [Listed, Listed];
-    expect(conflict.stderr).toContain(`Your values are kept as a draft: partner gp create --draft ${ada.id}`);
+    // The command on a line of its own (issue 45 item 5: never broken by the wrapper or split from its words).
+    expect(conflict.stderr).toContain(`Your values are kept as a draft (or fix the file and run again):\n  partner gp create --draft ${ada.id}\n`);
     expect(kurtDraft).toMatchObject({ command: 'gp create', entity: DEU, resume: `partner gp create --draft ${kurtDraft.id}` });
 
     // --resume with two drafts and no terminal: which one? Nothing is sent.

@@ -28,7 +28,7 @@ export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
     damaged = opts.entity === undefined && opts.employee === undefined ? found.damaged : [];
     const n = chosen.length + damaged.length;
     if (n === 0) {
-      ctx.io.stderr.write('No saved drafts; nothing was discarded.\n');
+      ctx.log.info('No saved drafts; nothing was discarded.');
       return ExitCode.OK;
     }
     if (!opts.yes) {
@@ -36,7 +36,7 @@ export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
       const prompter = await ctx.prompter();
       const ok = await prompter.confirm({ message: `Discard ${countOf(n, 'draft')}? This cannot be undone.`, default: false });
       if (!ok) {
-        ctx.io.stderr.write('Nothing was discarded.\n');
+        ctx.log.info('Nothing was discarded.');
         return ExitCode.INTERRUPTED;
       }
     }
@@ -53,7 +53,7 @@ export async function run(opts: DiscardOptions, ctx: Context): Promise<number> {
   }
   for (const d of chosen) {
     store.delete(d.id);
-    ctx.io.stderr.write(`Discarded draft ${described(d)}.\n`);
+    ctx.log.info(`Discarded draft ${described(d)}.`);
   }
   return ExitCode.OK;
 }

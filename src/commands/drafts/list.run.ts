@@ -64,5 +64,5 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const damaged = opts.entity === undefined && opts.employee === undefined ? found.damaged : [];
   await writeList(ctx.io, ctx.io.stdout, [...drafts.map((d) => draftRecord(d, ctx)), ...damaged.map(damagedRecord)], draftList(ctx.clock.now()), opts.out);
   if (damaged.length) ctx.log.warn(`${damaged.length === 1 ? 'A draft' : `${damaged.length} drafts`} cannot be read (listed as damaged); discard with: partner drafts discard ${damaged.map((d) => d.id).join(' ')}`);
-  if (drafts.length === 0 && damaged.length === 0 && ctx.io.stderrIsTTY) ctx.io.stderr.write(`No saved drafts${opts.entity !== undefined ? ` for ${q(opts.entity)}` : ''}.\n`);
+  if (drafts.length === 0 && damaged.length === 0 && ctx.io.stderrIsTTY) ctx.log.info(`No saved drafts${opts.entity !== undefined ? ` for ${q(opts.entity)}` : ''}.`);
 }

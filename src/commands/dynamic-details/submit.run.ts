@@ -62,7 +62,7 @@ export async function submitRun(opts: SubmitOptions, ctx: Context, prompter: Pro
   return askAndSend(opts, ctx, prompter, http, t, t.entity, fileValues);
 }
 
-const savedLine = (ctx: Context, t: Target) => ctx.io.stderr.write(`${ctx.errColors.green('✓')} Dynamic details saved for ${sanitizeTerminal(t.who)}.\n`);
+const savedLine = (ctx: Context, t: Target) => ctx.log.info(`${ctx.errColors.green('✓')} Dynamic details saved for ${sanitizeTerminal(t.who)}.`);
 
 /** The escape hatch: the body as written, whatever the form looks like (the form is read for masking only). */
 async function sendBodyFile(opts: SubmitOptions, ctx: Context, prompter: Prompter, http: HttpClient, t: Target, handBody: Record<string, unknown>): Promise<number> {
@@ -70,7 +70,7 @@ async function sendBodyFile(opts: SubmitOptions, ctx: Context, prompter: Prompte
   const readable = entity ? await formIfReadable(ctx, () => getFormSchema(http, { employmentType: 'GLOBAL_PAYROLL', entity })) : undefined;
   if (opts.dryRun) return dryRunBody(ctx, handBody, readable, { out: { format: 'json' }, reveal: opts.reveal });
   if (!(await confirmSend(ctx, prompter, { what: `PATCH /v1/employees/${t.id}/dynamic-details`, body: handBody, form: readable, yes: opts.yes, reveal: opts.reveal }))) {
-    ctx.io.stderr.write('Nothing was sent.\n');
+    ctx.log.info('Nothing was sent.');
     return ExitCode.INTERRUPTED;
   }
   await submitDynamicDetails(http, t.id, handBody);
@@ -135,10 +135,10 @@ async function askAndSend(opts: SubmitOptions, ctx: Context, prompter: Prompter,
             await fixIssues(w, issuesFromApi(form, err));
             return { kind: 'retry' };
           }
-          ctx.io.stderr.write(`The server refused these values:\n${issuesFromApi(form, err).map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
+          ctx.log.info(`The server refused these values:\n${issuesFromApi(form, err).map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}`).join('\n')}`);
         } else if (w && !(err instanceof InterruptedError)) {
           w.save();
-          ctx.io.stderr.write(`${suggestion('Your answers are kept. Try again with:', run.resumeCommand())}\n`);
+          ctx.log.info(suggestion('Your answers are kept. Try again with:', run.resumeCommand()));
         }
         throw err;
       }

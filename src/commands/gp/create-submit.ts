@@ -71,7 +71,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
   if (s.bodies.dynamic && id) {
     if (!isUuid(id)) {
       // Created, but its id cannot go into the PATCH's path (`..` would reach another endpoint).
-      ctx.io.stderr.write(`Employee ${sanitizeTerminal(code ?? id)} was created; its dynamic details (${dynamicKeys(s.form).join(', ')}) were not sent.\n`);
+      ctx.log.info(`Employee ${sanitizeTerminal(code ?? id)} was created; its dynamic details (${dynamicKeys(s.form).join(', ')}) were not sent.`);
       await printCreated(ctx, created, s.output);
       checkedEmployeeId(id, 'The create answer', 201);
     }
@@ -79,7 +79,7 @@ export async function submit(ctx: Context, s: SubmitInput): Promise<Outcome> {
   }
   await printCreated(ctx, created, s.output);
   if (exit === ExitCode.OK) {
-    ctx.io.stderr.write(`${ctx.errColors.green('✓')} Created ${code ?? id} (${String(created.status ?? 'ONBOARDING')}).\nNext: follow the onboarding with \`partner employees list --employee-code ${code ?? '<code>'}\`.\n`);
+    ctx.log.info(`${ctx.errColors.green('✓')} Created ${code ?? id} (${String(created.status ?? 'ONBOARDING')}).\nNext: follow the onboarding with \`partner employees list --employee-code ${code ?? '<code>'}\`.`);
   }
   return { kind: 'created', exit };
 }
@@ -95,7 +95,7 @@ async function createEmployee(ctx: Context, http: HttpClient, s: SubmitInput): P
     // Nothing typed is lost: values from --from-file/--set become a draft that
     // `--resume` walks through (each question pre-filled), whatever went wrong.
     // A draft of this run's own: never over the wizard's (or another run's) draft.
-    if (!w) ctx.log.info(`Your values are kept as a draft: ${run.keep(s.doc)} (or fix the file and run again).${secretsNotKeptHint(form, s.doc)}`);
+    if (!w) ctx.log.info(`${suggestion('Your values are kept as a draft (or fix the file and run again):', run.keep(s.doc))}${secretsNotKeptHint(form, s.doc)}`);
     if (isFieldRejection(err)) {
       const issues = issuesFromApi(form, err);
       if (w) {
@@ -103,7 +103,7 @@ async function createEmployee(ctx: Context, http: HttpClient, s: SubmitInput): P
         await fixIssues(w, issues);
         return { outcome: { kind: 'retry' } };
       }
-      ctx.io.stderr.write(`The server refused these values:\n${issues.map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}\n`).join('')}`);
+      ctx.log.info(`The server refused these values:\n${issues.map((i) => `  ${sanitizeTerminal(i.path)}: ${sanitizeTerminal(i.text)}`).join('\n')}`);
       throw err;
     }
     if (w && isConflict(err)) {
@@ -113,9 +113,9 @@ async function createEmployee(ctx: Context, http: HttpClient, s: SubmitInput): P
     }
     if (w && (err instanceof NetworkError || err instanceof InterruptedError)) {
       w.save();
-      if (notSent(err)) ctx.io.stderr.write(`Nothing was sent. Your answers are kept: ${run.resumeCommand()}\n`);
+      if (notSent(err)) ctx.log.info(suggestion('Nothing was sent. Your answers are kept. Continue with:', run.resumeCommand()));
     }
-    throw createFailure(ctx, err, { email, keep: w ? `Your answers are kept: ${run.resumeCommand()}` : undefined });
+    throw createFailure(ctx, err, { email, keep: w ? suggestion('Your answers are kept. Continue with:', run.resumeCommand()) : undefined });
   }
 }
 
@@ -147,7 +147,7 @@ async function sendDynamic(ctx: Context, http: HttpClient, s: SubmitInput, c: Cr
       return ExitCode.OK;
     } catch (err) {
       if (err instanceof InterruptedError) {
-        ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created; its dynamic details may not be saved. Finish with:`, finishCmd)}\n`);
+        ctx.log.info(`\n${suggestion(`Employee ${code ?? id} was created; its dynamic details may not be saved. Finish with:`, finishCmd)}`);
         await printCreated(ctx, c.created, s.output);
         throw wasCreated(code ?? id, finishCmd, err);
       }
@@ -168,13 +168,13 @@ async function sendDynamic(ctx: Context, http: HttpClient, s: SubmitInput, c: Cr
         }
       } catch (inner) {
         if (inner instanceof InterruptedError) {
-          ctx.io.stderr.write(`\n${suggestion(`Employee ${code ?? id} was created. Finish its dynamic details with:`, finishCmd)}\n`);
+          ctx.log.info(`\n${suggestion(`Employee ${code ?? id} was created. Finish its dynamic details with:`, finishCmd)}`);
           await printCreated(ctx, c.created, s.output);
           throw wasCreated(code ?? id, finishCmd, inner);
         }
         throw inner;
       }
-      ctx.io.stderr.write(`${suggestion('Finish the dynamic details later with:', finishCmd)}\n`);
+      ctx.log.info(suggestion('Finish the dynamic details later with:', finishCmd));
       return ExitCode.INTERRUPTED;
     }
   }
@@ -193,7 +193,7 @@ function reportDynamicFailure(ctx: Context, s: SubmitInput, { id, code }: Create
   } else {
     const detail = err instanceof ApiError && err.details.length ? `\n${err.details.map((d) => `  ${sanitizeTerminal(d.field)}: ${sanitizeTerminal(d.message)}`).join('\n')}` : '';
     const trace = traceLines(err, true).map((l) => `\n${l}`).join('');
-    ctx.io.stderr.write(`${ctx.errColors.red('Error:')} ${sanitizeTerminal(said)}${detail}${trace}\n${next}\n`);
+    ctx.log.info(`${ctx.errColors.red('Error:')} ${sanitizeTerminal(said)}${detail}${trace}\n${next}`);
   }
 }
 
@@ -206,6 +206,6 @@ export async function printCreated(ctx: Context, created: Record<string, unknown
   // Written after the POST: a --fields path the answer lacks cannot be a usage error (exit 2 says nothing was sent).
   await writeRecord(ctx.io, ctx.io.stdout, created, opts.out, {
     unknownFields: 'warn',
-    table: () => renderKeyValue({ id: created.id, employeeCode: created.employeeCode, status: created.status }),
+    table: () => renderKeyValue({ id: created.id, employeeCode: created.employeeCode, status: created.status }, 0, { width: ctx.io.columns }),
   });
 }

@@ -97,7 +97,7 @@ export async function createRun(opts: CreateOptions, ctx: Context, prompter: Pro
     title: `New GP employee for ${sanitizeTerminal(hired)}`,
     dryRunLabel: 'Show the request bodies (dry run, nothing is sent)',
     showDryRun: async (doc, wizard) => {
-      if (wizard) ctx.io.stderr.write(`Dry run: nothing was sent; the draft is kept (see: partner drafts list).\n`);
+      if (wizard) ctx.log.info('Dry run: nothing was sent; the draft is kept (see `partner drafts list`).');
       return dryRun(ctx, form, buildBodies(form, hired, doc), opts, !wizard);
     },
     send: (doc, run, wizard) => submit(ctx, { form, entity: hired, bodies: buildBodies(form, hired, doc), doc, drafts, run, output: opts, wizard }),

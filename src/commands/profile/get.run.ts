@@ -11,7 +11,7 @@ import { isUuid } from '../../options.js';
 import type { OptionsOf } from '../../command.js';
 import type { get } from './get.js';
 import { checkFieldsPresent, flatten, getPath } from '../../output/fields.js';
-import { renderError, renderErrorJson } from '../../output/render-error.js';
+import { fitError, renderError, renderErrorJson } from '../../output/render-error.js';
 import { sanitizeCell } from '../../text/sanitize.js';
 import { renderKeyValue } from '../../output/table.js';
 import { ACCOUNT_KEY, maskAccount } from '../../output/mask.js';
@@ -170,7 +170,7 @@ function reportFailure(ctx: Context, r: ProfileResult, f: Failure, onlyOne: bool
   const prefix = `${c.red('Error:')} `;
   // "No employee with code X" already names the employee.
   const labelled = f.error instanceof EmployeeNotFoundError ? text : text.startsWith(prefix) ? `${prefix}${sanitizeCell(label)}: ${text.slice(prefix.length)}` : text;
-  ctx.io.stderr.write(labelled);
+  ctx.io.stderr.write(fitError(labelled, ctx.io.stderrColumns, ctx.globals.debug));
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<number> {

@@ -14,6 +14,7 @@ import { DeliveryError } from '../../api/delivery.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
 import { sanitizeCell } from '../../text/sanitize.js';
+import { wrapMessage } from '../../text/wrap.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../webhooks/events.js';
 import { hasLegacyShape, samplePayload } from '../../webhooks/samples.js';
 
@@ -80,8 +81,8 @@ export async function run(opts: EmitOptions, ctx: Context): Promise<number> {
   const report = { eventType: opts.eventType, legacy: opts.legacy, kid, to: opts.to, status };
   const line = `${opts.eventType}${opts.legacy ? ' (earlier shape)' : ''} signed with kid ${kid} -> ${opts.to}: HTTP ${status}`;
   // With --print, stdout is the JWS alone (for a pipe into `webhook verify`).
-  if (opts.print) ctx.io.stderr.write(`${line}\n`);
-  else await writeRecord(ctx.io, ctx.io.stdout, report, opts.out, { table: () => `${line}\n` });
+  if (opts.print) ctx.log.info(line);
+  else await writeRecord(ctx.io, ctx.io.stdout, report, opts.out, { table: () => `${wrapMessage(line, ctx.io.columns)}\n` });
   ctx.log.debug(`receiver answered: ${sanitizeCell(excerpt)}`);
   // Not delivered is a failure like any other: an error (exit 1), printed by the one error renderer.
   if (status < 200 || status >= 300) throw new CliError(`The receiver refused the event (HTTP ${status}${refusal(excerpt)}`, { code: 'DELIVERY_REFUSED', exitCode: ExitCode.FAILURE });

@@ -2,6 +2,8 @@ import type { OptionsOf } from '../../command.js';
 import type { start } from './start.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, listenError } from '../../errors.js';
+import { suggestion } from '../../text/command-line.js';
+import { wrapMessage } from '../../text/wrap.js';
 
 export async function run(opts: OptionsOf<typeof start>, ctx: Context): Promise<void> {
   const { startSandbox } = await import('../../sandbox/server.js');
@@ -13,12 +15,18 @@ export async function run(opts: OptionsOf<typeof start>, ctx: Context): Promise<
   }
   ctx.onCleanup(() => sandbox.close());
   const { io } = ctx;
-  io.stdout.write(`Sandbox API listening on ${sandbox.url}\n\n`);
-  io.stdout.write(`  ${sandbox.companies.A.name} token:  ${sandbox.tokens.companyA}\n`);
-  io.stdout.write(`  ${sandbox.companies.B.name} token:  ${sandbox.tokens.companyB}\n`);
-  io.stdout.write(`  No-permission token:  ${sandbox.tokens.noPermission}\n\n`);
-  io.stdout.write(`Try:  PARTNER_BASE_URL=${sandbox.url} PARTNER_TOKEN=${sandbox.tokens.companyA} partner employees list\n`);
-  io.stderr.write('Press Ctrl-C to stop.\n');
+  // At stdout's width, between words; the command to try on a line of its own, whole (text/command-line.ts).
+  const banner = [
+    `Sandbox API listening on ${sandbox.url}`,
+    '',
+    `  ${sandbox.companies.A.name} token:  ${sandbox.tokens.companyA}`,
+    `  ${sandbox.companies.B.name} token:  ${sandbox.tokens.companyB}`,
+    `  No-permission token:  ${sandbox.tokens.noPermission}`,
+    '',
+    suggestion('Try:', `PARTNER_BASE_URL=${sandbox.url} PARTNER_TOKEN=${sandbox.tokens.companyA} partner employees list`),
+  ].join('\n');
+  io.stdout.write(`${wrapMessage(banner, io.columns)}\n`);
+  ctx.log.info('Press Ctrl-C to stop.');
   // Serve until Ctrl-C (or another stop signal) aborts the context's signal.
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

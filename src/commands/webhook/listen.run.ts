@@ -49,7 +49,7 @@ export async function run(opts: ListenOptions, ctx: Context): Promise<void> {
   ctx.onCleanup(() => receiver.close());
   gauges.receiver = receiver;
   const forward = (opts.forwardTo ? `, forwarding valid events to ${opts.forwardTo}` : '') + (spool ? `, spooling to ${spool.dir}` : '') + (receiver.statusUrl ? `, /healthz and /metrics on ${receiver.statusUrl}` : '');
-  ctx.io.stderr.write(`${wrapMessage(`Ready! Listening for webhooks on ${receiver.url} (keys from ${store.origin}${forward}). Press Ctrl-C to stop.`, ctx.io.stderrColumns)}\n`);
+  ctx.log.info(`Ready! Listening for webhooks on ${receiver.url} (keys from ${store.origin}${forward}). Press Ctrl-C to stop.`);
   await stopRequested(ctx);
   await windDown(opts, ctx, receiver, spool);
   await printer.drained();

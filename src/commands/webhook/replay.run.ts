@@ -35,7 +35,7 @@ export async function run(opts: ReplayOptions, ctx: Context): Promise<number> {
 async function nothingToReplay(opts: ReplayOptions, ctx: Context): Promise<number> {
   const output = opts.out;
   if (output.format !== 'table') await writeList(ctx.io, ctx.io.stdout, [], replayList(ctx.clock.now()), output);
-  ctx.io.stderr.write(`No ${opts.failed ? 'parked' : 'stored'} event in ${opts.spool} matches; nothing replayed.\n`);
+  ctx.log.info(`No ${opts.failed ? 'parked' : 'stored'} event in ${opts.spool} matches; nothing replayed.`);
   return ExitCode.OK;
 }
 
@@ -59,6 +59,6 @@ async function send(events: SpooledEvent[], filter: ReplayFilter, opts: ReplayOp
     }
   }
   await writeList(ctx.io, ctx.io.stdout, records(), replayList(ctx.clock.now()), opts.out);
-  ctx.io.stderr.write(`${countOf(sent + failed, 'event')} replayed: ${sent} delivered, ${failed} not delivered\n`);
+  ctx.log.info(`${countOf(sent + failed, 'event')} replayed: ${sent} delivered, ${failed} not delivered`);
   return failed > 0 ? ExitCode.FAILURE : ExitCode.OK;
 }

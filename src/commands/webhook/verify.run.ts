@@ -180,6 +180,6 @@ async function runFile(opts: VerifyOptions, path: string, ctx: Context): Promise
     await all.return(undefined);
     await pool?.close();
   }
-  if (output.format !== 'table' || output.quiet) ctx.io.stderr.write(`${summary()}\n`);
+  if (output.format !== 'table' || output.quiet) ctx.log.info(summary());
   return invalid > 0 ? ExitCode.VERIFICATION_FAILED : ExitCode.OK;
 }

@@ -166,14 +166,14 @@ export async function bulkOnboard(ctx: FormContext, http: HttpClient, form: Form
     if (check.invalid.size) {
       const c = ctx.errColors;
       const n = check.invalid.size;
-      ctx.io.stderr.write(`${c.red('Invalid rows')} (${formatCount(n)} of ${formatCount(check.total)}; ${countOf(check.problems, 'problem')}):\n`);
-      for (const i of check.listed) ctx.io.stderr.write(`  row ${i.row}, ${sanitizeTerminal(i.column)}: ${sanitizeTerminal(i.message)}\n`);
-      if (check.problems > MAX_LISTED) ctx.io.stderr.write(`  …and ${check.problems - MAX_LISTED} more\n`);
+      ctx.log.info(`${c.red('Invalid rows')} (${formatCount(n)} of ${formatCount(check.total)}; ${countOf(check.problems, 'problem')}):`);
+      for (const i of check.listed) ctx.log.info(`  row ${i.row}, ${sanitizeTerminal(i.column)}: ${sanitizeTerminal(i.message)}`);
+      if (check.problems > MAX_LISTED) ctx.log.info(`  …and ${check.problems - MAX_LISTED} more`);
       if (!opts.skipInvalid) throw new UsageError(`${formatCount(n)} row${n === 1 ? ' is' : 's are'} invalid; nothing was sent`, 'Fix the rows and run again, or add --skip-invalid to create the valid rows only.', 'CSV_INVALID');
-      ctx.io.stderr.write(`--skip-invalid: ${n === 1 ? 'that row is' : `those ${formatCount(n)} rows are`} left out.\n`);
+      ctx.log.info(`--skip-invalid: ${n === 1 ? 'that row is' : `those ${formatCount(n)} rows are`} left out.`);
     }
     if (opts.dryRun || !journal) {
-      ctx.io.stderr.write(`Dry run: ${formatCount(check.todo)} of ${formatCount(check.total)} rows are valid; nothing was sent.\n`);
+      ctx.log.info(`Dry run: ${formatCount(check.todo)} of ${formatCount(check.total)} rows are valid; nothing was sent.`);
       return ExitCode.OK;
     }
     const code = await send(ctx, http, form, opts, journal, check, resultsPath);
@@ -245,7 +245,7 @@ async function send(ctx: FormContext, http: HttpClient, form: FormSchema, opts: 
       if (r.outcome !== 'created' && r.outcome !== 'already-created' && r.outcome !== 'not-run') {
         failures++;
         progress?.clear();
-        ctx.io.stderr.write(`${ctx.errColors.red('✗')} row ${r.row}: ${r.outcome}${r.error ? `: ${sanitizeTerminal(r.error)}` : ''}\n`);
+        ctx.log.info(`${ctx.errColors.red('✗')} row ${r.row}: ${r.outcome}${r.error ? `: ${sanitizeTerminal(r.error)}` : ''}`);
       }
       progress?.update({ pages: done, totalPages: check.todo, items: tally.created ?? 0, note: failures ? `${formatCount(failures)} failed` : undefined });
     }
@@ -292,7 +292,7 @@ function report(ctx: FormContext, opts: BulkOptions, check: Check, { tally, resu
     `gp create --entity ${q(opts.entity)} --from-csv ${q(opts.csvPath)}${opts.resultsPath ? ` --results ${q(opts.resultsPath)}` : ''}${opts.skipInvalid ? ' --skip-invalid' : ''}${sheet.encoding !== 'utf-8' ? ` --encoding ${sheet.encoding}` : ''}`,
   );
   if (resultsError !== undefined) {
-    if (stopped instanceof JournalWriteError && stopped !== resultsError) ctx.io.stderr.write(`${sanitizeTerminal(stopped.message)}\n`);
+    if (stopped instanceof JournalWriteError && stopped !== resultsError) ctx.log.info(sanitizeTerminal(stopped.message));
     throw resultsError instanceof CliError ? resultsError : new CliError(`Could not write the results file ${resultsPath}: ${errorText(resultsError)}`, { code: 'RESULTS_FILE', exitCode: ExitCode.FAILURE });
   }
   if (stopped !== undefined) {

@@ -56,3 +56,35 @@ describe('wrapMessage with wide and combining text', () => {
     expect(wrapMessage(line, 40)).toBe(line);
   });
 });
+
+describe('units never broken (issue 45 item 5)', () => {
+  it('a backticked command with the punctuation stuck to it moves whole to the next line', () => {
+    const out = wrapMessage('Next: follow the onboarding with (`partner employees list --employee-code ACME-00046`).', 80);
+    expect(out).toBe('Next: follow the onboarding with\n  (`partner employees list --employee-code ACME-00046`).');
+  });
+
+  it('a coloured hint: its command line is still seen as one and left whole, continuation lines keep its indentation', () => {
+    const dim = (s: string) => s.split('\n').map((l) => `\x1b[2m${l}\x1b[22m`).join('\n'); // as chalk writes a multi-line string
+    const cmd = '  partner employees list --all --fields employeeCode,fullName,workEmail,status';
+    const out = wrapMessage(dim(`Nothing was created. Look for the existing employee with:\n${cmd}`), 40);
+    expect(out.split('\n').at(-1)).toBe(`\x1b[2m${cmd}\x1b[22m`);
+    const indented = wrapMessage(`\x1b[2m  Hint: ${'word '.repeat(20).trim()}\x1b[22m`, 30);
+    for (const l of indented.split('\n').slice(1)) expect(l).toMatch(/^ {4}\S/);
+  });
+
+  it('a command after VAR=value settings (the sandbox banner) stays whole on its line', () => {
+    const line = '  PARTNER_BASE_URL=http://127.0.0.1:38651 PARTNER_TOKEN=sbx_acme_7f3c9a1e2b4d partner employees list';
+    expect(wrapMessage(`Try:\n${line}`, 40)).toBe(`Try:\n${line}`);
+  });
+});
+
+describe('terminalWidth (io.ts): each stream its own width', () => {
+  it('undefined off a terminal; the terminal size; COLUMNS or 80 when a terminal reports none', async () => {
+    const { terminalWidth } = await import('../../../src/io.js');
+    expect(terminalWidth({ isTTY: false, columns: 100 }, {})).toBeUndefined();
+    expect(terminalWidth({ isTTY: true, columns: 100 }, { COLUMNS: '60' })).toBe(100);
+    expect(terminalWidth({ isTTY: true, columns: 0 }, { COLUMNS: '60' })).toBe(60);
+    expect(terminalWidth({ isTTY: true, columns: 0 }, {})).toBe(80);
+    expect(terminalWidth({ isTTY: true }, { COLUMNS: 'wide' })).toBe(80);
+  });
+});
