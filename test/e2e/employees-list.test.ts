@@ -101,7 +101,21 @@ describe('employees list --all', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.data).toHaveLength(13);
-    expect(doc.pagination).toMatchObject({ totalItems: 45, pageSize: 5 });
+    // The page the 13th employee came from: the last page read, as a walk without --limit ends on its last page.
+    expect(doc.pagination).toMatchObject({ currentPage: 3, totalItems: 45, pageSize: 5, hasNextPage: true });
+  });
+
+  it('--all --limit 20 -o json carries the pagination of the last page read, as one page and --all without --limit do (issue 45: it was null)', async () => {
+    const limited = await runCli(['employees', 'list', '--all', '--limit', '20', '-o', 'json'], { env });
+    expect(limited.code).toBe(0);
+    const doc = JSON.parse(limited.stdout);
+    expect(doc.data).toHaveLength(20);
+    expect(doc.pagination).toMatchObject({ currentPage: 1, totalItems: 45 });
+    // --all reads pages of 100: its one page read is page 1 of 100, as the page itself and the whole walk say.
+    const onePage = await runCli(['employees', 'list', '--limit', '20', '--page-size', '100', '-o', 'json'], { env });
+    const whole = await runCli(['employees', 'list', '--all', '-o', 'json'], { env });
+    expect(doc.pagination).toEqual(JSON.parse(onePage.stdout).pagination);
+    expect(doc.pagination).toEqual(JSON.parse(whole.stdout).pagination);
   });
 
   it('filters by status across pages', async () => {
