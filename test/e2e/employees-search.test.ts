@@ -2,16 +2,20 @@
 // case- and accent-insensitively, combined with the server's filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { runCli, sandboxEnv } from '../helpers/cli.js';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
+import { hasScript, strip } from '../helpers/pty.js';
 
 let env: NodeJS.ProcessEnv;
 let sandbox: Sandbox;
 let close: () => Promise<void>;
+let dir: string;
 type Emp = { employeeCode: string; fullName: string; displayName: string; workEmail: string; status: string };
 let everyone: Emp[];
 
 beforeAll(async () => {
-  ({ env, sandbox, close } = await sandboxEnv());
+  ({ env, sandbox, close, dir } = await sandboxEnv());
   const r = await runCli(['employees', 'list', '--all', '-o', 'ndjson'], { env, timeoutMs: 15_000 });
   everyone = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
 });
@@ -83,6 +87,36 @@ describe('employees list --search', () => {
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(rows).toHaveLength(2);
     expect(rows.every((e: Emp) => has(e, 'priya'))).toBe(true);
+  });
+
+  describe('says its summary once (issue 45: it was said twice on a terminal)', () => {
+    /** How many times "N matches" is said: the summary, in whatever words. */
+    const summaries = (text: string) => strip(text).replace(/\s+/g, ' ').match(/\b\d+ match(es)?\b/g)?.length ?? 0;
+    const want = () => everyone.filter((e) => has(e, 'an')).length;
+
+    it.skipIf(!hasScript)('a table on a terminal: the rows, then the summary once', async () => {
+      const out = await runOnTerminal(['employees', 'list', '--search', 'an', '--no-pager'], { env, columns: 120 });
+      expect(out).toMatch(/ACME-\d{5}/);
+      expect(summaries(out)).toBe(1);
+      expect(strip(out).replace(/\s+/g, ' ')).toContain(`Searched ${everyone.length} employees on the client (the API has no name search): ${want()} matches.`);
+    });
+
+    it('piped, in every format (on the worker thread): once, on stderr, and none on stdout', async () => {
+      for (const format of ['table', 'json', 'ndjson', 'csv']) {
+        const r = await list(['--search', 'an', '-o', format]);
+        expect(r.code).toBe(0);
+        expect(summaries(r.stdout)).toBe(0);
+        expect(summaries(r.stderr)).toBe(1);
+      }
+    });
+
+    it('into a file on the worker thread: once on stderr, none in the file', async () => {
+      const out = join(dir, 'search.txt');
+      const r = await list(['--search', 'an', '-o', 'table', '--output-file', out]);
+      expect(r.code).toBe(0);
+      expect(summaries(r.stderr)).toBe(1);
+      expect(summaries(readFileSync(out, 'utf8'))).toBe(0);
+    });
   });
 
   it('--page with --search is a usage error', async () => {

@@ -161,7 +161,8 @@ async function listAllPages(opts: ListOptions, ctx: Context, target: ListTarget,
   // Loaded only for --search: a plain export reads no more files (employees-list.test.ts counts them).
   const search = searching ? await import('../../api/employee-search.js') : undefined;
   const employees = batched(search ? search.searchBatches(walk.pages, search.employeeMatcher(opts.search!), searchCount, opts.limit) : walk.pages);
-  spec.footer = () => (searching ? `${matchesOf(searchCount.matched)} among ${countOf(searchCount.searched, 'employee')} searched` : walk.total === undefined ? undefined : countOf(walk.total, 'employee'));
+  // A search's summary is said once, on stderr once the walk ends (below), whatever the format: not in a footer as well.
+  spec.footer = () => (searching || walk.total === undefined ? undefined : countOf(walk.total, 'employee'));
   // The same {data, pagination} shape as one page: the pagination of the last page read, written last.
   // A search prints its matches, not the pages it read: its pagination describes the matches, as one page.
   spec.pagination = () => (searching ? printedPage(searchCount.matched) : (walk.lastPagination ?? null));
