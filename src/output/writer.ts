@@ -39,6 +39,13 @@ export interface ListSpec {
   pagination?: () => unknown;
   /** Text after the table (page x of y, total), printed once at the end. */
   footer?: () => string | undefined;
+  /**
+   * What a table with no row says, in place of the generic `No results.`: a
+   * command that can say why there is nothing ("No saved drafts.") says it
+   * here, once, rather than after the generic line. Read once the rows are
+   * written. Other formats print their empty document (see saysEmpty).
+   */
+  empty?: () => string | undefined;
   /** Field printed by --quiet. */
   idField?: string;
 }
@@ -82,6 +89,15 @@ export async function writeList(io: IO, out: Writable, items: Items, spec: ListS
       return writeTable(run, items);
   }
   return 0;
+}
+
+/**
+ * Whether a list written with these options says, when it has no row, why
+ * (ListSpec.empty): a table does; JSON, NDJSON, CSV, --jq and -q print their
+ * empty document, and the command may say it on stderr for a person.
+ */
+export function saysEmpty(opts: OutputOptions): boolean {
+  return opts.format === 'table' && !opts.quiet && opts.jq === undefined;
 }
 
 /** -q: the id of each item, one per line. */
@@ -183,7 +199,7 @@ async function writeTable({ io, out, spec, fieldColumns }: ListRun, items: Items
   await flush();
   const note = layout && hiddenNote(layout);
   if (layout && note) await writeChunk(out, `${layout.colors.dim(note)}\n`);
-  if (count === 0) await writeChunk(out, 'No results.\n');
+  if (count === 0) await writeChunk(out, `${spec.empty?.() ?? 'No results.'}\n`);
   const footer = spec.footer?.();
   if (footer) {
     // Where the next page is: seen even when the reader quits the pager before the end.

@@ -298,6 +298,13 @@ describe('a page past the last one', () => {
     expect(JSON.parse(r.stdout).data).toEqual([]);
     expect(r.stderr).toMatch(/page 9 is past the last page; the last page is 3 \(45 employees\)/);
   });
+
+  it('a table says it once, in place of "No results." (issue 45: both were printed)', async () => {
+    const r = await runCli(['employees', 'list', '--page', '9', '--page-size', '20', '-o', 'table'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('No employees on page 9; the last page is 3 (45 employees).\n');
+    expect(r.stderr).toBe('');
+  });
 });
 
 describe('what an API command loads', () => {

@@ -15,7 +15,7 @@ import type { IO } from '../../io.js';
 import { batched } from '../../output/batch.js';
 import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
-import { writeList, type ListSpec } from '../../output/writer.js';
+import { saysEmpty, writeList, type ListSpec } from '../../output/writer.js';
 import { countOf, formatCount } from '../../text/count.js';
 
 export type ListOptions = OptionsOf<typeof list>;
@@ -76,10 +76,12 @@ async function listOnePage(opts: ListOptions, ctx: Context, { http, sink, io, sp
   const items = opts.limit ? page.data.slice(0, opts.limit) : page.data;
   spec.pagination = () => p;
   const pastEnd = page.data.length === 0 && p.totalPages > 0 && (query.page ?? 1) > p.totalPages;
-  // Past the last page: say where the last page is, on stderr when the output is for a script.
-  if (pastEnd && output.format !== 'table') ctx.log.warn(`page ${query.page} is past the last page; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`);
+  // Past the last page: say where the last page is, once: a table in place of "No results." (and no
+  // footer), on stderr when the output is for a script.
+  if (pastEnd && !saysEmpty(output)) ctx.log.warn(`page ${query.page} is past the last page; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`);
+  if (pastEnd) spec.empty = () => `No employees on page ${formatCount(query.page ?? 1)}; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`;
   spec.footer = () => {
-    if (pastEnd) return `No employees on page ${formatCount(query.page ?? 1)}; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`;
+    if (pastEnd) return undefined;
     const total = countOf(p.totalItems, 'employee');
     const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
     return `Page ${formatCount(p.currentPage)} of ${formatCount(Math.max(p.totalPages, 1))} · ${total}${next}`;
