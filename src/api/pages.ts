@@ -19,7 +19,7 @@ export interface WalkOptions {
   /** Stop after this many items. */
   limit?: number;
   signal?: AbortSignal;
-  /** Told after each page is emitted, in order (progress). */
+  /** Told after each page is emitted, in order (progress), the page the limit was reached on included. */
   onPage?: (page: number, pagination: Pagination, itemsSoFar: number) => void;
   /**
    * Adapts the pages in flight to the server (429/503 lower it, calm raises
@@ -351,11 +351,11 @@ class PageWalker<T> {
     const identified = before - this.keptWithoutId;
     const unidentified = f.unidentified;
     rows.push(this.fresh(current.data, page));
-    if (f.emitted >= this.limit) return 'stop';
+    if (f.emitted >= this.limit) return this.limitReached(page, p);
     let got = current.data.length;
     if (page < this.lastPage && got < f.pageSize) {
       const again = await this.readShortAgain(current, page, rows);
-      if (again === undefined) return 'stop';
+      if (again === undefined) return f.emitted >= this.limit ? this.limitReached(page, p) : 'stop';
       got = again;
     }
     // Without totals nothing but new ids ends the walk: a page with none (repeats, or items without one) stops it.
@@ -371,6 +371,16 @@ class PageWalker<T> {
     }
     if (this.announced === undefined && got === 0) return 'end'; // no totals: an empty page is the end
     return 'next';
+  }
+
+  /**
+   * The limit was reached on this page: it is emitted (cut to the limit), so
+   * it is told like every page emitted before it (the pagination a list
+   * prints is that of the last page read, with or without --limit).
+   */
+  private limitReached(page: number, p: Partial<Pagination>): Step {
+    this.opts.onPage?.(page, p as Pagination, this.f.emitted);
+    return 'stop';
   }
 
   /** Moves the walk's end by the growth of the total a page was read under; false past the hard cap (the walk stops). */

@@ -68,7 +68,14 @@ export class ExportIntegrityError extends CliError {
 
 const employees = (x: number) => countOf(x, 'employee');
 
-/** "1,002 rows written" (to stdout), or what became of them with --output-file. */
+/**
+ * "1,002 rows written" (to stdout), or what became of them with --output-file.
+ * The rows are those the output holds, or would have held: each employee once.
+ * Rows read again (after a short page, or after the company changed) and rows
+ * a server sent twice are not counted again, so the figure is never more than
+ * the employees seen; it is not the company's size (the drift message says
+ * that, from the totals).
+ */
 export function rowsOutcome(rows: number, file?: string): string {
   const r = countOf(rows, 'row');
   return file === undefined ? `${r} written` : `${r} fetched, ${file} left untouched`;
@@ -120,10 +127,13 @@ function driftMessage(first: number, last: number, changed: { page: number; tota
   const appeared = Math.max(0, net + disappeared);
   disappeared = Math.max(disappeared, -net);
   const missed = Math.max(0, now - emitted);
-  // Neither count seen (the total came back to the first): what the totals said instead.
+  // The totals first: the counts and the rows are read against them, not against a size the reader
+  // may have in mind (the company may have changed before page 1 was answered). Neither count seen
+  // (the total came back to the first): what the totals said instead.
+  const totals = first === last ? `its total stayed at ${employees(first)}` : `its total went from ${formatCount(first)} to ${employees(last)}`;
   const change =
     appeared + disappeared > 0
-      ? `${employees(appeared)} appeared, ${formatCount(disappeared)} disappeared`
+      ? `${totals} (${formatCount(appeared)} appeared, ${formatCount(disappeared)} disappeared)`
       : `its total went from ${formatCount(first)} to ${employees(changed.total)} (page ${formatCount(changed.page)}) and back`;
   const missing = missed > 0 ? `, ${employees(missed)} listed now ${missed === 1 ? 'was' : 'were'} not written` : '';
   return `The company changed during the export: ${change}; ${written}${missing}. Re-run to get a consistent snapshot.`;

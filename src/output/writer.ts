@@ -40,6 +40,13 @@ export interface ListSpec {
   pagination?: () => unknown;
   /** Text after the table (page x of y, total), printed once at the end. */
   footer?: () => string | undefined;
+  /**
+   * What a table with no row says, in place of the generic `No results.`: a
+   * command that can say why there is nothing ("No saved drafts.") says it
+   * here, once, rather than after the generic line. Read once the rows are
+   * written. Other formats print their empty document (see saysEmpty).
+   */
+  empty?: () => string | undefined;
   /** Field printed by --quiet. */
   idField?: string;
 }
@@ -83,6 +90,15 @@ export async function writeList(io: IO, out: Writable, items: Items, spec: ListS
       return writeTable(run, items);
   }
   return 0;
+}
+
+/**
+ * Whether a list written with these options says, when it has no row, why
+ * (ListSpec.empty): a table does; JSON, NDJSON, CSV, --jq and -q print their
+ * empty document, and the command may say it on stderr for a person.
+ */
+export function saysEmpty(opts: OutputOptions): boolean {
+  return opts.format === 'table' && !opts.quiet && opts.jq === undefined;
 }
 
 /** -q: the id of each item, one per line. */
@@ -186,7 +202,7 @@ async function writeTable({ io, out, spec, fieldColumns }: ListRun, items: Items
   // Prose under the table, at stdout's width between words (its cells were fitted by the layout).
   const prose = (text: string) => wrapMessage(text, io.stdoutIsTTY ? io.columns : undefined);
   if (layout && note) await writeChunk(out, `${layout.colors.dim(prose(note))}\n`);
-  if (count === 0) await writeChunk(out, 'No results.\n');
+  if (count === 0) await writeChunk(out, `${prose(spec.empty?.() ?? 'No results.')}\n`);
   const said = spec.footer?.();
   const footer = said && prose(said);
   if (footer) {

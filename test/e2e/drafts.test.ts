@@ -117,5 +117,12 @@ describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {
     expect(all.stderr).toContain('pass --yes');
     expectCode(await runMain(['drafts', 'discard', '--all', '--yes'], { env }), 0);
     expect(files()).toEqual([]);
+
+    // The last one gone, on a terminal: one message saying so, not "No results." as well.
+    const empty = pty(['drafts', 'list']);
+    expect(await empty.done).toBe(0);
+    expect(empty.out.match(/No saved drafts\./g)).toHaveLength(1);
+    expect(empty.out).not.toContain('No results.');
+    expect((await runMain(['drafts', 'list', '-o', 'table'], { env })).stdout).toBe('No saved drafts.\n');
   }, 90_000);
 });

@@ -102,7 +102,21 @@ describe('employees list --all', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.data).toHaveLength(13);
-    expect(doc.pagination).toMatchObject({ totalItems: 45, pageSize: 5 });
+    // The page the 13th employee came from: the last page read, as a walk without --limit ends on its last page.
+    expect(doc.pagination).toMatchObject({ currentPage: 3, totalItems: 45, pageSize: 5, hasNextPage: true });
+  });
+
+  it('--all --limit 20 -o json carries the pagination of the last page read, as one page and --all without --limit do (issue 45: it was null)', async () => {
+    const limited = await runCli(['employees', 'list', '--all', '--limit', '20', '-o', 'json'], { env });
+    expect(limited.code).toBe(0);
+    const doc = JSON.parse(limited.stdout);
+    expect(doc.data).toHaveLength(20);
+    expect(doc.pagination).toMatchObject({ currentPage: 1, totalItems: 45 });
+    // --all reads pages of 100: its one page read is page 1 of 100, as the page itself and the whole walk say.
+    const onePage = await runCli(['employees', 'list', '--limit', '20', '--page-size', '100', '-o', 'json'], { env });
+    const whole = await runCli(['employees', 'list', '--all', '-o', 'json'], { env });
+    expect(doc.pagination).toEqual(JSON.parse(onePage.stdout).pagination);
+    expect(doc.pagination).toEqual(JSON.parse(whole.stdout).pagination);
   });
 
   it('filters by status across pages', async () => {
@@ -284,6 +298,13 @@ describe('a page past the last one', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).data).toEqual([]);
     expect(r.stderr).toMatch(/page 9 is past the last page; the last page is 3 \(45 employees\)/);
+  });
+
+  it('a table says it once, in place of "No results." (issue 45: both were printed)', async () => {
+    const r = await runCli(['employees', 'list', '--page', '9', '--page-size', '20', '-o', 'table'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('No employees on page 9; the last page is 3 (45 employees).\n');
+    expect(r.stderr).toBe('');
   });
 });
 

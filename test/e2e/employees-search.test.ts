@@ -2,17 +2,21 @@
 // case- and accent-insensitively, combined with the server's filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { sandboxEnv } from '../helpers/cli.js';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { runCli, runOnTerminal, sandboxEnv } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { hasScript, strip } from '../helpers/pty.js';
 
 let env: NodeJS.ProcessEnv;
 let sandbox: Sandbox;
 let close: () => Promise<void>;
+let dir: string;
 type Emp = { employeeCode: string; fullName: string; displayName: string; workEmail: string; status: string };
 let everyone: Emp[];
 
 beforeAll(async () => {
-  ({ env, sandbox, close } = await sandboxEnv());
+  ({ env, sandbox, close, dir } = await sandboxEnv());
   const r = await runMain(['employees', 'list', '--all', '-o', 'ndjson'], { env, timeoutMs: 15_000 });
   everyone = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
 });
@@ -21,6 +25,8 @@ afterAll(async () => {
 });
 
 const list = (args: string[]) => runMain(['employees', 'list', ...args], { env, timeoutMs: 15_000 });
+/** The same, as a process of its own: an export piped or to a file runs on the worker thread. */
+const spawned = (args: string[]) => runCli(['employees', 'list', ...args], { env, timeoutMs: 15_000 });
 /** Written out independently of src/text/fold.ts: the expectation by hand. */
 const has = (e: Emp, needle: string) => [e.fullName, e.displayName, e.workEmail, e.employeeCode].some((v) => v.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().includes(needle));
 
@@ -36,7 +42,7 @@ describe('employees list --search', () => {
     expect(r.stderr).toContain(`${want.length} matches`);
   });
 
-  it('-o json: the pagination describes the matches printed, not the employees read (#32 item 8)', async () => {
+  it('-o json: the pagination describes the matches printed, not the employees read', async () => {
     const r = await list(['--search', 'PRIYA', '-o', 'json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { data: Emp[]; pagination: { totalItems: number; totalPages: number; currentPage: number; pageSize: number; hasNextPage: boolean } };
@@ -84,6 +90,36 @@ describe('employees list --search', () => {
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(rows).toHaveLength(2);
     expect(rows.every((e: Emp) => has(e, 'priya'))).toBe(true);
+  });
+
+  describe('says its summary once', () => {
+    /** How many times "N matches" is said: the summary, in whatever words. */
+    const summaries = (text: string) => strip(text).replace(/\s+/g, ' ').match(/\b\d+ match(es)?\b/g)?.length ?? 0;
+    const want = () => everyone.filter((e) => has(e, 'an')).length;
+
+    it.skipIf(!hasScript)('a table on a terminal: the rows, then the summary once', async () => {
+      const out = await runOnTerminal(['employees', 'list', '--search', 'an', '--no-pager'], { env, columns: 120 });
+      expect(out).toMatch(/ACME-\d{5}/);
+      expect(summaries(out)).toBe(1);
+      expect(strip(out).replace(/\s+/g, ' ')).toContain(`Searched ${everyone.length} employees on the client (the API has no name search): ${want()} matches.`);
+    });
+
+    it('piped, in every format (on the worker thread): once, on stderr, and none on stdout', async () => {
+      for (const format of ['table', 'json', 'ndjson', 'csv']) {
+        const r = await spawned(['--search', 'an', '-o', format]);
+        expect(r.code).toBe(0);
+        expect(summaries(r.stdout)).toBe(0);
+        expect(summaries(r.stderr)).toBe(1);
+      }
+    });
+
+    it('into a file on the worker thread: once on stderr, none in the file', async () => {
+      const out = join(dir, 'search.txt');
+      const r = await spawned(['--search', 'an', '-o', 'table', '--output-file', out]);
+      expect(r.code).toBe(0);
+      expect(summaries(r.stderr)).toBe(1);
+      expect(summaries(readFileSync(out, 'utf8'))).toBe(0);
+    });
   });
 
   it('--page with --search is a usage error', async () => {

@@ -41,7 +41,7 @@ describe('employees list --all while the company changes', () => {
       expect((await changed).length).toBe(4);
       expect(res.code).toBe(1);
       // Created employees start ONBOARDING, so the ACTIVE list lost one: everything after it shifted left.
-      expect(res.stderr).toMatch(/The company changed during the export: 0 employees appeared, 1 disappeared; [\d,]+ rows fetched, .*active\.ndjson left untouched\. Re-run to get a consistent snapshot\./);
+      expect(res.stderr).toMatch(/The company changed during the export: its total went from [\d,]+ to [\d,]+ employees \(0 appeared, 1 disappeared\); [\d,]+ rows fetched, .*active\.ndjson left untouched\. Re-run to get a consistent snapshot\./);
       expect(res.stderr).toContain('--allow-drift');
       expect(readFileSync(out, 'utf8')).toBe('previous\n');
       expect(readdirSync(d)).toEqual(['active.ndjson']);
@@ -79,8 +79,33 @@ describe('employees list --all while the company changes', () => {
       expect(ids).toHaveLength(EMPLOYEES + 5);
       for (const id of await created) expect(ids).toContain(id);
       expect(res.code).toBe(1);
-      expect(res.stderr).toContain('The company changed during the export: 5 employees appeared, 0 disappeared; 2,005 rows written.');
+      expect(res.stderr).toContain('The company changed during the export: its total went from 2,000 to 2,005 employees (5 appeared, 0 disappeared); 2,005 rows written.');
     });
+  });
+});
+
+describe('what a drift run reports is true of the company (issue 45: "1 appeared; 47 rows fetched" from a company of 45)', () => {
+  it('one created before page 1 was answered and one during the walk: the totals are said, and the rows match the one at the end', async () => {
+    const s = await startSandbox({ employees: 45, latencyMs: 5 });
+    try {
+      const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: s.url, PARTNER_TOKEN: s.tokens.companyA });
+      // The first before page 1 is answered (the walk sees a company of 46), the second before page 3.
+      const early = s.drift({ create: 1, atListRequest: 1 });
+      const during = s.drift({ create: 1, atListRequest: 3 });
+      const out = join(dir.path, 'grown.ndjson');
+      const strict = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--page-size', '10', '--output-file', out], { env, timeoutMs: 60_000 });
+      expect([...(await early), ...(await during)]).toHaveLength(2);
+      expect(strict.code).toBe(1);
+      expect(strict.stderr).toContain('The company changed during the export: its total went from 46 to 47 employees (1 appeared, 0 disappeared); 47 rows fetched, ');
+      // Kept: the 47 rows are the 47 employees listed now, each once (rows read again are not counted again).
+      const kept = await runMain(['employees', 'list', '--all', '-o', 'ndjson', '--page-size', '10', '--allow-drift', '--output-file', out], { env, timeoutMs: 60_000 });
+      expect(kept.code).toBe(0);
+      const now = idsOf((await runMain(['employees', 'list', '--all', '-o', 'ndjson'], { env })).stdout);
+      expect(now).toHaveLength(47);
+      expect(idsOf(readFileSync(out, 'utf8')).sort()).toEqual([...now].sort());
+    } finally {
+      await s.close();
+    }
   });
 });
 
@@ -102,7 +127,7 @@ describe('sandbox start --drift-rate', () => {
       const ids = idsOf(res.stdout);
       expect(new Set(ids).size).toBe(ids.length);
       expect(res.code).toBe(1);
-      expect(res.stderr).toMatch(/The company changed during the export: [\d,]+ employees? appeared, [\d,]+ disappeared; [\d,]+ rows written/);
+      expect(res.stderr).toMatch(/The company changed during the export: its total went from [\d,]+ to [\d,]+ employees \([\d,]+ appeared, [\d,]+ disappeared\); [\d,]+ rows written/);
     } finally {
       child.kill('SIGINT');
       await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));

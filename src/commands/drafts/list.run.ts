@@ -3,7 +3,7 @@ import type { OptionsOf } from '../../command.js';
 import type { list } from './list.js';
 import { draftName, type DamagedDraft, type Draft } from '../../forms/drafts.js';
 import type { ListSpec } from '../../output/writer.js';
-import { writeList } from '../../output/writer.js';
+import { saysEmpty, writeList } from '../../output/writer.js';
 import { partnerCommand, q } from '../../text/command-line.js';
 import { DRAFT_FIELDS } from './list.js';
 import { whenAgo } from '../../text/when.js';
@@ -62,7 +62,9 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const drafts = selectDrafts(found.drafts, opts);
   // A damaged draft's entity and employee are unknown: it is listed unless a filter asks for them.
   const damaged = opts.entity === undefined && opts.employee === undefined ? found.damaged : [];
-  await writeList(ctx.io, ctx.io.stdout, [...drafts.map((d) => draftRecord(d, ctx)), ...damaged.map(damagedRecord)], draftList(ctx.clock.now()), opts.out);
+  const none = `No saved drafts${opts.entity !== undefined ? ` for ${q(opts.entity)}` : ''}.`;
+  // A table says it in place of "No results."; other formats print their empty document, and a person at a terminal is told on stderr.
+  await writeList(ctx.io, ctx.io.stdout, [...drafts.map((d) => draftRecord(d, ctx)), ...damaged.map(damagedRecord)], { ...draftList(ctx.clock.now()), empty: () => none }, opts.out);
   if (damaged.length) ctx.log.warn(`${damaged.length === 1 ? 'A draft' : `${damaged.length} drafts`} cannot be read (listed as damaged); discard with: partner drafts discard ${damaged.map((d) => d.id).join(' ')}`);
-  if (drafts.length === 0 && damaged.length === 0 && ctx.io.stderrIsTTY) ctx.log.info(`No saved drafts${opts.entity !== undefined ? ` for ${q(opts.entity)}` : ''}.`);
+  if (drafts.length === 0 && damaged.length === 0 && !saysEmpty(opts.out) && ctx.io.stderrIsTTY) ctx.log.info(none);
 }

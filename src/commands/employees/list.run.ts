@@ -15,7 +15,7 @@ import type { IO } from '../../io.js';
 import { batched } from '../../output/batch.js';
 import { createProgress } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
-import { writeList, type ListSpec } from '../../output/writer.js';
+import { saysEmpty, writeList, type ListSpec } from '../../output/writer.js';
 import { countOf, formatCount } from '../../text/count.js';
 
 export type ListOptions = OptionsOf<typeof list>;
@@ -76,10 +76,12 @@ async function listOnePage(opts: ListOptions, ctx: Context, { http, sink, io, sp
   const items = opts.limit ? page.data.slice(0, opts.limit) : page.data;
   spec.pagination = () => p;
   const pastEnd = page.data.length === 0 && p.totalPages > 0 && (query.page ?? 1) > p.totalPages;
-  // Past the last page: say where the last page is, on stderr when the output is for a script.
-  if (pastEnd && output.format !== 'table') ctx.log.warn(`page ${query.page} is past the last page; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`);
+  // Past the last page: say where the last page is, once: a table in place of "No results." (and no
+  // footer), on stderr when the output is for a script.
+  if (pastEnd && !saysEmpty(output)) ctx.log.warn(`page ${query.page} is past the last page; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`);
+  if (pastEnd) spec.empty = () => `No employees on page ${formatCount(query.page ?? 1)}; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`;
   spec.footer = () => {
-    if (pastEnd) return `No employees on page ${formatCount(query.page ?? 1)}; the last page is ${formatCount(p.totalPages)} (${countOf(p.totalItems, 'employee')}).`;
+    if (pastEnd) return undefined;
     const total = countOf(p.totalItems, 'employee');
     const next = p.hasNextPage ? ` · next: --page ${p.currentPage + 1}, or --all` : '';
     return `Page ${formatCount(p.currentPage)} of ${formatCount(Math.max(p.totalPages, 1))} · ${total}${next}`;
@@ -161,7 +163,8 @@ async function listAllPages(opts: ListOptions, ctx: Context, target: ListTarget,
   // Loaded only for --search: a plain export reads no more files (employees-list.test.ts counts them).
   const search = searching ? await import('../../api/employee-search.js') : undefined;
   const employees = batched(search ? search.searchBatches(walk.pages, search.employeeMatcher(opts.search!), searchCount, opts.limit) : walk.pages);
-  spec.footer = () => (searching ? `${matchesOf(searchCount.matched)} among ${countOf(searchCount.searched, 'employee')} searched` : walk.total === undefined ? undefined : countOf(walk.total, 'employee'));
+  // A search's summary is said once, on stderr once the walk ends (below), whatever the format: not in a footer as well.
+  spec.footer = () => (searching || walk.total === undefined ? undefined : countOf(walk.total, 'employee'));
   // The same {data, pagination} shape as one page: the pagination of the last page read, written last.
   // A search prints its matches, not the pages it read: its pagination describes the matches, as one page.
   spec.pagination = () => (searching ? printedPage(searchCount.matched) : (walk.lastPagination ?? null));

@@ -194,7 +194,7 @@ describe('walk integrity: a company that changes under the walk', () => {
     // Pages 1-4 were read under the old total: read again, once.
     expect(s.log.slice(10).sort((a, b) => a - b)).toEqual([1, 2, 3, 4]);
     expect(verdict.kind).toBe('drift');
-    expect((verdict as { message: string }).message).toBe('The company changed during the export: 0 employees appeared, 1 disappeared; 1,000 rows written. Re-run to get a consistent snapshot.');
+    expect((verdict as { message: string }).message).toBe('The company changed during the export: its total went from 1,000 to 999 employees (0 appeared, 1 disappeared); 1,000 rows written. Re-run to get a consistent snapshot.');
   });
 
   it('employees created at the end: the walk grows to include them, reported as drift', async () => {
@@ -204,7 +204,7 @@ describe('walk integrity: a company that changes under the walk', () => {
     const { ids, verdict } = await walk(s.fetchPage, 1);
     expect(ids).toHaveLength(1003);
     expect(new Set(ids).size).toBe(1003);
-    expect((verdict as { message: string }).message).toBe('The company changed during the export: 3 employees appeared, 0 disappeared; 1,003 rows written. Re-run to get a consistent snapshot.');
+    expect((verdict as { message: string }).message).toBe('The company changed during the export: its total went from 1,000 to 1,003 employees (3 appeared, 0 disappeared); 1,003 rows written. Re-run to get a consistent snapshot.');
   });
 
   it('3 appeared and 1 disappeared, in the words of the issue', async () => {
@@ -216,25 +216,32 @@ describe('walk integrity: a company that changes under the walk', () => {
     });
     const { ids, verdict } = await walk(s.fetchPage, 1);
     expect(new Set(ids).size).toBe(ids.length);
-    expect((verdict as { message: string }).message).toContain('3 employees appeared, 1 disappeared; 1,003 rows written.');
+    expect((verdict as { message: string }).message).toContain('its total went from 1,000 to 1,002 employees (3 appeared, 1 disappeared); 1,003 rows written.');
   });
 
   it('with --allow-drift the rows are kept and the drift is a warning; without, an error that leaves the file untouched', () => {
     const f: WalkFindings = { ...newFindings(), pageSize: 100, firstTotal: 1000, lastTotal: 1002, announcedPages: 10, emitted: 1003, complete: true, changedTotal: { page: 4, total: 1002 } };
     const strict = settleWalk(f, { rows: 1003, file: 'employees.csv', allowDrift: false });
     expect(strict.error?.exitCode).toBe(1);
-    expect(strict.error?.message).toBe('The company changed during the export: 3 employees appeared, 1 disappeared; 1,003 rows fetched, employees.csv left untouched. Re-run to get a consistent snapshot.');
+    expect(strict.error?.message).toBe('The company changed during the export: its total went from 1,000 to 1,002 employees (3 appeared, 1 disappeared); 1,003 rows fetched, employees.csv left untouched. Re-run to get a consistent snapshot.');
     expect(strict.error?.hint).toContain('--allow-drift');
     const loose = settleWalk(f, { rows: 1003, file: 'employees.csv', allowDrift: true });
     expect(loose.error).toBeUndefined();
-    expect(loose.warnings).toEqual(['The company changed during the export: 3 employees appeared, 1 disappeared; 1,003 rows written. Kept as seen (--allow-drift).']);
+    expect(loose.warnings).toEqual(['The company changed during the export: its total went from 1,000 to 1,002 employees (3 appeared, 1 disappeared); 1,003 rows written. Kept as seen (--allow-drift).']);
     expect(settleWalk({ ...f, fatal: 'Asked for page 2, the server answered page 1 (twice)' }, { rows: 100, allowDrift: true }).error?.code).toBe('EXPORT_INCONSISTENT');
+  });
+
+  it('as many appeared as disappeared: the total is said to have stayed, and the rows beyond it are the ones gone (issue 45)', () => {
+    const f: WalkFindings = { ...newFindings(), pageSize: 10, firstTotal: 45, lastTotal: 45, emitted: 46, complete: true, changedTotal: { page: 3, total: 46 } };
+    expect((judgeWalk(f) as { message: string }).message).toBe(
+      'The company changed during the export: its total stayed at 45 employees (1 appeared, 1 disappeared); 46 rows written. Re-run to get a consistent snapshot.',
+    );
   });
 
   it('a shrinking company: the employees listed now but not written are counted', () => {
     const f: WalkFindings = { ...newFindings(), pageSize: 100, firstTotal: 1000, lastTotal: 990, emitted: 985, complete: true, changedTotal: { page: 7, total: 990 } };
     expect((judgeWalk(f) as { message: string }).message).toBe(
-      'The company changed during the export: 0 employees appeared, 10 disappeared; 985 rows written, 5 employees listed now were not written. Re-run to get a consistent snapshot.',
+      'The company changed during the export: its total went from 1,000 to 990 employees (0 appeared, 10 disappeared); 985 rows written, 5 employees listed now were not written. Re-run to get a consistent snapshot.',
     );
   });
 });

@@ -461,7 +461,7 @@ describe('judgeWalk and settleWalk: counts at their edges, codes', () => {
   it('one employee found, one listed now and not written: in the singular', () => {
     expect(messageOf(judgeWalk({ ...base(), emitted: 1 }))).toBe("The server's pages do not add up: 1 of the 200 employees announced was found; 1 row written.");
     expect(messageOf(judgeWalk({ ...base(), lastTotal: 201, changedTotal: { page: 3, total: 201 } }))).toBe(
-      'The company changed during the export: 1 employee appeared, 0 disappeared; 200 rows written, 1 employee listed now was not written. Re-run to get a consistent snapshot.',
+      'The company changed during the export: its total went from 200 to 201 employees (1 appeared, 0 disappeared); 200 rows written, 1 employee listed now was not written. Re-run to get a consistent snapshot.',
     );
   });
 

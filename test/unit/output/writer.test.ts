@@ -1,7 +1,7 @@
 import { UsageError } from '../../../src/errors.js';
 import { describe, expect, it } from 'vitest';
 import { testIO } from '../../../src/io.js';
-import { writeList, writeRecord, type ListSpec } from '../../../src/output/writer.js';
+import { saysEmpty, writeList, writeRecord, type ListSpec } from '../../../src/output/writer.js';
 import { batched } from '../../../src/output/batch.js';
 import { rememberRawRows } from '../../../src/json/raw-rows.js';
 import { failure, nested } from '../../helpers/nested.js';
@@ -19,6 +19,18 @@ async function render(format: 'table' | 'json' | 'ndjson' | 'csv', extra: Partia
 }
 
 describe('writeList', () => {
+  it('an empty table says "No results.", or the command\'s own words in its place, once (issue 45)', async () => {
+    const empty = async (s: ListSpec, format: 'table' | 'json' = 'table') => {
+      const io = testIO({ tty: true });
+      await writeList(io, io.stdout, [], s, { format });
+      return io.out();
+    };
+    expect(await empty(spec)).toBe('No results.\n');
+    expect(await empty({ ...spec, empty: () => 'No saved drafts.', footer: () => undefined })).toBe('No saved drafts.\n');
+    // Other formats print their empty document, never the words.
+    expect(await empty({ ...spec, empty: () => 'No saved drafts.' }, 'json')).toBe('[]\n');
+    expect([saysEmpty({ format: 'table' }), saysEmpty({ format: 'table', quiet: true }), saysEmpty({ format: 'table', jq: '.' }), saysEmpty({ format: 'json' })]).toEqual([true, false, false, false]);
+  });
   it('writes NDJSON one object per line', async () => {
     const { out, n } = await render('ndjson');
     expect(n).toBe(2);

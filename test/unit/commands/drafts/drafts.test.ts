@@ -47,6 +47,20 @@ describe('drafts list', () => {
     expect((JSON.parse(r.out) as { id: string }[]).map((d) => d.id)).toEqual(ids);
   });
 
+  it('none left: a table says "No saved drafts." in place of "No results.", once; JSON is [] with the note on a terminal\'s stderr', async () => {
+    await runInProcess(discard, [], { all: true, yes: true }, { dir });
+    const table = await runInProcess(list, [], {}, { dir, tty: true });
+    expect(table.out).toBe('No saved drafts.\n');
+    expect(table.err).toBe('');
+    const piped = await runInProcess(list, [], { output: 'table' }, { dir });
+    expect(piped.out).toBe('No saved drafts.\n');
+    expect(piped.err).toBe('');
+    const json = await runInProcess(list, [], { output: 'json' }, { dir, tty: true });
+    expect(JSON.parse(json.out)).toEqual([]);
+    expect(json.err).toBe('No saved drafts.\n');
+    expect((await runInProcess(list, [], { entity: 'Nobody' }, { dir, tty: true })).out).toBe('No saved drafts for Nobody.\n');
+  });
+
   it('-q prints the ids; a table on a terminal', async () => {
     expect((await runInProcess(list, [], { quiet: true }, { dir })).out).toBe('cccccccc\nbbbbbbbb\naaaaaaaa\n');
     const table = await runInProcess(list, [], {}, { dir, tty: true, columns: 120 });

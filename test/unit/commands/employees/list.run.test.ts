@@ -55,6 +55,17 @@ describe('employees list (in-process, stubbed HTTP)', () => {
     expect(doc.pagination).toMatchObject({ currentPage: 2, totalItems: 2 });
   });
 
+  it('--all --limit: the pagination is that of the page the limit was reached on, as without --limit (issue 45: it was null)', async () => {
+    const first = page([employee(1), employee(2)], 1, 3, 6);
+    const r = await runInProcess(list, [], { all: true, limit: '1', pageSize: '2', concurrency: '1', progress: false }, {
+      stub: (api) => api.get('/v1/employees?page=1&pageSize=2').reply(200, first),
+    });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(doc.data).toHaveLength(1);
+    expect(doc.pagination).toEqual(first.pagination);
+  });
+
   it('a table on a terminal, with the page footer', async () => {
     const r = await runInProcess(list, [], {}, { tty: true, stub: (api) => api.get('/v1/employees').reply(200, page([employee(1)], 1, 3, 41)) });
     expect(r.out).toMatch(/ACME-00001/);
