@@ -181,3 +181,30 @@ describe('--state FILE', () => {
     expect(existsSync(`${state}.lock`)).toBe(false);
   });
 });
+
+describe('trackers --state', () => {
+  it('onboarding: a joiner is added, a removed employee removed; CSV of the offboarding tracker compares its document list', async () => {
+    const state = file('onb.state');
+    const first = await runCli(['trackers', 'onboarding', '-q', '--state', state], { env, timeoutMs: 30_000 });
+    expect(first.code).toBe(0);
+    const before = first.stdout.trim().split('\n');
+    s.edit({ remove: [before[0]!] });
+    const joiner = s.drift({ create: 1 });
+    // The drift hook runs before an employee list is answered.
+    await runCli(['employees', 'list', '-q'], { env, timeoutMs: 30_000 });
+    const res = await runCli(['trackers', 'onboarding', '-o', 'ndjson', '--state', state], { env, timeoutMs: 30_000 });
+    expect(res.code).toBe(0);
+    expect(rowsOf(res.stdout).map((r) => [r.change, r.id])).toEqual([
+      ['added', (await joiner)[0]],
+      ['removed', before[0]],
+    ]);
+    const off = await runCli(['trackers', 'offboarding', '-o', 'csv', '--output-file', file('off.csv'), '--changes-since', file('missing.csv')], { env, timeoutMs: 30_000 });
+    expect(off.code).toBe(2);
+    const plain = await runCli(['trackers', 'offboarding', '-o', 'csv'], { env, timeoutMs: 30_000 });
+    writeFileSync(file('off.csv'), plain.stdout);
+    const same = await runCli(['trackers', 'offboarding', '-o', 'csv', '--changes-since', file('off.csv')], { env, timeoutMs: 30_000 });
+    expect(same.code).toBe(0);
+    expect(same.stdout.trim()).toBe('change,changedFields,id,employeeCode,stage,pendingDocuments');
+    expect(same.stderr).toContain('0 added, 0 changed, 0 removed');
+  });
+});
