@@ -30,6 +30,8 @@ export interface Baseline {
   tops?: Set<string>;
   /** A state file's header: what it was taken of. */
   header?: StateHeader;
+  /** NDJSON and state: each record's line as written (the same text as now means no change, without comparing fields). */
+  raw?: Map<string, string>;
 }
 
 /** Reads FILE, or throws a usage error that says what to do. */
@@ -38,7 +40,7 @@ export async function readBaseline(file: string, flag: string): Promise<Baseline
   const label = `${flag} ${file}`;
   if (isStateText(text)) {
     const state = parseState(text, label);
-    return { source: file, kind: 'state', mode: 'typed', records: state.records, header: state.header };
+    return { source: file, kind: 'state', mode: 'typed', records: state.records, header: state.header, raw: state.raw };
   }
   const first = text.trimStart()[0];
   if (first === '{' || first === '[') return jsonBaseline(text, file, label);
@@ -84,17 +86,21 @@ function jsonBaseline(text: string, file: string, label: string): Baseline {
 
 function ndjsonBaseline(text: string, file: string, label: string): Baseline {
   const rows: unknown[] = [];
+  const lines: string[] = [];
   let line = 0;
   for (const raw of text.split('\n')) {
     line++;
     if (raw.trim() === '') continue;
     try {
       rows.push(parseJsonExact(raw));
+      lines.push(raw);
     } catch {
       throw notAnExport(label, `line ${formatCount(line)} is not JSON (a file cut short?)`);
     }
   }
-  return typedBaseline(rows, file, label, 'ndjson');
+  const base = typedBaseline(rows, file, label, 'ndjson');
+  base.raw = new Map([...base.records.keys()].map((id, k) => [id, lines[k]!]));
+  return base;
 }
 
 function typedBaseline(rows: unknown[], file: string, label: string, kind: 'json' | 'ndjson'): Baseline {

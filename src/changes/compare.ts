@@ -10,6 +10,8 @@ import { flatten, getPath } from '../output/fields.js';
 import { decimalKey, LosslessNumber } from '../json/lossless-number.js';
 import { neutraliseControls, neutraliseFormula } from '../text/sanitize.js';
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** How the earlier values are known: as typed JSON values, or as CSV cells (text). */
 export type CompareMode = 'typed' | 'cell';
 
@@ -19,7 +21,7 @@ export type Tokens = Map<string, string>;
 /** The token of one typed value (a scalar, or an empty array or object as flatten leaves them). */
 export function valueToken(v: unknown): string {
   if (v === null || v === undefined) return 'z';
-  if (typeof v === 'string') return `s${v.normalize('NFC')}`;
+  if (typeof v === 'string') return ASCII.test(v) ? `s${v}` : `s${v.normalize('NFC')}`;
   if (typeof v === 'number') return `n${decimalKey(String(v))}`;
   if (v instanceof LosslessNumber) return `n${decimalKey(v.source)}`;
   if (typeof v === 'boolean') return v ? 'T' : 'F';

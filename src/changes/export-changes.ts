@@ -47,6 +47,8 @@ export interface ChangesTarget {
   spec: ListSpec;
   /** JSON as {data, pagination} (employees list) rather than an array (trackers). */
   paged: boolean;
+  /** The text a record was received as (the server's row), when known: equal texts need no field comparison, and the state keeps it. */
+  rawOf?: (record: unknown) => string | undefined;
   /** Test hook (PARTNER_TEST_KILL_BEFORE_STATE): the process is killed after the output, before the state. */
   killBeforeState?: boolean;
 }
@@ -61,11 +63,11 @@ export async function exportChanges(flags: ChangesFlags, t: ChangesTarget, colle
     const base = await loadBaseline(flags, t);
     const records = byId(await collect(), t);
     checkCompany(base, records, t);
-    const { rows, counts } = diffRecords(records, base, t.out.fields);
+    const { rows, counts } = diffRecords(records, base, t.out.fields, t.rawOf);
     await writeChanges(rows, t);
     if (flags.state !== undefined) {
       if (t.killBeforeState) process.kill(process.pid, 'SIGKILL');
-      await writeState(flags.state, headerOf(t, records), [...records.values()].map((r) => stringifyExact(r)), t.onCleanup);
+      await writeState(flags.state, headerOf(t, records), [...records.values()].map((r) => t.rawOf?.(r) ?? stringifyExact(r)), t.onCleanup);
     }
     t.log.info(summary(base, counts, records.size, t.noun));
   } finally {

@@ -53,7 +53,7 @@ function sha256(text: string): string {
 }
 
 /** Records by id (in file order) and the header; throws StateDamage when the file is not whole. */
-export function parseState(text: string, label: string): { header: StateHeader; records: Map<string, unknown> } {
+export function parseState(text: string, label: string): { header: StateHeader; records: Map<string, unknown>; raw: Map<string, string> } {
   const cut = text.lastIndexOf('\n', text.length - 2);
   if (!text.endsWith('\n') || cut < 0) throw new StateDamage(`${label} ends in the middle of a line (cut short)`);
   const body = text.slice(0, cut + 1);
@@ -67,14 +67,16 @@ export function parseState(text: string, label: string): { header: StateHeader; 
   const filters = header.filters as unknown;
   if (typeof header.command !== 'string' || typeof header.baseUrl !== 'string' || filters === null || typeof filters !== 'object' || Array.isArray(filters)) throw new StateDamage(`${label}: its header does not say what it was taken from`);
   const records = new Map<string, unknown>();
+  const raw = new Map<string, string>();
   for (let k = 1; k < lines.length; k++) {
     const row = parseLine(lines[k]!, label, `line ${k + 1}`);
     const id = own(row, 'id');
     if (typeof id !== 'string' && typeof id !== 'number') throw new StateDamage(`${label} line ${k + 1} has no id`);
     records.set(String(id).normalize('NFC'), row);
+    raw.set(String(id).normalize('NFC'), lines[k]!);
   }
   if (records.size !== lines.length - 1 || own(trailer, 'end') !== records.size) throw new StateDamage(`${label} does not hold the records its trailer counts`);
-  return { header, records };
+  return { header, records, raw };
 }
 
 function parseLine(line: string, label: string, what: string): Record<string, unknown> {

@@ -8,17 +8,26 @@ import { judgeWalk, verdictError } from '../../api/walk-audit.js';
 import { EMPLOYEE_FIELDS, type Employee } from '../../api/types.js';
 import { exportChanges } from '../../changes/export-changes.js';
 import { countOf } from '../../text/count.js';
+import { rawRows } from '../../json/raw-rows.js';
 import type { ChangesChoice } from '../changes-flags.js';
 import { EMPLOYEE_COLUMNS, startWalk, type ListOptions } from './list.run.js';
 
 export async function listChanges(opts: ListOptions, changes: ChangesChoice, ctx: Context, http: HttpClient, adaptive: AdaptiveConcurrency | undefined): Promise<void> {
   const profile = await ctx.profile();
   const spec = { columns: EMPLOYEE_COLUMNS, csvColumns: EMPLOYEE_FIELDS.map((key) => ({ key })) };
+  // Each row's text as the server sent it (json/raw-rows.ts), when the page was compact JSON.
+  const raw = new WeakMap<object, string>();
   const collect = async (): Promise<Employee[]> => {
     const walk = startWalk(opts, ctx, { http, sink: undefined, io: ctx.io, spec }, adaptive);
     const all: Employee[] = [];
     try {
-      for await (const page of walk.pages) for (const e of page) all.push(e);
+      for await (const page of walk.pages) {
+        const texts = rawRows(page);
+        for (let k = 0; k < page.length; k++) {
+          all.push(page[k]!);
+          if (texts) raw.set(page[k]!, texts[k]!);
+        }
+      }
     } finally {
       walk.progress?.done();
     }
@@ -45,5 +54,6 @@ export async function listChanges(opts: ListOptions, changes: ChangesChoice, ctx
     spec,
     paged: true,
     killBeforeState: changes.killBeforeState,
+    rawOf: (r) => (r !== null && typeof r === 'object' ? raw.get(r) : undefined),
   }, collect);
 }
