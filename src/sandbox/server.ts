@@ -77,6 +77,8 @@ export interface Sandbox {
    * ended. Resolves with the ids touched once it has happened.
    */
   drift(plan: DriftPlan): Promise<string[]>;
+  /** Test hook: the company changes between two runs, at once (employees removed from every list, list-item fields set). */
+  edit(plan: { company?: 'A' | 'B'; remove?: readonly string[]; set?: readonly { id: string; fields: Record<string, unknown> }[] }): void;
   /** the next `times` matching requests get this fault; rules take priority over rates */
   injectFault(rule: FaultRule): void;
   /** closes the server and all open sockets (keep-alive too); idempotent */
@@ -149,6 +151,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     setFaults: (f) => faults.set(f),
     injectFault: (rule) => faults.inject(rule),
     drift: (plan) => drift.schedule(plan),
+    edit: (plan) => stores[plan.company ?? 'A'].edit(plan),
     close: () => server.close(),
   };
 }

@@ -49,6 +49,12 @@ export class CompanyStore {
   private readonly ended = new Set<number>();
   /** Generated indices by status once some were ended (rebuilt on each change). */
   private readonly statusViews = new Map<EmployeeStatus, Int32Array>();
+  /** Generated employees removed while the sandbox runs (a test hook: gone from every list), by index. */
+  private readonly removed = new Set<number>();
+  /** Fields of generated employees' list items set by a test hook, by index. */
+  private readonly patched = new Map<number, Record<string, unknown>>();
+  /** Generated indices not removed, once some were (rebuilt on each change). */
+  private remaining: Int32Array | undefined;
 
   constructor(spec: CompanySpec, seed: number, count: number) {
     this.spec = spec;
@@ -62,13 +68,13 @@ export class CompanyStore {
 
   findById(id: string): EmployeeRef | undefined {
     const i = this.gen.indexOfId(id);
-    if (i === undefined) return undefined;
+    if (i === undefined || this.removed.has(i)) return undefined;
     return this.refAt(i);
   }
 
   findByCode(code: string): EmployeeRef | undefined {
     const i = this.gen.indexOfCode(code);
-    if (i === undefined) return undefined;
+    if (i === undefined || this.removed.has(i)) return undefined;
     return this.refAt(i);
   }
 
@@ -84,7 +90,8 @@ export class CompanyStore {
 
   item(ref: EmployeeRef): EmployeeListItem {
     if (ref.kind === 'created') return structuredClone(ref.employee.item);
-    const item = this.gen.core(ref.index).item;
+    const patch = this.patched.get(ref.index);
+    const item = patch ? { ...this.gen.core(ref.index).item, ...structuredClone(patch) } : this.gen.core(ref.index).item;
     return this.ended.has(ref.index) ? { ...item, status: 'ENDED', endDate: SANDBOX_TODAY } : item;
   }
 
@@ -95,11 +102,11 @@ export class CompanyStore {
 
   /** Generated employees with this status, in natural order (ended ones moved to ENDED). */
   private generatedWith(status: EmployeeStatus): Int32Array {
-    if (this.ended.size === 0) return this.gen.byStatus.get(status)!;
+    if (this.ended.size === 0 && this.removed.size === 0) return this.gen.byStatus.get(status)!;
     let view = this.statusViews.get(status);
     if (!view) {
       const out: number[] = [];
-      for (let i = 0; i < this.gen.count; i++) if (this.status({ kind: 'generated', index: i }) === status) out.push(i);
+      for (let i = 0; i < this.gen.count; i++) if (!this.removed.has(i) && this.status({ kind: 'generated', index: i }) === status) out.push(i);
       view = Int32Array.from(out);
       this.statusViews.set(status, view);
     }
@@ -164,7 +171,9 @@ export class CompanyStore {
     }
     const g: IndexView = q.status
       ? viewOf(this.generatedWith(q.status))
-      : { length: this.gen.count, at: (k) => k };
+      : this.removed.size > 0
+        ? viewOf(this.generatedRemaining())
+        : { length: this.gen.count, at: (k) => k };
     const c = q.status ? this.created.filter((e) => e.item.status === q.status) : this.created;
     const total = g.length + c.length;
     const end = Math.min(total, start + q.pageSize);
@@ -200,6 +209,36 @@ export class CompanyStore {
       else hi = mid;
     }
     return lo;
+  }
+
+  /** Generated employees not removed, in natural order. */
+  private generatedRemaining(): Int32Array {
+    if (!this.remaining) {
+      const out: number[] = [];
+      for (let i = 0; i < this.gen.count; i++) if (!this.removed.has(i)) out.push(i);
+      this.remaining = Int32Array.from(out);
+    }
+    return this.remaining;
+  }
+
+  /**
+   * Test hook (`sandbox.edit`): the company as it is between two exports.
+   * `remove` takes employees out of every list (as if deleted); `set`
+   * replaces fields of their list items. Unknown ids are ignored.
+   */
+  edit(plan: { remove?: readonly string[]; set?: readonly { id: string; fields: Record<string, unknown> }[] }): void {
+    for (const id of plan.remove ?? []) {
+      const ref = this.findById(id);
+      if (ref?.kind === 'generated') this.removed.add(ref.index);
+      else if (ref) this.created.splice(this.created.indexOf(ref.employee), 1);
+    }
+    for (const { id, fields } of plan.set ?? []) {
+      const ref = this.findById(id);
+      if (ref?.kind === 'generated') this.patched.set(ref.index, { ...this.patched.get(ref.index), ...structuredClone(fields) });
+      else if (ref) Object.assign(ref.employee.item, structuredClone(fields));
+    }
+    this.remaining = undefined;
+    this.statusViews.clear();
   }
 
   // ---- trackers ----

@@ -17,7 +17,7 @@ const BIN = join(ROOT, 'bin', 'partner.js');
 const HERE = import.meta.dirname;
 const NODE = process.execPath;
 const TMP = mkdtempSync(join(tmpdir(), 'partner-bench-'));
-const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen', 'profile', 'table', 'bulk', 'search'];
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['walk', 'memory', 'startup', 'verify', 'listen', 'profile', 'table', 'bulk', 'search', 'changes'];
 const rows = [];
 const notes = [];
 const sandboxes = new Set();
@@ -639,6 +639,50 @@ async function search() {
   }
 }
 
+// A --changes-since run over 20,000 employees against a plain --all export of the
+// same format (the diff is in memory per id: no page is read twice). The earlier export has 20
+// employees taken out, 20 renamed and its lines in another order; --state is measured beside it.
+async function changes() {
+  const EMPLOYEES = 20_000;
+  const LATENCY = 50;
+  const RUNS = Number(process.env.BENCH_CHANGES_RUNS ?? 5);
+  log(`changes: ${EMPLOYEES} employees, page size 100, sandbox latency ${LATENCY} ms, ${RUNS} interleaved runs`);
+  const sbx = await startSandbox(['--employees', String(EMPLOYEES), '--latency-ms', String(LATENCY)]);
+  try {
+    const env = cliEnv({ PARTNER_BASE_URL: sbx.url, PARTNER_TOKEN: sbx.token });
+    const full = join(TMP, 'changes-full.ndjson');
+    await timed(NODE, [BIN, 'employees', 'list', '--all', '-o', 'ndjson', '--page-size', '100', '--output-file', full], { env });
+    const lines = readFileSync(full, 'utf8').split('\n').filter(Boolean);
+    const earlier = lines.slice(20).map((l, i) => (i < 20 ? l.replace('"lastName":"', '"lastName":"X') : l)).reverse();
+    const before = join(TMP, 'changes-before.ndjson');
+    writeFileSync(before, `${earlier.join('\n')}\n`);
+    const state = join(TMP, 'changes.state');
+    const ours = [];
+    const base = [];
+    const withState = [];
+    const out = join(TMP, 'changes-out.ndjson');
+    for (let i = 0; i < RUNS; i++) {
+      base.push(await timed(NODE, [BIN, 'employees', 'list', '--all', '-o', 'ndjson', '--page-size', '100'], { env, stdoutFile: '/dev/null' }));
+      ours.push(await timed(NODE, [BIN, 'employees', 'list', '--all', '-o', 'ndjson', '--page-size', '100', '--changes-since', before], { env, stdoutFile: out }));
+      rmSync(state, { force: true });
+      withState.push(await timed(NODE, [BIN, 'employees', 'list', '--all', '-o', 'ndjson', '--page-size', '100', '--changes-since', before, '--state', state], { env, stdoutFile: '/dev/null' }));
+    }
+    const printed = readFileSync(out, 'utf8').split('\n').length - 1;
+    const ratio = pairedRatio(ours, base);
+    record({
+      target: `employees list --all --changes-since FILE -o ndjson, ${EMPLOYEES.toLocaleString('en-US')} employees, ${LATENCY} ms latency`,
+      ours: `${(median(ours) / 1000).toFixed(2)} s (${printed} changes)`,
+      baseline: `${(median(base) / 1000).toFixed(2)} s (--all -o ndjson)`,
+      ratio,
+      goal: '≤ 1.15× its time (median of paired runs)',
+      pass: ratio <= 1.15 && printed === 40,
+    });
+    notes.push(`changes: runs (s): --changes-since ${ours.map((x) => (x / 1000).toFixed(2)).join(', ')}; with --state (written) ${withState.map((x) => (x / 1000).toFixed(2)).join(', ')} (${pairedRatio(withState, base).toFixed(2)}×); --all ${base.map((x) => (x / 1000).toFixed(2)).join(', ')}`);
+  } finally {
+    await sbx.close();
+  }
+}
+
 // Tables. (1) One page as a table (the first row a person waits for) against
 // test/bench/minimal-table.mjs, 50 ms latency. (2) A large tracker as a table against the same
 // tracker as CSV (what the table adds: measuring, cutting and padding every cell). (3) The CPU of a
@@ -815,7 +859,7 @@ async function bulkMemory() {
   }
 }
 
-const all = { walk, memory, startup, verify, listen, profile, table: tables, bulk, search };
+const all = { walk, memory, startup, verify, listen, profile, table: tables, bulk, search, changes };
 const started = Date.now();
 try {
   if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');

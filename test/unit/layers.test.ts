@@ -25,7 +25,7 @@ export const LAYERS: Record<string, string[]> = {
   // The one factory: builds what a command touches from the services below.
   context: ['context.ts'],
   // The work, each service taking narrow interfaces (never the context).
-  services: ['sandbox/', 'webhooks/', 'forms/', 'output/', 'audit/', 'config/', 'api/'],
+  services: ['sandbox/', 'webhooks/', 'forms/', 'changes/', 'output/', 'audit/', 'config/', 'api/'],
   // Plain helpers that know nothing of partner's services.
   foundation: ['help-words.ts', 'worker-rule.ts', 'text/', 'run-basics.ts', 'io.ts', 'json/', 'input.ts', 'options.ts', 'safe-keys.ts', 'concurrency.ts', 'pid-lock.ts', 'process-probe.ts', 'runtime/', 'version.ts', 'errors.ts'],
 };

@@ -34,7 +34,7 @@ export const EMPLOYEE_COLUMNS: Column[] = [
 ];
 
 /** What both ways of listing write to: the output's stream (a file, or stdout) and the list's layout. */
-interface ListTarget {
+export interface ListTarget {
   http: HttpClient;
   sink: OutputFile | undefined;
   /** A file is never a terminal (opts.out's format already says so); neither are its cells. */
@@ -54,6 +54,8 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
       if (e.status === 429 || e.status === 503) adaptive?.congestion(e.waitMs);
     },
   });
+  // --changes-since / --state: the walk collected whole, then the diff (list-changes.run.ts).
+  if (opts.changes) return (await import('./list-changes.run.js')).listChanges(opts, opts.changes, ctx, http, adaptive);
   // Opened after the token check, before the first request: a bad path fails with nothing sent.
   const sink = opts.outputFile !== undefined ? await openOutputFile(opts.outputFile) : undefined;
   if (sink) ctx.onCleanup(() => sink.abort());
@@ -106,7 +108,7 @@ interface EmployeeWalk {
 }
 
 /** Starts the walk of every page (--all), the progress bar fed as pages come in. */
-function startWalk(opts: ListOptions, ctx: Context, target: ListTarget, adaptive: AdaptiveConcurrency | undefined): EmployeeWalk {
+export function startWalk(opts: ListOptions, ctx: Context, target: ListTarget, adaptive: AdaptiveConcurrency | undefined): EmployeeWalk {
   const { query } = opts;
   const searching = opts.search !== undefined;
   let pagesDone = 0;

@@ -3,6 +3,7 @@ import { defineCommand } from '../../command.js';
 import { EMPLOYEE_FIELDS, EMPLOYEE_STATUSES, PAGE_SIZE_MAX, SORT_BY_FIELDS, SORT_ORDERS } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { bool, choice, int, negated, path, text, uuid } from '../../flags.js';
+import { CHANGE_FIELDS, changesFlags } from '../changes-flags.js';
 
 export const MAX_CONCURRENCY = 32;
 const DEFAULT_CONCURRENCY = 8;
@@ -25,9 +26,13 @@ export const list = defineCommand({
     progress: negated('no progress bar on stderr with --all'),
     allowDrift: bool('with --all: keep what was seen when the company changed during the export or its pages did not add up (exit 0 with a warning; default: exit 1)'),
     outputFile: path('write to this file instead of stdout, atomically: replaced only when complete (new files are 0600)', { role: 'output' }),
+    changesSince: path('with --all: print only what changed since this earlier export (JSON, NDJSON or CSV by partner) or --state file; each record has change (added, changed, removed) and changedFields', { role: 'input' }),
+    state: path('with --all: compare with this state file and replace it once the output is whole (the bookmark of a nightly job; created on the first run)', { role: 'output' }),
   },
-  output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, recordFields: EMPLOYEE_FIELDS, fileFlag: 'outputFile' },
-  refine: (o) => {
+  output: { formats: ['table', 'json', 'ndjson', 'csv'], quiet: true, recordFields: [...EMPLOYEE_FIELDS, ...CHANGE_FIELDS], fileFlag: 'outputFile' },
+  refine: (o, env) => {
+    const changes = changesFlags(o, env, { walksAll: o.all, walkFlag: '--all' });
+    if (changes && (o.search !== undefined || o.limit !== undefined || o.allowDrift)) throw new UsageError('--changes-since and --state compare every employee: they cannot be used with --search, --limit or --allow-drift', 'A diff is only written from a whole walk; drop those flags.');
     if (o.concurrency !== undefined && !o.all && o.search === undefined) throw new UsageError('--concurrency only applies with --all (or --search)');
     if (o.allowDrift && !o.all && o.search === undefined) throw new UsageError('--allow-drift only applies with --all (or --search)');
     if (o.all && o.page !== undefined) throw new UsageError('--page cannot be used with --all', '--all walks every page from the first; drop --page (or drop --all to get one page).');
@@ -44,20 +49,22 @@ export const list = defineCommand({
       sortBy: o.sortBy,
       sortOrder: o.sortOrder,
     };
-    return { query, all, search: o.search, limit: o.limit, concurrency: o.concurrency ?? DEFAULT_CONCURRENCY, progress: o.progress, outputFile: o.outputFile, allowDrift: o.allowDrift };
+    return { query, all, search: o.search, limit: o.limit, concurrency: o.concurrency ?? DEFAULT_CONCURRENCY, progress: o.progress, outputFile: o.outputFile, allowDrift: o.allowDrift, changes };
   },
   // Every page, bound for a file or a program (not a person reading a terminal): on a worker
   // thread whose young generation stays as small at 200,000 employees as at 20,000.
   worker: { anyOf: ['all', 'search'], notForTerminal: true },
   details: `On a terminal the table ends with the page and the total (Page 1 of 3 · 45 employees · next: --page 2, or --all).
 JSON is {"data": [...], "pagination": {...}}, for one page and for --all alike; NDJSON is one employee per line; CSV has every field of the employee record.
---search TEXT walks every page (like --all, with the server's filters such as --status) and keeps the employees whose fullName, displayName, workEmail or employeeCode contains TEXT, ignoring case and accents ("jose" finds José); matches are printed as their page arrives, in every format, and stderr says how many employees were searched. The search runs on the client: the API has none. --limit counts matches.`,
+--search TEXT walks every page (like --all, with the server's filters such as --status) and keeps the employees whose fullName, displayName, workEmail or employeeCode contains TEXT, ignoring case and accents ("jose" finds José); matches are printed as their page arrives, in every format, and stderr says how many employees were searched. The search runs on the client: the API has none. --limit counts matches.
+--changes-since FILE (with --all) prints only the employees added, changed or removed since FILE, an earlier export by partner (JSON, NDJSON or CSV) or a --state file, matched by id: each with "change" and, when changed, "changedFields" (dot paths); a removed one with its last known values. --state FILE is compared with and then replaced, only after the output was written whole. See docs/guides/exports-in-ci.md.`,
   examples: [
     'partner employees list --status ACTIVE',
     'partner employees list --employee-code ACME-00007 -o json',
     'partner employees list --all --fields employeeCode,fullName,status -o ndjson',
     'partner employees list --all -o csv --output-file employees.csv',
     'partner employees list --search priya --status ACTIVE',
+    'partner employees list --all --state employees.state -o ndjson --output-file changes.ndjson',
   ],
   load: () => import('./list.run.js'),
 });

@@ -60,6 +60,7 @@ export async function run(opts: TrackerOptions, ctx: Context): Promise<void> {
   const answer: unknown[] = opts.kind === 'onboarding' ? await onboardingTracker(http, opts.query) : await offboardingTracker(http, opts.query);
   const items = onlyNamed(answer, opts.query, ctx);
   const spec = trackerSpec(opts.kind);
+  if (opts.changes) return (await import('./tracker-changes.run.js')).trackerChanges(opts, opts.changes, ctx, items, spec);
   spec.footer = () => `${countOf(items.length, 'employee')} in ${opts.kind}`;
   await writeList(ctx.io, ctx.io.stdout, items, spec, output);
 }
