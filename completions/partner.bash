@@ -27,9 +27,9 @@ _partner_subcommands() {
 _partner_flags() {
   case $1 in
     '') _partner_r='-V --version' ;;
-    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --search --limit --concurrency --no-progress --allow-drift --output-file -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
-    'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
-    'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --all --search --limit --concurrency --no-progress --allow-drift --output-file --changes-since --state -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'trackers onboarding') _partner_r='--employee-id --employee-code --changes-since --state --output-file -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'trackers offboarding') _partner_r='--employee-id --employee-code --changes-since --state --output-file -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'profile get') _partner_r='--from-file --concurrency --reveal -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'gp create') _partner_r='--entity --from-file --set --dry-run --resume --draft --body-file --yes --reveal --from-csv --skip-invalid --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
@@ -38,8 +38,8 @@ _partner_flags() {
     'drafts list') _partner_r='--entity --employee -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'drafts discard') _partner_r='--all --entity --employee --yes' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file --no-cache -o --output --fields --jq --csv-raw --bom' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --metrics --max-attempts --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
-    'webhook replay') _partner_r='--spool --since --event-type --to --failed -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --metrics --metrics-listen --max-attempts --park-on --max-age --jwks-url --jwks-file --no-cache -o --output --fields --jq' ;;
+    'webhook replay') _partner_r='--spool --since --event-type --to --failed --jwks-url --jwks-file --no-cache -o --output --fields -q --quiet --jq --csv-raw --bom' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate --allow-drift -o --output --fields --jq --csv-raw --bom' ;;
     'mcp') _partner_r='--allow-write --tools --reveal' ;;
     'auth login') _partner_r='--with-token --no-verify --insecure-storage' ;;
@@ -58,9 +58,9 @@ _partner_flags() {
 # Flags of a command path that take a value (global ones appended).
 _partner_value_flags() {
   case $1 in
-    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --search --limit --concurrency --output-file -o --output --fields --jq' ;;
-    'trackers onboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
-    'trackers offboarding') _partner_r='--employee-id --employee-code -o --output --fields --jq' ;;
+    'employees list') _partner_r='--page --page-size --status --employee-id --employee-code --sort-by --sort-order --search --limit --concurrency --output-file --changes-since --state -o --output --fields --jq' ;;
+    'trackers onboarding') _partner_r='--employee-id --employee-code --changes-since --state --output-file -o --output --fields --jq' ;;
+    'trackers offboarding') _partner_r='--employee-id --employee-code --changes-since --state --output-file -o --output --fields --jq' ;;
     'profile get') _partner_r='--from-file --concurrency -o --output --fields --jq' ;;
     'gp create') _partner_r='--entity --from-file --set --draft --body-file --from-csv --results --concurrency --encoding -o --output --fields --jq' ;;
     'gp schema') _partner_r='--entity -o --output --jq' ;;
@@ -69,8 +69,8 @@ _partner_value_flags() {
     'drafts list') _partner_r='--entity --employee -o --output --fields --jq' ;;
     'drafts discard') _partner_r='--entity --employee' ;;
     'webhook verify') _partner_r='--file --jwks-url --jwks-file -o --output --fields --jq' ;;
-    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --max-attempts --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
-    'webhook replay') _partner_r='--spool --since --event-type --to -o --output --fields --jq' ;;
+    'webhook listen') _partner_r='--port --host --path --forward-to --events --forward-timeout --spool --forward-concurrency --read-timeout --max-connections --max-body-memory --metrics-listen --max-attempts --park-on --max-age --jwks-url --jwks-file -o --output --fields --jq' ;;
+    'webhook replay') _partner_r='--spool --since --event-type --to --jwks-url --jwks-file -o --output --fields --jq' ;;
     'api') _partner_r='-X --method -f --raw-field -F --field --input -H --header -o --output --fields --jq' ;;
     'mcp') _partner_r='--tools' ;;
     'auth status') _partner_r='-o --output --fields --jq' ;;
@@ -95,7 +95,9 @@ _partner_values() {
     'employees list|--output-file') _partner_r='f' ;;
     'employees list|-o'|'employees list|--output') _partner_r='w:table json ndjson csv' ;;
     'employees list|--fields') _partner_r='l:id employeeCode employeeId firstName middleName lastName fullName displayName workEmail designation department status type startDate endDate country customerId customerName entity' ;;
+    'trackers onboarding|--output-file') _partner_r='f' ;;
     'trackers onboarding|-o'|'trackers onboarding|--output') _partner_r='w:table json ndjson csv' ;;
+    'trackers offboarding|--output-file') _partner_r='f' ;;
     'trackers offboarding|-o'|'trackers offboarding|--output') _partner_r='w:table json ndjson csv' ;;
     'profile get|--from-file') _partner_r='f' ;;
     'profile get|-o'|'profile get|--output') _partner_r='w:table json ndjson csv' ;;
@@ -116,6 +118,7 @@ _partner_values() {
     'webhook listen|--events') _partner_r='l:EMPLOYEE_CREATED EMPLOYEE_ACTIVATED EMPLOYEE_UPDATED EMPLOYEE_DEACTIVATED EMPLOYEE_DELETED CONTRACT_CREATED CONTRACT_ACTIVATED APPROVAL_REQUEST_CREATED APPROVAL_REQUEST_APPROVED APPROVAL_REQUEST_REJECTED' ;;
     'webhook listen|--jwks-file') _partner_r='f' ;;
     'webhook listen|-o'|'webhook listen|--output') _partner_r='w:table ndjson' ;;
+    'webhook replay|--jwks-file') _partner_r='f' ;;
     'webhook replay|-o'|'webhook replay|--output') _partner_r='w:table json ndjson csv' ;;
     'api|-X'|'api|--method') _partner_r='w:GET POST PUT PATCH DELETE' ;;
     'api|-o'|'api|--output') _partner_r='w:json ndjson csv' ;;

@@ -134,7 +134,7 @@ export function replayRecord(o: ReplayOutcome): Record<string, unknown> {
 /**
  * `webhook replay` through writeList: a row per event sent; -q prints the
  * spool ids. On a terminal when it was received reads locally, with how long
- * ago (#32 item 4); JSON and CSV keep ISO 8601 UTC.
+ * ago; JSON and CSV keep ISO 8601 UTC.
  */
 export const replayList = (now: number): ListSpec => ({
   columns: [

@@ -106,7 +106,7 @@ describe('the single-file executable (dist/partner-linux-x64)', () => {
   });
 });
 
-// The keyring too (#33 item 2): the addon comes from the executable's own asset, and the
+// The keyring too: the addon comes from the executable's own asset, and the
 // executable is its own keyring helper (`__keyring-child`), with no node anywhere.
 describe.skipIf(missingSecretServiceTools().length > 0)('the single-file executable and the system keyring', () => {
   let service: SecretService;

@@ -1,4 +1,4 @@
-// `partner api <path>` (issue 23 item 1): against the sandbox, and against a
+// `partner api <path>`: against the sandbox, and against a
 // loopback server that records every request (what was sent, and that a
 // refused path sent nothing).
 import { writeFileSync } from 'node:fs';
@@ -132,14 +132,14 @@ describe('partner api against a recording server', () => {
     expect(server.seen).toHaveLength(0);
   });
 
-  it('takes a path without its leading slash, as gh api does (#32 item 7)', async () => {
+  it('takes a path without its leading slash, as gh api does', async () => {
     server.queue.push((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"pagination":{"currentPage":1,"pageSize":20,"totalItems":0,"totalPages":0}}'));
     const r = await api(['v1/employees', '-f', 'pageSize=3'], envFor());
     expect(r.code, r.stderr).toBe(0);
     expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /v1/employees?pageSize=3']);
   });
 
-  it('-i on an error answer prints its status line, headers and body before the error (#32 item 7)', async () => {
+  it('-i on an error answer prints its status line, headers and body before the error', async () => {
     server.queue.push((_q, res) =>
       res.writeHead(404, { 'content-type': 'application/json', 'x-correlation-id': 'corr-404-abc' }).end(`{"code":"NOT_FOUND","message":"no such employee","echo":"${TOKEN}"}`),
     );

@@ -1,4 +1,4 @@
-// Issue 30 item 5: the local audit log of every write. Each write command runs
+// the local audit log of every write. Each write command runs
 // (built CLI, or the MCP server over stdio) against the sandbox or a recording
 // server; its records are checked against the requests the server received,
 // and the log file for what it must never hold (the token, form values, query

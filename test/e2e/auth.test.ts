@@ -45,9 +45,9 @@ describe('auth', () => {
     const s = JSON.parse(r.stdout);
     expect(s).toMatchObject({ profile: 'default', baseUrl: sandbox.url, baseUrlSource: 'profile', tokenSource: 'profile', check: 'token accepted' });
     expect(s.token).toBe(`••••${sandbox.tokens.companyA.slice(-4)}`);
-    // A table only when asked for: piped, auth status prints JSON like every command (issue 11).
+    // A table only when asked for: piped, auth status prints JSON like every command.
     const fromEnv = await runMain(['auth', 'status', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
-    // Issue 12: human labels; the source in words.
+    // human labels; the source in words.
     expect(fromEnv.stdout).toMatch(/^ +Token +••••\S{4} \(from PARTNER_TOKEN\)$/m);
     expect(fromEnv.stdout).not.toContain(sandbox.tokens.companyB);
   });
@@ -87,7 +87,7 @@ describe('auth', () => {
   });
 });
 
-describe('profiles you can see and switch (issue 12)', () => {
+describe('profiles you can see and switch', () => {
   let pdir: ReturnType<typeof tempDir>;
   let penv: NodeJS.ProcessEnv;
   const login = (profile: string, token: string) => runMain(['--profile', profile, 'auth', 'login', '--base-url', sandbox.url, '--with-token', '--insecure-storage'], { env: penv, input: `${token}\n` });

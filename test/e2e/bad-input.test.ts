@@ -113,7 +113,7 @@ const values: Record<string, Case> = {
   'page-size 101': { args: ['employees', 'list', '--page-size', '101'], message: /--page-size must be a whole number from 1 to 100/ },
   'page-size hex': { args: ['employees', 'list', '--page-size', '0x10'], message: /--page-size/ },
   'page-size 1e2': { args: ['employees', 'list', '--page-size', '1e2'], message: /--page-size/ },
-  // Contradictory or pointless input (issue 12): a usage error before any request.
+  // Contradictory or pointless input: a usage error before any request.
   '--page with --all': { args: ['employees', 'list', '--all', '--page', '2'], message: /--page cannot be used with --all/ },
   'a misspelt section after a code': { args: ['profile', 'get', 'ACME-00007', 'banking'], message: /unknown section "banking" \(did you mean bank\?\)/i },
   'a section two edits away': { args: ['profile', 'get', 'ACME-00007', 'personl'], message: /did you mean personal\?/ },
@@ -277,7 +277,7 @@ async function expectRefused(c: Case): Promise<void> {
   expect(r.code, r.stderr.slice(0, 600)).toBe(code);
   const lines = r.stderr.trimEnd().split('\n');
   if (lines.at(-1)!.startsWith('{')) {
-    // Issue 12: a command whose data goes out as JSON (here: piped) reports the error as one JSON object on stderr
+    // a command whose data goes out as JSON (here: piped) reports the error as one JSON object on stderr
     // (after the field listing of the form engine, for validation failures).
     expect(lines.length, r.stderr.slice(0, 600)).toBeLessThanOrEqual(c.lines ?? 1);
     const { error } = JSON.parse(lines.at(-1)!) as { error: { message: string; hint?: string; exitCode: number; details: { field: string; message: string }[] } };

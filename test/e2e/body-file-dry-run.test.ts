@@ -1,6 +1,6 @@
 // --body-file --dry-run prints the body as it would be sent: its secret fields
 // masked (unless --reveal) when the entity's form can be read, as every other
-// view of form values is (issue 29 item 7). Nothing is POSTed or PATCHed.
+// view of form values is. Nothing is POSTed or PATCHed.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Cancel means cancel (issue 12): Ctrl-C and Ctrl-D at every kind of prompt
+// Cancel means cancel: Ctrl-C and Ctrl-D at every kind of prompt
 // print "Cancelled." and exit 130; nothing half-done is saved, except the
 // wizard's draft, whose resume command is printed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

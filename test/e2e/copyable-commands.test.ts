@@ -1,4 +1,4 @@
-// #32 item 2 on a real pseudo-terminal 40 columns wide: after Ctrl-C in the
+// On a real pseudo-terminal 40 columns wide: after Ctrl-C in the
 // wizard the command to continue stands whole on its own line (the entity's
 // name was wrapped and indented inside its quotes), and pasting it back runs
 // the wizard again from the saved draft.

@@ -1,4 +1,4 @@
-// --bom (issue #25): Excel on Windows reads a UTF-8 CSV without a byte order
+// --bom: Excel on Windows reads a UTF-8 CSV without a byte order
 // mark as cp1252 ("JosÃ©"). With --bom the CSV starts with EF BB BF, once,
 // on stdout and in an --output-file written through its temporary file;
 // any other format is a usage error before anything is sent or created.

@@ -1,4 +1,4 @@
-// CSV that is safe on every screen and in every spreadsheet (issue 14 item 4):
+// CSV that is safe on every screen and in every spreadsheet:
 // on a pseudo-terminal no control character reaches the screen; in a file or
 // a pipe the data is kept, and no cell is a live formula whatever its type.
 import { spawn } from 'node:child_process';
@@ -47,7 +47,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u2
 describe.skipIf(!existsSync('/usr/bin/script'))('CSV on a terminal', () => {
   it('has no escape sequence or control character, although the data holds them', async () => {
     const piped = await runMain(['employees', 'list', '--page-size', '20', '-o', 'csv'], { env });
-    // Piped, the escapes are shown as Control Pictures (#32 item 8): visible, and harmless when printed.
+    // Piped, the escapes are shown as Control Pictures: visible, and harmless when printed.
     expect(piped.stdout).toContain('\u241b[31mEngineering\u241b[0m');
     expect(piped.stdout.match(CONTROL) ?? []).toEqual([]);
     const res = await runInTty(['employees', 'list', '--page-size', '20', '-o', 'csv']);

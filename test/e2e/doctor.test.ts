@@ -81,7 +81,7 @@ describe('partner doctor', () => {
     expect(line(r.stdout, 'token')).toMatch(/^FAIL\s+token\s+none for profile "default"/);
     expect(r.stdout).toMatch(/fix: Run `partner auth login --base-url URL`, set PARTNER_BASE_URL/);
     expect(line(r.stdout, 'clock')).toMatch(/^--\s+clock\s+not checked/);
-    // Issue 30: no token saved and no keyring reachable (no D-Bus here): a login would be refused.
+    // no token saved and no keyring reachable (no D-Bus here): a login would be refused.
     expect(line(r.stdout, 'keyring')).toMatch(/^WARN\s+keyring\s+no token saved; the system keyring cannot be reached: /);
     expect(r.stdout).toMatch(/2 problems found, 1 warning\.\n$/);
   });

@@ -1,4 +1,4 @@
-// Issue 29 item 3: a draft belongs to the run that made it. A wizard's draft
+// a draft belongs to the run that made it. A wizard's draft
 // (Kurt, Ctrl-C after the first answer) survives a `--from-file` create for
 // another person and a `--from-file` run that fails with 409 (whose values are
 // kept as a draft of their own); `--resume` with two drafts asks which one on
@@ -75,7 +75,7 @@ describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {
     const drafts = await listed();
     expect(drafts.map((d) => d.name)).toEqual(['Ada Lovelace', 'Kurt']);
     const [ada, kurtDraft] = drafts as [Listed, Listed];
-    // The command on a line of its own (issue 45 item 5: never broken by the wrapper or split from its words).
+    // The command on a line of its own.
     expect(conflict.stderr).toContain(`Your values are kept as a draft (or fix the file and run again):\n  partner gp create --draft ${ada.id}\n`);
     expect(kurtDraft).toMatchObject({ command: 'gp create', entity: DEU, resume: `partner gp create --draft ${kurtDraft.id}` });
 
@@ -95,7 +95,7 @@ describe.skipIf(!hasScript)('a wizard draft next to scripted creates', () => {
     await picker.expect(/Kurt/);
     const shown = picker.out.slice(picker.out.lastIndexOf('Which draft'));
     expect(shown.indexOf('Ada Lovelace')).toBeLessThan(shown.indexOf('Kurt'));
-    // When, for a person: how long ago and the local time (#32 item 4), not an ISO stamp.
+    // When, for a person: how long ago and the local time, not an ISO stamp.
     expect(shown).toMatch(/saved (just now|\d+ min ago), \d\d:\d\d {2}Kurt {2}\[[0-9a-f]{8}\]/);
     expect(shown).not.toMatch(/\d{4}-\d\d-\d\dT\d\d/);
     picker.send(DOWN);

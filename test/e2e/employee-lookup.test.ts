@@ -1,4 +1,4 @@
-// One way to find an employee (issue 21 item 3): every command that takes an
+// One way to find an employee: every command that takes an
 // employee id or code goes through src/api/resolve-employee.ts, which checks
 // the server's answer again. Against a loopback server that ignores the
 // employeeCode filter (it always lists ACME-00001 and ACME-00002), nothing is

@@ -41,7 +41,7 @@ describe('employees list output formats', () => {
   it('prints a table with a footer on request', async () => {
     const r = await runMain(['employees', 'list', '-o', 'table', '--page', '3'], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^CODE +NAME +EMAIL/); // issue 12: no box borders
+    expect(r.stdout).toMatch(/^CODE +NAME +EMAIL/); // no box borders
     expect(r.stdout).toContain('Page 3 of 3 · 45 employees');
     // Escape sequences from the data never reach the terminal.
     expect(r.stdout).not.toMatch(/\u001b/);
@@ -69,7 +69,7 @@ describe('employees list output formats', () => {
     expect(r.stderr).toBe('');
   });
 
-  // Issue 21 item 2: was a warning and an empty column (exit 0); a CI export must not silently lose a column.
+  // was a warning and an empty column (exit 0); a CI export must not silently lose a column.
   it('a --fields name the employee record does not have is a usage error naming the fields, nothing written', async () => {
     const r = await runMain(['employees', 'list', '-o', 'csv', '--fields', 'employeeCode,salary', '--page-size', '1'], { env });
     expect(r.code).toBe(2);
@@ -97,7 +97,7 @@ describe('employees list --all', () => {
     expect(rows.slice(0, 10).map((x) => x.id)).toEqual(firstPage);
   });
 
-  it('prints the same {data, pagination} document as one page (issue 12: one JSON shape) and honours --limit', async () => {
+  it('prints the same {data, pagination} document as one page and honours --limit', async () => {
     const r = await runMain(['employees', 'list', '--all', '--limit', '13', '--page-size', '5'], { env });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -106,7 +106,7 @@ describe('employees list --all', () => {
     expect(doc.pagination).toMatchObject({ currentPage: 3, totalItems: 45, pageSize: 5, hasNextPage: true });
   });
 
-  it('--all --limit 20 -o json carries the pagination of the last page read, as one page and --all without --limit do (issue 45: it was null)', async () => {
+  it('--all --limit 20 -o json carries the pagination of the last page read, as one page and --all without --limit do', async () => {
     const limited = await runCli(['employees', 'list', '--all', '--limit', '20', '-o', 'json'], { env });
     expect(limited.code).toBe(0);
     const doc = JSON.parse(limited.stdout);
@@ -194,7 +194,7 @@ describe('errors from the server', () => {
   });
 
   it('401 for a refused token: exit 3 with code and correlation id', async () => {
-    // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+    // -o table: the text error block (piped data commands report errors as JSON, )
     const r = await runMain(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: 'wrong-token-000000' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/HTTP 401/);
@@ -203,7 +203,7 @@ describe('errors from the server', () => {
   });
 
   it('403 for a token without permission: exit 4', async () => {
-    // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+    // -o table: the text error block (piped data commands report errors as JSON, )
     const r = await runMain(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.noPermission } });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/Insufficient permissions/);
@@ -211,7 +211,7 @@ describe('errors from the server', () => {
   });
 
   it('404 (unknown path under the base URL): exit 5', async () => {
-    // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+    // -o table: the text error block (piped data commands report errors as JSON, )
     const r = await runMain(['employees', 'list', '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: `${sandbox.url}/nowhere` } });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/HTTP 404/);
@@ -226,7 +226,7 @@ describe('errors from the server', () => {
   it('an HTML 502 that persists: exit 1 with status and excerpt', async () => {
     sandbox.injectFault({ kind: 'html502', times: Infinity, path: '/v1/employees' });
     try {
-      // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+      // -o table: the text error block (piped data commands report errors as JSON, )
       const r = await runMain(['employees', 'list', '-o', 'table'], { env });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/HTTP 502 with a non-JSON body/);
@@ -283,7 +283,7 @@ describe('a server other than the sandbox', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it('renders a 422 as one block with each failing field: exit 7', async () => {
-    // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+    // -o table: the text error block (piped data commands report errors as JSON, )
     const r = await runMain(['employees', 'list', '--status', 'DELETED', '-o', 'table'], { env: { ...env, PARTNER_BASE_URL: url } });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/Error: Request validation failed \(VALIDATION_ERROR, HTTP 422\)/);
@@ -300,7 +300,7 @@ describe('a page past the last one', () => {
     expect(r.stderr).toMatch(/page 9 is past the last page; the last page is 3 \(45 employees\)/);
   });
 
-  it('a table says it once, in place of "No results." (issue 45: both were printed)', async () => {
+  it('a table says it once, in place of "No results."', async () => {
     const r = await runCli(['employees', 'list', '--page', '9', '--page-size', '20', '-o', 'table'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('No employees on page 9; the last page is 3 (45 employees).\n');

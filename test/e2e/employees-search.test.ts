@@ -1,4 +1,4 @@
-// `employees list --search TEXT` (issue 23 item 2): every page, on the client,
+// `employees list --search TEXT`: every page, on the client,
 // case- and accent-insensitively, combined with the server's filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';

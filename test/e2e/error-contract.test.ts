@@ -1,4 +1,4 @@
-// Issue 29 item 6: what support needs survives every failure. Every command
+// what support needs survives every failure. Every command
 // that calls the API, against a loopback server (port 0) that answers one
 // endpoint with each error status the spec declares for it (the declared
 // error body, the correlation id in the body and in x-correlation-id): the
@@ -167,7 +167,7 @@ describe('auth status: the check of the token', () => {
   });
 });
 
-describe('gp create on a 409 (issue 29 item 6)', () => {
+describe('gp create on a 409', () => {
   it('says it once, with the status and the correlation id, text and JSON', async () => {
     const c = CASES.find((x) => x.name === 'gp create --from-file (the POST)')!;
     failing = { method: 'POST', path: c.path, status: 409, correlationId: 'corr-409-once' };

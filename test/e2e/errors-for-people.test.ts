@@ -1,4 +1,4 @@
-// Errors for people when a person is reading (issue 21 item 5): with stderr
+// Errors for people when a person is reading: with stderr
 // a terminal, errors are text whatever stdout is (piped, JSON, --jq), flag
 // parser errors included; JSON errors only when stderr is not a terminal and
 // the output is JSON or NDJSON (errors-json.test.ts). stderr is a real

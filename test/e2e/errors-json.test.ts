@@ -1,4 +1,4 @@
-// Issue 12 item 6: when a command's data goes out as JSON or NDJSON (chosen
+// when a command's data goes out as JSON or NDJSON (chosen
 // with -o, or implied because stdout is a pipe), an error is one JSON object
 // on stderr; the exit code is the same as with the text block. Runs the CLI
 // in-process (test/helpers/main-in-process.ts), stdout a pipe as when spawned.
@@ -118,7 +118,7 @@ describe('errors as JSON on stderr', () => {
   });
 });
 
-describe('one rule for errors, whatever produced them (#32 item 8)', () => {
+describe('one rule for errors, whatever produced them', () => {
   it('an unknown command is JSON when the line asks for JSON or stdout is piped, text with -o table', async () => {
     const piped = await runMain(['employee', 'list'], { env });
     expect(piped.code).toBe(2);

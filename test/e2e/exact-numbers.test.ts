@@ -1,4 +1,4 @@
-// Issue 29 item 4: numbers exactly as the server sent them. A recording
+// numbers exactly as the server sent them. A recording
 // server answers with numbers JSON.parse would change (9007199254740993 ->
 // …992, 1e400 -> Infinity, 1.0 -> 1, -0 -> 0); every command and format that
 // passes the answer through prints them digit for digit, and a form whose

@@ -1,4 +1,4 @@
-// Exports that say what changed (issue 47): `employees list --all
+// Exports that say what changed: `employees list --all
 // --changes-since FILE` and `--state FILE`, spawned through bin/partner.js
 // against the sandbox, whose company changes between two runs (sandbox.edit,
 // sandbox.drift).

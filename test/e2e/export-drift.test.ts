@@ -1,4 +1,4 @@
-// A company that changes while it is exported (issue 14): the sandbox's drift
+// A company that changes while it is exported: the sandbox's drift
 // hook and `sandbox start --drift-rate` create and end employees while the
 // built CLI walks the pages.
 import { spawn } from 'node:child_process';
@@ -84,7 +84,7 @@ describe('employees list --all while the company changes', () => {
   });
 });
 
-describe('what a drift run reports is true of the company (issue 45: "1 appeared; 47 rows fetched" from a company of 45)', () => {
+describe('what a drift run reports is true of the company', () => {
   it('one created before page 1 was answered and one during the walk: the totals are said, and the rows match the one at the end', async () => {
     const s = await startSandbox({ employees: 45, latencyMs: 5 });
     try {

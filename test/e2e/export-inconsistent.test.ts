@@ -1,4 +1,4 @@
-// Issue 14's table of inconsistent servers, each a small loopback server
+// table of inconsistent servers, each a small loopback server
 // (port 0) that bends offset pagination one way: the built CLI must either
 // write every row exactly once and exit 0, or say what is wrong and exit 1
 // (and never walk forever).
@@ -44,7 +44,7 @@ async function exportFrom(bend: Bend, extra: string[] = []) {
   }
 }
 
-describe('exports from inconsistent servers (issue 14 table)', () => {
+describe('exports from inconsistent servers (table)', () => {
   it('an honest server: 1,000 rows once, exit 0, nothing on stderr', async () => {
     const r = await exportFrom((_p, a) => a);
     expect(r.code).toBe(0);

@@ -1,4 +1,4 @@
-// The red-team table of issue 14: loopback servers (port 0) that misbehave in
+// The red-team table of loopback servers (port 0) that misbehave in
 // ways the first table did not cover (totals missing or wrong, ids that are
 // not strings, pages that never end, page numbers off by one). 200 employees,
 // --page-size 20, so 10 pages. The built CLI must either write every row

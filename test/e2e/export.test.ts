@@ -141,7 +141,7 @@ describe('--output-file', () => {
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       expect(stderr).toContain('Interrupted');
-      // How far it got, and that the file was not replaced (issue 12 item 7).
+      // How far it got, and that the file was not replaced.
       const stopped = new RegExp(`Stopped after ([\\d,]+) employees; ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was left untouched\\.`).exec(stderr);
       expect(stopped).not.toBeNull();
       expect(Number(stopped![1]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(100);
@@ -185,7 +185,7 @@ describe.skipIf(!existsSync('/usr/bin/script'))('progress bar', () => {
     const res = await runInTty(['employees', 'list', '--all', '-o', 'ndjson', '--output-file', out], { ...env, PARTNER_BASE_URL: slow.url }).finally(() => slow.close());
     expect(res.code).toBe(0);
     expect(res.output).toMatch(/Exporting .*\/30 pages · [\d,]+\/3,000 employees · [\d,]+\/s/);
-    // Erased at the end, before the closing line (issue 12 item 7): nothing of the bar is left behind it.
+    // Erased at the end, before the closing line: nothing of the bar is left behind it.
     expect(res.output.endsWith(`\r\x1b[2KWrote 3,000 employees to ${out}\r\n`)).toBe(true);
     expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(EMPLOYEES);
   });

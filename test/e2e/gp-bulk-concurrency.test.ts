@@ -215,7 +215,7 @@ describe('gp create --from-csv --concurrency', () => {
     }
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toContain('Run the same command again to finish');
-    // The interruption is said once, at the end (not "Stopped: Interrupted. … Interrupted.": #32 item 8).
+    // The interruption is said once, at the end (not "Stopped: Interrupted. … Interrupted.").
     expect(stopped.stderr).not.toMatch(/Stopped: (Interrupted|Stopped)/);
     expect(stopped.stderr.match(/Interrupted|Stopped/g) ?? []).toHaveLength(1);
     // The rows in flight were let finish: none left half-way (posting) in the journal.

@@ -1,4 +1,4 @@
-// The bulk sheet edited between runs (issue 29, item 1): a row is known by
+// The bulk sheet edited between runs: a row is known by
 // what it is, not by its place. Against a recording server that does NOT
 // keep work e-mails unique (a second POST of one person is a second
 // employee) and against the sandbox (a second POST is a 409): deleting a

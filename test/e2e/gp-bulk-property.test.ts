@@ -1,4 +1,4 @@
-// Property (issue 29, item 1): whatever the operator does to the sheet
+// Property: whatever the operator does to the sheet
 // between runs (delete, insert, move, change a value or a work e-mail, blank
 // and "#" rows) and wherever a run is killed (-9, when the server takes its
 // k-th POST or PATCH: that request's effect is done, its answer lost),

@@ -1,4 +1,4 @@
-// Issue 32 item 6: a values file to start from. `gp template --values` writes
+// a values file to start from. `gp template --values` writes
 // the form as a JSON skeleton; filled in, `gp create --from-file` takes it
 // (choices by title too, the value sent); left unfilled, it fails field by
 // field; a values file that does not exist says how to make one.

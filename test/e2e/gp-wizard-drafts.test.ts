@@ -1,7 +1,7 @@
-// Issue 21 item 8 through a pseudo-terminal, against the sandbox: a draft is
+// a draft is
 // never lost by declining it. Answering "No" to "A draft … exists. Continue
 // it?" and pressing Ctrl-C at the first question keeps the earlier draft (and
-// says so, not "Your answers are saved"); since issue 29 item 3 a new answer
+// says so, not "Your answers are saved"); since a new answer
 // starts a draft of its own beside it (it used to replace it).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,7 +56,7 @@ describe.skipIf(!hasScript)('declining a draft through a pseudo-terminal', () =>
     await declined.expect(/Starting a new draft\. The draft saved (just now|\d+ min ago), \d\d:\d\d is kept/);
     await declined.answer(/\? First name/, CTRL_C);
     expect(await declined.done).toBe(130);
-    // #32 item 4: when, for a person (local time, how long ago), of that draft.
+    // when, for a person (local time, how long ago), of that draft.
     const at = new Date(earlier.savedAt);
     const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
     expect(declined.out).toMatch(new RegExp(`Nothing new was answered: the draft saved (just now|\\d+ min ago), ${hhmm} is kept\\.`));
@@ -77,7 +77,7 @@ describe.skipIf(!hasScript)('declining a draft through a pseudo-terminal', () =>
   }, 60_000);
 });
 
-describe.skipIf(!hasScript)('Esc in the wizard, on screen (issue 22 item 6)', () => {
+describe.skipIf(!hasScript)('Esc in the wizard, on screen', () => {
   it('the abandoned choice list is erased, and the answer asked again shows once', async () => {
     const fresh = tempDir();
     const e = isolatedEnv(fresh.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA, TERM: 'xterm' });

@@ -1,5 +1,5 @@
 // International text through the wizard, on a real pseudo-terminal, against a
-// small server that keeps the exact bytes of every request body (issue 25):
+// small server that keeps the exact bytes of every request body:
 // an answer holding a ZWNJ and a ZWJ emoji sequence, edited again (Tab takes
 // the current value onto the line, " Jr" is typed) after Esc back, after
 // "Change an answer" (found by typing the answer exactly) and after
@@ -121,7 +121,7 @@ function expectBytes(body: Buffer, value: unknown): void {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!hasScript)('international text, edited again in the wizard, is sent exactly (issue 25)', () => {
+describe.skipIf(!hasScript)('international text, edited again in the wizard, is sent exactly', () => {
   it('Esc back and "Change an answer": Tab takes the real answer onto the line; the change list finds an answer typed exactly; IME digits are numbers', async () => {
     const from = seen.length;
     const p = session().start(['gp', 'create', '--entity', ENTITY]);
@@ -139,7 +139,7 @@ describe.skipIf(!hasScript)('international text, edited again in the wizard, is 
     await p.expect(/\? Annual gross base salary/);
     await p.type('۶۰۰۰۰'); // Persian digits
     await p.expect(/\? Nominee name/);
-    // One Backspace takes the whole emoji sequence typed last (issue 25 item 7), not only its last code point.
+    // One Backspace takes the whole emoji sequence typed last, not only its last code point.
     await p.type(`${NOMINEE}👩🏽\u200d💻${BACKSPACE}`);
     await p.expect(/Review your answers/);
     await p.expect(/Date of birth: 1990-05-05/);

@@ -1,5 +1,4 @@
-// Issue 21 item 7 through a pseudo-terminal, against the sandbox's Acme
-// Deutschland GmbH form: `85.000` typed for the EUR salary is refused, naming
+// `85.000` typed for the EUR salary is refused, naming
 // both readings (85 or 85000) and what to type, instead of being taken as 85;
 // the review shows the amount grouped, with its currency.
 import { readdirSync, readFileSync } from 'node:fs';

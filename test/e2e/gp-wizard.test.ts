@@ -201,7 +201,7 @@ describe.skipIf(!hasScript)('gp create wizard through a pseudo-terminal', () => 
     await p.answer(/\? T-shirt size \(optional\)/, ENTER);
     await p.expect(/Review your answers/);
     await p.expect(/Relocation support: left empty/);
-    await p.expect(/Annual gross base salary: 2 400 000 INR/); // grouped by spaces, with the currency (issue 21 item 7)
+    await p.expect(/Annual gross base salary: 2 400 000 INR/); // grouped by spaces, with the currency
     await p.expect(/EPF nominees #1\n +Nominee name: Lata Rao/);
     await p.answer(/\? What next\?/, `${DOWN}${ENTER}`); // Change an answer
     await p.answer(/\? Which answer\? \(type to filter\)/, 'job title');

@@ -66,7 +66,7 @@ describe('gp schema', () => {
 });
 
 describe('gp create --from-file / --set', () => {
-  it('--dry-run validates and prints both bodies without sending, secret fields masked (issue 29 item 7: on purpose)', async () => {
+  it('--dry-run validates and prints both bodies without sending, secret fields masked', async () => {
     const before = posts();
     const r = await runMain(['gp', 'create', '--entity', DEU, '--from-file', valuesPath, '--dry-run'], { env });
     expectCode(r, 0);
@@ -90,7 +90,7 @@ describe('gp create --from-file / --set', () => {
     expectCode(r, 2);
     for (const line of [
       'personal.lastName: Last name is required',
-      // #32 item 8 (on purpose): 1990-13-01 is refused for having no month 13, not for its format.
+      // 1990-13-01 is refused for having no month 13, not for its format.
       'personal.dateOfBirth: Date of birth has no month 13 (months run from 01 to 12)',
       'contact.personalEmail: Personal e-mail must be an e-mail address',
       'employment.endDate: Contract end date is required',
@@ -247,7 +247,7 @@ describe('dynamic-details submit', () => {
     const dry = await runMain(['dynamic-details', 'submit', id, ...sets, '--dry-run'], { env });
     expect(dry.stderr).toContain('nothing was sent');
     expectCode(dry, 0);
-    // The PAN is a secret field: masked unless --reveal (issue 29 item 7, on purpose).
+    // The PAN is a secret field: masked unless --reveal.
     expect(JSON.parse(dry.stdout)).toEqual({
       dynamicDetails: { legal: { pan: '********', taxRegime: 'OLD', pfOptIn: false, nominees: [{ name: 'Ravi', relationship: 'PARENT', sharePercent: 100 }] }, customFields: { costCenter: 'CC-0001' } },
     });

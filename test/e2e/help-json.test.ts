@@ -1,4 +1,4 @@
-// `partner help -o json` (issue 23 item 3): the whole command tree as one
+// `partner help -o json`: the whole command tree as one
 // documented document, from the same definitions as the help text.
 // Runs the CLI in-process (test/helpers/main-in-process.ts: the launcher's steps);
 // the launcher itself is spawned in launcher.test.ts.

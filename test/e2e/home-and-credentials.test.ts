@@ -1,4 +1,4 @@
-// Issue 30 items 3 and 4: partner's files are always under a real home, and
+// partner's files are always under a real home, and
 // credentials go only where they are meant.
 // Item 3: with HOME= (set but empty), partner used ./.config/partner and
 // ./.cache/partner of the current directory: a config.json planted there got

@@ -1,4 +1,4 @@
-// Issue 29 items 5, 7 and 8 against the built CLI: a server that sends a
+// , 7 and 8 against the built CLI: a server that sends a
 // form naming a field "__proto__" (gp create, and partner mcp driven by the
 // MCP SDK's client over stdio), secret form values in dry runs (terminal,
 // pipe, MCP) with the body sent unchanged, and a server whose answers give

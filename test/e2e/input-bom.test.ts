@@ -1,4 +1,4 @@
-// JSON input files with a byte order mark (issue #25): Windows editors save
+// JSON input files with a byte order mark: Windows editors save
 // UTF-8 with a BOM; it is accepted and never sent (the server receives the
 // exact bytes of the JSON without it). A UTF-16 file (Notepad's "Unicode",
 // PowerShell 5's Out-File) is refused, naming what it is, with nothing sent.

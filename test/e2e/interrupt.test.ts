@@ -162,7 +162,7 @@ describe('Ctrl-C stops within a second with exit 130', () => {
     try {
       const r = await spawnCli(['employees', 'list', '--all', '--page-size', '5', '-o', 'ndjson', '--output-file', target], { env, timeoutMs: 30_000 }).done;
       expect(r.code, r.stderr).toBe(1);
-      // -o ndjson: the error is one JSON line on stderr (issue 12).
+      // -o ndjson: the error is one JSON line on stderr.
       expect(JSON.parse(r.stderr).error).toMatchObject({ status: 503, exitCode: 1 });
     } finally {
       sandbox.setFaults({ failRate: 0, retryAfterSeconds: 1 });

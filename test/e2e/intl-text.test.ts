@@ -1,4 +1,4 @@
-// International text from the API, end to end (issue #25): names with joiners
+// International text from the API, end to end: names with joiners
 // (Persian ZWNJ), emoji ZWJ sequences, VS16, wide characters are shown as they
 // are on a terminal while joiners that hide text are still replaced; --fields
 // takes names in any script (the server's own keys, NFC or NFD); an answer that

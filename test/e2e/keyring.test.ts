@@ -1,4 +1,4 @@
-// Tokens in the operating system's keyring (issue 30.1, 30.2), end to end
+// Tokens in the operating system's keyring, end to end
 // against the built CLI: a real Secret Service (gnome-keyring on a private
 // D-Bus session, its collection unlocked from the test, or left locked), a
 // session bus that never answers, no D-Bus at all, --insecure-storage, and a

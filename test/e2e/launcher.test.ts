@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('bin/partner.js', () => {
-  it('--version and -V print the version of package.json first, then the commit and build date, on one line (#32 item 10)', async () => {
+  it('--version and -V print the version of package.json first, then the commit and build date, on one line', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const json = await runCli(['--version', '-o', 'json'], { env });
     expect(json.code, json.stderr).toBe(0);

@@ -1,5 +1,5 @@
-// Local state shared by concurrent processes (issue 20.4) and a damaged
-// config file (issue 20.9), against the built CLI: eight logins at once on one
+// Local state shared by concurrent processes and a damaged
+// config file, against the built CLI: eight logins at once on one
 // config keep every profile; a lock holding our own pid (a pid reused through
 // exec), or the pid of a live process that is not partner, is taken over; a
 // live partner holder is respected; a damaged config is named, exit 1.

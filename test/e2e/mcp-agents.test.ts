@@ -1,4 +1,4 @@
-// Issue 32 item 9: an MCP server agents understand, driven over stdio by the
+// an MCP server agents understand, driven over stdio by the
 // SDK's own client (spawning bin/partner.js, as an MCP host does): tool
 // annotations, outputSchema + structuredContent (validated with ajv here, and
 // by the SDK client itself), hints that name tools and arguments, --tools.

@@ -1,4 +1,4 @@
-// `partner mcp` (issue 23 item 4): driven over stdio by the SDK's own client,
+// `partner mcp`: driven over stdio by the SDK's own client,
 // spawning bin/partner.js --sandbox mcp as an MCP host would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -72,7 +72,7 @@ describe('partner --sandbox mcp', () => {
   });
 
   it('trackers and form_schema answer from the API', async () => {
-    // Issue 32 item 9: a result is an object (structuredContent), so the tracker's entries are under `employees`.
+    // a result is an object (structuredContent), so the tracker's entries are under `employees`.
     const t = await call(s.client, 'trackers', { kind: 'onboarding' });
     expect(t.doc.kind).toBe('onboarding');
     expect(t.doc.employees.length).toBeGreaterThan(0);

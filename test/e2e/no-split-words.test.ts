@@ -1,4 +1,4 @@
-// Issue 45 item 5: no word broken, at 40, 80 and 120 columns, on a real
+// no word broken, at 40, 80 and 120 columns, on a real
 // pseudo-terminal (util-linux script, `stty cols`) with COLUMNS and LINES not
 // in the environment, as in a shell that does not export them. Each case of
 // the catalogue below (every message the issue names, the sandbox's banner,

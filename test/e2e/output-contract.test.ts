@@ -311,7 +311,7 @@ describe('webhook replay (a stream of outcomes through writeList)', () => {
     expect(rows.slice(1).map((row) => [row[0], row[4], row[6]])).toEqual(nd.map((o) => [o.id, '204', 'true']));
     const table = (await replay(['-o', 'table'])).stdout.trimEnd().split('\n');
     expect(table[0]).toMatch(/^RECEIVED\s+EVENT\s+ID\s+RESULT\s+DELIVERED$/);
-    // When it was received: local, with how long ago (#32 item 4), not ISO 8601 as in JSON and CSV.
+    // When it was received: local, with how long ago, not ISO 8601 as in JSON and CSV.
     expect(table.slice(1)).toEqual(nd.map((o) => expect.stringMatching(new RegExp(`^(just now|\\d+ min ago), \\d\\d:\\d\\d\\s+EMPLOYEE_CREATED\\s+${String(o.id)}\\s+HTTP 204\\s+yes$`))));
     expect((await replay(['--jq', 'map(.delivered)'])).stdout).toBe('[true,true]\n');
     expect((await replay(['-q'])).stdout).toBe(nd.map((o) => `${String(o.id)}\n`).join(''));

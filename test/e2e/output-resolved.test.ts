@@ -1,4 +1,4 @@
-// The output is resolved before anything is sent (issue 21 items 1 and 2),
+// The output is resolved before anything is sent,
 // checked by walking the whole command tree from the definitions: every
 // command that offers --jq exits 2 on a filter that does not compile, and
 // every command that offers --fields exits 2 on a name its record does not

@@ -89,7 +89,7 @@ describe('employees list', () => {
       expect(row.id).toBe(e.id);
       for (const [k, v] of Object.entries(row)) {
         const orig = e[k];
-        // Control characters are shown as Control Pictures in a pipe or file (#32 item 8), written out here by hand.
+        // Control characters are shown as Control Pictures in a pipe or file, written out here by hand.
         const text = pictured(orig === null || orig === undefined ? '' : String(orig));
         if (typeof orig === 'string' && FORMULA.test(text)) {
           neutralised++;
@@ -252,7 +252,7 @@ describe('hostile error bodies from a server', () => {
       const serverAt = await listenOnLoopback(server);
       const port = serverAt.port;
       try {
-        // The text block (-o table) and, piped, the JSON line (issue 12): neither carries control bytes.
+        // The text block (-o table) and, piped, the JSON line: neither carries control bytes.
         for (const format of [['-o', 'table'], []]) {
           const r = await runMain(['employees', 'list', '--timeout', '5', ...format], { env: { ...env, PARTNER_BASE_URL: `http://127.0.0.1:${port}` }, timeoutMs: 30_000 });
           expect(r.code, r.stderr).toBe(b.code);

@@ -1,4 +1,4 @@
-// Issue 29 item 2 and issue 30 item 4: an output never replaces an input of
+// and an output never replaces an input of
 // the command or one of partner's own files, and no input flag reads partner's
 // own files (every saved token would be sent). Refused with exit 2 before
 // anything is sent: the sandbox (which logs every request) sees nothing, and
@@ -145,7 +145,7 @@ describe("an output that is one of partner's own files", () => {
   });
 });
 
-describe("partner api never sends partner's own files (issue 30 item 4)", () => {
+describe("partner api never sends partner's own files", () => {
   it.each([
     ['-F x=@config.json', () => ['api', '/v1/employees', '-X', 'POST', '-F', `x=@${config}`]],
     ['--input config.json', () => ['api', '/v1/employees', '--input', config]],

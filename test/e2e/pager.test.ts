@@ -1,4 +1,4 @@
-// #32 item 1: output longer than the terminal goes through a pager, as gh's
+// output longer than the terminal goes through a pager, as gh's
 // does: PARTNER_PAGER, else the config's "pager", else PAGER, else less -FRX; an empty value means none;
 // --no-pager turns it off; never when piped; quitting early is exit 0 and
 // Ctrl-C is 130; help pages too. On a real pseudo-terminal (util-linux

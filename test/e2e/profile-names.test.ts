@@ -1,4 +1,4 @@
-// Profile names compared NFC (issue #25): "Zoé" typed precomposed (NFC) is the
+// Profile names compared NFC: "Zoé" typed precomposed (NFC) is the
 // profile saved decomposed (NFD, as a macOS shell or a script may pass it),
 // for --profile, PARTNER_PROFILE, auth login, auth switch and auth logout;
 // a config file written before keeps working, and no second profile appears.

@@ -1,4 +1,4 @@
-// Issue 25: `profile get` on a terminal 80 columns wide wraps long values by
+// `profile get` on a terminal 80 columns wide wraps long values by
 // display width (was an 89-cell line of Japanese): East Asian text between
 // characters, continuation lines under the value. Served by a loopback API
 // (port 0); widths measured independently (test/helpers/wcwidth.ts).

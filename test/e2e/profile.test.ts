@@ -66,7 +66,7 @@ describe('profile get', () => {
     expect(r.code).toBe(0);
     for (const s of SECTIONS) expect(r.stdout).toMatch(new RegExp(`^${s}$`, 'm'));
     expect(r.stdout).toContain(e.employeeCode);
-    // Issue 12: human labels instead of raw camelCase keys.
+    // human labels instead of raw camelCase keys.
     expect(r.stdout).toMatch(/^ {2}Reports to:$/m);
     expect(r.stdout).toMatch(/^ {4}First name +\S/m);
     expect(r.stdout).toMatch(/^ {2}Nationalities:$/m);
@@ -120,7 +120,7 @@ describe('profile get', () => {
     const r = await runMain(['profile', 'get', 'ACME-99999', 'personal', '-o', 'json'], { env });
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
-    // -o json: the error is one JSON line on stderr (issue 12).
+    // -o json: the error is one JSON line on stderr.
     expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'EMPLOYEE_NOT_FOUND', employee: 'ACME-99999', exitCode: 5 });
     expect(JSON.parse(r.stderr).error.message).toContain('No employee with code "ACME-99999"');
     const mixed = await runMain(['profile', 'get', employees[0].employeeCode, 'NOPE-1', 'personal', '-o', 'json'], { env });
@@ -132,7 +132,7 @@ describe('profile get', () => {
   it("another company's employee is not found (404, exit 5)", async () => {
     const other = await runMain(['employees', 'list', '--page-size', '1', '-o', 'json'], { env: { ...env, PARTNER_TOKEN: sandbox.tokens.companyB } });
     const b = JSON.parse(other.stdout).data[0];
-    // -o table: the text block (piped, the error would be JSON: issue 12).
+    // -o table: the text block (piped, the error would be JSON: ).
     const byId = await runMain(['profile', 'get', b.id, '-o', 'table'], { env });
     expect(byId.code).toBe(5);
     expect(byId.stderr).toContain(`No employee with id "${b.id}"`);
@@ -146,7 +146,7 @@ describe('profile get', () => {
     for (const args of [['ACME-00001', 'bnk'], ['ACME-00001', 'personal', 'salary'], ['personal'], [], ['--from-file', join(dir.path, 'missing.txt')], ['ACME-00001', '--concurrency', '0'], ['ACME-00001', '-o', 'csv', '--jq', '.']]) {
       const r = await runMain(['profile', 'get', ...args], { env });
       expect(r.code, args.join(' ')).toBe(2);
-      // Piped: the error is one JSON object when the data would be JSON (issue 12), else the text block.
+      // Piped: the error is one JSON object when the data would be JSON, else the text block.
       expect(r.stderr).toMatch(/^Error: |^\{"error":\{"code":"\w+"/m);
     }
     const r = await runMain(['profile', 'get', 'ACME-00001', 'bnk'], { env });
@@ -172,7 +172,7 @@ describe('profile get with a failing section', () => {
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(['id', 'personal', 'contact', 'address', 'bank', 'education', 'employment']);
-    // -o json: one JSON line per failed section, naming employee and section (issue 12).
+    // -o json: one JSON line per failed section, naming employee and section.
     expect(JSON.parse(r.stderr).error).toMatchObject({ employee: e.employeeCode, section: 'compensation', status: 503 });
     const table = await runMain(['profile', 'get', e.employeeCode, '-o', 'table'], { env: fenv });
     expect(table.code).toBe(1);

@@ -1,4 +1,4 @@
-// Issue 20.6: loopback never goes through a proxy. With HTTP_PROXY and
+// loopback never goes through a proxy. With HTTP_PROXY and
 // HTTPS_PROXY set (and NO_PROXY saying nothing of loopback), a base URL on
 // 127.0.0.1 and the embedded --sandbox are reached directly: the "proxy", a
 // loopback server that records every connection, receives nothing (no

@@ -203,7 +203,7 @@ describe('README', () => {
       const emitLine = commands.find((c) => c.line.startsWith('partner sandbox emit EMPLOYEE_CREATED --to '))!.line.replace('http://127.0.0.1:4242/', url);
       const r = await shell(emitLine, work);
       expect(r.code).toBe(0);
-      // Piped, the delivery report is JSON (issue 11: one output path); on a terminal it is the line `… -> URL: HTTP 200`.
+      // Piped, the delivery report is JSON; on a terminal it is the line `… -> URL: HTTP 200`.
       expect(JSON.parse(r.stdout)).toMatchObject({ eventType: 'EMPLOYEE_CREATED', status: 200 });
       await waitFor(() => /forwarded 200/.test(out));
       expect(out).toMatch(/ 200 {2}EMPLOYEE_CREATED {2}\S+ {2}ONBOARDING {2}-> forwarded 200/);

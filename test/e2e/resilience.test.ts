@@ -40,7 +40,7 @@ describe('server faults', () => {
   it('exits 1 with a clear message, in bounded time, when the server stays down', async () => {
     sandbox.setFaults({ failRate: 1, retryAfterSeconds: 0 });
     const started = Date.now();
-    // -o table: the text error block (piped data commands report errors as JSON, issue 12)
+    // -o table: the text error block (piped data commands report errors as JSON, )
     const r = await runMain(['employees', 'list', '--all', '-o', 'table'], { env, timeoutMs: 30_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/upstream dependency error|Service|unavailable/i);

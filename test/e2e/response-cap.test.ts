@@ -1,4 +1,4 @@
-// Issue 20.7: each API answer is capped while it is read. A server that
+// each API answer is capped while it is read. A server that
 // streams hundreds of megabytes for one page gets RESPONSE_TOO_LARGE (naming
 // the path and the limit, exit 1) once 16 MiB have arrived; the CLI closes the
 // connection instead of reading on, and never holds the whole answer.

@@ -1,4 +1,4 @@
-// Issue 21.9: no runtime warning reaches the user. `profile get` of several
+// no runtime warning reaches the user. `profile get` of several
 // employees runs dozens of requests at once on one Ctrl-C signal; each used
 // to add its own abort listener to it, and Node printed
 // "(node:…) MaxListenersExceededWarning … 11 abort listeners added to [AbortSignal]".

@@ -125,7 +125,7 @@ describe('a sweep of commands with --debug never shows the token', () => {
   });
 
   it('errors: 401 (a bogus token), 403, 422, 500 — messages never carry the token', async () => {
-    // -o table: the text error blocks (piped data commands report errors as JSON, issue 12)
+    // -o table: the text error blocks (piped data commands report errors as JSON, )
     const e401 = await run(['employees', 'list', '-o', 'table'], { extraEnv: { PARTNER_TOKEN: BOGUS } });
     expect(e401.code, e401.stderr).toBe(3);
     expect(e401.stderr).toMatch(/HTTP 401/);
@@ -146,7 +146,7 @@ describe('a sweep of commands with --debug never shows the token', () => {
     const extraEnv = { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, NO_PROXY: '' };
     for (const args of [['doctor', '-o', 'table'], ['doctor', '-o', 'json']]) {
       const r = await run(args, { extraEnv });
-      // The sandbox is on loopback, reached directly whatever the proxy (issue 20.6): doctor names the proxy, masked.
+      // The sandbox is on loopback, reached directly whatever the proxy: doctor names the proxy, masked.
       expect(r.stdout).toContain('***:***@127.0.0.1:9');
       expect(r.stdout + r.stderr).not.toContain('Pr0xyPa55w0rd');
     }

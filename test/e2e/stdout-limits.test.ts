@@ -1,4 +1,4 @@
-// Issue 20.1: an export to stdout never exits 0 with the file cut. stdout on a
+// an export to stdout never exits 0 with the file cut. stdout on a
 // file that cannot take the whole output (the file-size limit of `ulimit -f`,
 // a full device) makes the command fail with one line naming the cause, for
 // every command and for the launcher's own answers (--help, --version); a

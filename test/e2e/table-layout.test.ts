@@ -1,4 +1,4 @@
-// Issue 12 item 1, end to end through a pseudo-terminal (util-linux script)
+// , end to end through a pseudo-terminal (util-linux script)
 // at 80 and 120 columns, and piped: tables that fit, like gh's.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,7 +69,7 @@ describe.skipIf(!existsSync('/usr/bin/script'))('tables on a terminal', () => {
     for (const r of wide.split('\n').filter((l) => /^ACME-\d{5} /.test(l))) expect(r).toMatch(new RegExp(`  ${UUID.source}$`));
   });
 
-  // #32 item 3, changed on purpose: at 80 and 120 columns DETAILS had no room for its tokens
+  // Changed on purpose: at 80 and 120 columns DETAILS had no room for its tokens
   // (`^\+[1-9][0-9` / `]{6,20}$`, `DOMESTIC_` / `PARTNERSHIP`): one field per block instead.
   const entity = ['gp', 'schema', '--entity', 'Acme Deutschland GmbH'];
   const pipedOutline = async () => {

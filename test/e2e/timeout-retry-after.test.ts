@@ -1,4 +1,4 @@
-// Issue 20.10: --timeout bounds every wait, rate-limit retries included. A
+// --timeout bounds every wait, rate-limit retries included. A
 // 429 whose Retry-After asks for more than --timeout fails at once, saying
 // when the server asked to come back (before: four 60 s waits, 241 s).
 import { createServer, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// #32 item 4 on a real terminal at 80 columns: times read locally (HH:MM:SS
+// On a real terminal at 80 columns: times read locally (HH:MM:SS
 // on a listener line), and numbers in human text are
 // grouped one way ("Page 1 of 3,346 · 3,346 employees"), while JSON keeps
 // the plain numbers.

@@ -1,4 +1,4 @@
-// Issue 20.2: a token that a server echoes is never printed, in any form.
+// a token that a server echoes is never printed, in any form.
 // A loopback server answers every request with an error that echoes the
 // bearer token it received: in X-Correlation-Id / X-Request-Id (as is and
 // upper-cased), as JSON \u escapes in the message, inside a 422's
@@ -92,7 +92,7 @@ describe('a server that echoes the token', () => {
     });
   }
 
-  it('an echo cut into pieces of 4 between separators (sbx_-SECR-ET_t-…): no 8 letters of it, separators skipped (issue 30 item 4)', async () => {
+  it('an echo cut into pieces of 4 between separators (sbx_-SECR-ET_t-…): no 8 letters of it, separators skipped', async () => {
     const pieces = (t: string) => t.match(/.{1,4}/g)!.join('-');
     echo = (t) => ({ status: 401, headers: { 'x-correlation-id': pieces(t) }, body: JSON.stringify({ message: `token ${pieces(t)} is not valid`, path: pieces(t.toUpperCase()) }) });
     const env = isolatedEnv(dir.path, { PARTNER_BASE_URL: base, PARTNER_TOKEN: TOKEN });

@@ -1,4 +1,4 @@
-// A token holding a line break or another control character (issue 30.4) is
+// A token holding a line break or another control character is
 // refused as such, naming where it came from, at login and from PARTNER_TOKEN,
 // with nothing sent. Before: the HTTP client refused the header and the CLI said
 // "Could not reach … check your network/proxy".

@@ -31,7 +31,7 @@ describe('trackers', () => {
     const last = sandbox.requests.at(-1)!;
     expect(last.query).toMatchObject({ employeeCode: one.employeeCode, employeeId: one.id });
     const table = await runMain(['trackers', 'onboarding', '-o', 'table'], { env });
-    expect(table.stdout).toMatch(/^CODE +STAGE +ID\n/); // issue 12: no box borders
+    expect(table.stdout).toMatch(/^CODE +STAGE +ID\n/); // no box borders
     expect(table.stdout).toContain(`${items.length} employee`);
   });
 

@@ -1,4 +1,4 @@
-// `webhook listen` on an address anyone can reach (issue 31, item 1): a
+// `webhook listen` on an address anyone can reach: a
 // sender has seconds, not minutes, for its headers and its body (408); the
 // bytes of bodies held at once are capped (503 with Retry-After, connection
 // closed); connections are capped under the open-files limit, idle and slow

@@ -1,4 +1,4 @@
-// Issue 21 item 6, against a running `partner sandbox start` whose keys are
+// , against a running `partner sandbox start` whose keys are
 // rotated through its admin endpoint (`sandbox emit --rotate-key`): the
 // refetch cool-down protects a long-running receiver from floods of made-up
 // kids, but never makes a genuine event INVALID — a one-shot `webhook verify`
@@ -72,7 +72,7 @@ describe('the key-set refetch cool-down never makes a genuine webhook INVALID', 
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/HTTP 503\n$/);
     // The whole message of the receiver, up to its last word (before: cut at "…30 s ago, so").
-    // An error, not a "warning:" that exits 1 (#32 item 8).
+    // An error, not a "warning:" that exits 1.
     expect(refused.stderr).not.toMatch(/warning:/i);
     expect(refused.stderr).toMatch(/^Error: The receiver refused the event \(HTTP 503 UNKNOWN_KID\): no key with kid "sbx-es512-\d+-[0-9a-f]+" in the key set from \S+; the key set was refetched less than 30 s ago, so it is checked again in \d+ s \(a rotated key may not be known yet\)\n/m);
     l.child.kill('SIGINT');

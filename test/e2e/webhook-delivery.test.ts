@@ -1,4 +1,4 @@
-// `webhook listen` as something you can leave running (issue 13): hostile
+// `webhook listen` as something you can leave running: hostile
 // bodies do not silence it, nothing is acknowledged that was not kept
 // (target down, failing, slow), copies are not forwarded twice, a key-set
 // outage is 503, and with --spool a kill -9 mid-load loses nothing and
@@ -248,7 +248,7 @@ describe('webhook listen --spool', () => {
     // At the kill, at most --forward-concurrency (4) forwards were in flight. If the target took one but the
     // receiver died before recording that, it is sent again after the restart — with the same
     // x-partner-event-id, so the target drops the copy. Nothing else is ever sent twice.
-    // (Changed on purpose with issue 24 item 6: was "at most one", when delivery was sequential.)
+    // (Changed on purpose with was "at most one", when delivery was sequential.)
     const dupes = [...counts].filter(([, n]) => n > 1);
     expect(dupes.length).toBeLessThanOrEqual(4);
     // That copy is flagged: its "start" record was the last one at the kill.

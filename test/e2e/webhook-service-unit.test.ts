@@ -1,4 +1,4 @@
-// The systemd unit of docs/guides/webhooks.md (issue 31, item 5) is checked
+// The systemd unit of docs/guides/webhooks.md is checked
 // by systemd-analyze verify where that tool exists (skipped visibly where it
 // does not): the unit is taken from the guide itself, so the two never drift.
 import { describe, expect, it } from 'vitest';

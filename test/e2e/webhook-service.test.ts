@@ -1,4 +1,4 @@
-// `webhook listen` as a service left running (issue 31, items 2-5): /healthz
+// `webhook listen` as a service left running: /healthz
 // for load balancers, /metrics, dead letters (--max-attempts, the target's
 // `webhook-delivery: abort`, `replay --failed`), SIGTERM as a clean stop.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -148,7 +148,7 @@ describe('partner webhook verify (built CLI, offline key set)', () => {
   });
 });
 
-describe('the embedded sandbox keeps its signing keys across commands (issue 21 item 10)', () => {
+describe('the embedded sandbox keeps its signing keys across commands', () => {
   it('partner --sandbox sandbox emit --print, then partner --sandbox webhook verify (and a pipe of the two): VALID; the keys file is 0600', async () => {
     const own = tempDir();
     try {

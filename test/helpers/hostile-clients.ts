@@ -1,4 +1,4 @@
-// Hostile senders for the receiver's bounds tests (issue 31): connections
+// Hostile senders for the receiver's bounds tests: connections
 // that say nothing, bodies that stall, all on loopback, each one tracked so
 // the test closes every socket it opened.
 import { connect, type Socket } from 'node:net';

@@ -1,4 +1,4 @@
-// The checker of issue 45 item 5: does text shown on a terminal W columns wide
+// The checker of does text shown on a terminal W columns wide
 // break only where the text as written had a space? Written apart from the
 // wrapper it checks (src/text/wrap.ts): its own idea of a unit, its own width
 // measure (wcwidth.ts), and the terminal's own wrap of a line longer than W

@@ -1,4 +1,4 @@
-// Issue 29 item 5: nothing a server, a values file, a spreadsheet or an MCP
+// nothing a server, a values file, a spreadsheet or an MCP
 // client names can change partner's own objects. Every place that builds
 // objects from such keys is fed `__proto__`, `constructor` and `prototype`
 // (as JSON.parse makes them: own keys), and Object.prototype must be exactly

@@ -10,7 +10,7 @@ describe('checkApiPath', () => {
     expect(checkApiPath('/v1/employees/ACME%2D1/personal', base).path).toBe('/v1/employees/ACME%2D1/personal');
   });
 
-  it('takes a path without its leading slash, as gh api does (#32 item 7)', () => {
+  it('takes a path without its leading slash, as gh api does', () => {
     expect(checkApiPath('v1/employees?page=2', base)).toEqual(checkApiPath('/v1/employees?page=2', base));
     // Still under the configured API: a host-looking first segment is only a path there.
     expect(checkApiPath('evil.example/v1', base).path).toBe('/evil.example/v1');

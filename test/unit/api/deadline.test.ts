@@ -96,7 +96,7 @@ describe('Deadline', () => {
   });
 });
 
-describe('Deadline: one listener per stop signal (issue 21.9)', () => {
+describe('Deadline: one listener per stop signal', () => {
   it('fifty requests in flight on one signal add one listener to it, removed when the last is disposed', () => {
     const stop = new AbortController();
     const other = new AbortController();

@@ -1,4 +1,4 @@
-// The page walk with numbers JSON.parse would change (issue 29 item 4): ids a
+// The page walk with numbers JSON.parse would change: ids a
 // double cannot tell apart are two ids, and counts spelt 100.0 are counts.
 import { describe, expect, it } from 'vitest';
 import { walkPages, type Page } from '../../../src/api/pages.js';

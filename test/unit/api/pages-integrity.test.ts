@@ -3,7 +3,7 @@ import { walkPages, type Page } from '../../../src/api/pages.js';
 import { judgeWalk, newFindings, settleWalk, type WalkFindings } from '../../../src/api/walk-audit.js';
 import { server, uuid, walk, type Item } from '../../helpers/page-server.js';
 
-describe('walk integrity: the table of issue 14 (1,000 items, 10 pages)', () => {
+describe('walk integrity: the table of (1,000 items, 10 pages)', () => {
   it('a consistent server: every row once, verdict ok', async () => {
     const s = server(1000, 100);
     const { ids, findings, verdict } = await walk(s.fetchPage);
@@ -231,7 +231,7 @@ describe('walk integrity: a company that changes under the walk', () => {
     expect(settleWalk({ ...f, fatal: 'Asked for page 2, the server answered page 1 (twice)' }, { rows: 100, allowDrift: true }).error?.code).toBe('EXPORT_INCONSISTENT');
   });
 
-  it('as many appeared as disappeared: the total is said to have stayed, and the rows beyond it are the ones gone (issue 45)', () => {
+  it('as many appeared as disappeared: the total is said to have stayed, and the rows beyond it are the ones gone', () => {
     const f: WalkFindings = { ...newFindings(), pageSize: 10, firstTotal: 45, lastTotal: 45, emitted: 46, complete: true, changedTotal: { page: 3, total: 46 } };
     expect((judgeWalk(f) as { message: string }).message).toBe(
       'The company changed during the export: its total stayed at 45 employees (1 appeared, 1 disappeared); 46 rows written. Re-run to get a consistent snapshot.',

@@ -1,4 +1,4 @@
-// The page walker against the red team's servers of issue 14 (200 employees,
+// The page walker against the red team's servers of (200 employees,
 // 20 a page, so 10 pages): totals missing, wrong or far too big, ids that are
 // not strings, page numbers off by one. The end-to-end versions are in
 // test/e2e/export-misbehaving.test.ts; these pin the logic case by case.

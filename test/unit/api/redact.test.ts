@@ -1,4 +1,4 @@
-// Token redaction that catches echoes (issue 13, item 7).
+// Token redaction that catches echoes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,7 +24,7 @@ describe('redactSecret', () => {
     expect(redactSecret('nothing secret here at all', TOKEN)).toBe('nothing secret here at all');
   });
 
-  it('catches an echo cut into pieces by separators (issue 30 item 4)', () => {
+  it('catches an echo cut into pieces by separators', () => {
     const token = 'sbx_SECRET_token_1234567890abcdef';
     const pieces = (t: string, n: number, sep: string) => t.match(new RegExp(`.{1,${n}}`, 'g'))!.join(sep);
     for (const sep of ['-', ' ', '.', ':', '/', '|', ', ', '-_-']) {
@@ -96,7 +96,7 @@ describe('HttpClient error bodies echoing part of the token', () => {
   });
 });
 
-describe('secretForms: exactly the forms an echo can take (issue 20.2)', () => {
+describe('secretForms: exactly the forms an echo can take', () => {
   it('as is, upper and lower case, percent-encoded (upper and lower hex), base64 and base64url of the whole 3-byte groups from each alignment', () => {
     // 0x6a-0x6f and 0x7a/0x5f: hex letters, so the two hex cases differ.
     expect(secretForms('jklmnoz_').sort()).toEqual(

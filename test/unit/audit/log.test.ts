@@ -1,4 +1,4 @@
-// The audit log's writer (issue 30 item 5): records, modes, links, rotation, concurrent appends.
+// The audit log's writer: records, modes, links, rotation, concurrent appends.
 import { appendFileSync, writeSync, chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';

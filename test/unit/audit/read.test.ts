@@ -1,4 +1,4 @@
-// The audit log's reader (issue 30 item 5): lines checked, records folded, rotated files, --since.
+// The audit log's reader: lines checked, records folded, rotated files, --since.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

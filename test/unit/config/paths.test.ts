@@ -1,4 +1,4 @@
-// Issue 30 item 3: partner's files are always under a real home, never the current directory.
+// partner's files are always under a real home, never the current directory.
 import { isAbsolute, join } from 'node:path';
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// #32 item 5: help, man pages and completions without seams. `man partner`
+// help, man pages and completions without seams. `man partner`
 // has an overview page, each flag's default is stated once, the topic lists
 // keep their columns, completions carry no internal notes, `help help` works.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 15 item 4, the dead end left: a required object whose fields are all
+// , the dead end left: a required object whose fields are all
 // optional, left empty. It stays `{}` (so validation is satisfied and "Fix
 // these answers" is never needed), while an optional object left empty is not
 // sent. The same for a required section of optional fields, a required list

@@ -36,7 +36,7 @@ describe('displayValue', () => {
   });
 });
 
-describe('several lines of international text on one line (issue 25)', () => {
+describe('several lines of international text on one line', () => {
   const notes = () => field('profile.notes');
   it('is cut by grapheme cluster, never inside an emoji sequence, a flag or a letter and its marks', () => {
     const thumb = '👍🏽'; // 4 UTF-16 units, one grapheme, two cells

@@ -1,4 +1,4 @@
-// The draft store (issue 29 item 3): one file per draft, several per entity,
+// The draft store: one file per draft, several per entity,
 // ids from file names (the earlier one-per-entity layout included), reads that
 // never follow a symlink or take a file that is not a draft, 0600 files in a
 // 0700 directory, and the name a list shows.

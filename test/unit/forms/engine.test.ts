@@ -141,7 +141,7 @@ describe('validation', () => {
     const issues = validateDoc(form, { person: { name: 'A', born: '2020-02-30', home: { zip: '1' } }, job: { hours: 41, skills: [] } });
     expect(issues.map((i) => i.path).sort()).toEqual(['person.born', 'person.home.country', 'person.name', 'job.hours', 'job.skills'].sort());
     const byPath = Object.fromEntries(issues.map((i) => [i.path, i.text]));
-    // The right form, a day February 2020 lacks: named as such, not as a format error (#32 item 8).
+    // The right form, a day February 2020 lacks: named as such, not as a format error.
     expect(byPath['person.born']).toBe('Born on has no day 30: February 2020 has 29 days');
     expect(byPath['person.name']).toBe('Full name must have at least 2 characters');
     expect(byPath['job.hours']).toBe('Hours must be at most 40');

@@ -1,4 +1,4 @@
-// Issue 15 items 4 and 5 at the engine and prompt level: optional objects
+// optional objects
 // containing booleans can be left empty, optional answers are not sent,
 // decimals and grouped numbers, going back, removing an entry, the filtered
 // change list and labels by titles.
@@ -123,7 +123,7 @@ describe('numbers: exact decimals and grouping separators', () => {
 
   it('the wizard and --set share one converter: grouped numbers, yes/no booleans, refusals with the same words', async () => {
     const doc: Record<string, unknown> = {};
-    // `1,000` alone reads two ways (issue 21 item 7): grouped with spaces it reads one way.
+    // `1,000` alone reads two ways: grouped with spaces it reads one way.
     const issues = applySets(form, doc, ['pay.salary=24,00,000', 'pay.hours=1 000', 'contact.remoteWork=no', 'contact.emergency.isPrimary=YES', 'pay.hours=4.5', 'pay.hours=1,000'].map(parseSetFlag));
     expect(issues.map((i) => i.text)).toEqual(['Hours must be a whole number', 'Hours is ambiguous: "1,000" could be 1 or 1000. Type 1000 for 1000, or 1 for 1 (digits only; a dot marks decimals)']);
     expect(doc).toEqual({ pay: { salary: 2400000, hours: 1000 }, contact: { remoteWork: false, emergency: { isPrimary: true } } });

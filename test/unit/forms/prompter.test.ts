@@ -117,7 +117,7 @@ describe('inquirerPrompter', () => {
     expect(err()).toContain('Job title: Analyst');
   });
 
-  it('a default of printable text with joiners goes onto the line exactly: Tab, then typing, edits the real value (issue 25)', async () => {
+  it('a default of printable text with joiners goes onto the line exactly: Tab, then typing, edits the real value', async () => {
     const { p, type, err } = setup();
     const real = 'علی\u200cرضا 👩🏽\u200d💻';
     const answer = p.input({ message: 'First name', default: real });
@@ -144,7 +144,7 @@ describe('inquirerPrompter', () => {
   });
 });
 
-describe('Backspace by grapheme cluster (issue 25)', () => {
+describe('Backspace by grapheme cluster', () => {
   const BACKSPACE = '\x7f';
   it('one press deletes an emoji ZWJ sequence, a flag, or a letter with its combining mark', async () => {
     for (const [typed, left] of [
@@ -185,7 +185,7 @@ describe('Backspace by grapheme cluster (issue 25)', () => {
   });
 });
 
-describe('filterChoices (issue 25)', () => {
+describe('filterChoices', () => {
   const choices = [
     { name: 'Personal › First name: Jos\u00e9', value: 1 },
     { name: 'Personal › Last name: \ufffd\ufffd', value: 2, match: 'Personal › Last name: علی\u200cرضا' },

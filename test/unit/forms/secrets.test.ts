@@ -111,7 +111,7 @@ describe('numeric secrets', () => {
   });
 });
 
-describe('maskSecrets: the one masking of a form\'s values for a view (issue 29 item 7)', () => {
+describe('maskSecrets: the one masking of a form\'s values for a view', () => {
   const doc = { id: { nationalId: 'N-1', ssn: 'S-2', pin: 1234, word: '', name: 'Ada', plain: 'p', kids: [{ kidId: 'K-3', kidName: 'Byron' }] } };
 
   it('every secret field with a value is ********, group items too; the rest and the original are unchanged', () => {

@@ -1,4 +1,4 @@
-// International text as the wizard, --set and CSV cells read it (issue 25):
+// International text as the wizard, --set and CSV cells read it:
 // digits of any script, NFC/NFD alike, names sorted for people, and which
 // text may go back onto an editable line exactly as it is.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 32 item 6: what a values file (--from-file, MCP values) may hold
+// what a values file (--from-file, MCP values) may hold
 // besides plain values: choices by title, and placeholders of a skeleton
 // (`gp template --values`) left unfilled.
 import { describe, expect, it } from 'vitest';

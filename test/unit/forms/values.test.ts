@@ -83,7 +83,7 @@ describe('toValue', () => {
     expect(parseNumberText('1,000e3')).toBeUndefined();
   });
 
-  it('a separator that can be read two ways is refused, naming both readings and what to type (issue 21 item 7)', () => {
+  it('a separator that can be read two ways is refused, naming both readings and what to type', () => {
     for (const [text, decimal, thousands] of [['85.000', 85, 85000], ['85,000', 85, 85000], ['1.234', 1.234, 1234], ['-12,500', -12.5, -12500], ['999.999', 999.999, 999999]] as const) {
       expect(parseNumberText(text), text).toBeUndefined();
       const c = conv('n', text);
@@ -135,7 +135,7 @@ describe('toValue', () => {
     expect(conv('rows', '[{"a":"x"}]')).toEqual({ ok: true, value: [{ a: 'x' }] });
     expect(conv('day', '2025-01-31')).toEqual({ ok: true, value: '2025-01-31' });
     expect(conv('day', '31.01.2025')).toEqual({ ok: false, message: 'must be a date (YYYY-MM-DD)' });
-    // The right form, a date the calendar lacks: named for its month or day, not its form (#32 item 8).
+    // The right form, a date the calendar lacks: named for its month or day, not its form.
     expect(conv('day', '1990-13-01')).toEqual({ ok: false, message: 'has no month 13 (months run from 01 to 12)' });
     expect(conv('day', '2023-02-29')).toEqual({ ok: false, message: 'has no day 29: February 2023 has 28 days' });
     expect(conv('day', '2024-02-29')).toEqual({ ok: true, value: '2024-02-29' });
@@ -145,7 +145,7 @@ describe('toValue', () => {
   });
 });
 
-describe('international text (issue 25)', () => {
+describe('international text', () => {
   const nfdForm = loadSchema({
     type: 'object',
     properties: {

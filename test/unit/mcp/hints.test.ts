@@ -1,4 +1,4 @@
-// Issue 32 item 9: a tool error's hint names tools and arguments, not CLI flags.
+// a tool error's hint names tools and arguments, not CLI flags.
 import { describe, expect, it } from 'vitest';
 import { CliError, InvalidValuesError, UsageError } from '../../../src/errors.js';
 import { EmployeeNotFoundError } from '../../../src/api/resolve-employee.js';

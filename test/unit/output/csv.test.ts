@@ -12,7 +12,7 @@ describe('csvRecord', () => {
   });
 
   it('neutralises formula-like strings unless raw', () => {
-    // A lone CR is a control character, shown as ␍ in a file (#32 item 8); with raw, a leading CR is neutralised as before.
+    // A lone CR is a control character, shown as ␍ in a file; with raw, a leading CR is neutralised as before.
     expect(csvRecord(['=HYPERLINK("x")', '+1', '-2', '@sum', '\tx', '\rx', 'ok'])).toBe(`"'=HYPERLINK(""x"")",'+1,'-2,'@sum,'\tx,\u240dx,ok\r\n`);
     expect(csvRecord(['=1+1'], true)).toBe('=1+1\r\n');
     expect(csvRecord(['=1+1'], { raw: true })).toBe('=1+1\r\n');
@@ -51,7 +51,7 @@ describe('csvRecord', () => {
     // An escape sequence hiding a formula: sanitised first, then neutralised.
     expect(csvRecord(['\u001b[0m=1+1'], { terminal: true })).toBe("'=1+1\n");
     expect(csvRecord(['\u001b[0m=1+1'], { terminal: true, raw: true })).toBe('=1+1\n');
-    // Files and pipes keep the text, its escape characters made visible (#32 item 8); --csv-raw keeps them as they are.
+    // Files and pipes keep the text, its escape characters made visible; --csv-raw keeps them as they are.
     expect(csvRecord([hostile])).toBe('Senior \u241b[31mRED\u241b[0m Engineer\r\n');
     expect(csvRecord([hostile], { terminal: false, raw: true })).toBe(`${hostile}\r\n`);
   });

@@ -1,4 +1,4 @@
-// Issue 29 item 4 in the output layer: a LosslessNumber (a number of an answer
+// a LosslessNumber (a number of an answer
 // JavaScript would print otherwise) is a scalar for every writer and walk,
 // printed as the server's text.
 import { describe, expect, it } from 'vitest';

@@ -146,7 +146,7 @@ describe('Progress of rows (bulk onboarding)', () => {
     expect(p.render()).toHaveLength(first.length);
   });
 
-  it('keeps its width from frame to frame while the figures grow (#32 item 4)', () => {
+  it('keeps its width from frame to frame while the figures grow', () => {
     const t = clock();
     const err = fakeStderr();
     const p = new Progress({ stream: err.stream, columns: 80, now: t.now, label: 'Onboarding', units: { pages: 'rows', items: 'created' }, etaBy: 'pages' });

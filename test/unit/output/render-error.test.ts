@@ -91,7 +91,7 @@ describe('renderError, every kind', () => {
     expect(renderError(new Error('boom'), c, true)).toMatch(/^Error: unexpected failure: boom\nError: boom\n\s+at /);
     const withCause = new NetworkError('Could not reach', undefined, 'NETWORK', new Error('ECONNREFUSED'));
     expect(renderError(withCause, c, false)).toBe('Error: Could not reach\n');
-    // Issue 12: --debug prints no stack trace for an ordinary network failure; other causes keep theirs.
+    // --debug prints no stack trace for an ordinary network failure; other causes keep theirs.
     expect(renderError(withCause, c, true)).toBe('Error: Could not reach\n');
     const failedCause = new CliError('Could not finish', { code: 'X', exitCode: 1, cause: new Error('EIO') });
     expect(renderError(failedCause, c, true)).toMatch(/^Error: Could not finish\nError: EIO\n\s+at /);

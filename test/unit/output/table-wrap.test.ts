@@ -1,4 +1,4 @@
-// Issues 22 and 25: tables and key/value blocks of international text, checked
+// tables and key/value blocks of international text, checked
 // against an independent measure of what a terminal draws (test/helpers/wcwidth.ts,
 // not cells.ts): every line within the width, every column starting at the same
 // cell on every line, key and short cells whole, cuts and breaks between graphemes.

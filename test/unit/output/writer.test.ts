@@ -19,7 +19,7 @@ async function render(format: 'table' | 'json' | 'ndjson' | 'csv', extra: Partia
 }
 
 describe('writeList', () => {
-  it('an empty table says "No results.", or the command\'s own words in its place, once (issue 45)', async () => {
+  it('an empty table says "No results.", or the command\'s own words in its place, once', async () => {
     const empty = async (s: ListSpec, format: 'table' | 'json' = 'table') => {
       const io = testIO({ tty: true });
       await writeList(io, io.stdout, [], s, { format });
@@ -50,7 +50,7 @@ describe('writeList', () => {
   });
   it('prints a table with one line per row and dashes for empty values', async () => {
     const { out } = await render('table', { fields: ['name', 'boss.name'] }, spec, true);
-    // Issue 12: no box borders, columns separated by spaces.
+    // no box borders, columns separated by spaces.
     expect(out).toMatch(/^name +boss\.name\n/);
     expect(out).not.toMatch(/[│┌─]/);
     expect(out).toContain('Bo, "B" ↵ Jr');

@@ -95,7 +95,7 @@ describe('rotation', () => {
   });
 });
 
-describe('keys kept across processes (the embedded sandbox, issue 21 item 10)', () => {
+describe('keys kept across processes (the embedded sandbox, )', () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-// #32 item 2: every command partner suggests can be copied. Each one stands on
+// every command partner suggests can be copied. Each one stands on
 // a line of its own (suggestion()), which wrapMessage never wraps, at 40, 80
 // and 200 columns; a `quoted command` in prose is never broken inside. Then
 // the walk: every command suggested in the sources (suggestion()'s commands,

@@ -57,7 +57,7 @@ describe('wrapMessage with wide and combining text', () => {
   });
 });
 
-describe('units never broken (issue 45 item 5)', () => {
+describe('units never broken', () => {
   it('a backticked command with the punctuation stuck to it moves whole to the next line', () => {
     const out = wrapMessage('Next: follow the onboarding with (`partner employees list --employee-code ACME-00046`).', 80);
     expect(out).toBe('Next: follow the onboarding with\n  (`partner employees list --employee-code ACME-00046`).');

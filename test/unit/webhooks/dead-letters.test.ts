@@ -1,4 +1,4 @@
-// Dead letters of the spool (issue 31, item 4): --max-attempts parks an
+// Dead letters of the spool: --max-attempts parks an
 // event and frees its subject; the target's `webhook-delivery: abort` parks
 // at once; the parked state is a journal record that survives a reopen and
 // compaction; replay --failed picks exactly the parked ones, and its

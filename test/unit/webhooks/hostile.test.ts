@@ -1,5 +1,4 @@
-// Hostile inputs and the layers of defence one at a time (issue 13, items 1
-// and 6, and the mutants that used to survive): each test reaches exactly
+// Hostile inputs and the layers of defence one at a time: each test reaches exactly
 // one check, so removing it changes a verdict here.
 import { describe, expect, it } from 'vitest';
 import { KeySetError, KeyStore, type FetchedJwks } from '../../../src/webhooks/jwks.js';

@@ -1,4 +1,4 @@
-// A key cache that trusts only itself (issue 13, item 5): an edited,
+// A key cache that trusts only itself: an edited,
 // widened or foreign-owned cache is ignored and fetched over; an edit cannot
 // plant a key or extend the one-hour limit.
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -87,7 +87,7 @@ describe('the key-set disk cache trusts only what it wrote', () => {
     expect(s.warnings).toEqual([]);
     await s.store().current();
     expect(s.state.fetches).toBe(2);
-    // Said as a warning (issue 30 item 3): someone else could have written it.
+    // Said as a warning: someone else could have written it.
     expect(s.warnings).toEqual([`Ignoring the webhook key-set cache ${s.file()}: it is writable by everyone (mode 0666); fetching the key set instead.`]);
     // The refetch replaced it with a private file.
     expect(statSync(s.file()).mode & 0o777).toBe(0o600);

@@ -151,7 +151,7 @@ describe('KeyStore: disk cache and refetching', () => {
     expect(s.fetches).toBe(3);
   });
 
-  it('a new run does not inherit the cool-down from the disk cache (issue 21: a genuine event is never INVALID because of it)', async () => {
+  it('a new run does not inherit the cool-down from the disk cache', async () => {
     const dir = tmp();
     const k1 = ecKey('k1');
     const s = server([k1.jwk]);

@@ -18,7 +18,7 @@ const cells = (spec: typeof VERDICT_LIST, record: unknown) => spec.columns.map((
 describe('webhook listen: the event line and record', () => {
   it('a kept event: time, status, type, subject, status, what became of it', () => {
     const e: ReceivedEvent = { time: '2026-11-22T10:00:01.000Z', httpStatus: 200, verdict: verdict({}), filtered: false, forward: { url: 'http://app/', status: 202 } };
-    // The time in 8 columns, local (#32 item 4); the record keeps ISO 8601 UTC.
+    // The time in 8 columns, local; the record keeps ISO 8601 UTC.
     const tz = process.env.TZ;
     process.env.TZ = 'Asia/Kolkata';
     try {

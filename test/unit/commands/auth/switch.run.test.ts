@@ -12,7 +12,7 @@ describe('auth switch (in-process)', () => {
     expect(config().activeProfile).toBe('staging');
   });
 
-  it('an unknown profile: a usage error (exit 2, #32 item 8) naming the known ones; nothing changes', async () => {
+  it('an unknown profile: a usage error (exit 2) naming the known ones; nothing changes', async () => {
     const before = config().activeProfile;
     await expect(runInProcess(switchProfile, ['nope'], {}, { dir: configDir(), env: noEnvProfile })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/No profile "nope".*known: default, staging/) });
     expect(config().activeProfile).toBe(before);

@@ -1,4 +1,4 @@
-// `partner drafts list` and `partner drafts discard` (issue 29 item 3): every
+// `partner drafts list` and `partner drafts discard`: every
 // draft of both commands, filtered by entity or employee, newest first, never
 // the answers themselves; discarding by id or --all, and nothing deleted when
 // an id is unknown or --all is not confirmed.

@@ -28,7 +28,7 @@ describe('dynamic-details submit with a scripted prompter', () => {
   });
 });
 
-describe('dynamic-details submit and an existing draft (issue 21 item 8, the shared flow)', () => {
+describe('dynamic-details submit and an existing draft', () => {
   it('offers the draft; "No" then Ctrl-C at the first question keeps it as it was and says so', async () => {
     const first = scripted([
       [/^Fill in Section B/, true],
@@ -51,7 +51,7 @@ describe('dynamic-details submit and an existing draft (issue 21 item 8, the sha
     await expect(submitRun(parserFor(submit)([ID], {}), b.ctx, declined)).rejects.toBeInstanceOf(InterruptedError);
     await b.ctx.cleanup();
     expect(declined.notes.join('\n')).toMatch(/Starting a new draft\. The draft saved (just now|\d+ min ago), \d\d:\d\d is kept/);
-    // #32 item 2: the command to see them stands on its own line.
+    // the command to see them stands on its own line.
     expect(declined.notes.join('\n')).toContain('is kept; see them with:\n  partner drafts list');
     expect(b.io.err()).toMatch(/Nothing new was answered: the draft saved (just now|\d+ min ago), \d\d:\d\d is kept/);
     expect(b.io.err()).not.toContain('Your answers are saved');

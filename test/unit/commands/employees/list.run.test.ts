@@ -55,7 +55,7 @@ describe('employees list (in-process, stubbed HTTP)', () => {
     expect(doc.pagination).toMatchObject({ currentPage: 2, totalItems: 2 });
   });
 
-  it('--all --limit: the pagination is that of the page the limit was reached on, as without --limit (issue 45: it was null)', async () => {
+  it('--all --limit: the pagination is that of the page the limit was reached on, as without --limit', async () => {
     const first = page([employee(1), employee(2)], 1, 3, 6);
     const r = await runInProcess(list, [], { all: true, limit: '1', pageSize: '2', concurrency: '1', progress: false }, {
       stub: (api) => api.get('/v1/employees?page=1&pageSize=2').reply(200, first),

@@ -96,7 +96,7 @@ describe('gp create with a scripted prompter', () => {
 });
 
 
-describe('the legal-entity picker (issue 25)', () => {
+describe('the legal-entity picker', () => {
   it('offers the entities in collation order (lower case and accented names with their letter), not by code point', async () => {
     const entities = ['Zeta GmbH', 'acme Ltd', '\u00c9mile SA', 'beta AG', 'Delta Co', 'acme Ltd'];
     answerWith([{ status: 200, body: { data: entities.map((entity, i) => ({ id: `id-${i}`, entity })), pagination: { page: 1, pageSize: 100, total: entities.length } } }]);

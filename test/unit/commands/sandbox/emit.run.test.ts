@@ -32,7 +32,7 @@ describe('sandbox emit --to', () => {
     expect(seen!.headers['user-agent']).toMatch(/^partner-cli\/\S+ sandbox-emit$/);
   });
 
-  // The error a refusal throws (an error, not a warning that exits 1: #32 item 8).
+  // The error a refusal throws (an error, not a warning that exits 1).
   async function refused(reply: [number, string]) {
     const err = (await runInProcess(emit, ['EMPLOYEE_CREATED'], { to: TO, output: 'table' }, {
       stub: (api) => {
@@ -51,7 +51,7 @@ describe('sandbox emit --to', () => {
     expect(r.err).toMatchObject({ code: 'DELIVERY_REFUSED', exitCode: 1 });
     expect(r.err.message).toMatch(/^The receiver refused the event \(HTTP 401\): \{"error":"BAD_SIGNATURE/);
     expect(r.err.message).not.toContain('\u001b');
-    // Whole (issue 21: a refusal was cut at 200 bytes, mid-sentence), but bounded.
+    // Whole, but bounded.
     expect(r.err.message.endsWith('x'.repeat(500))).toBe(true);
     const flood = await refused([503, 'y'.repeat(100_000)]);
     expect(flood.err.message).toContain('y'.repeat(4096));
