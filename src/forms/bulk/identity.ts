@@ -72,10 +72,40 @@ export function changedFields(recorded: string, current: string): string[] {
   return out.sort();
 }
 
+/** The columns in name order, once: a sheet whose columns were moved holds the same rows. */
+function nameOrder(columns: readonly string[]): number[] {
+  return columns.map((_, i) => i).sort((a, b) => (columns[a] < columns[b] ? -1 : 1));
+}
+
+/** The key of a row by its work e-mail (lower case, not blank) or, without one, by the digest of its values. */
+function keyOf(email: string, hash: () => string): string {
+  return email ? `mail:${digest(email)}` : `values:${hash()}`;
+}
+
+/** The row's work e-mail as a key holds it: trimmed, NFC, lower case ('' without one). */
+function emailOf(cells: readonly string[], emailColumn: number | undefined): string {
+  return emailColumn === undefined ? '' : cellValue(cells[emailColumn]).toLowerCase();
+}
+
+/** `column, value` pairs of the row's non-blank cells, in name order (the text its values digest is of). */
+function valuesOf(columns: readonly string[], order: readonly number[], cells: readonly string[]): string[] {
+  const values: string[] = [];
+  for (const i of order) {
+    const text = cellValue(cells[i]);
+    if (text !== '') values.push(columns[i], text);
+  }
+  return values;
+}
+
+/** The key of each row alone (RowIdentity.key): a check with no journal needs nothing else (nor, with a work e-mail, a digest of the values). */
+export function rowKeys(columns: readonly string[], emailColumn: number | undefined): (cells: readonly string[]) => string {
+  const order = nameOrder(columns);
+  return (cells) => keyOf(emailOf(cells, emailColumn), () => digest(JSON.stringify(valuesOf(columns, order, cells))));
+}
+
 /** The identity of each row of a sheet with these columns; `emailColumn`: the index of the work e-mail column, if any. */
 export function identities(columns: readonly string[], emailColumn: number | undefined): (cells: readonly string[]) => RowIdentity {
-  // The columns in name order, once: a sheet whose columns were moved holds the same rows.
-  const order = columns.map((_, i) => i).sort((a, b) => (columns[a] < columns[b] ? -1 : 1));
+  const order = nameOrder(columns);
   return (cells) => {
     const values: string[] = [];
     const rest: string[] = [];
@@ -86,8 +116,7 @@ export function identities(columns: readonly string[], emailColumn: number | und
       if (i !== emailColumn) rest.push(columns[i], text);
     }
     const hash = digest(JSON.stringify(values));
-    const email = emailColumn === undefined ? '' : cellValue(cells[emailColumn]).toLowerCase();
-    const id = { key: email ? `mail:${digest(email)}` : `values:${hash}`, hash, rest: digest(JSON.stringify(rest)) } as RowIdentity;
+    const id = { key: keyOf(emailOf(cells, emailColumn), () => hash), hash, rest: digest(JSON.stringify(rest)) } as RowIdentity;
     // Worked out when first needed (a record to write, a row to compare): a digest per cell is not free.
     let fields: string | undefined;
     Object.defineProperty(id, 'fields', {
@@ -168,10 +197,16 @@ export class SheetMatch {
     this.sentFields = sentFields;
   }
 
+  /** The earlier row of the sheet with this key, if any (the row is then a duplicate); else this row is the first with it. */
+  firstWith(row: number, key: string): number | undefined {
+    const first = this.rows.get(key);
+    if (first === undefined) this.rows.set(key, row);
+    return first;
+  }
+
   see(row: number, id: RowIdentity, cells: readonly string[]): Seen {
-    const first = this.rows.get(id.key);
+    const first = this.firstWith(row, id.key);
     if (first !== undefined) return { duplicateOf: first };
-    this.rows.set(id.key, row);
     const journal = this.journal;
     if (!journal) return {};
     const prior = priorOf(journal, id, cells);

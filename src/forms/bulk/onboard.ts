@@ -31,7 +31,7 @@ import { sanitizeTerminal } from '../../text/sanitize.js';
 import { buildBodies, workEmailField, workEmailOf } from '../bodies.js';
 import type { FormSchema } from '../schema.js';
 import { Journal, JournalWriteError, type JournalEntry, type RowState } from './journal.js';
-import { identities, priorOf, rowsChanged, SheetMatch, type RowIdentity } from './identity.js';
+import { identities, priorOf, rowKeys, rowsChanged, SheetMatch, type RowIdentity } from './identity.js';
 import { sheetRows, type CsvRow, type CsvSheet } from './read.js';
 import { defaultResultsPath, ResultsFile, type Outcome, type Result } from './results.js';
 import { BULK_DEFAULT_CONCURRENCY } from './limits.js';
@@ -118,6 +118,8 @@ async function checkRows(ctx: FormContext, form: FormSchema, sheet: CsvSheet, jo
   const c: Check = { total: 0, todo: 0, listed: [], problems: 0, invalid: new Map(), orphans: new Map(), identify: identities(sheet.columns, email) };
   // Without a work e-mail a row is known by its values: an edited sent row is found by its place and content.
   const match = new SheetMatch(journal, email === undefined);
+  // No journal (a dry run): a row is only checked against the rows above it, by its key alone.
+  const keyOf = journal ? undefined : rowKeys(sheet.columns, email);
   const invalid = (issues: RowIssue[]) => {
     c.problems += issues.length;
     for (const i of issues) if (c.listed.length < MAX_LISTED) c.listed.push(i);
@@ -131,7 +133,7 @@ async function checkRows(ctx: FormContext, form: FormSchema, sheet: CsvSheet, jo
       invalid(r.issues);
       continue;
     }
-    const seen = match.see(row.row, c.identify(row.cells), row.cells);
+    const seen = keyOf ? { duplicateOf: match.firstWith(row.row, keyOf(row.cells)) } : match.see(row.row, c.identify(row.cells), row.cells);
     if (seen.duplicateOf !== undefined) {
       // One employee, two rows: sending both would create it twice (or the second would be refused).
       const column = email === undefined ? 'every column' : sheet.columns[email];
