@@ -46,7 +46,7 @@ function record(row) {
 function cliEnv(extra = {}) {
   const env = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PARTNER_') && !/_proxy$/i.test(k) && k !== 'CI') env[k] = v;
-  return { ...env, PARTNER_CONFIG_DIR: join(TMP, 'config'), PARTNER_CACHE_DIR: join(TMP, 'cache'), NO_COLOR: '1', ...extra };
+  return { ...env, PARTNER_CONFIG_DIR: join(TMP, 'config'), PARTNER_CACHE_DIR: join(TMP, 'cache'), PARTNER_STATE_DIR: join(TMP, 'state'), HOME: join(TMP, 'home'), NO_COLOR: '1', ...extra };
 }
 
 /** `partner sandbox start` in its own process; resolves with its URL and company A token once it listens. */
