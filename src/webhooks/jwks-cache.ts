@@ -3,7 +3,7 @@
 // directory) and carries our HMAC over its content and fetch time, so
 // neither a planted key nor an extended one-hour limit is accepted.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { underLock } from '../config/locked-file.js';
 import { ensurePrivateDir, writePrivateFile } from '../config/secure-files.js';
@@ -48,8 +48,7 @@ export function readKeyCache(path: string, url: string, cacheKey: () => Buffer |
   if (!key) return undefined;
   let file: CacheFile;
   try {
-    if (statSync(path).size > 2 * MAX_JWKS_BYTES) return undefined;
-    file = JSON.parse(readFileSync(path, 'utf8')) as CacheFile;
+    file = JSON.parse(readCacheText(path)) as CacheFile;
   } catch {
     return undefined;
   }
@@ -79,6 +78,22 @@ export function readKeyCache(path: string, url: string, cacheKey: () => Buffer |
 const CACHE_LOCK_WAIT_MS = 2000;
 
 /** Writes the cache file (0600, atomically) with its HMAC; a failure is only logged (the set is still used). */
+/**
+ * The cache's text, from a regular file only: opened without following a link
+ * and without blocking (a FIFO put at its path would hang every verification),
+ * then checked through the descriptor read. Throws for anything else.
+ */
+function readCacheText(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > 2 * MAX_JWKS_BYTES) throw new Error('not a key-set cache');
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function writeKeyCache(path: string, key: Buffer, file: Omit<CacheFile, 'mac'>, debug: (m: string) => void): void {
   const signed: CacheFile = { ...file, mac: cacheMac(key, file) };
   try {

@@ -2,7 +2,8 @@
 // widened or foreign-owned cache is ignored and fetched over; an edit cannot
 // plant a key or extend the one-hour limit.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyStore, type FetchedJwks } from '../../../src/webhooks/jwks.js';
@@ -77,6 +78,20 @@ describe('the key-set disk cache trusts only what it wrote', () => {
     const rsaOnly = new KeyStore({ source: { kind: 'url', url: URL_, fetch: async () => ({ body: { keys: [{ kty: 'RSA', n: 'x', e: 'AQAB', kid: 'r' }] } }) }, cacheDir: dir, cacheKey: () => Buffer.alloc(32) });
     await rsaOnly.current();
     expect(() => readdirSync(join(dir, 'jwks'))).toThrow();
+  });
+
+  it.runIf(posix)('a FIFO or a directory at the path of the cache file is passed over, never read: the set is fetched again at once', async () => {
+    const s = setup();
+    await s.store().current();
+    const file = s.file();
+    for (const plant of [() => execFileSync('mkfifo', ['-m', '600', file]), () => mkdirSync(file, { mode: 0o700 })]) {
+      rmSync(file, { recursive: true, force: true });
+      plant();
+      const before = s.state.fetches;
+      // A FIFO read like a file would block here for ever (and the test time out).
+      expect((await verifyWebhook(genuine(), s.store())).valid).toBe(true);
+      expect(s.state.fetches).toBe(before + 1);
+    }
   });
 
   it.runIf(posix)('a group/world-writable cache file or directory is ignored and fetched over', async () => {
