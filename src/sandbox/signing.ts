@@ -106,17 +106,19 @@ async function deserialise(text: string): Promise<{ counter: number; keys: KeyEn
   return { counter: f.counter, keys };
 }
 
-/** The file's text, or undefined when there is none; never through a symbolic link; bounded. */
+/** The file's text, or undefined when there is none; never through a symbolic link, never a FIFO's wait; bounded. */
 function readKeysFile(path: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error('not a regular file');
+    const size = st.size;
     if (size > MAX_KEYS_FILE_BYTES) throw new Error(`larger than ${MAX_KEYS_FILE_BYTES} bytes`);
     return readFully(fd, size).toString('utf8');
   } finally {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,5 +162,17 @@ describe('keys kept across processes (the embedded sandbox, )', () => {
     const fresh = await createSigner({ keysFile, warn: (m) => told.push(m) });
     expect(told).toEqual([expect.stringMatching(/cannot be read \(.+\); making new ones$/)]);
     expect((await createSigner({ keysFile })).kid).toBe(fresh.kid);
+  });
+
+  it('a FIFO at the keys file is never waited on: this run signs with throwaway keys, and says so', async () => {
+    const cache = scratch();
+    mkdirSync(cache, { mode: 0o700 });
+    const keysFile = join(cache, 'k.json');
+    execFileSync('mkfifo', ['-m', '600', keysFile]);
+    const told: string[] = [];
+    // Opened as a file, a FIFO blocks until a writer comes: the test would time out here.
+    const s = await createSigner({ keysFile, warn: (m) => told.push(m) });
+    expect(s.kid).toBeTruthy();
+    expect(told).toEqual([`cannot keep the sandbox's signing keys in ${keysFile} (not a regular file); this run signs with throwaway keys`]);
   });
 });
