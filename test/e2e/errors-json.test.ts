@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/main-in-process.js';
+import { closedPort } from '../helpers/loopback-server.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -100,9 +101,10 @@ describe('errors as JSON on stderr', () => {
   });
 
   it('--debug shows no stack trace for an ordinary network failure', async () => {
-    const r = await runMain(['--debug', '--base-url', 'http://127.0.0.1:1', 'employees', 'list', '-o', 'table'], { env });
+    const refused = await closedPort();
+    const r = await runMain(['--debug', '--base-url', `http://127.0.0.1:${refused}`, 'employees', 'list', '-o', 'table'], { env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Error: Could not reach GET http:\/\/127\.0\.0\.1:1\/v1\/employees: ECONNREFUSED/);
+    expect(r.stderr).toMatch(new RegExp(`Error: Could not reach GET http://127\\.0\\.0\\.1:${refused}/v1/employees: ECONNREFUSED`));
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 

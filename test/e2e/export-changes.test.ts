@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
+import { isolatedEnv, runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let dir: { path: string; cleanup: () => void };
 let s: Sandbox;

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { expectCode, runCli, sandboxEnv, spawnCli, type CliResult } from '../helpers/cli.js';
 import { csvText, person, SWE, workEmail as email } from '../helpers/bulk-sheet.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 
 let sandbox: Sandbox;
@@ -71,14 +72,8 @@ async function employeesByEmail(): Promise<Map<string, string[]>> {
   return out;
 }
 
-async function waitForJournal(journal: string, enough: (text: string) => boolean, run: { stderr: () => string }): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const text = existsSync(journal) ? readFileSync(journal, 'utf8') : '';
-    if (enough(text)) return;
-    if (Date.now() > deadline) throw new Error(`the run did not get far enough:\n${run.stderr()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+function waitForJournal(journal: string, enough: (text: string) => boolean, run: { stderr: () => string }): Promise<void> {
+  return waitFor(() => enough(existsSync(journal) ? readFileSync(journal, 'utf8') : ''), { what: () => `the run to get far enough:\n${run.stderr()}`, intervalMs: 10 });
 }
 
 const doneCount = (text: string) => (text.match(/"state":"done"/g) ?? []).length;

@@ -4,13 +4,13 @@
 // submit, and --body-file (shown, confirmed or --yes, sent as written). A
 // small server with a form in no known format: gp schema still shows it,
 // gp create says what was expected, --body-file still onboards.
-import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { FIELD_LIST_FORM } from '../../src/sandbox/field-list-form.js';
 import { type CliResult, expectCode, runCli, sandboxEnv } from '../helpers/cli.js';
+import { useLoopbackServer } from '../helpers/loopback-server.js';
 
 const SWE = 'Acme Sverige AB';
 
@@ -130,33 +130,21 @@ describe('a field-definition-list form from the sandbox', () => {
 });
 
 describe('a form in no known format', () => {
-  let server: Server;
-  let base: string;
-  const seen: { method: string; url: string; body: unknown }[] = [];
   const doc = { formVersion: 3, questions: [{ id: 'q1', text: 'First name' }], meta: { locale: 'sv' } };
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (c) => (text += c));
-      req.on('end', () => {
-        seen.push({ method: req.method!, url: req.url!, body: text ? JSON.parse(text) : undefined });
-        res.setHeader('content-type', 'application/json');
-        if (req.method === 'GET' && req.url!.startsWith('/v1/employees/dynamic-details/schema')) return res.end(JSON.stringify(doc));
-        if (req.method === 'POST') {
-          res.statusCode = 201;
-          return res.end(JSON.stringify({ id: '11111111-2222-4333-8444-555555555555', employeeCode: 'X-1', status: 'ONBOARDING' }));
-        }
-        res.statusCode = 500;
-        res.end('{}');
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const server = useLoopbackServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.method === 'GET' && req.url!.startsWith('/v1/employees/dynamic-details/schema')) return res.end(JSON.stringify(doc));
+    if (req.method === 'POST') {
+      res.statusCode = 201;
+      return res.end(JSON.stringify({ id: '11111111-2222-4333-8444-555555555555', employeeCode: 'X-1', status: 'ONBOARDING' }));
+    }
+    res.statusCode = 500;
+    res.end('{}');
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  const seen = () => server.requests.map((r) => ({ method: r.method, url: r.url, body: r.body ? JSON.parse(r.body) : undefined }));
 
   it('gp schema shows it (verbatim JSON; a table of what is there and what is not understood); gp create explains; --body-file still works', async () => {
-    const e = { ...env, PARTNER_BASE_URL: base, PARTNER_TOKEN: 'tok' };
+    const e = { ...env, PARTNER_BASE_URL: server.url, PARTNER_TOKEN: 'tok' };
     const json = await runCli(['gp', 'schema', '--entity', 'X', '-o', 'json'], { env: e });
     expectCode(json, 0);
     expect(JSON.parse(json.stdout)).toEqual(doc);
@@ -171,10 +159,10 @@ describe('a form in no known format', () => {
     expectCode(create, 1);
     expect(create.stderr).toContain('it is an object with "formVersion", "questions", "meta"');
     expect(create.stderr).toContain('partner gp create --entity NAME --body-file post.json');
-    expect(seen.filter((s) => s.method === 'POST')).toEqual([]);
+    expect(seen().filter((s) => s.method === 'POST')).toEqual([]);
 
     const body = await runCli(['gp', 'create', '--entity', 'X', '--body-file', write('b.json', { q1: 'Astrid' }), '--yes', '-o', 'json'], { env: e });
     expectCode(body, 0);
-    expect(seen.filter((s) => s.method === 'POST').map((s) => s.body)).toEqual([{ entity: 'X', q1: 'Astrid' }]);
+    expect(seen().filter((s) => s.method === 'POST').map((s) => s.body)).toEqual([{ entity: 'X', q1: 'Astrid' }]);
   });
 });

@@ -4,49 +4,36 @@
 // left empty (no dead end: sent as {}), a multi-line textarea (exact body,
 // one line on the review, kept in the draft), and Esc after --resume going
 // back past the resume point (the secret asked again, never stored).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useLoopbackServer } from '../helpers/loopback-server.js';
 import { CTRL_C, DOWN, ENTER, hasScript, ptySessions } from '../helpers/pty.js';
 
 const ESC = '\x1b';
 const ENTITY = 'Edge Cases Ltd';
 const FORM = readFileSync(join(import.meta.dirname, '../fixtures/forms/required-empty-2020.json'), 'utf8');
 
-let server: Server;
-let url: string;
 const posts: unknown[] = [];
 
-const sessions = ptySessions(() => url, 'edge-test-token');
+const server = useLoopbackServer((req, res, body) => {
+  const path = (req.url ?? '').split('?')[0];
+  res.setHeader('content-type', 'application/json');
+  if (req.method === 'GET' && path === '/v1/employees/dynamic-details/schema') return void res.end(FORM);
+  if (req.method === 'POST' && path === '/v1/employees/gp-employments') {
+    posts.push(JSON.parse(body));
+    res.statusCode = 201;
+    return void res.end(JSON.stringify({ id: `emp-${posts.length}`, employeeCode: `EDGE-${posts.length}`, status: 'ONBOARDING' }));
+  }
+  res.statusCode = 404;
+  res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'no such route' }));
+});
+
+const sessions = ptySessions(() => server.url, 'edge-test-token');
 const session = () => sessions.session();
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      res.setHeader('content-type', 'application/json');
-      if (req.method === 'GET' && path === '/v1/employees/dynamic-details/schema') return void res.end(FORM);
-      if (req.method === 'POST' && path === '/v1/employees/gp-employments') {
-        posts.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        res.statusCode = 201;
-        return void res.end(JSON.stringify({ id: `emp-${posts.length}`, employeeCode: `EDGE-${posts.length}`, status: 'ONBOARDING' }));
-      }
-      res.statusCode = 404;
-      res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'no such route' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  sessions.close();
-  await new Promise((resolve) => server.close(resolve));
-});
+// Registered after the server's own (hooks after tests run last-registered first): the sessions end before the server closes.
+afterAll(() => sessions.close());
 
 describe.skipIf(!hasScript)('wizard edges through a pseudo-terminal', () => {
   it('a required object of optional fields left empty is sent as {} (Submit offered at once); a textarea keeps its lines', async () => {

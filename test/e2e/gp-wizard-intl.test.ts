@@ -6,11 +6,10 @@
 // --resume, is sent as typed plus the edit; digits typed with an IME are
 // sent as numbers and ASCII dates; a choice typed in NFD on --set is sent in
 // the form's own spelling; one Backspace deletes a whole emoji sequence.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useLoopbackServer } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/cli.js';
 import { BACKSPACE, CTRL_C, DOWN, ENTER, hasScript, ptySessions } from '../helpers/pty.js';
 
@@ -66,46 +65,38 @@ interface Seen {
   body: Buffer;
 }
 
-let server: Server;
-let url: string;
-const seen: Seen[] = [];
+/** Requests answered so far, over the whole file (the employees' ids and codes count on). */
+let answered = 0;
 
-const sessions = ptySessions(() => url, 'intl-test-token');
+const server = useLoopbackServer((req, res) => {
+  answered += 1;
+  const path = (req.url ?? '').split('?')[0];
+  res.setHeader('content-type', 'application/json');
+  if (req.method === 'GET' && path === '/v1/employees/dynamic-details/schema') return void res.end(JSON.stringify(FORM));
+  if (req.method === 'POST' && path === '/v1/employees/gp-employments') {
+    res.statusCode = 201;
+    return void res.end(JSON.stringify({ id: `00000000-0000-4000-8000-${String(answered).padStart(12, '0')}`, employeeCode: `INTL-${answered}`, status: 'ONBOARDING' }));
+  }
+  if (req.method === 'PATCH' && /^\/v1\/employees\/[0-9a-f-]{36}\/dynamic-details$/.test(path)) {
+    res.statusCode = 204;
+    return void res.end();
+  }
+  res.statusCode = 404;
+  res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'no such route' }));
+});
+
+/** The requests of the test so far, each body as the exact bytes received. */
+const seen = (): Seen[] => server.requests.map((r) => ({ method: r.method, path: r.url.split('?')[0]!, body: r.bytes }));
+
+const sessions = ptySessions(() => server.url, 'intl-test-token');
 const session = () => sessions.session();
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      seen.push({ method: req.method ?? '', path, body: Buffer.concat(chunks) });
-      res.setHeader('content-type', 'application/json');
-      if (req.method === 'GET' && path === '/v1/employees/dynamic-details/schema') return void res.end(JSON.stringify(FORM));
-      if (req.method === 'POST' && path === '/v1/employees/gp-employments') {
-        res.statusCode = 201;
-        return void res.end(JSON.stringify({ id: `00000000-0000-4000-8000-${String(seen.length).padStart(12, '0')}`, employeeCode: `INTL-${seen.length}`, status: 'ONBOARDING' }));
-      }
-      if (req.method === 'PATCH' && /^\/v1\/employees\/[0-9a-f-]{36}\/dynamic-details$/.test(path)) {
-        res.statusCode = 204;
-        return void res.end();
-      }
-      res.statusCode = 404;
-      res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'no such route' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  sessions.close();
-  await new Promise((resolve) => server.close(resolve));
-});
+// Registered after the server's own (hooks after tests run last-registered first): the sessions end before the server closes.
+afterAll(() => sessions.close());
 
 /** The bodies of the POST and the PATCH sent since `from`, as the exact bytes received. */
 function sent(from: number): { post: Buffer; patch: Buffer } {
-  const after = seen.slice(from);
+  const after = seen().slice(from);
   const post = after.filter((r) => r.method === 'POST');
   const patch = after.filter((r) => r.method === 'PATCH');
   expect(post).toHaveLength(1);
@@ -123,7 +114,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!hasScript)('international text, edited again in the wizard, is sent exactly', () => {
   it('Esc back and "Change an answer": Tab takes the real answer onto the line; the change list finds an answer typed exactly; IME digits are numbers', async () => {
-    const from = seen.length;
+    const from = seen().length;
     const p = session().start(['gp', 'create', '--entity', ENTITY]);
     await p.expect(/\? First name/);
     await p.type(NAME);
@@ -183,7 +174,7 @@ describe.skipIf(!hasScript)('international text, edited again in the wizard, is 
     const [file] = readdirSync(s.drafts);
     expect(JSON.parse(readFileSync(join(s.drafts, file), 'utf8')).answers).toEqual({ personal: { firstName: NAME, lastName: LAST } });
 
-    const from = seen.length;
+    const from = seen().length;
     const r = s.start(['gp', 'create', '--entity', ENTITY, '--resume']);
     await r.answer(/\? Date of birth/, ESC); // back to the last name
     await r.answer(/\? Last name/, ESC); // and the first
@@ -210,7 +201,7 @@ describe.skipIf(!hasScript)('international text, edited again in the wizard, is 
 
   it('--set: a choice typed in NFD and digits of other scripts are sent in the form\'s spelling and as numbers', async () => {
     const s = session();
-    const from = seen.length;
+    const from = seen().length;
     const r = await runCli(
       ['gp', 'create', '--entity', ENTITY, '--set', `personal.firstName=${NAME}`, '--set', `personal.lastName=${LAST}`, '--set', 'personal.dateOfBirth=۱۹۸۸-۰۸-۰۸', '--set', 'personal.city=Zu\u0308rich', '--set', 'compensation.baseSalary=٧٥٠٠٠', '--set', `legal.nominee=${NOMINEE}`, '-o', 'json'],
       { env: s.env },

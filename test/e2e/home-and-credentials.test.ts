@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, type CliResult, expectCode, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
+import { closedPort } from '../helpers/loopback-server.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 
 const NOBODY = 65534;
@@ -79,7 +80,7 @@ describe.skipIf(!nobodyCanRun)('HOME= (set but empty): nothing is read from or d
     try {
       const planter = ecKey('evil');
       // Nothing answers there: the key set can only come from the cache.
-      const url = 'http://127.0.0.1:9/v1/partner/.well-known/jwks.json';
+      const url = `http://127.0.0.1:${await closedPort()}/v1/partner/.well-known/jwks.json`;
       const key = randomBytes(32);
       plant(cwd.path, '.config/partner/cache.key', `${key.toString('hex')}\n`, 0o600);
       const body = { version: 1 as const, url, uat: Date.now(), maxAgeMs: 3_600_000, jwks: { keys: [planter.jwk] } };

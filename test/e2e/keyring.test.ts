@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { expectCode, isolatedEnv, runCli, tempDir } from '../helpers/cli.js';
 import { INSTALL_HINT, missingSecretServiceTools, startSecretService, type SecretService } from '../helpers/secret-service.js';
+import { closeServer } from '../helpers/loopback-server.js';
 
 let sandbox: Sandbox;
 let dir: ReturnType<typeof tempDir>;
@@ -234,6 +235,7 @@ describe('without a keyring', { timeout: 120_000 }, () => {
     const sockets = new Set<Socket>();
     let address = '';
     beforeAll(async () => {
+      // A raw server on a Unix socket (a bus address is a path, not a port): not the HTTP fixture, closed as it closes.
       const sock = join(fresh(), 'bus');
       server = createServer((s) => {
         sockets.add(s);
@@ -244,7 +246,7 @@ describe('without a keyring', { timeout: 120_000 }, () => {
     });
     afterAll(async () => {
       for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     });
 
     it('login gives up within the time limit, says so, exit 1, nothing saved; PARTNER_TOKEN needs no keyring', async () => {

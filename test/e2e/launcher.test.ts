@@ -10,7 +10,8 @@ import module from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, sandboxEnv, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
+import { ROOT, runCli, sandboxEnv, spawnCli, tempDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { runMain } from '../helpers/main-in-process.js';
 
 const execFileAsync = promisify(execFile);

@@ -9,13 +9,12 @@
 // command, code, id or URL is never cut unless it is wider than the row it
 // starts (test/helpers/word-breaks.ts). Against the sandbox over real HTTP;
 // receivers on OS-chosen loopback ports.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { closedPort, useLoopbackServer } from '../helpers/loopback-server.js';
 import { CTRL_C, ENTER, hasScript, Pty } from '../helpers/pty.js';
 import { screenOf } from '../helpers/screen.js';
 import { brokenWords, plain, terminalRows } from '../helpers/word-breaks.js';
@@ -27,8 +26,13 @@ const VALUES = join(ROOT, 'test/fixtures/forms/deu-values.json');
 const INVALID = join(ROOT, 'test/fixtures/forms/deu-invalid.json');
 
 let sandbox: Sandbox;
-let receiver: Server;
-let receiverUrl: string;
+// A receiver for `sandbox emit`: 200, or a refusal with a message when the path says so.
+const receiver = useLoopbackServer((req, res) => {
+  if (req.url === '/refuse') res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'REJECTED', message: 'The signature was made with a key this receiver does not know; it is checked again after the next key rotation.' }));
+  else res.writeHead(200).end('ok');
+});
+/** A loopback port nothing listens on (refused at once). */
+let refused: number;
 let dir: { path: string; cleanup: () => void };
 const ptys: Pty[] = [];
 
@@ -55,16 +59,7 @@ async function shown(args: string[], columns: number, e: NodeJS.ProcessEnv = env
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   dir = tempDir();
-  // A receiver for `sandbox emit`: 200, or a refusal with a message when the path says so.
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.url === '/refuse') res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'REJECTED', message: 'The signature was made with a key this receiver does not know; it is checked again after the next key rotation.' }));
-      else res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  refused = await closedPort();
   // Ada exists before the conflict case runs (its every run is then the same 409).
   const ada = await runCli(['gp', 'create', '--entity', DEU, '--from-file', VALUES, '-o', 'json'], { env: env() });
   expect(ada.code, ada.stderr).toBe(0);
@@ -73,8 +68,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of ptys) p.kill();
-  receiver.closeAllConnections();
-  await new Promise<void>((r) => receiver.close(() => r()));
   await sandbox.close();
   dir.cleanup();
 });
@@ -98,17 +91,17 @@ const CASES: { name: string; args: () => string[]; env?: () => Record<string, st
   { name: 'employees list --status BOGUS', args: () => ['employees', 'list', '--status', 'BOGUS'], expect: /Error/ },
   { name: 'a refused token (401)', args: () => ['employees', 'list'], env: () => ({ PARTNER_TOKEN: 'wrong-token-1234567890' }), expect: /token was refused/ },
   { name: 'no token at all', args: () => ['employees', 'list'], env: () => ({ PARTNER_TOKEN: undefined }), expect: /Error/ },
-  { name: 'a server that is not there (network)', args: () => ['employees', 'list'], env: () => ({ PARTNER_BASE_URL: 'http://127.0.0.1:9' }), expect: /Error/ },
+  { name: 'a server that is not there (network)', args: () => ['employees', 'list'], env: () => ({ PARTNER_BASE_URL: `http://127.0.0.1:${refused}` }), expect: /Error/ },
   { name: 'profile get with no employee', args: () => ['profile', 'get'], expect: /Error/ },
   { name: 'drafts discard of an unknown draft', args: () => ['drafts', 'discard', '0badc0de'], expect: /No draft 0badc0de/ },
   { name: 'drafts discard of something not a draft id', args: () => ['drafts', 'discard', 'nosuchdraft'], expect: /must be a draft id/ },
   { name: 'an unknown command', args: () => ['employes', 'list'], expect: /Error/ },
   { name: 'webhook replay of a spool that is not there', args: () => ['webhook', 'replay', '--spool', join(dir.path, 'no-such-spool-directory')], expect: /./ },
   { name: 'webhook verify of a file that is not there', args: () => ['webhook', 'verify', '--file', join(dir.path, 'no-such-file.jws')], expect: /Error/ },
-  { name: 'sandbox emit of an unknown event type', args: () => ['sandbox', 'emit', 'EMPLOYEE_PROMOTED', '--to', receiverUrl], expect: /Error/ },
-  { name: "sandbox emit's report", args: () => ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', `${receiverUrl}/a/receiver/path/for/webhooks`], expect: /EMPLOYEE_CREATED signed with kid \S+ -> \S+: HTTP 200/ },
-  { name: "sandbox emit's refusal", args: () => ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', `${receiverUrl}/refuse`], expect: /refused the event/ },
-  { name: 'sandbox emit to a receiver that is not running', args: () => ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', 'http://127.0.0.1:9/webhooks'], expect: /Is the receiver running/ },
+  { name: 'sandbox emit of an unknown event type', args: () => ['sandbox', 'emit', 'EMPLOYEE_PROMOTED', '--to', receiver.url], expect: /Error/ },
+  { name: "sandbox emit's report", args: () => ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', `${receiver.url}/a/receiver/path/for/webhooks`], expect: /EMPLOYEE_CREATED signed with kid \S+ -> \S+: HTTP 200/ },
+  { name: "sandbox emit's refusal", args: () => ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', `${receiver.url}/refuse`], expect: /refused the event/ },
+  { name: 'sandbox emit to a receiver that is not running', args: () => ['sandbox', 'emit', 'EMPLOYEE_CREATED', '--to', `http://127.0.0.1:${refused}/webhooks`], expect: /Is the receiver running/ },
 ];
 
 let emails = 0;

@@ -3,7 +3,8 @@
 // declared service, so SIGTERM is an interruption too).
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
+import { isolatedEnv, spawnCli, tempDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let dir: ReturnType<typeof tempDir>;
 let env: NodeJS.ProcessEnv;

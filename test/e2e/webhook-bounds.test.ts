@@ -7,7 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { destroyAll, openMany, peakRss, postHead, rawClient, statusOf, type RawClient } from '../helpers/hostile-clients.js';
-import { listen as listenOn, receiverFixture, until } from '../helpers/listen.js';
+import { listen as listenOn, receiverFixture } from '../helpers/listen.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -79,7 +80,7 @@ describe('webhook listen: bodies held at once (--max-body-memory)', () => {
     const l = await listen(['--max-body-memory', '4', '--metrics']);
     // Each declares 1 MiB and sends all but the last byte.
     await openMany(l.url, 20, () => Buffer.concat([Buffer.from(postHead(l.url, MiB)), Buffer.alloc(MiB - 1, 0x41)]), clients);
-    await until(() => clients.filter((c) => statusOf(c) === 503).length >= 16, '503 for the senders past the budget', 10_000);
+    await waitFor(() => clients.filter((c) => statusOf(c) === 503).length >= 16, { what: '503 for the senders past the budget', timeoutMs: 10_000 });
     const refused = clients.filter((c) => statusOf(c) === 503);
     expect(refused.length).toBe(16);
     for (const c of refused) {
@@ -104,7 +105,7 @@ describe('webhook listen: connection floods', () => {
     // The receiver closed idle ones to stay under its cap (256 - 128 reserved): many of ours are gone.
     const closed = () => clients.filter((c) => c.socket.destroyed || c.socket.readableEnded).length;
     // Without the cap nothing is closed (and accepting fails at the limit): the genuine events below show what that costs.
-    await until(() => closed() >= 800, 'idle connections closed for room', 5000).catch(() => undefined);
+    await waitFor(() => closed() >= 800, { what: 'idle connections closed for room', timeoutMs: 5000 }).catch(() => undefined);
     expect(await genuineEvents(l.url, 30, 3)).toEqual(Array(30).fill(200));
     expect(closed()).toBeGreaterThanOrEqual(800);
     expect(l.child.exitCode).toBeNull();

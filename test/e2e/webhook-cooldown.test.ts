@@ -5,7 +5,8 @@
 // refetches, a freshly started `listen` inherits no cool-down from the disk
 // cache, and `sandbox emit` shows a receiver's refusal whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli, spawnCli, tempDir, waitFor, type RunningCli } from '../helpers/cli.js';
+import { isolatedEnv, runCli, spawnCli, tempDir, type RunningCli } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { listen, type Listener } from '../helpers/listen.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 

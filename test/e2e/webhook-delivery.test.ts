@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { b64, ecKey, employeeCreated, signBytes, signEs } from '../unit/webhooks/helpers.js';
-import { listen as listenOn, receiverFixture, serveOnLoopback, until } from '../helpers/listen.js';
+import { listen as listenOn, receiverFixture } from '../helpers/listen.js';
+import { closedPort, startLoopbackServer } from '../helpers/loopback-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
 const listen = (args: string[], env: NodeJS.ProcessEnv) => listenOn(args, env, children);
@@ -22,7 +23,7 @@ const listen = (args: string[], env: NodeJS.ProcessEnv) => listenOn(args, env, c
  * The partner's app: answers per `mode`, records every body it got (and took, with a 2xx).
  * A 'slow' answer waits for release() (after the test saw the timeout), not for a fixed time.
  */
-function target() {
+async function target() {
   const state = {
     mode: 'ok' as 'ok' | 'fail' | 'slow',
     delayMs: 0,
@@ -32,24 +33,22 @@ function target() {
     },
     got: [] as { body: string; id: string | undefined; redelivery: string | undefined }[],
     took: [] as string[],
-    server: undefined as unknown as Server,
     url: '',
+    close: () => Promise.resolve(),
   };
-  state.server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      state.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined, redelivery: req.headers['x-partner-redelivery'] as string | undefined });
-      const answer = () => {
-        if (state.mode === 'fail') return res.writeHead(500).end();
-        state.took.push(body);
-        res.writeHead(202).end();
-      };
-      if (state.mode === 'slow') state.held.push(answer);
-      else if (state.delayMs) setTimeout(answer, state.delayMs);
-      else answer();
-    });
+  const server = await startLoopbackServer((req, res, body) => {
+    state.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined, redelivery: req.headers['x-partner-redelivery'] as string | undefined });
+    const answer = () => {
+      if (state.mode === 'fail') return res.writeHead(500).end();
+      state.took.push(body);
+      res.writeHead(202).end();
+    };
+    if (state.mode === 'slow') state.held.push(answer);
+    else if (state.delayMs) setTimeout(answer, state.delayMs);
+    else answer();
   });
+  state.url = `${server.url}/hooks`;
+  state.close = server.close;
   return state;
 }
 
@@ -58,21 +57,19 @@ const k1 = ecKey('k1');
 let dir: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
 let jwksFile: string;
-let app: ReturnType<typeof target>;
+let app: Awaited<ReturnType<typeof target>>;
 let seq = 0;
 /** A genuine event, unique per call. */
 const genuine = () => signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ employeeCode: `E-${++seq}` }), k1.privateKey);
 
 beforeAll(async () => {
   ({ dir, env, jwksFile } = receiverFixture([k1.jwk]));
-  app = target();
-  app.url = await serveOnLoopback(app.server);
+  app = await target();
 });
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  app.server.closeAllConnections();
-  await new Promise<void>((r) => app.server.close(() => r()));
+  await app.close();
   dir.cleanup();
 });
 
@@ -89,7 +86,7 @@ describe('webhook listen: hostile bodies never silence the receiver', () => {
     expect(deep.status).toBe(400);
     const ok = await post(l.url, genuine());
     expect(ok.status).toBe(200);
-    await until(() => l.stdout().trim().split('\n').length === 3, 'three ndjson lines');
+    await waitFor(() => l.stdout().trim().split('\n').length === 3, { what: 'three ndjson lines' });
     const lines = l.stdout().trim().split('\n').map((x) => JSON.parse(x));
     expect(lines.map((x) => [x.httpStatus, x.reason])).toEqual([
       [413, 'TOO_LARGE'],
@@ -147,17 +144,14 @@ describe('webhook listen --forward-to: 2xx only when the target took it', () => 
     expect(copy.status).toBe(200);
     expect(await copy.json()).toMatchObject({ received: true, duplicate: true });
     expect(app.took.length).toBe(before + 1);
-    await until(() => /already delivered/.test(l.stdout()), 'the duplicate line');
+    await waitFor(() => /already delivered/.test(l.stdout()), { what: 'the duplicate line' });
     expect(l.stdout()).toMatch(/ 503 .*forwarded 500/);
     l.child.kill('SIGINT');
     await l.exited;
   });
 
   it('target down → 503; slow target → 503 within --forward-timeout', async () => {
-    const down = createServer();
-    await new Promise<void>((r) => down.listen(0, '127.0.0.1', r));
-    const deadUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}/x`;
-    await new Promise<void>((r) => down.close(() => r()));
+    const deadUrl = `http://127.0.0.1:${await closedPort()}/x`;
     const l = await listen(['--jwks-file', jwksFile, '--forward-to', deadUrl], env);
     const r = await post(l.url, genuine());
     expect(r.status).toBe(503);
@@ -177,10 +171,10 @@ describe('webhook listen --forward-to: 2xx only when the target took it', () => 
     // The sender retries at once: it joins the forward still in flight (not a second POST), and is told 503 again.
     expect((await post(s.url, slowJws)).status).toBe(503);
     app.mode = 'ok';
-    await until(() => /no answer within 0.5 s/.test(s.stdout()), 'the timeout line');
+    await waitFor(() => /no answer within 0.5 s/.test(s.stdout()), { what: 'the timeout line' });
     // The slow target finishes; the next retry is acknowledged without sending the event again.
     app.release();
-    await until(() => app.took.includes(slowBody), 'the slow target to finish', 10_000);
+    await waitFor(() => app.took.includes(slowBody), { what: 'the slow target to finish', timeoutMs: 10_000 });
     const retry = await post(s.url, slowJws);
     expect(retry.status).toBe(200);
     expect(await retry.json()).toMatchObject({ duplicate: true });
@@ -190,17 +184,15 @@ describe('webhook listen --forward-to: 2xx only when the target took it', () => 
   });
 
   it('a key-set outage answers 503 with Retry-After, never 401', async () => {
-    const keys = createServer((_req, res) => res.writeHead(404).end('{"error":"NOT_FOUND"}'));
-    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
-    const l = await listen(['--jwks-url', `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`], env);
+    const keys = await startLoopbackServer((_req, res) => res.writeHead(404).end('{"error":"NOT_FOUND"}'));
+    const l = await listen(['--jwks-url', `${keys.url}/jwks.json`], env);
     const r = await post(l.url, genuine());
     expect(r.status).toBe(503);
     expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await r.json()).error).toBe('KEYS_UNAVAILABLE');
     l.child.kill('SIGINT');
     await l.exited;
-    keys.closeAllConnections();
-    await new Promise<void>((res) => keys.close(() => res()));
+    await keys.close();
   });
 });
 
@@ -231,7 +223,7 @@ describe('webhook listen --spool', () => {
     };
     const l1 = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool, '--forward-concurrency', '4'], env);
     const load = fire(l1.url, 120);
-    await until(() => acked.size >= 60, 'sixty acknowledged events');
+    await waitFor(() => acked.size >= 60, { what: 'sixty acknowledged events' });
     l1.child.kill('SIGKILL');
     await load;
     await l1.exited;
@@ -241,7 +233,7 @@ describe('webhook listen --spool', () => {
     expect(l2.stderr()).toMatch(/resuming \d+ undelivered event/);
     await fire(l2.url, 20);
     const received = () => app.got.slice(startGot).filter((g) => app.took.includes(g.body));
-    await until(() => [...acked].every((d) => received().some((g) => digest(g.body) === d)), 'every acknowledged event delivered', 30_000);
+    await waitFor(() => [...acked].every((d) => received().some((g) => digest(g.body) === d)), { what: 'every acknowledged event delivered', timeoutMs: 30_000 });
     await new Promise((r) => setTimeout(r, 300));
     const counts = new Map<string, number>();
     for (const g of received()) counts.set(digest(g.body), (counts.get(digest(g.body)) ?? 0) + 1);
@@ -301,7 +293,7 @@ describe('webhook listen --spool', () => {
     writeFileSync(join(spool, 'journal.ndjson'), lines.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
     const start = app.got.length;
     const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
-    await until(() => app.got.length - start >= 2, 'the two undelivered events');
+    await waitFor(() => app.got.length - start >= 2, { what: 'the two undelivered events' });
     l.child.kill('SIGINT');
     expect(await l.exited).toBe(130);
     expect(app.got.slice(start).map((g) => [g.id, g.redelivery])).toEqual([
@@ -320,23 +312,18 @@ describe('webhook listen --spool', () => {
     let holding = true;
     const got: { code: string; n: number; id: string; redelivery?: string }[] = [];
     const held: ServerResponse[] = [];
-    const hold = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const p = JSON.parse(body) as { data: { employeeCode: string; n: number } };
-        got.push({ code: p.data.employeeCode, n: p.data.n, id: String(req.headers['x-partner-event-id']), redelivery: req.headers['x-partner-redelivery'] as string | undefined });
-        if (holding) held.push(res);
-        else res.writeHead(202).end();
-      });
+    const hold = await startLoopbackServer((req, res, body) => {
+      const p = JSON.parse(body) as { data: { employeeCode: string; n: number } };
+      got.push({ code: p.data.employeeCode, n: p.data.n, id: String(req.headers['x-partner-event-id']), redelivery: req.headers['x-partner-redelivery'] as string | undefined });
+      if (holding) held.push(res);
+      else res.writeHead(202).end();
     });
-    await new Promise<void>((r) => hold.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(hold.address() as AddressInfo).port}/hooks`;
+    const url = `${hold.url}/hooks`;
     try {
       const event = (code: string, n: number) => signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ employeeCode: code, n }), k1.privateKey);
       const l1 = await listen(['--jwks-file', jwksFile, '--forward-to', url, '--spool', spool, '--forward-concurrency', '3'], env);
       for (const [code, n] of [['A', 1], ['A', 2], ['B', 1], ['C', 1], ['D', 1], ['E', 1]] as const) expect((await post(l1.url, event(code, n))).status).toBe(200);
-      await until(() => got.length === 3, 'three forwards in flight');
+      await waitFor(() => got.length === 3, { what: 'three forwards in flight' });
       await new Promise((r) => setTimeout(r, 200)); // and no fourth: the slots are full
       expect(got.map((g) => `${g.code}${g.n}`)).toEqual(['A1', 'B1', 'C1']);
       const inFlight = got.map((g) => g.id);
@@ -347,7 +334,7 @@ describe('webhook listen --spool', () => {
       got.splice(0);
       const l2 = await listen(['--jwks-file', jwksFile, '--forward-to', url, '--spool', spool, '--forward-concurrency', '3'], env);
       expect(l2.stderr()).toMatch(/resuming 6 undelivered events/);
-      await until(() => got.length === 6 && (l2.stdout().match(/-> delivered/g) ?? []).length === 6, 'six deliveries, each printed');
+      await waitFor(() => got.length === 6 && (l2.stdout().match(/-> delivered/g) ?? []).length === 6, { what: 'six deliveries, each printed' });
       expect(got.filter((g) => g.redelivery === '1').map((g) => g.id).sort()).toEqual([...inFlight].sort());
       expect(got.filter((g) => g.redelivery === undefined).map((g) => `${g.code}${g.n}`).sort()).toEqual(['A2', 'D1', 'E1']);
       expect(got.filter((g) => g.code === 'A').map((g) => g.n)).toEqual([1, 2]);
@@ -357,8 +344,7 @@ describe('webhook listen --spool', () => {
       l2.child.kill('SIGINT');
       expect(await l2.exited).toBe(130);
     } finally {
-      hold.closeAllConnections();
-      await new Promise<void>((r) => hold.close(() => r()));
+      await hold.close();
     }
   }, 30_000);
 
@@ -370,9 +356,9 @@ describe('webhook listen --spool', () => {
     const start = app.got.length;
     expect((await post(l.url, jws)).status).toBe(200);
     const records = () => l.stdout().trim().split('\n').filter(Boolean).map((x) => JSON.parse(x) as Record<string, unknown>);
-    await until(() => app.got.length - start >= 3, 'three failed attempts');
+    await waitFor(() => app.got.length - start >= 3, { what: 'three failed attempts' });
     app.mode = 'ok';
-    await until(() => records().some((r) => (r.delivery as { delivered?: boolean } | undefined)?.delivered), 'the delivery', 20_000);
+    await waitFor(() => records().some((r) => (r.delivery as { delivered?: boolean } | undefined)?.delivered), { what: 'the delivery', timeoutMs: 20_000 });
     l.child.kill('SIGINT');
     await l.exited;
     const all = records();
@@ -401,8 +387,9 @@ describe('webhook listen --spool', () => {
     buf[at + 2] ^= 0x01; // "id" -> "hd": that line is no record any more
     writeFileSync(join(spool, 'journal.ndjson'), buf, { mode: 0o600 });
     const start = app.got.length;
-    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
-    await until(() => app.got.length - start >= 4, 'the four readable events');
+    // One forward at a time: the five events are of five employees, so more slots would send them in any order.
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool, '--forward-concurrency', '1'], env);
+    await waitFor(() => app.got.length - start >= 4, { what: 'the four readable events' });
     l.child.kill('SIGINT');
     expect(await l.exited).toBe(130);
     expect(l.stderr()).toContain(`spool ${spool}: 1 unreadable journal line (1 found now) kept aside with its offset in ${join(spool, 'journal.unreadable.ndjson')}`);
@@ -424,9 +411,9 @@ describe('webhook listen --spool', () => {
     const r = await post(l.url, jws);
     expect(r.status).toBe(200);
     const body = JSON.stringify(JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')));
-    await until(() => app.got.filter((g) => g.body === body).length >= 2, 'two failed attempts');
+    await waitFor(() => app.got.filter((g) => g.body === body).length >= 2, { what: 'two failed attempts' });
     app.mode = 'ok';
-    await until(() => app.took.includes(body), 'the delivery after recovery', 20_000);
+    await waitFor(() => app.took.includes(body), { what: 'the delivery after recovery', timeoutMs: 20_000 });
     const again = await post(l.url, jws);
     expect(await again.json()).toMatchObject({ received: true, duplicate: true });
     l.child.kill('SIGINT');
@@ -450,7 +437,7 @@ describe('forwarded exactly as signed', () => {
     const spool = join(dir.path, 'spool-exact');
     const spooled = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
     expect((await post(spooled.url, signBytes({ alg: 'ES512', kid: 'k1' }, signed(2), k1.privateKey))).status).toBe(200);
-    await until(() => app.took.includes(signed(2)), 'the spooled delivery');
+    await waitFor(() => app.took.includes(signed(2)), { what: 'the spooled delivery' });
     spooled.child.kill('SIGINT');
     await spooled.exited;
 
@@ -484,7 +471,7 @@ describe('hostile key-set hosts', () => {
   it('a 5 MB key set is cut off at 1 MiB and never cached; a host trickling bytes is cut off at --timeout', async () => {
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let mode: 'huge' | 'trickle' = 'huge';
-    const keys = createServer((_req, res) => {
+    const keys = await startLoopbackServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       if (mode === 'huge') {
         res.write('{"keys":[');
@@ -503,8 +490,7 @@ describe('hostile key-set hosts', () => {
         res.on('close', () => clearInterval(t));
       }
     });
-    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
-    const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`;
+    const jwksUrl = `${keys.url}/jwks.json`;
     const cacheEnv = { ...env, PARTNER_CACHE_DIR: join(dir.path, 'hostile-cache') };
     const big = await runCli(['webhook', 'verify', genuine(), '--jwks-url', jwksUrl], { env: cacheEnv });
     expect(big.code).toBe(1);
@@ -517,8 +503,7 @@ describe('hostile key-set hosts', () => {
     expect(slow.stderr).toMatch(/within 2 s/);
     // One attempt and a few retries of a GET may run, but each is cut off at 2 s: far from the 149 s of an idle timeout.
     expect(Date.now() - t0).toBeLessThan(15_000);
-    keys.closeAllConnections();
-    await new Promise<void>((r) => keys.close(() => r()));
+    await keys.close();
   }, 30_000);
 });
 
@@ -527,9 +512,8 @@ describe('webhook verify --file on worker threads', () => {
     const k2 = ecKey('k2');
     const attacker = ecKey('k1');
     let served = [k1.jwk];
-    const keys = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served })));
-    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
-    const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`;
+    const keys = await startLoopbackServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served })));
+    const jwksUrl = `${keys.url}/jwks.json`;
     const lines: string[] = [];
     const expected: (string | null)[] = [];
     for (let i = 0; lines.join('\n').length < 200 * 1024; i++) {
@@ -559,8 +543,7 @@ describe('webhook verify --file on worker threads', () => {
     expect(got.map((x) => x.reason)).toEqual(expected);
     expect(got.at(-1)).toMatchObject({ valid: true, kid: 'k2' });
     expect(r.code).toBe(8);
-    keys.closeAllConnections();
-    await new Promise<void>((res) => keys.close(() => res()));
+    await keys.close();
   }, 120_000);
 });
 
@@ -574,7 +557,7 @@ describe('webhook listen: --max-age and look-alike event types', () => {
     expect((await post(l.url, fresh)).status).toBe(200);
     const sneaky = signEs({ alg: 'ES512', kid: 'k1' }, { ...employeeCreated(), eventType: 'EMPLOYEE_CREATED\u200b', timestamp: new Date().toISOString() }, k1.privateKey);
     expect((await post(l.url, sneaky)).status).toBe(200);
-    await until(() => /EMPLOYEE_CREATED\\u200b/.test(l.stdout()), 'the escaped event type');
+    await waitFor(() => /EMPLOYEE_CREATED\\u200b/.test(l.stdout()), { what: 'the escaped event type' });
     expect(l.stdout()).not.toContain('\u200b');
     expect(l.stdout()).toMatch(/ 400 .*older than --max-age/);
     l.child.kill('SIGINT');
@@ -585,22 +568,20 @@ describe('webhook listen: --max-age and look-alike event types', () => {
 describe('webhook listen: Ctrl-C is prompt even with a forward in flight', () => {
   it('with a target that never answers, SIGINT exits 130 within a second (spool and direct)', async () => {
     let hung = 0;
-    const hang = createServer(() => void hung++);
-    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
-    const hangUrl = `http://127.0.0.1:${(hang.address() as AddressInfo).port}/`;
+    const hang = await startLoopbackServer(() => void hung++);
+    const hangUrl = `${hang.url}/`;
     for (const extra of [['--spool', join(dir.path, 'spool-hang')], []]) {
       const l = await listen(['--jwks-file', jwksFile, '--forward-to', hangUrl, '--forward-timeout', '60s', ...extra], env);
       const pending = post(l.url, genuine()).catch(() => undefined);
       const before = hung;
-      await until(() => hung > before, 'the forward in flight');
+      await waitFor(() => hung > before, { what: 'the forward in flight' });
       const t0 = Date.now();
       l.child.kill('SIGINT');
       expect(await l.exited).toBe(130);
       expect(Date.now() - t0).toBeLessThan(1500);
       await pending;
     }
-    hang.closeAllConnections();
-    await new Promise<void>((r) => hang.close(() => r()));
+    await hang.close();
   }, 30_000);
 });
 
@@ -610,12 +591,11 @@ describe('webhook listen: key rotation twice within 30 s', () => {
     const k3 = ecKey('k3');
     let served = [k1.jwk];
     let fetches = 0;
-    const keys = createServer((_req, res) => {
+    const keys = await startLoopbackServer((_req, res) => {
       fetches++;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served }));
     });
-    await new Promise<void>((r) => keys.listen(0, '127.0.0.1', r));
-    const jwksUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks.json`;
+    const jwksUrl = `${keys.url}/jwks.json`;
     const l = await listen(['--jwks-url', jwksUrl, '--no-cache'], env);
     expect((await post(l.url, genuine())).status).toBe(200);
     served = [k1.jwk, k2.jwk];
@@ -630,7 +610,6 @@ describe('webhook listen: key rotation twice within 30 s', () => {
     expect(fetches).toBe(2);
     l.child.kill('SIGINT');
     await l.exited;
-    keys.closeAllConnections();
-    await new Promise<void>((r) => keys.close(() => r()));
+    await keys.close();
   });
 });

@@ -1,48 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BIN, isolatedEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
-import { listen, until, type Listener } from '../helpers/listen.js';
+import { listen, type Listener } from '../helpers/listen.js';
+import { useLoopbackServer } from '../helpers/loopback-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 
 let sandbox: Sandbox;
 let dir: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
-let receiver: Server;
-let receiverUrl: string;
+/** Every forward the receiver got, over the whole file. */
 const forwarded: { headers: Record<string, unknown>; body: string }[] = [];
+const receiver = useLoopbackServer((req, res, body) => {
+  forwarded.push({ headers: req.headers, body });
+  res.writeHead(202).end();
+});
+const receiverUrl = () => `${receiver.url}/hooks`;
 const listeners: Listener[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   dir = tempDir();
   env = isolatedEnv(dir.path, { PARTNER_BASE_URL: sandbox.url, PARTNER_TOKEN: sandbox.tokens.companyA });
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      forwarded.push({ headers: req.headers, body });
-      res.writeHead(202).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 });
 
 afterAll(async () => {
   for (const l of listeners) if (l.child.exitCode === null) l.child.kill('SIGKILL');
-  await new Promise<void>((r) => receiver.close(() => r()));
-  receiver.closeAllConnections();
   await sandbox.close();
   dir.cleanup();
 });
 
 describe('partner webhook listen (built CLI, real sandbox)', () => {
   it('full loop: sandbox emit → webhook listen → forward-to receiver; 401, 400, 413; Ctrl-C exits 130', async () => {
-    const l = await listen(['--forward-to', receiverUrl, '--path', '/webhooks'], env);
+    const l = await listen(['--forward-to', receiverUrl(), '--path', '/webhooks'], env);
     listeners.push(l);
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
 
@@ -51,7 +43,7 @@ describe('partner webhook listen (built CLI, real sandbox)', () => {
     expect(emit.stderr).toBe('');
     expect(emit.code).toBe(0);
     expect(emit.stdout).toMatch(/^EMPLOYEE_CREATED signed with kid sbx-es512-\S+ -> http:\/\/127\.0\.0\.1:\d+\/webhooks: HTTP 200\n$/);
-    await until(() => forwarded.length === 1 && /LOOP-0001/.test(l.stdout()), 'the forwarded event');
+    await waitFor(() => forwarded.length === 1 && /LOOP-0001/.test(l.stdout()), { what: 'the forwarded event' });
     const fwd = JSON.parse(forwarded[0]!.body);
     expect(fwd).toMatchObject({ eventType: 'EMPLOYEE_CREATED', data: { employeeCode: 'LOOP-0001', status: 'ONBOARDING', type: 'EMPLOYEE' } });
     expect(fwd.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -62,13 +54,13 @@ describe('partner webhook listen (built CLI, real sandbox)', () => {
     const rotated = await runCli(['sandbox', 'emit', 'APPROVAL_REQUEST_APPROVED', '--rotate-key', '--to', l.url, '-o', 'table'], { env });
     expect(rotated.code).toBe(0);
     expect(rotated.stdout).toMatch(/kid sbx-es512-2-\S+ .*HTTP 200/);
-    await until(() => forwarded.length === 2, 'the second forward');
+    await waitFor(() => forwarded.length === 2, { what: 'the second forward' });
     expect(JSON.parse(forwarded[1]!.body)).toMatchObject({ eventType: 'APPROVAL_REQUEST_APPROVED', data: { status: 'APPROVED', scope: 'TIME_OFF' } });
 
     // 3. The earlier shape of a deprecated event is accepted with warnings.
     const legacy = await runCli(['sandbox', 'emit', 'CONTRACT_CREATED', '--legacy', '--to', l.url], { env });
     expect(legacy.code).toBe(0);
-    await until(() => /CONTRACT_CREATED/.test(l.stdout()), 'the contract event line');
+    await waitFor(() => /CONTRACT_CREATED/.test(l.stdout()), { what: 'the contract event line' });
     expect(l.stdout()).toMatch(/200 {2}CONTRACT_CREATED .*ACTIVE .*warnings: CONTRACT_CREATED is deprecated; use EMPLOYEE_CREATED/);
 
     // 4. Forged, malformed and too-large bodies.
@@ -91,7 +83,7 @@ describe('partner webhook listen (built CLI, real sandbox)', () => {
     const shape = await fetch(l.url, { method: 'POST', body: await sandbox.signer.sign(employeeCreated({ status: 'ENDED' })) });
     expect(shape.status).toBe(400);
     expect((await shape.json()).error).toBe('EVENT_SHAPE');
-    await until(() => /INVALID EVENT_SHAPE/.test(l.stdout()), 'the shape line');
+    await waitFor(() => /INVALID EVENT_SHAPE/.test(l.stdout()), { what: 'the shape line' });
     expect(l.stdout()).toMatch(/401 {2}INVALID BAD_SIGNATURE/);
     expect(l.stdout()).toMatch(/401 {2}INVALID UNSUPPORTED_ALG/);
     expect(l.stdout()).toMatch(/400 {2}INVALID MALFORMED/);
@@ -106,13 +98,13 @@ describe('partner webhook listen (built CLI, real sandbox)', () => {
   });
 
   it('--events filters what is reported and forwarded; -o ndjson prints one JSON object per event', async () => {
-    const l = await listen(['--events', 'EMPLOYEE_UPDATED', '-o', 'ndjson', '--forward-to', receiverUrl], env);
+    const l = await listen(['--events', 'EMPLOYEE_UPDATED', '-o', 'ndjson', '--forward-to', receiverUrl()], env);
     listeners.push(l);
     const before = forwarded.length;
     expect((await fetch(l.url, { method: 'POST', body: await sandbox.signer.sign({ ...employeeCreated(), eventType: 'EMPLOYEE_CREATED' }) })).status).toBe(200);
     const updated = { eventType: 'EMPLOYEE_UPDATED', timestamp: '2025-03-01T09:30:00.000Z', data: { ...(employeeCreated().data as object), status: 'ACTIVE', updateType: 'ADDRESS_DETAILS' } };
     expect((await fetch(l.url, { method: 'POST', body: JSON.stringify(await sandbox.signer.sign(updated)) })).status).toBe(200);
-    await until(() => l.stdout().split('\n').filter(Boolean).length === 1 && forwarded.length === before + 1, 'the ndjson line');
+    await waitFor(() => l.stdout().split('\n').filter(Boolean).length === 1 && forwarded.length === before + 1, { what: 'the ndjson line' });
     const line = JSON.parse(l.stdout().trim());
     expect(line).toMatchObject({ httpStatus: 200, valid: true, eventType: 'EMPLOYEE_UPDATED', payload: updated, forward: { status: 202 } });
     expect(JSON.parse(forwarded[before]!.body)).toEqual(updated);

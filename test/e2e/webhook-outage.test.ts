@@ -6,9 +6,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { listen as listenOn, receiverFixture, until, type Listener } from '../helpers/listen.js';
+import { listen as listenOn, receiverFixture, type Listener } from '../helpers/listen.js';
+import { closedPort, closeServer } from '../helpers/loopback-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -36,7 +37,7 @@ const records = (l: Listener) =>
     .filter((x) => x !== '')
     .map((x) => JSON.parse(x) as Record<string, unknown>);
 
-/** The app: down (its port refuses connections) until up() is called on the same port. */
+/** The app: down (its port refuses connections) until up() is called on the same port (so its own server, not the fixture's, which takes any port). */
 async function downApp() {
   const took: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -47,16 +48,13 @@ async function downApp() {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
+  const port = await closedPort();
   return {
     took,
     url: `http://127.0.0.1:${port}/hooks`,
     up: () => new Promise<void>((r) => server.listen(port, '127.0.0.1', r)),
     stop: async () => {
-      server.closeAllConnections();
-      if (server.listening) await new Promise<void>((r) => server.close(() => r()));
+      if (server.listening) await closeServer(server);
     },
   };
 }
@@ -100,7 +98,7 @@ describe('a target that refuses connections', () => {
     expect(during.filter((r) => r.target)).toEqual([expect.objectContaining({ target: expect.objectContaining({ reachable: false, reason: expect.stringContaining('ECONNREFUSED') }) })]);
     expect(during.filter((r) => r.delivery)).toEqual([]);
     await app.up();
-    await until(() => app.took.length === 3, 'the three events delivered once the target is back', 20_000);
+    await waitFor(() => app.took.length === 3, { what: 'the three events delivered once the target is back', timeoutMs: 20_000 });
     await new Promise((r) => setTimeout(r, 500));
     expect(app.took).toHaveLength(3);
     expect(new Set(app.took).size).toBe(3);

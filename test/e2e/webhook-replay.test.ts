@@ -5,10 +5,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { listen as listenOn, receiverFixture, serveOnLoopback, until } from '../helpers/listen.js';
+import { listen as listenOn, receiverFixture } from '../helpers/listen.js';
+import { startLoopbackServer } from '../helpers/loopback-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 import { payloadDigest } from '../../src/webhooks/forward.js';
 
@@ -17,7 +18,7 @@ const k1 = ecKey('k1');
 let dir: { path: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
 let jwksFile: string;
-const app = { got: [] as { body: string; id?: string; redelivery?: string }[], hold: false, held: [] as (() => void)[], server: undefined as unknown as Server, url: '' };
+const app = { got: [] as { body: string; id?: string; redelivery?: string }[], hold: false, held: [] as (() => void)[], url: '', close: () => Promise.resolve() };
 
 /** A spool whose journal holds these genuine events, each parked after 3 refusals. */
 function parkedSpool(name: string, codes: string[]): { spool: string; records: Record<string, unknown>[] } {
@@ -35,17 +36,14 @@ function parkedSpool(name: string, codes: string[]): { spool: string; records: R
 
 beforeAll(async () => {
   ({ dir, env, jwksFile } = receiverFixture([k1.jwk]));
-  app.server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      app.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined, redelivery: req.headers['x-partner-redelivery'] as string | undefined });
-      const answer = () => res.writeHead(200).end();
-      if (app.hold) app.held.push(answer);
-      else answer();
-    });
+  const target = await startLoopbackServer((req, res, body) => {
+    app.got.push({ body, id: req.headers['x-partner-event-id'] as string | undefined, redelivery: req.headers['x-partner-redelivery'] as string | undefined });
+    const answer = () => res.writeHead(200).end();
+    if (app.hold) app.held.push(answer);
+    else answer();
   });
-  app.url = await serveOnLoopback(app.server);
+  app.url = `${target.url}/hooks`;
+  app.close = target.close;
 });
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -54,8 +52,7 @@ afterEach(() => {
   for (const answer of app.held.splice(0)) answer();
 });
 afterAll(async () => {
-  app.server.closeAllConnections();
-  await new Promise<void>((r) => app.server.close(() => r()));
+  await app.close();
   dir.cleanup();
 });
 
@@ -66,7 +63,7 @@ describe('webhook replay --failed, twice at once', () => {
     // The first delivery is held until both replays run: the one sending, and the other waiting for it (or, without a lock, sending too).
     app.hold = true;
     const [pa, pb] = [spawnCli(args, { env, timeoutMs: 30_000 }), spawnCli(args, { env, timeoutMs: 30_000 })];
-    await until(() => /Waiting for another/.test(pa.stderr() + pb.stderr()) || app.held.length >= 2, 'both replays under way', 20_000);
+    await waitFor(() => /Waiting for another/.test(pa.stderr() + pb.stderr()) || app.held.length >= 2, { what: 'both replays under way', timeoutMs: 20_000 });
     app.hold = false;
     for (const answer of app.held.splice(0)) answer();
     const [a, b] = await Promise.all([pa.done, pb.done]);
@@ -89,11 +86,11 @@ describe('a record edited after it was verified', () => {
     const edited = records.filter((r) => r.t === 'event').map((r) => (r.id === 'p1' ? { ...r, payload: employeeCreated({ employeeCode: 'EVIL-1' }) } : r));
     writeFileSync(join(spool, 'journal.ndjson'), edited.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
     const l = await listenOn(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool, '-o', 'ndjson'], env, children);
-    await until(() => app.got.length === 1 && /event p1 not forwarded/.test(l.stderr()), 'the genuine event delivered and the edited one refused');
+    await waitFor(() => app.got.length === 1 && /event p1 not forwarded/.test(l.stderr()), { what: 'the genuine event delivered and the edited one refused' });
     await new Promise((r) => setTimeout(r, 500));
     expect(app.got.map((g) => JSON.parse(g.body).data.employeeCode)).toEqual(['G-1']);
     expect(l.stderr()).toMatch(/event p1 not forwarded: its payload is not what its signature covers: the record was changed after it was verified/);
-    await until(() => l.stdout().includes('"parked":"unverified"'), 'its parked line');
+    await waitFor(() => l.stdout().includes('"parked":"unverified"'), { what: 'its parked line' });
     l.child.kill('SIGINT');
     await l.exited;
     const journal = readFileSync(join(spool, 'journal.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x) as Record<string, unknown>);

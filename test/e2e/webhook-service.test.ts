@@ -4,13 +4,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { listen as listenOn, receiverFixture, serveOnLoopback, until, type Listener } from '../helpers/listen.js';
-import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
+import { listen as listenOn, receiverFixture, type Listener } from '../helpers/listen.js';
+import { closedPort, startLoopbackServer } from '../helpers/loopback-server.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { ecKey, employeeCreated, signEs } from '../unit/webhooks/helpers.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
 const listen = (args: string[]) => listenOn(['--jwks-file', jwksFile, '-o', 'ndjson', ...args], env, children);
@@ -32,31 +31,28 @@ const series = (text: string, name: string): number => {
 };
 
 /** The partner's app: refuses bodies containing "poison" (400), and "abort-me" with webhook-delivery: abort; holds answers while `hold`. */
-function target() {
-  const t = { got: [] as { body: string; redelivery?: string; id?: string }[], took: [] as string[], refuseAll: true, hold: false, held: [] as (() => void)[], server: undefined as unknown as Server, url: '' };
-  t.server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      t.got.push({ body, redelivery: req.headers['x-partner-redelivery'] as string | undefined, id: req.headers['x-partner-event-id'] as string | undefined });
-      const answer = () => {
-        if (body.includes('abort-me') && t.refuseAll) return res.writeHead(422, { 'webhook-delivery': 'abort' }).end();
-        if (body.includes('poison') && t.refuseAll) return res.writeHead(400).end('{"error":"bad employee"}');
-        t.took.push(body);
-        res.writeHead(202).end();
-      };
-      if (t.hold) t.held.push(answer);
-      else answer();
-    });
+async function target() {
+  const t = { got: [] as { body: string; redelivery?: string; id?: string }[], took: [] as string[], refuseAll: true, hold: false, held: [] as (() => void)[], url: '', close: () => Promise.resolve() };
+  const server = await startLoopbackServer((req, res, body) => {
+    t.got.push({ body, redelivery: req.headers['x-partner-redelivery'] as string | undefined, id: req.headers['x-partner-event-id'] as string | undefined });
+    const answer = () => {
+      if (body.includes('abort-me') && t.refuseAll) return res.writeHead(422, { 'webhook-delivery': 'abort' }).end();
+      if (body.includes('poison') && t.refuseAll) return res.writeHead(400).end('{"error":"bad employee"}');
+      t.took.push(body);
+      res.writeHead(202).end();
+    };
+    if (t.hold) t.held.push(answer);
+    else answer();
   });
+  t.url = `${server.url}/hooks`;
+  t.close = server.close;
   return t;
 }
-let app: ReturnType<typeof target>;
+let app: Awaited<ReturnType<typeof target>>;
 
 beforeAll(async () => {
   ({ dir, env, jwksFile } = receiverFixture([k1.jwk]));
-  app = target();
-  app.url = await serveOnLoopback(app.server);
+  app = await target();
 });
 
 afterEach(() => {
@@ -68,8 +64,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  app.server.closeAllConnections();
-  await new Promise<void>((r) => app.server.close(() => r()));
+  await app.close();
   dir.cleanup();
 });
 
@@ -102,10 +97,7 @@ describe('GET /healthz', () => {
   }, 30_000);
 
   it('503 "key set cannot be fetched" when the key set is unreachable and none is cached; 200 without a spool otherwise', async () => {
-    const down = createServer();
-    await new Promise<void>((r) => down.listen(0, '127.0.0.1', r));
-    const port = (down.address() as AddressInfo).port;
-    await new Promise<void>((r) => down.close(() => r()));
+    const port = await closedPort();
     const l = await listenOn(['--jwks-url', `http://127.0.0.1:${port}/jwks.json`, '--no-cache', '-o', 'ndjson'], env, children);
     const h = await get(l, '/healthz');
     expect(h.status).toBe(503);
@@ -128,12 +120,12 @@ describe('dead letters and /metrics', () => {
     expect((await post(l.url, event('E-BAD'))).status).toBe(200); // same employee: waits behind the poison one until it is parked
     expect((await post(l.url, event('E-OK'))).status).toBe(200);
     expect((await post(l.url, 'not.a.jws')).status).toBe(400);
-    await until(() => app.took.length === 2, 'the two good events delivered', 20_000);
+    await waitFor(() => app.took.length === 2, { what: 'the two good events delivered', timeoutMs: 20_000 });
     expect(app.got.filter((g) => g.body.includes('poison'))).toHaveLength(3);
     // The employee's next event went only after the poison one was parked.
     const order = app.got.map((g) => (g.body.includes('poison') ? 'P' : g.body.includes('E-BAD') ? 'B' : 'O'));
     expect(order.lastIndexOf('P')).toBeLessThan(order.indexOf('B'));
-    await until(() => l.stdout().includes('"parked":"max-attempts"'), 'the parked delivery line');
+    await waitFor(() => l.stdout().includes('"parked":"max-attempts"'), { what: 'the parked delivery line' });
     const m = (await get(l, '/metrics')).text;
     expect(series(m, 'partner_webhook_events_received_total')).toBe(4);
     expect(series(m, 'partner_webhook_events_verified_total')).toBe(3);
@@ -186,9 +178,9 @@ describe('dead letters and /metrics', () => {
     const l = await listen(['--spool', spool, '--forward-to', app.url]);
     expect((await post(l.url, event('E-ABORT', { marker: 'abort-me' }))).status).toBe(200);
     expect((await post(l.url, event('E-ABORT'))).status).toBe(200);
-    await until(() => app.took.length === 1, 'the next event of that employee');
+    await waitFor(() => app.took.length === 1, { what: 'the next event of that employee' });
     expect(app.got.filter((g) => g.body.includes('abort-me'))).toHaveLength(1);
-    await until(() => l.stdout().includes('"parked":"target-abort"'), 'the parked line');
+    await waitFor(() => l.stdout().includes('"parked":"target-abort"'), { what: 'the parked line' });
     const journal = readFileSync(join(spool, 'journal.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
     expect(journal.filter((r) => r.t === 'parked')).toEqual([expect.objectContaining({ reason: 'target-abort', n: 1 })]);
   }, 30_000);
@@ -200,7 +192,7 @@ async function forwardInFlight(name: string, forwardTimeout: string): Promise<{ 
   const l = await listen(['--spool', spool, '--forward-to', app.url, '--forward-timeout', forwardTimeout]);
   app.hold = true;
   expect((await post(l.url, event(`E-${name}`))).status).toBe(200);
-  await until(() => app.held.length === 1, 'the forward in flight');
+  await waitFor(() => app.held.length === 1, { what: 'the forward in flight' });
   return { spool, l };
 }
 
@@ -228,7 +220,7 @@ describe('SIGTERM', () => {
     app.held.length = 0;
     app.hold = false;
     const again = await listen(['--spool', spool, '--forward-to', app.url]);
-    await until(() => app.took.length === 1, 'the redelivery');
+    await waitFor(() => app.took.length === 1, { what: 'the redelivery' });
     expect(app.got.at(-1)!.redelivery).toBe('1');
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(130);

@@ -3,9 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-// The one wait helper, where the CLI's helpers have long been imported from.
-export { waitFor } from './wait-for.js';
-
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'partner.js');
 

@@ -1,11 +1,8 @@
 // `partner webhook listen` as a child process, for the receiver's e2e tests.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { BIN, isolatedEnv, ROOT, tempDir } from './cli.js';
-import { listenOnLoopback } from './loopback-server.js';
-import { waitFor } from './wait-for.js';
 
 export interface Listener {
   child: ChildProcessWithoutNullStreams;
@@ -46,20 +43,10 @@ export function listen(args: string[], env: NodeJS.ProcessEnv, track?: ChildProc
   });
 }
 
-/** waitFor (test/helpers/wait-for.ts) under its older name, for the receiver's tests. */
-export function until(cond: () => boolean, what: string, ms = 15_000): Promise<void> {
-  return waitFor(cond, { what, timeoutMs: ms });
-}
-
 /** A receiver test's surroundings: a temp dir, an isolated env, and a key-set file holding `jwks` (call cleanup() at the end). */
 export function receiverFixture(jwks: Record<string, unknown>[]): { dir: { path: string; cleanup: () => void }; env: NodeJS.ProcessEnv; jwksFile: string } {
   const dir = tempDir();
   const jwksFile = join(dir.path, 'jwks.json');
   writeFileSync(jwksFile, JSON.stringify({ keys: jwks }));
   return { dir, env: isolatedEnv(dir.path), jwksFile };
-}
-
-/** Starts `server` on a loopback port the OS picks (test/helpers/loopback-server.ts); the URL of `path` on it. */
-export async function serveOnLoopback(server: Server, path = '/hooks'): Promise<string> {
-  return `${(await listenOnLoopback(server)).url}${path}`;
 }

@@ -14,6 +14,8 @@ export interface Received {
   url: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** The body's exact bytes (for tests of what is sent byte for byte). */
+  bytes: Buffer;
 }
 
 export interface Listening {
@@ -61,8 +63,9 @@ export async function startLoopbackServer(handler: Handler, requests: Received[]
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const bytes = Buffer.concat(chunks);
+      const body = bytes.toString('utf8');
+      requests.push({ method: req.method!, url: req.url!, headers: req.headers, body, bytes });
       Promise.resolve()
         .then(() => handler(req, res, body))
         .catch((err: unknown) => {

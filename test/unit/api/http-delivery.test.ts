@@ -3,13 +3,15 @@
 // deadline, the reply capped and discarded, a pool sized by `connections`.
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer as createNetServer } from 'node:net';
 import { DeliveryError, deliveryUrl, HttpDeliveryClient, ReplyExcerpt, REPLY_EXCERPT_BYTES } from '../../../src/api/delivery.js';
 import { createContext } from '../../../src/context.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { testIO } from '../../../src/io.js';
+import { closedPort, closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 let server: Server;
@@ -26,27 +28,16 @@ beforeAll(async () => {
       handler(req, res, body);
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  // Its own server (not useLoopbackServer): each request's socket is recorded too.
+  url = `${(await listenOnLoopback(server)).url}/hook`;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+afterAll(() => closeServer(server));
 beforeEach(() => {
   seen = [];
   handler = (_q, res) => res.writeHead(204).end();
 });
 
 const delivery = (extra: Partial<ConstructorParameters<typeof HttpDeliveryClient>[0]> = {}) => new HttpDeliveryClient({ userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, ...extra });
-
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('HttpDeliveryClient', () => {
   it('POSTs the body and headers as given, no authorization (the client has no token to send); the caller may set the user agent', async () => {
@@ -107,11 +98,12 @@ describe('HttpDeliveryClient', () => {
 
   it('no listener: NETWORK with the system code as the reason', async () => {
     const c = delivery();
-    const err = (await c.deliver('http://127.0.0.1:1/', { body: 'x' }).catch((e: unknown) => e)) as DeliveryError;
+    const port = await closedPort();
+    const err = (await c.deliver(`http://127.0.0.1:${port}/`, { body: 'x' }).catch((e: unknown) => e)) as DeliveryError;
     expect(err).toBeInstanceOf(DeliveryError);
     expect(err.code).toBe('NETWORK');
     expect(err.reason).toBe('ECONNREFUSED');
-    expect(err.message).toBe('Could not deliver to http://127.0.0.1:1/: ECONNREFUSED');
+    expect(err.message).toBe(`Could not deliver to http://127.0.0.1:${port}/: ECONNREFUSED`);
     expect(err.hint).toMatch(/Is the receiver running/);
     await c.close();
   });
@@ -122,7 +114,7 @@ describe('HttpDeliveryClient', () => {
     // A deadline far away: the abort, not the deadline, must end the wait.
     const c = delivery({ timeoutMs: 60_000 });
     const p = c.deliver(url, { body: 'x', signal: stop.signal });
-    await until(() => seen.length === 1, 'the request');
+    await waitFor(() => seen.length === 1, { what: 'the request' });
     let t = Date.now();
     stop.abort();
     await expect(p).rejects.toBeInstanceOf(InterruptedError);
@@ -130,7 +122,7 @@ describe('HttpDeliveryClient', () => {
     const ctrlC = new AbortController();
     const c2 = delivery({ signal: ctrlC.signal, timeoutMs: 60_000 });
     const q = c2.deliver(url, { body: 'x' });
-    await until(() => seen.length === 2, 'the second request');
+    await waitFor(() => seen.length === 2, { what: 'the second request' });
     t = Date.now();
     ctrlC.abort();
     await expect(q).rejects.toBeInstanceOf(InterruptedError);
@@ -145,7 +137,7 @@ describe('HttpDeliveryClient', () => {
     const stop = new AbortController();
     const c = delivery({ connections: 32, signal: stop.signal });
     const all = Promise.all(Array.from({ length: 20 }, () => c.deliver(url, { body: 'x', signal: stop.signal })));
-    await until(() => held.length === 20, 'twenty deliveries in flight');
+    await waitFor(() => held.length === 20, { what: 'twenty deliveries in flight' });
     expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
     for (const res of held.splice(0)) res.writeHead(200).end('ok');
     expect((await all).map((r) => [r.status, r.excerpt])).toEqual(Array(20).fill([200, 'ok']));
@@ -160,11 +152,11 @@ describe('HttpDeliveryClient', () => {
     const stop = new AbortController();
     const c = delivery({ connections: 1, timeoutMs: 60_000 });
     const first = c.deliver(url, { body: 'x' });
-    await until(() => held.length === 1, 'the first delivery, holding the one connection');
+    await waitFor(() => held.length === 1, { what: 'the first delivery, holding the one connection' });
     const short = delivery({ connections: 1, timeoutMs: 300 });
     // The same pool is what matters: a second client of one connection holds its own; fill it too.
     const shortFirst = short.deliver(url, { body: 'x' }).catch((e: unknown) => e);
-    await until(() => held.length === 2, "the short client's connection taken");
+    await waitFor(() => held.length === 2, { what: "the short client's connection taken" });
     const t = Date.now();
     await expect(short.deliver(url, { body: 'queued-deadline' })).rejects.toMatchObject({ code: 'TIMEOUT' });
     const queued = c.deliver(url, { body: 'queued-stop', signal: stop.signal });
@@ -190,9 +182,9 @@ describe('HttpDeliveryClient', () => {
     const c = delivery({ connections: 4 });
     const all = Promise.all(Array.from({ length: 8 }, () => c.deliver(url, { body: 'x' })));
     // Four arrive together (the pool is not one connection); answering them lets the other four in.
-    await until(() => held.length === 4, 'four deliveries at once');
+    await waitFor(() => held.length === 4, { what: 'four deliveries at once' });
     for (const res of held.splice(0)) res.writeHead(200).end();
-    await until(() => held.length === 4, 'the next four');
+    await waitFor(() => held.length === 4, { what: 'the next four' });
     for (const res of held.splice(0)) res.writeHead(200).end();
     expect((await all).map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(most).toBe(4);
@@ -203,9 +195,10 @@ describe('HttpDeliveryClient', () => {
     const lines: string[] = [];
     const c = delivery({ debug: (l) => lines.push(l) });
     await c.deliver(`${url}?secret=1`, { body: 'x' });
-    await c.deliver('http://127.0.0.1:1/x', { body: 'x' }).catch(() => undefined);
+    const port = await closedPort();
+    await c.deliver(`http://127.0.0.1:${port}/x`, { body: 'x' }).catch(() => undefined);
     expect(lines[0]).toMatch(new RegExp(`^POST ${url.replace(/[.]/g, '\\.')} -> 204 in \\d+ ms$`));
-    expect(lines[1]).toMatch(/^POST http:\/\/127\.0\.0\.1:1\/x failed after \d+ ms: /);
+    expect(lines[1]).toMatch(new RegExp(`^POST http://127\\.0\\.0\\.1:${port}/x failed after \\d+ ms: `));
     expect(lines.join('\n')).not.toContain('secret');
     // The time of the delivery: never negative, never a clock reading.
     for (const l of lines) expect(Number(/ (?:in|after) (\d+) ms/.exec(l)![1]), l).toBeLessThan(60_000);
@@ -216,17 +209,17 @@ describe('HttpDeliveryClient', () => {
     // (A real server: nock, loaded in a test file, wraps every request's agent, the pool among them.)
     const open = new Set<Socket>();
     const silent = createNetServer((sock) => open.add(sock));
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const { url: silentUrl } = await listenOnLoopback(silent, 'https');
     try {
       const c = delivery({ timeoutMs: 300 });
-      const err = (await c.deliver(`https://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, { body: 'x' }).catch((x: unknown) => x)) as DeliveryError;
+      const err = (await c.deliver(`${silentUrl}/hook`, { body: 'x' }).catch((x: unknown) => x)) as DeliveryError;
       expect(err).toBeInstanceOf(DeliveryError);
       expect(err.code).toBe('TIMEOUT');
       expect(err.reason).toBe('no answer within 0.3 s');
       await c.close();
     } finally {
       open.forEach((s) => s.destroy());
-      await new Promise<void>((r) => silent.close(() => r()));
+      await closeServer(silent);
     }
   });
 });

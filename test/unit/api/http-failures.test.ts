@@ -6,8 +6,7 @@
 // needs one.
 // Plus what an abort does (InterruptedError, at once, also while waiting
 // between attempts) and that no listener is left on a long-lived signal.
-import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import nock from 'nock';
@@ -15,6 +14,8 @@ import { HttpClient, RETRY_ERROR_CODES, type RetryEvent } from '../../../src/api
 import { CONNECT_TIMEOUT } from '../../../src/api/transport.js';
 import { HttpDeliveryClient } from '../../../src/api/delivery.js';
 import { InterruptedError, NetworkError } from '../../../src/errors.js';
+import { closedPort, closeServer, listenOnLoopback, useLoopbackServer } from '../../helpers/loopback-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const API = 'https://api.test';
 const client = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) =>
@@ -97,12 +98,13 @@ describe('connection errors before any answer', () => {
   it('a real refused connection, after the retries: NETWORK (not a cut answer), each retry and the failure on --debug', async () => {
     const lines: string[] = [];
     const retries: RetryEvent[] = [];
-    const http = new HttpClient({ baseUrl: 'http://127.0.0.1:1', userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 1, maxRetries: 2, debug: (l) => lines.push(l), onRetry: (e) => retries.push(e) });
+    const refused = await closedPort();
+    const http = new HttpClient({ baseUrl: `http://127.0.0.1:${refused}`, userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 1, maxRetries: 2, debug: (l) => lines.push(l), onRetry: (e) => retries.push(e) });
     const err = await failed(http.get('/v1/x', { page: 2 }));
     await http.close();
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.code).toBe('NETWORK');
-    expect(err.message).toBe('Could not reach GET http://127.0.0.1:1/v1/x: ECONNREFUSED');
+    expect(err.message).toBe(`Could not reach GET http://127.0.0.1:${refused}/v1/x: ECONNREFUSED`);
     expect(err.hint).toMatch(/^Check the base URL/);
     expect(retries.map((r) => [r.attempt, r.errorCode, r.path])).toEqual([
       [1, 'ECONNREFUSED', '/v1/x?page=2'],
@@ -112,7 +114,7 @@ describe('connection errors before any answer', () => {
     expect(lines[1]).toBe(`retry 1/2 GET /v1/x?page=2 after ECONNREFUSED, waiting ${retries[0]!.waitMs} ms`);
     expect(lines[3]).toBe(`retry 2/2 GET /v1/x?page=2 after ECONNREFUSED, waiting ${retries[1]!.waitMs} ms`);
     for (const i of [0, 2, 4]) {
-      const m = /^GET http:\/\/127\.0\.0\.1:1\/v1\/x\?page=2 failed after (\d+) ms: .*ECONNREFUSED/.exec(lines[i]!);
+      const m = new RegExp(`^GET http://127\\.0\\.0\\.1:${refused}/v1/x\\?page=2 failed after (\\d+) ms: .*ECONNREFUSED`).exec(lines[i]!);
       expect(m, lines[i]).not.toBeNull();
       // Time since the request began: never negative, never a clock reading.
       expect(Number(m![1])).toBeLessThan(60_000);
@@ -150,12 +152,11 @@ describe('a connection dropped before any answer, from a real server', () => {
         else s.resetAndDestroy();
       });
     });
-    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
-    port = (raw.address() as AddressInfo).port;
+    ({ port } = await listenOnLoopback(raw));
   });
   afterAll(() => {
     open.forEach((s) => s.destroy());
-    return new Promise<void>((r) => raw.close(() => r()));
+    return closeServer(raw);
   });
   const http = () => new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, maxRetries: 1, backoffBaseMs: 1 });
 
@@ -173,8 +174,7 @@ describe('a connection dropped before any answer, from a real server', () => {
 
   it('headers past 16 KiB: said as such, not "not HTTP/1.1", and not retried', async () => {
     const big = createNetServer((s: Socket) => s.once('data', () => s.end(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(40_000)}\r\ncontent-length: 2\r\n\r\n{}`)));
-    await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
-    const at = (big.address() as AddressInfo).port;
+    const { port: at } = await listenOnLoopback(big);
     const c = new HttpClient({ baseUrl: `http://127.0.0.1:${at}`, userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 1 });
     try {
       const err = await failed(c.get('/v1/x'));
@@ -182,7 +182,7 @@ describe('a connection dropped before any answer, from a real server', () => {
       expect(err.hint).toMatch(/^No answer of the API has headers that large/);
     } finally {
       await c.close();
-      await new Promise<void>((r) => big.close(() => r()));
+      await closeServer(big);
     }
   });
 
@@ -210,10 +210,9 @@ describe('an answer cut off by something other than a reset or a close', () => {
           s.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n5\r\n{"a":\r\nzz\r\n');
         });
       });
-      await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
-      port = (raw.address() as AddressInfo).port;
+      ({ port } = await listenOnLoopback(raw));
     });
-    afterAll(() => new Promise<void>((r) => raw.close(() => r())));
+    afterAll(() => closeServer(raw));
 
     it("RESPONSE_CUT naming the parser's error, asked once (not a connection error of the policy)", async () => {
       const http = new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, userAgent: 'partner-cli/9.9.9', timeoutMs: 2000, backoffBaseMs: 1 });
@@ -227,42 +226,25 @@ describe('an answer cut off by something other than a reset or a close', () => {
 });
 
 describe('stopping (Ctrl-C, or the caller gave up)', () => {
-  let server: Server;
-  let url: string;
   let received = 0;
-  beforeAll(async () => {
-    server = createServer((req) => {
-      req.resume();
-      received++;
-      // Never answers; closeAllConnections() ends it.
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => {
-    server.closeAllConnections();
-    return new Promise<void>((r) => server.close(() => r()));
+  const server = useLoopbackServer(() => {
+    received++;
+    // Never answers; closeAllConnections() ends it.
   });
 
-  async function whenReceived(n: number): Promise<void> {
-    const end = Date.now() + 5000;
-    while (received < n) {
-      if (Date.now() > end) throw new Error(`the server did not receive request ${n}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
+  const whenReceived = (n: number) => waitFor(() => received >= n, { what: `request ${n} received`, timeoutMs: 5000 });
 
   for (const whose of ['the request', 'the client'] as const) {
     it(`an abort of ${whose}'s signal while waiting for the answer: InterruptedError, not a timeout`, async () => {
       const ctrl = new AbortController();
       const before = received;
       // A deadline well past the abort: only the abort can end this as Interrupted.
-      const http = new HttpClient({ baseUrl: url, userAgent: 'partner-cli/9.9.9', timeoutMs: 4000, ...(whose === 'the client' ? { signal: ctrl.signal } : {}) });
+      const http = new HttpClient({ baseUrl: server.url, userAgent: 'partner-cli/9.9.9', timeoutMs: 4000, ...(whose === 'the client' ? { signal: ctrl.signal } : {}) });
       const p = http.send('GET', '/v1/x', whose === 'the request' ? { signal: ctrl.signal } : {});
       await whenReceived(before + 1);
       ctrl.abort();
       const err = await failed(p);
-      server.closeAllConnections();
+      server.server.closeAllConnections();
       await http.close();
       expect(err).toBeInstanceOf(InterruptedError);
       expect(err.code).toBe('INTERRUPTED');

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { scriptedServer, type Handler } from '../../helpers/scripted-server.js';
+import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { HttpClient, ResponseTooLargeError, type RetryEvent } from '../../../src/api/http.js';
 import { ApiError, NetworkError, ResponseFormatError, UsageError } from '../../../src/errors.js';
 
@@ -323,19 +324,19 @@ describe('close()', () => {
     const own = createServer((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
     own.keepAliveTimeout = 60_000; // the server would keep the connection: only the client can end it
     own.on('connection', (s) => sockets.push(s));
-    await new Promise<void>((r) => own.listen(0, '127.0.0.1', r));
+    // Its own server (not useLoopbackServer): this one keeps idle connections and counts them.
+    const { url } = await listenOnLoopback(own);
     try {
-      const http = client({ baseUrl: `http://127.0.0.1:${(own.address() as AddressInfo).port}` });
+      const http = client({ baseUrl: url });
       await http.get('/v1/x');
       expect(sockets).toHaveLength(1);
       expect(sockets[0]!.destroyed).toBe(false);
       await http.close();
-      const end = Date.now() + 5000;
-      while (!sockets[0]!.destroyed && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      // At most 5 s, then the assertion below says it was not.
+      await waitFor(() => sockets[0]!.destroyed, { what: 'the connection ended', timeoutMs: 5000, intervalMs: 10 }).catch(() => undefined);
       expect(sockets[0]!.destroyed).toBe(true);
     } finally {
-      own.closeAllConnections();
-      await new Promise<void>((r) => own.close(() => r()));
+      await closeServer(own);
     }
   });
 });

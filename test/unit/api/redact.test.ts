@@ -1,10 +1,9 @@
 // Token redaction that catches echoes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { MIN_SECRET_RUN, redactSecret, secretForms, secretRedactor } from '../../../src/api/redact.js';
 import { HttpClient } from '../../../src/api/http.js';
 import { ApiError } from '../../../src/errors.js';
+import { useLoopbackServer } from '../../helpers/loopback-server.js';
 
 const TOKEN = 'pk_live_7Hq2Zx9WmR4tLc8VbN3sKd6YfJ1gPa5EuQ0oXi';
 
@@ -72,21 +71,14 @@ describe('redactSecret', () => {
 });
 
 describe('HttpClient error bodies echoing part of the token', () => {
-  let server: Server;
-  let url: string;
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const auth = String(req.headers.authorization ?? '').slice('Bearer '.length);
-      res.writeHead(401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'UNAUTHORIZED', message: `token ${auth.slice(0, 40)}… is not valid (${Buffer.from(auth).toString('base64')})` }));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = useLoopbackServer((req, res) => {
+    const auth = String(req.headers.authorization ?? '').slice('Bearer '.length);
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'UNAUTHORIZED', message: `token ${auth.slice(0, 40)}… is not valid (${Buffer.from(auth).toString('base64')})` }));
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it('the ApiError message carries no run of the token', async () => {
-    const http = new HttpClient({ baseUrl: url, token: TOKEN, userAgent: 't', timeoutMs: 5000, maxRetries: 0 });
+    const http = new HttpClient({ baseUrl: server.url, token: TOKEN, userAgent: 't', timeoutMs: 5000, maxRetries: 0 });
     const err = await http.send('GET', '/v1/employees').catch((e: unknown) => e);
     await http.close();
     expect(err).toBeInstanceOf(ApiError);

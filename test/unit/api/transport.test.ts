@@ -6,6 +6,8 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONNECT_TIMEOUT, CONNECTION_CLOSED, HttpTransport } from '../../../src/api/transport.js';
 import type { AnswerHandler, Controller, RequestOptions } from '../../../src/api/transport.js';
+import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const servers: (Server | NetServer)[] = [];
 const transports: HttpTransport[] = [];
@@ -14,8 +16,7 @@ const rawSockets = new Map<NetServer, Set<Socket>>();
 afterEach(async () => {
   for (const t of transports.splice(0)) await t.destroy();
   for (const s of servers.splice(0)) {
-    const closed = new Promise<void>((r) => s.close(() => r()));
-    (s as Server).closeAllConnections?.();
+    const closed = closeServer(s);
     rawSockets.get(s)?.forEach((socket) => socket.destroy());
     await closed;
   }
@@ -30,9 +31,9 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
     seen.maxOpen = Math.max(seen.maxOpen, ++seen.open);
     s.once('close', () => seen.open--);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { url } = await listenOnLoopback(server);
   servers.push(server);
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  return { origin: url, seen };
 }
 
 /** A TCP server that answers each connection with `reply(socket)` (raw bytes, resets, silence); its connections end with the test. */
@@ -43,17 +44,11 @@ async function raw(reply: (s: Socket) => void) {
     reply(s);
   });
   rawSockets.set(server, open);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = await listenOnLoopback(server);
   servers.push(server);
-  return (server.address() as AddressInfo).port;
+  return port;
 }
 
-/** Waits (at most 2 s) for what the server sees to come true. */
-async function until(done: () => boolean) {
-  for (const end = Date.now() + 2000; !done(); await new Promise((r) => setTimeout(r, 5))) {
-    if (Date.now() > end) throw new Error('still not so after 2 s');
-  }
-}
 
 function transport(connections = 4, connectTimeout = 2000) {
   const t = new HttpTransport({ connections, keepAliveTimeout: 10_000, connectTimeout });
@@ -295,7 +290,7 @@ describe('HttpTransport', () => {
       });
     });
     expect(told).toEqual(['headers aborted:false', 'aborted:true enough']);
-    await until(() => s.seen.open === 0);
+    await waitFor(() => s.seen.open === 0, { what: 'every connection closed' });
   });
 
   it('close() lets the request in flight finish, then refuses new ones; destroy() ends one in flight', async () => {
@@ -307,7 +302,7 @@ describe('HttpTransport', () => {
     expect((await send(t, { origin: s.origin })).error).toMatchObject({ code: 'CLIENT_CLOSED', message: 'the client is closed' });
     expect((await inFlight).body).toBe('late');
     await closed;
-    await until(() => s.seen.open === 0);
+    await waitFor(() => s.seen.open === 0, { what: 'every connection closed' });
 
     const u = transport();
     const pending = send(u, { origin: s.origin });

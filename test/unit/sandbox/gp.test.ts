@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { call, deuBody, expectErrorShape, freshEmail, indBody } from './helpers.js';
-import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
+import { startLoopbackServer } from '../../helpers/loopback-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 let s: Sandbox;
 beforeAll(async () => {
@@ -161,28 +161,16 @@ describe('PATCH /v1/employees/{id}/dynamic-details', () => {
 describe('webhooks', () => {
   it('POST create delivers a signed EMPLOYEE_CREATED; PATCH an EMPLOYEE_UPDATED', async () => {
     const received: { body: string; contentType: string | undefined }[] = [];
-    let notify: () => void = () => undefined;
-    const receiver: Server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({ body: Buffer.concat(chunks).toString('utf8'), contentType: req.headers['content-type'] });
-        res.writeHead(200).end();
-        notify();
-      });
+    const receiver = await startLoopbackServer((req, res, body) => {
+      received.push({ body, contentType: req.headers['content-type'] });
+      res.writeHead(200).end();
     });
-    const receiverAt = await listenOnLoopback(receiver);
-    const port = receiverAt.port;
-    const t = await startSandbox({ webhookUrl: `http://127.0.0.1:${port}/hooks` });
-    const waitFor = (n: number) =>
-      new Promise<void>((resolve) => {
-        notify = () => received.length >= n && resolve();
-        notify();
-      });
+    const t = await startSandbox({ webhookUrl: `${receiver.url}/hooks` });
+    const delivered = (n: number) => waitFor(() => received.length >= n, { what: `${n} deliveries` });
     try {
       const created = await call(t, '/v1/employees/gp-employments', { method: 'POST', body: deuBody() });
       expect(created.status).toBe(201);
-      await waitFor(1);
+      await delivered(1);
       expect(received[0]!.contentType).toBe('application/json');
       const jws = received[0]!.body;
       expect(jws.split('.')).toHaveLength(3);
@@ -198,7 +186,7 @@ describe('webhooks', () => {
 
       const p = await call(t, `/v1/employees/${created.body.id}/dynamic-details`, { method: 'PATCH', body: { customFields: { costCenter: 'CC-0001' } } });
       expect(p.status).toBe(204);
-      await waitFor(2);
+      await delivered(2);
       const updated = JSON.parse(new TextDecoder().decode((await compactVerify(received[1]!.body, createLocalJWKSet(jwks))).payload));
       expect(updated).toMatchObject({ eventType: 'EMPLOYEE_UPDATED', data: { id: created.body.id, status: 'ONBOARDING', updateType: 'EMPLOYMENT_DETAILS' } });
       // a rejected create sends nothing
@@ -207,7 +195,7 @@ describe('webhooks', () => {
       expect(received).toHaveLength(2);
     } finally {
       await t.close();
-      await closeServer(receiver);
+      await receiver.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import { Agent, get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { call, expectErrorShape } from './helpers.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 let s: Sandbox;
 beforeAll(async () => {
@@ -112,7 +113,7 @@ describe('keep-alive and close', () => {
   it('close() ends requests still waiting on latency', async () => {
     const t = await startSandbox({ latencyMs: 20_000 });
     const pending = fetch(`${t.url}/v1/employees`, { headers: { authorization: `Bearer ${t.tokens.companyA}` } });
-    while (t.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => t.requests.length > 0, { what: 'the request received', intervalMs: 5 });
     const started = Date.now();
     await t.close();
     // Far below the 20 s latency: the waiting request was ended, not served.

@@ -1,13 +1,12 @@
 // What a failed forward means (target-health.ts): a refusal counts towards
 // --max-attempts, an outage waits and is never parked; Retry-After is
 // honoured (capped); the target's state is told once each way.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '../../helpers/listen.js';
+import { useLoopbackServer } from '../../helpers/loopback-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { openSpool, type DeliveryAttempt, type Spool } from '../../../src/webhooks/spool.js';
 import { MAX_RETRY_AFTER_MS, payloadDigest, retryAfterMs } from '../../../src/webhooks/forward.js';
 import { failureKind, TargetHealth, type TargetChange } from '../../../src/webhooks/target-health.js';
@@ -71,24 +70,14 @@ describe('TargetHealth', () => {
 describe('the spool under --max-attempts', () => {
   const dirs: string[] = [];
   const spools: Spool[] = [];
-  let server: Server;
-  let url: string;
   /** What the target answers next, per employee code. */
   const answers = new Map<string, { status: number; headers?: Record<string, string> }>();
   const got: { code: string; at: number }[] = [];
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const code = (JSON.parse(body) as { data: { employeeCode: string } }).data.employeeCode;
-        got.push({ code, at: Date.now() });
-        const a = answers.get(code) ?? { status: 200 };
-        res.writeHead(a.status, a.headers).end();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const target = useLoopbackServer((_req, res, body) => {
+    const code = (JSON.parse(body) as { data: { employeeCode: string } }).data.employeeCode;
+    got.push({ code, at: Date.now() });
+    const a = answers.get(code) ?? { status: 200 };
+    res.writeHead(a.status, a.headers).end();
   });
   afterEach(async () => {
     for (const s of spools.splice(0)) await s.close();
@@ -96,16 +85,12 @@ describe('the spool under --max-attempts', () => {
     answers.clear();
     got.length = 0;
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-  });
   const verdict = (code: string) => ({ eventType: 'EMPLOYEE_CREATED', kid: 'k1', payload: { eventType: 'EMPLOYEE_CREATED', timestamp: '2026-01-01T00:00:00Z', data: { employeeCode: code, status: 'ONBOARDING' } } }) as unknown as Verdict;
   const event = (code: string) => ({ digest: payloadDigest(verdict(code).payload), jws: `jws-${code}`, verdict: verdict(code), receivedAt: new Date().toISOString() });
   const open = async (o: { parkOn?: Set<number>; target?: TargetHealth; onDelivery?: (a: DeliveryAttempt) => void }) => {
     const d = mkdtempSync(join(tmpdir(), 'partner-outage-'));
     dirs.push(d);
-    const s = await openSpool(join(d, 'spool'), { forwardTimeoutMs: 1000, forwardTo: url, maxAttempts: 2, ...o });
+    const s = await openSpool(join(d, 'spool'), { forwardTimeoutMs: 1000, forwardTo: `${target.url}/`, maxAttempts: 2, ...o });
     spools.push(s);
     return s;
   };
@@ -116,9 +101,9 @@ describe('the spool under --max-attempts', () => {
     const s = await open({ target: new TargetHealth(Date.now, (c) => changes.push(c)), onDelivery: (a) => attempts.push(a) });
     answers.set('E-1', { status: 503, headers: { 'retry-after': '2' } });
     await s.accept(event('E-1'));
-    await until(() => got.length === 1, 'the first try');
+    await waitFor(() => got.length === 1, { what: 'the first try' });
     answers.delete('E-1');
-    await until(() => s.backlog === 0, 'delivered after the wait', 10_000);
+    await waitFor(() => s.backlog === 0, { what: 'delivered after the wait', timeoutMs: 10_000 });
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(1900);
     expect(s.parked).toBe(0);
     expect(attempts.map((a) => a.waiting ?? false)).toEqual([true, false]);
@@ -130,14 +115,14 @@ describe('the spool under --max-attempts', () => {
     answers.set('E-5', { status: 500 });
     const waits = await open({});
     await waits.accept(event('E-5'));
-    await until(() => got.length >= 3, 'three tries', 10_000);
+    await waitFor(() => got.length >= 3, { what: 'three tries', timeoutMs: 10_000 });
     expect(waits.parked).toBe(0);
     expect(waits.backlog).toBe(1);
     await waits.close();
     got.length = 0;
     const parks = await open({ parkOn: new Set([500]) });
     await parks.accept(event('E-5'));
-    await until(() => parks.parked === 1, 'parked after two refusals', 10_000);
+    await waitFor(() => parks.parked === 1, { what: 'parked after two refusals', timeoutMs: 10_000 });
     expect(got).toHaveLength(2);
   });
 });

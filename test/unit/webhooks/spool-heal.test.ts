@@ -3,13 +3,12 @@
 // are refused meanwhile, then taken and delivered; the health probe (what
 // GET /healthz reports) says so within seconds; a line torn by the failed
 // write is cut, so no record is glued to it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fdatasync, mkdtempSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '../../helpers/listen.js';
+import { useLoopbackServer } from '../../helpers/loopback-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { openSpool, readJournal, type Spool } from '../../../src/webhooks/spool.js';
 import { payloadDigest } from '../../../src/webhooks/forward.js';
 import type { JournalIo } from '../../../src/webhooks/journal-writer.js';
@@ -22,28 +21,14 @@ import type { Verdict } from '../../../src/webhooks/verify.js';
 const dirs: string[] = [];
 const spools: Spool[] = [];
 const got: string[] = [];
-let server: Server;
-let url: string;
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      got.push(body);
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+const target = useLoopbackServer((_req, res, body) => {
+  got.push(body);
+  res.writeHead(200).end();
 });
 afterEach(async () => {
   for (const s of spools.splice(0)) await s.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   got.length = 0;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
 });
 
 const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
@@ -71,11 +56,11 @@ describe('a spool after a full disk', () => {
     dirs.push(join(dir, '..'));
     const { disk, io } = fullDisk();
     const told: string[] = [];
-    const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: url, journalIo: io, log: (m) => told.push(m) });
+    const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: `${target.url}/`, journalIo: io, log: (m) => told.push(m) });
     spools.push(s);
     const health = () => spoolProblem({ dir, journalPath: s.journalState.path, journalIno: s.journalState.ino, failed: s.journalState.failed });
     await s.accept(event(1));
-    await until(() => got.length === 1, 'the first event delivered');
+    await waitFor(() => got.length === 1, { what: 'the first event delivered' });
     disk.full = true;
     disk.room = 40; // the next record is torn after 40 bytes
     await expect(s.accept(event(2))).rejects.toThrow(/cannot be written \(ENOSPC\)/);
@@ -86,12 +71,12 @@ describe('a spool after a full disk', () => {
     expect(s.journalState.failed()).toBeDefined();
     disk.full = false;
     const freed = Date.now();
-    await until(() => s.journalState.failed() === undefined, 'the journal healed', 5000);
+    await waitFor(() => s.journalState.failed() === undefined, { what: 'the journal healed', timeoutMs: 5000 });
     expect(Date.now() - freed).toBeLessThan(3000);
     expect(await health()).toBeUndefined();
     expect(told.join('\n')).toMatch(/the journal can be written again/);
     expect(await s.accept(event(2))).toBe('stored');
-    await until(() => got.length === 2, 'the event after the disk was freed delivered');
+    await waitFor(() => got.length === 2, { what: 'the event after the disk was freed delivered' });
     const state = await readJournal(dir);
     expect(state.unreadable).toBe(0);
     expect(state.events.map((e) => (e.payload as { n: number }).n)).toEqual([1, 2]);
@@ -103,18 +88,18 @@ describe('a spool after a full disk', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'partner-heal-')), 'spool');
     dirs.push(join(dir, '..'));
     const { disk, io } = fullDisk();
-    const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: url, journalIo: io, forwardConcurrency: 1 });
+    const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: `${target.url}/`, journalIo: io, forwardConcurrency: 1 });
     spools.push(s);
     // The disk fills between the event's record and its forward's: the start record fails.
     disk.full = true;
     disk.startsOnly = true;
     expect(await s.accept(event(5))).toBe('stored');
-    await until(() => s.journalState.failed() !== undefined, 'the start record refused');
+    await waitFor(() => s.journalState.failed() !== undefined, { what: 'the start record refused' });
     await new Promise((r) => setTimeout(r, 1500));
     expect(got).toHaveLength(0); // nothing goes out unrecorded
     expect(s.backlog).toBe(1);
     disk.full = false;
-    await until(() => got.length === 1 && s.backlog === 0, 'forwarded once the journal healed', 5000);
+    await waitFor(() => got.length === 1 && s.backlog === 0, { what: 'forwarded once the journal healed', timeoutMs: 5000 });
     const lines = readFileSync(join(dir, 'journal.ndjson'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { t: string });
     expect(lines.map((l) => l.t)).toEqual(['event', 'start', 'delivered']);
   });
@@ -127,10 +112,10 @@ describe('the receiver after a full disk', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'partner-heal-')), 'spool');
     dirs.push(join(dir, '..'));
     const { disk, io } = fullDisk();
-    const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: url, journalIo: io });
+    const s = await openSpool(dir, { forwardTimeoutMs: 1000, forwardTo: `${target.url}/`, journalIo: io });
     spools.push(s);
     const probe = cachedProbe(() => spoolProblem({ dir, journalPath: s.journalState.path, journalIno: s.journalState.ino, failed: s.journalState.failed }));
-    const receiver = await startReceiver({ host: '127.0.0.1', port: 0, path: '/hooks', forwardTo: url, forwardTimeoutMs: 1000, spool: s, readTimeoutMs: 5000, maxConnections: 64, maxHeldBytes: 4 * 1024 * 1024, spoolProblem: probe }, store, () => undefined, () => undefined);
+    const receiver = await startReceiver({ host: '127.0.0.1', port: 0, path: '/hooks', forwardTo: `${target.url}/`, forwardTimeoutMs: 1000, spool: s, readTimeoutMs: 5000, maxConnections: 64, maxHeldBytes: 4 * 1024 * 1024, spoolProblem: probe }, store, () => undefined, () => undefined);
     try {
       let n = 0;
       const post = () => fetch(receiver.url, { method: 'POST', body: signEs({ alg: 'ES512', kid: 'k1' }, employeeCreated({ note: `heal-${++n}` }), k1.privateKey), signal: AbortSignal.timeout(10_000) });
@@ -145,15 +130,13 @@ describe('the receiver after a full disk', () => {
       expect(await health()).toEqual({ status: 503, body: { status: 'unavailable', reasons: ['the spool journal cannot be written (ENOSPC)'] } });
       disk.full = false;
       const freed = Date.now();
-      let h = await health();
-      while (h.status !== 200 && Date.now() - freed < 8000) {
-        await new Promise((r) => setTimeout(r, 200));
-        h = await health();
-      }
+      let h!: Awaited<ReturnType<typeof health>>;
+      // At most 8 s, then the assertions below say what was seen last.
+      await waitFor(async () => (h = await health()).status === 200, { what: 'GET /healthz 200 again', timeoutMs: 8000, intervalMs: 200 }).catch(() => undefined);
       expect(h).toEqual({ status: 200, body: { status: 'ok' } });
       expect(Date.now() - freed).toBeLessThan(4000);
       expect((await post()).status).toBe(200);
-      await until(() => got.length === 2 && s.backlog === 0, 'both kept events delivered');
+      await waitFor(() => got.length === 2 && s.backlog === 0, { what: 'both kept events delivered' });
     } finally {
       await receiver.close();
     }

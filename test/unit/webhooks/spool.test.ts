@@ -13,7 +13,7 @@ import { openSpool, readJournal, SpoolError, type Spool } from '../../../src/web
 import { DedupeWindow, payloadDigest } from '../../../src/webhooks/forward.js';
 import type { Verdict } from '../../../src/webhooks/verify.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
+import { closedPort, closeServer, listenOnLoopback } from '../../helpers/loopback-server.js';
 
 const dirs: string[] = [];
 const spools: Spool[] = [];
@@ -38,7 +38,8 @@ describe('spool journal', () => {
   it('stores each event once (copies by payload digest), in a 0700 directory, and keeps them across a reopen', async () => {
     const dir = join(tmp(), 'spool');
     // A target that refuses every connection: the events stay undelivered.
-    const s = await open(dir, 'http://127.0.0.1:1/');
+    const target = `http://127.0.0.1:${await closedPort()}/`;
+    const s = await open(dir, target);
     expect(await s.accept(event(1))).toBe('stored');
     // Two copies at once share the first append.
     expect(await Promise.all([s.accept(event(2)), s.accept(event(2))])).toEqual(['stored', 'duplicate']);
@@ -46,11 +47,11 @@ describe('spool journal', () => {
     if (process.platform !== 'win32') expect(statSync(dir).mode & 0o777).toBe(0o700);
     const { events, deliveredIds } = await readJournal(dir);
     expect(events.map((e) => e.jws)).toEqual(['jws-1', 'jws-2']);
-    expect(events[0]).toMatchObject({ t: 'event', eventType: 'EMPLOYEE_CREATED', kid: 'k1', payload: { n: 1 }, target: 'http://127.0.0.1:1/' });
+    expect(events[0]).toMatchObject({ t: 'event', eventType: 'EMPLOYEE_CREATED', kid: 'k1', payload: { n: 1 }, target });
     expect(deliveredIds.size).toBe(0);
     expect(s.backlog).toBe(2);
     await s.close();
-    const again = await open(dir, 'http://127.0.0.1:1/');
+    const again = await open(dir, target);
     expect(again.backlog).toBe(2);
     expect(await again.accept(event(1))).toBe('duplicate');
     await again.close();

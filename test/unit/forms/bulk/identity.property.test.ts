@@ -9,7 +9,6 @@
 // field and sends nothing, and once such edits are put back every row is
 // created exactly once. A real loopback server takes the requests.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -20,6 +19,7 @@ import { bulkOnboard, graceSignal } from '../../../../src/forms/bulk/onboard.js'
 import { sheetOf } from '../../../../src/forms/bulk/read.js';
 import { loadSchema } from '../../../../src/forms/schema.js';
 import { CliError } from '../../../../src/errors.js';
+import { useLoopbackServer } from '../../../helpers/loopback-server.js';
 
 // No work e-mail: a row is its values.
 const form = loadSchema({
@@ -58,43 +58,34 @@ function sheetText(people: Person[], run: Run): string {
   return lines.map((l, i) => l + (run.eol === 'mixed' ? (i % 2 ? '\n' : '\r\n') : run.eol)).join('');
 }
 
-let server: Server;
-let base: string;
 let posts: { first: string; last: string }[] = [];
 /** The POST (counted from 1 over the whole test) whose answer is dropped after it took effect. */
 let loseAtPost: number | undefined;
 let dir: string;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'partner-identity-prop-'));
-  server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (c) => (text += c));
-    req.on('end', () => {
-      if (req.method === 'POST') {
-        const body = JSON.parse(text) as { personal: { firstName: string; lastName: string } };
-        posts.push({ first: body.personal.firstName, last: body.personal.lastName.normalize('NFC') });
-        if (posts.length === loseAtPost) {
-          // As a kill -9 after the request went out: the employee exists, the client never hears so.
-          req.socket.destroy();
-          return;
-        }
-        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `00000000-0000-4000-8000-${String(posts.length).padStart(12, '0')}`, employeeCode: `C-${posts.length}` }));
-        return;
-      }
-      if (req.method === 'GET' && req.url!.startsWith('/v1/employees?')) {
-        // The whole list on one page: what a re-run looks a lost POST up in (by name and start date: no e-mail).
-        const data = posts.map((p, i) => ({ id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`, employeeCode: `C-${i + 1}`, firstName: p.first, lastName: p.last, startDate: '2025-01-01' }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data, pagination: { currentPage: 1, pageSize: 100, totalPages: 1, totalItems: data.length, hasNextPage: false, hasPreviousPage: false } }));
-        return;
-      }
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"no"}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+const server = useLoopbackServer((req, res, text) => {
+  if (req.method === 'POST') {
+    const body = JSON.parse(text) as { personal: { firstName: string; lastName: string } };
+    posts.push({ first: body.personal.firstName, last: body.personal.lastName.normalize('NFC') });
+    if (posts.length === loseAtPost) {
+      // As a kill -9 after the request went out: the employee exists, the client never hears so.
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `00000000-0000-4000-8000-${String(posts.length).padStart(12, '0')}`, employeeCode: `C-${posts.length}` }));
+    return;
+  }
+  if (req.method === 'GET' && req.url!.startsWith('/v1/employees?')) {
+    // The whole list on one page: what a re-run looks a lost POST up in (by name and start date: no e-mail).
+    const data = posts.map((p, i) => ({ id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`, employeeCode: `C-${i + 1}`, firstName: p.first, lastName: p.last, startDate: '2025-01-01' }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data, pagination: { currentPage: 1, pageSize: 100, totalPages: 1, totalItems: data.length, hasNextPage: false, hasPreviousPage: false } }));
+    return;
+  }
+  res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"no"}');
 });
-afterAll(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'partner-identity-prop-'));
+});
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -110,7 +101,7 @@ async function runOnce(file: string, text: string, stopAfter: number | undefined
   const home = join(dir, 'home');
   const ctx = createContext({
     io,
-    env: { PARTNER_BASE_URL: base, PARTNER_TOKEN: 'tok', HOME: home, PARTNER_CONFIG_DIR: join(home, 'c'), PARTNER_CACHE_DIR: join(home, 'k'), PARTNER_STATE_DIR: join(home, 's') },
+    env: { PARTNER_BASE_URL: server.url, PARTNER_TOKEN: 'tok', HOME: home, PARTNER_CONFIG_DIR: join(home, 'c'), PARTNER_CACHE_DIR: join(home, 'k'), PARTNER_STATE_DIR: join(home, 's') },
     globals: { sandbox: false, debug: false, timeout: 5, color: false, input: false },
     signal: stop.signal,
   });
