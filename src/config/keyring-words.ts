@@ -50,7 +50,7 @@ export function keyringWords(problem: KeyringProblem, platform: NodeJS.Platform 
     case 'helper':
       return {
         what: "partner's keyring helper could not run",
-        fix: 'Reinstall partner (from a clone: `npm ci && npm run build`); run with --debug to see why',
+        fix: 'Fix what it names (a directory of partner\'s that is not yours), or reinstall partner (from a clone: `npm ci && npm run build`)',
       };
     case 'refused':
       return {
@@ -63,5 +63,8 @@ export function keyringWords(problem: KeyringProblem, platform: NodeJS.Platform 
 /** The words for a KeyringError; a timeout's message is partner's own (how long it waited), and is kept. */
 export function wordsFor(err: KeyringError, platform: NodeJS.Platform = process.platform): KeyringWords {
   const words = keyringWords(err.problem, platform);
-  return err.problem === 'timeout' && err.reason === 'timeout' ? { ...words, what: err.message } : words;
+  if (err.problem === 'timeout' && err.reason === 'timeout') return { ...words, what: err.message };
+  // The helper's own failure is partner's words (its native module refused or missing), never the keyring library's: said whole.
+  if (err.problem === 'helper') return { ...words, what: `${words.what}: ${err.message}` };
+  return words;
 }

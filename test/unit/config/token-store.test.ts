@@ -85,6 +85,13 @@ describe('errors', () => {
     expect(keyringUnavailable(new KeyringError('slow', 'timeout'), 'read', 'h').code).toBe('KEYRING_TIMEOUT');
   });
 
+  it("the helper's own failure is said whole (partner's words: its native module refused), the library's text never", () => {
+    const refusal = "/tmp/x/partner holds partner's native directory but belongs to another user: partner will not load a native module from there";
+    const e = keyringUnavailable(new KeyringError(refusal, 'unavailable', 'helper'), 'store tokens in', 'h');
+    expect(e.message).toBe(`Cannot store tokens in the system keyring: ${keyringWords('helper').what}: ${refusal}`);
+    expect(e.hint).toMatch(/^Fix what it names/);
+  });
+
   it('each problem has its own words: what is missing, and a command or step to take', () => {
     const seen = new Set<string>();
     for (const p of ['no-bus', 'bus-gone', 'no-service', 'locked', 'timeout', 'helper', 'refused'] as const) {
