@@ -9,11 +9,10 @@ import { EMPLOYEE_FIELDS, type Employee } from '../../api/types.js';
 import { exportChanges } from '../../changes/export-changes.js';
 import { countOf } from '../../text/count.js';
 import { rawRows } from '../../json/raw-rows.js';
-import type { ChangesChoice } from '../changes-flags.js';
+import { changesTargetOf, type ChangesChoice } from '../changes-flags.js';
 import { EMPLOYEE_COLUMNS, startWalk, type ListOptions } from './list.run.js';
 
 export async function listChanges(opts: ListOptions, changes: ChangesChoice, ctx: Context, http: HttpClient, adaptive: AdaptiveConcurrency | undefined): Promise<void> {
-  const profile = await ctx.profile();
   const spec = { columns: EMPLOYEE_COLUMNS, csvColumns: EMPLOYEE_FIELDS.map((key) => ({ key })) };
   // Each row's text as the server sent it (json/raw-rows.ts), when the page was compact JSON.
   const raw = new WeakMap<object, string>();
@@ -40,20 +39,12 @@ export async function listChanges(opts: ListOptions, changes: ChangesChoice, ctx
   };
   const { page: _page, pageSize: _size, ...filters } = opts.query;
   await exportChanges(changes, {
+    ...(await changesTargetOf(ctx, changes, { out: opts.out, outputFile: opts.outputFile, spec })),
     command: 'employees list',
-    baseUrl: profile.baseUrlSource === 'sandbox' ? 'sandbox' : (profile.baseUrl ?? ''),
     filters: filters as Record<string, string | undefined>,
     recordFields: EMPLOYEE_FIELDS,
     noun: 'employee',
-    io: ctx.io,
-    stdout: ctx.io.stdout,
-    log: ctx.log,
-    onCleanup: (fn) => ctx.onCleanup(fn),
-    out: opts.out,
-    outputFile: opts.outputFile,
-    spec,
     paged: true,
-    killBeforeState: changes.killBeforeState,
     rawOf: (r) => (r !== null && typeof r === 'object' ? raw.get(r) : undefined),
   }, collect);
 }
