@@ -292,7 +292,8 @@ describe('webhook listen --spool', () => {
     const lines = [old, { t: 'start', id: 'old', at }, { t: 'delivered', id: 'old', at, status: 200 }, inFlight, { t: 'start', id: 'in-flight', at }, fresh];
     writeFileSync(join(spool, 'journal.ndjson'), lines.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
     const start = app.got.length;
-    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool], env);
+    // One forward at a time: the two events are about different employees, whose order is not promised otherwise.
+    const l = await listen(['--jwks-file', jwksFile, '--forward-to', app.url, '--spool', spool, '--forward-concurrency', '1'], env);
     await waitFor(() => app.got.length - start >= 2, { what: 'the two undelivered events' });
     l.child.kill('SIGINT');
     expect(await l.exited).toBe(130);
